@@ -19,7 +19,8 @@ export interface PortMappingEntry {
   readonly name: string;
   readonly port_number: number;
   readonly type: PortType;
-  readonly vlan: number;
+  /** Optional in GNS3's schema; a port without one is in VLAN 1, as a new Dynamips port is. */
+  readonly vlan?: number;
   readonly ethertype?: EthertypeChoice;
 }
 
@@ -32,6 +33,7 @@ export interface Port {
 /** 802.1Q VIDs 0 and 4095 are reserved; a VID above 4095 cannot be encoded in a tag. */
 export const MIN_VLAN = 1;
 export const MAX_VLAN = 4094;
+export const DEFAULT_VLAN = 1;
 
 export function ethertypeValue(choice: EthertypeChoice | undefined): QinqEthertype {
   switch (choice) {
@@ -47,12 +49,13 @@ export function ethertypeValue(choice: EthertypeChoice | undefined): QinqEtherty
 }
 
 export function portFromMapping(entry: PortMappingEntry): Port {
+  const vlan = entry.vlan ?? DEFAULT_VLAN;
   const mode: PortMode =
     entry.type === "access"
-      ? { kind: "access", vlan: entry.vlan }
+      ? { kind: "access", vlan }
       : entry.type === "dot1q"
-        ? { kind: "dot1q", nativeVlan: entry.vlan }
-        : { kind: "qinq", outerVlan: entry.vlan, ethertype: ethertypeValue(entry.ethertype) };
+        ? { kind: "dot1q", nativeVlan: vlan }
+        : { kind: "qinq", outerVlan: vlan, ethertype: ethertypeValue(entry.ethertype) };
   return { name: entry.name, portNumber: entry.port_number, mode };
 }
 

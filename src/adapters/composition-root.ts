@@ -1,0 +1,184 @@
+import "reflect-metadata";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import type Koa from "koa";
+import { TOKENS } from "../application/ports/tokens.js";
+import type { ServerSettings } from "../application/ports/server-settings.js";
+import type { DataPlane } from "../application/ports/data-plane.js";
+import type { Logger, Lifecycle } from "../application/ports/system.js";
+import type { BpfCheck } from "../domain/filters/filter-settings.js";
+import { KeyedLock } from "../application/keyed-lock.js";
+import { USE_CASES, type UseCases } from "../application/use-cases/index.js";
+import { SwitchDataPlane } from "../application/dataplane/switch-data-plane.js";
+import { createHttpApp } from "./http/app.js";
+import {
+  InMemoryComputeProjectRepository,
+  InMemoryLinkRepository,
+  InMemoryNodeRepository,
+  InMemoryProjectRepository,
+  InMemorySwitchRepository,
+} from "./persistence/in-memory-repositories.js";
+import { FileSettingsStore } from "./persistence/file-settings-store.js";
+import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
+import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
+import { PcapFileSink } from "./capture/pcap-file-sink.js";
+import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
+import { HostSystemInfo } from "./system/host-system-info.js";
+import { DirectoryDebugBundleWriter } from "./system/debug-bundle-writer.js";
+import { PinoLogger, type LogLevel } from "./system/pino-logger.js";
+import { bpfCheck } from "./bpf-check.js";
+import { PACKAGE_VERSION } from "./package-version.js";
+import { DEFAULTS } from "./config/server-config.js";
+
+/** Ports an embedding host may replace (a controller's own repositories, say). */
+export interface PortOverrides {
+  readonly projectRepository?: unknown;
+  readonly computeProjectRepository?: unknown;
+  readonly switchRepository?: unknown;
+  readonly nodeRepository?: unknown;
+  readonly linkRepository?: unknown;
+  readonly settingsStore?: unknown;
+  readonly logger?: Logger;
+  readonly udpTransport?: unknown;
+  readonly clock?: unknown;
+  readonly idGenerator?: unknown;
+  readonly dataPlane?: DataPlane;
+}
+
+export interface NetemuOptions {
+  /** Any setting left out takes its default (see `netemu serve --help`). */
+  readonly settings?: Partial<ServerSettings>;
+  readonly logLevel?: LogLevel;
+  readonly bodyLimitBytes?: number;
+  /** Socket receive/send buffer per UDP NIO, in bytes. */
+  readonly udpBufferBytes?: number;
+  readonly overrides?: PortOverrides;
+}
+
+export interface ListeningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+}
+
+/** A running netemu core: its use cases, its Koa app, and its lifecycle. */
+export interface Netemu {
+  readonly settings: ServerSettings;
+  readonly useCases: UseCases;
+  readonly container: DependencyContainer;
+  /** The Koa application serving the GNS3 v2 API (mount it, or call listen()). */
+  readonly app: Koa;
+  listen(port?: number, host?: string): Promise<ListeningServer>;
+  /** Closes every project, switch and socket, and the HTTP server if listening. Idempotent. */
+  shutdown(): Promise<void>;
+  /** Resolves once the core has shut down (through shutdown(), POST /v2/shutdown or a signal). */
+  readonly stopped: Promise<void>;
+}
+
+function defaultSettings(partial: Partial<ServerSettings> = {}): ServerSettings {
+  const configDir = partial.configDir ?? `${process.cwd()}/.netemu`;
+  return {
+    gns3Version: DEFAULTS.gns3Version,
+    local: DEFAULTS.local,
+    host: DEFAULTS.host,
+    port: DEFAULTS.port,
+    udpPortRange: { start: DEFAULTS.udpStart, end: DEFAULTS.udpEnd },
+    configDir,
+    projectsPath: `${configDir}/projects`,
+    auth: { enabled: false, user: "", password: "" },
+    ...partial,
+  };
+}
+
+/** The one place where the container is wired: every port gets its adapter or the host's override. */
+export function createNetemu(options: NetemuOptions = {}): Netemu {
+  const settings = defaultSettings(options.settings);
+  const o = options.overrides ?? {};
+  const c = rootContainer.createChildContainer();
+  const logger = o.logger ?? new PinoLogger(options.logLevel ?? "info");
+  const value = (token: symbol, v: unknown): void => void c.register(token, { useValue: v });
+
+  value(TOKENS.ServerSettings, settings);
+  value(TOKENS.Logger, logger);
+  value(TOKENS.KeyedLock, new KeyedLock());
+  value(TOKENS.BpfCheck, bpfCheck satisfies BpfCheck);
+  value(TOKENS.Clock, o.clock ?? new SystemClock());
+  value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
+  value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());
+  value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
+  value(TOKENS.SwitchRepository, o.switchRepository ?? new InMemorySwitchRepository());
+  value(TOKENS.NodeRepository, o.nodeRepository ?? new InMemoryNodeRepository());
+  value(TOKENS.LinkRepository, o.linkRepository ?? new InMemoryLinkRepository());
+  value(TOKENS.SettingsStore, o.settingsStore ?? new FileSettingsStore(settings.configDir));
+  value(TOKENS.SystemInfoProvider, new HostSystemInfo(PACKAGE_VERSION));
+  value(TOKENS.DebugBundleWriter, new DirectoryDebugBundleWriter(settings.configDir));
+  const bindHost = settings.host === "::" || settings.host === "0.0.0.0" ? settings.host : settings.host === "localhost" ? "127.0.0.1" : settings.host;
+  const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
+  value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport({ bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer }));
+  value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
+  value(TOKENS.CaptureSink, new PcapFileSink());
+  if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
+  else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
+
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let httpServer: Server | undefined;
+  let shuttingDown: Promise<void> | undefined;
+
+  const shutdown = (): Promise<void> => {
+    shuttingDown ??= (async () => {
+      logger.info("shutting down");
+      const closing = httpServer === undefined ? Promise.resolve() : new Promise<void>((r) => httpServer?.close(() => r()));
+      httpServer?.closeIdleConnections();
+      for (const project of await useCases.listProjects.execute()) await useCases.closeProject.execute(project.projectId);
+      for (const project of await c.resolve<{ list(): Promise<readonly { projectId: string }[]> }>(TOKENS.ComputeProjectRepository).list()) {
+        await useCases.closeComputeProject.execute(project.projectId);
+      }
+      await c.resolve<DataPlane>(TOKENS.DataPlane).close();
+      httpServer?.closeAllConnections();
+      await closing;
+      logger.info("stopped");
+      resolveStopped();
+    })();
+    return shuttingDown;
+  };
+  // The answer to POST /v2/shutdown goes out first; the stop runs on the next turn.
+  const lifecycle: Lifecycle = { requestShutdown: () => void setImmediate(() => void shutdown()) };
+  value(TOKENS.Lifecycle, lifecycle);
+
+  const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
+  const app = createHttpApp({
+    useCases,
+    settings,
+    logger,
+    packageVersion: PACKAGE_VERSION,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+  });
+
+  return {
+    settings,
+    useCases,
+    container: c,
+    app,
+    stopped,
+    shutdown,
+    listen(port = settings.port, host = settings.host) {
+      return new Promise((resolve, reject) => {
+        const server = createServer(app.callback());
+        // Slow or idle clients cannot hold connections for ever.
+        server.headersTimeout = 20_000;
+        server.requestTimeout = 60_000;
+        server.keepAliveTimeout = 5_000;
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          httpServer = server;
+          const address = server.address() as AddressInfo;
+          const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          resolve({ url: `http://${shownHost}:${address.port}`, port: address.port, server });
+        });
+      });
+    },
+  };
+}

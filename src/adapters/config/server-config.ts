@@ -1,0 +1,165 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { ServerSettings } from "../../application/ports/server-settings.js";
+import type { LogLevel } from "../system/pino-logger.js";
+import { IniSyntaxError, parseIni } from "./ini.js";
+
+export interface NetemuConfig extends ServerSettings {
+  readonly logLevel: LogLevel;
+  readonly bodyLimitBytes: number;
+  readonly udpBufferBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+export const DEFAULTS = {
+  host: "127.0.0.1",
+  port: 3080,
+  local: true,
+  gns3Version: "2.2.59",
+  udpStart: 20000,
+  udpEnd: 30000,
+  logLevel: "info" as LogLevel,
+  bodyLimitBytes: 1024 * 1024,
+  udpBufferBytes: 4 * 1024 * 1024,
+};
+
+/** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
+const SETTINGS = {
+  host: { flag: "host", env: "NETEMU_HOST", ini: "host" },
+  port: { flag: "port", env: "NETEMU_PORT", ini: "port" },
+  local: { flag: "local", env: "NETEMU_LOCAL", ini: "local" },
+  gns3Version: { flag: "gns3-version", env: "NETEMU_GNS3_VERSION", ini: "gns3_version" },
+  udpStart: { flag: "udp-start-port", env: "NETEMU_UDP_START_PORT", ini: "udp_start_port_range" },
+  udpEnd: { flag: "udp-end-port", env: "NETEMU_UDP_END_PORT", ini: "udp_end_port_range" },
+  projectsPath: { flag: "projects-path", env: "NETEMU_PROJECTS_PATH", ini: "projects_path" },
+  auth: { flag: "auth", env: "NETEMU_AUTH", ini: "auth" },
+  user: { flag: "user", env: "NETEMU_USER", ini: "user" },
+  password: { flag: "password", env: "NETEMU_PASSWORD", ini: "password" },
+  logLevel: { flag: "log-level", env: "NETEMU_LOG_LEVEL", ini: "log_level" },
+  bodyLimit: { flag: "body-limit", env: "NETEMU_BODY_LIMIT", ini: "body_limit" },
+  udpBuffer: { flag: "udp-buffer", env: "NETEMU_UDP_BUFFER", ini: "udp_buffer" },
+} as const;
+type SettingName = keyof typeof SETTINGS;
+
+export const USAGE = `Usage: netemu serve [options]
+
+Options (flag > environment > [Server] in <config dir>/gns3_server.conf > default):
+  --host ADDRESS          listen address (NETEMU_HOST, default ${DEFAULTS.host})
+  --port N                HTTP port (NETEMU_PORT, default ${DEFAULTS.port})
+  --local / --no-local    local mode: allows /v2/debug and /v2/shutdown (NETEMU_LOCAL, default on)
+  --gns3-version V        GNS3 version reported by /v2/version (NETEMU_GNS3_VERSION, default ${DEFAULTS.gns3Version})
+  --udp-start-port N      first UDP port for links (NETEMU_UDP_START_PORT, default ${DEFAULTS.udpStart})
+  --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
+  --config-dir DIR        settings and debug bundles (NETEMU_CONFIG_DIR, default ~/.config/netemu)
+  --config FILE           server config file (NETEMU_CONFIG, default <config dir>/gns3_server.conf)
+  --projects-path DIR     where projects and captures go (NETEMU_PROJECTS_PATH, default <config dir>/projects)
+  --auth / --no-auth      HTTP basic auth (NETEMU_AUTH, default off)
+  --user NAME, --password SECRET   credentials for --auth (NETEMU_USER, NETEMU_PASSWORD)
+  --log-level LEVEL       fatal|error|warn|info|debug|trace|silent (NETEMU_LOG_LEVEL, default info)
+  --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
+  --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
+`;
+
+function parseBool(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+}
+
+function parseIntIn(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Resolves the configuration from command-line arguments, the environment and the config file. */
+export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): NetemuConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        local: { type: "boolean" },
+        "no-local": { type: "boolean" },
+        "gns3-version": { type: "string" },
+        "udp-start-port": { type: "string" },
+        "udp-end-port": { type: "string" },
+        "config-dir": { type: "string" },
+        config: { type: "string" },
+        "projects-path": { type: "string" },
+        auth: { type: "boolean" },
+        "no-auth": { type: "boolean" },
+        user: { type: "string" },
+        password: { type: "string" },
+        "log-level": { type: "string" },
+        "body-limit": { type: "string" },
+        "udp-buffer": { type: "string" },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const flags = parsed.values as Record<string, string | boolean | undefined>;
+  const configDir = resolve((flags["config-dir"] as string | undefined) ?? env["NETEMU_CONFIG_DIR"] ?? join(homedir(), ".config", "netemu"));
+  const configFile = (flags["config"] as string | undefined) ?? env["NETEMU_CONFIG"] ?? join(configDir, "gns3_server.conf");
+  const explicitFile = flags["config"] !== undefined || env["NETEMU_CONFIG"] !== undefined;
+  let server: Record<string, string> = {};
+  try {
+    server = parseIni(readFileSync(configFile, "utf8"))["Server"] ?? {};
+  } catch (err) {
+    if (err instanceof IniSyntaxError) throw new ConfigError(`The config file ${configFile} is not valid: ${err.message}`);
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT" || explicitFile) {
+      throw new ConfigError(`Cannot read the config file ${configFile}: ${(err as Error).message}`);
+    }
+  }
+  for (const negated of ["local", "auth"] as const) {
+    if (flags[`no-${negated}`] === true) flags[negated] = false;
+  }
+  const raw = (name: SettingName): { source: string; value: string } | undefined => {
+    const s = SETTINGS[name];
+    const flag = flags[s.flag];
+    if (flag !== undefined) return { source: `--${s.flag}`, value: String(flag) };
+    const fromEnv = env[s.env];
+    if (fromEnv !== undefined && fromEnv !== "") return { source: s.env, value: fromEnv };
+    const fromFile = server[s.ini];
+    if (fromFile !== undefined) return { source: `${s.ini} in ${configFile}`, value: fromFile };
+    return undefined;
+  };
+  const str = (name: SettingName, fallback: string): string => raw(name)?.value ?? fallback;
+  const int = (name: SettingName, fallback: number, min: number, max: number): number => {
+    const r = raw(name);
+    return r === undefined ? fallback : parseIntIn(r.source, r.value, min, max);
+  };
+  const bool = (name: SettingName, fallback: boolean): boolean => {
+    const r = raw(name);
+    return r === undefined ? fallback : parseBool(r.source, r.value);
+  };
+  const udpStart = int("udpStart", DEFAULTS.udpStart, 1, 65535);
+  const udpEnd = int("udpEnd", DEFAULTS.udpEnd, 1, 65535);
+  if (udpEnd < udpStart) throw new ConfigError(`The UDP port range ${udpStart}-${udpEnd} is empty`);
+  const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  return {
+    host: str("host", DEFAULTS.host),
+    port: int("port", DEFAULTS.port, 0, 65535),
+    local: bool("local", DEFAULTS.local),
+    gns3Version: str("gns3Version", DEFAULTS.gns3Version),
+    udpPortRange: { start: udpStart, end: udpEnd },
+    configDir,
+    projectsPath: resolve(str("projectsPath", join(configDir, "projects"))),
+    auth: { enabled: bool("auth", false), user: str("user", "").trim(), password: str("password", "").trim() },
+    logLevel,
+    bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
+    udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
+  };
+}

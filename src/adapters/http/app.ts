@@ -1,0 +1,68 @@
+import Koa from "koa";
+import type { UseCases } from "../../application/use-cases/index.js";
+import type { ServerSettings } from "../../application/ports/server-settings.js";
+import type { Logger } from "../../application/ports/system.js";
+import { ApiRouter } from "./api-router.js";
+import { gns3Json } from "./gns3-json.js";
+import { createBodyParser } from "./request-body.js";
+import { basicAuth } from "./auth.js";
+import { registerServerRoutes } from "./routes/server-routes.js";
+import { registerComputeProjectRoutes } from "./routes/compute-project-routes.js";
+import { registerEthernetSwitchRoutes } from "./routes/ethernet-switch-routes.js";
+import { registerControllerProjectRoutes } from "./routes/controller-project-routes.js";
+import { registerControllerNodeRoutes } from "./routes/controller-node-routes.js";
+import { registerControllerLinkRoutes } from "./routes/controller-link-routes.js";
+
+export interface HttpAppOptions {
+  readonly useCases: UseCases;
+  readonly settings: ServerSettings;
+  readonly logger: Logger;
+  readonly packageVersion: string;
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimitBytes?: number;
+}
+
+function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.set("Content-Type", "application/json");
+  ctx.body = gns3Json(body);
+}
+
+/** The Koa application serving the GNS3 v2 API. */
+export function createHttpApp(options: HttpAppOptions): Koa {
+  const { useCases, settings, logger } = options;
+  const app = new Koa();
+  app.silent = true;
+  const api = new ApiRouter(createBodyParser(options.bodyLimitBytes ?? 1024 * 1024));
+  registerServerRoutes(api, useCases);
+  registerComputeProjectRoutes(api, useCases);
+  registerEthernetSwitchRoutes(api, useCases);
+  registerControllerProjectRoutes(api, useCases);
+  registerControllerNodeRoutes(api, useCases, settings.host);
+  registerControllerLinkRoutes(api, useCases);
+
+  // One line per request; defects become one logged 500, never a stack trace on the wire.
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    ctx.set("Server", `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`);
+    try {
+      await next();
+    } catch (err) {
+      logger.error("request failed", { method: ctx.method, url: ctx.originalUrl, err: err instanceof Error ? err.stack : String(err) });
+      sendJson(ctx, 500, { message: "Internal server error: the failure was logged", status: 500 });
+    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info("request", { method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
+  });
+  app.use(basicAuth(settings.auth));
+  // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
+  app.use(async (ctx, next) => {
+    await next();
+    if ((ctx.state as { handled?: boolean }).handled === true) return;
+    if (ctx.status === 405) sendJson(ctx, 405, { message: "405: Method Not Allowed", status: 405 });
+    else if (ctx.status === 404) sendJson(ctx, 404, { message: "404: Not Found", status: 404 });
+  });
+  app.use(api.router.routes());
+  app.use(api.router.allowedMethods({ throw: false }));
+  return app;
+}

@@ -1,0 +1,113 @@
+import * as t from "io-ts";
+import { CANONICAL_UUID } from "../../../domain/topology/ids.js";
+import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../../domain/switching/port.js";
+import { UNSUPPORTED_NIO_TYPES } from "../../../domain/switching/nio.js";
+import { pythonRepr } from "../python-repr.js";
+import {
+  jsonArray,
+  jsonBoolean,
+  jsonClosedObject,
+  jsonEnum,
+  jsonInteger,
+  jsonObject,
+  jsonString,
+  nullable,
+} from "./schema.js";
+
+export const Uuid = jsonString({ minLength: 36, maxLength: 36, pattern: CANONICAL_UUID });
+
+export const ComputeProjectBody = jsonClosedObject(
+  "ComputeProjectCreate",
+  { name: nullable(jsonString()) },
+  { project_id: Uuid, variables: t.unknown, path: t.unknown },
+);
+
+/** A ports_mapping entry; netemu also bounds the VLAN to what a tag can carry (1..4094). */
+export const PortEntry = jsonClosedObject(
+  "EthernetSwitchPort",
+  { name: jsonString({ minLength: 1 }), port_number: jsonInteger({ minimum: 0 }), type: jsonEnum(["access", "dot1q", "qinq"] as const) },
+  { vlan: jsonInteger({ minimum: MIN_VLAN, maximum: MAX_VLAN }), ethertype: jsonEnum(ETHERTYPE_CHOICES) },
+);
+
+export const ConsoleType = jsonEnum(["telnet", "none"] as const);
+
+export const SwitchCreateBody = jsonClosedObject(
+  "EthernetSwitchCreate",
+  { name: jsonString({ minLength: 1 }) },
+  {
+    node_id: Uuid,
+    console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    console_type: ConsoleType,
+    ports_mapping: jsonArray(PortEntry),
+  },
+);
+
+export const SwitchUpdateBody = jsonClosedObject(
+  "EthernetSwitchUpdate",
+  {},
+  {
+    name: jsonString({ minLength: 1 }),
+    node_id: Uuid,
+    project_id: Uuid,
+    console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    console_type: ConsoleType,
+    ports_mapping: jsonArray(PortEntry),
+    status: jsonEnum(["started", "stopped", "suspended"] as const),
+  },
+);
+
+export const DuplicateBody = jsonClosedObject("Duplicate", { destination_node_id: jsonString() }, {});
+
+const Port = jsonInteger({ minimum: 1, maximum: 65535 });
+const NonEmpty = jsonString({ minLength: 1 });
+
+const NIO_BRANCHES = {
+  nio_udp: jsonClosedObject(
+    "NioUdp",
+    { type: t.literal("nio_udp"), lport: Port, rhost: NonEmpty, rport: Port },
+    { suspend: jsonBoolean, filters: jsonObject },
+  ),
+  nio_null: jsonClosedObject("NioNull", { type: t.literal("nio_null") }, {}),
+  nio_generic_ethernet: jsonClosedObject("NioGenericEthernet", { type: t.literal("nio_generic_ethernet"), ethernet_device: NonEmpty }, {}),
+  nio_ethernet: jsonClosedObject("NioEthernet", { type: t.literal("nio_ethernet"), ethernet_device: NonEmpty }, {}),
+  nio_linux_ethernet: jsonClosedObject("NioLinuxEthernet", { type: t.literal("nio_linux_ethernet"), ethernet_device: NonEmpty }, {}),
+  nio_nat: jsonClosedObject("NioNat", { type: t.literal("nio_nat") }, {}),
+  nio_tap: jsonClosedObject("NioTap", { type: t.literal("nio_tap"), tap_device: NonEmpty }, {}),
+  nio_unix: jsonClosedObject("NioUnix", { type: t.literal("nio_unix"), local_file: NonEmpty, remote_file: NonEmpty }, {}),
+  nio_vde: jsonClosedObject("NioVde", { type: t.literal("nio_vde"), control_file: NonEmpty, local_file: NonEmpty }, {}),
+  nio_vmnet: jsonClosedObject("NioVmnet", { type: t.literal("nio_vmnet"), vmnet: NonEmpty }, {}),
+} as const;
+
+export type NioBodyType =
+  | { type: "nio_udp"; lport: number; rhost: string; rport: number; suspend?: boolean; filters?: Record<string, unknown> }
+  | { type: "nio_null" }
+  | { type: (typeof UNSUPPORTED_NIO_TYPES)[number] };
+
+/**
+ * NIO_SCHEMA's oneOf: the branch is chosen by `type`. A wrong field type inside the chosen branch
+ * is reported as such; anything else is "not valid under any of the given schemas", as GNS3 says.
+ */
+export const NioBody = new t.Type<NioBodyType, NioBodyType, unknown>(
+  "Nio",
+  (u): u is NioBodyType => typeof u === "object" && u !== null,
+  (u, c) => {
+    if (typeof u !== "object" || u === null || Array.isArray(u)) return t.failure(u, c, `${pythonRepr(u)} is not of type 'object'`);
+    const type = (u as Record<string, unknown>)["type"];
+    if (!("type" in u)) return t.failure(u, c, "'type' is a required property");
+    const branch = typeof type === "string" ? (NIO_BRANCHES as Record<string, t.Type<unknown, unknown, unknown>>)[type] : undefined;
+    const anyOf = t.failure<NioBodyType>(u, c, `${pythonRepr(u)} is not valid under any of the given schemas`);
+    if (branch === undefined) return anyOf;
+    const result = branch.validate(u, c);
+    if (result._tag === "Right") return t.success(result.right as NioBodyType);
+    const failure = result.left[0];
+    const deep = failure !== undefined && failure.context.length > c.length && failure.message !== undefined;
+    return deep ? t.failure(u, c, failure.message) : anyOf;
+  },
+  t.identity,
+);
+
+export const CaptureBody = jsonClosedObject(
+  "NodeCapture",
+  { capture_file_name: jsonString({ minLength: 1 }), data_link_type: jsonEnum(["DLT_ATM_RFC1483", "DLT_EN10MB", "DLT_FRELAY", "DLT_C_HDLC", "DLT_PPP_SERIAL"] as const) },
+  {},
+);

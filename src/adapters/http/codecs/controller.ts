@@ -1,0 +1,101 @@
+import * as t from "io-ts";
+import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "./schema.js";
+import { ConsoleType, PortEntry, Uuid } from "./compute.js";
+
+export const ProjectCreateBody = jsonClosedObject(
+  "ProjectCreate",
+  { name: jsonString({ minLength: 1 }) },
+  {
+    project_id: Uuid,
+    path: jsonString(),
+    auto_close: jsonBoolean,
+    auto_open: jsonBoolean,
+    auto_start: jsonBoolean,
+    scene_height: jsonInteger(),
+    scene_width: jsonInteger(),
+    zoom: jsonInteger(),
+    show_layers: jsonBoolean,
+    snap_to_grid: jsonBoolean,
+    show_grid: jsonBoolean,
+    grid_size: jsonInteger(),
+    drawing_grid_size: jsonInteger(),
+    show_interface_labels: jsonBoolean,
+    supplier: t.unknown,
+    variables: t.unknown,
+  },
+);
+
+export const Label = jsonClosedObject(
+  "Label",
+  { text: jsonString() },
+  {
+    style: nullable(jsonString()),
+    x: nullable(jsonInteger({ nullable: true })),
+    y: jsonInteger(),
+    rotation: jsonInteger({ minimum: -359, maximum: 360 }),
+  },
+);
+
+const Properties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
+
+/** Fields of GNS3's node object that clients send back on PUT; accepted and ignored when read-only. */
+const nodeFields = {
+  compute_id: jsonString(),
+  node_id: Uuid,
+  project_id: Uuid,
+  node_type: jsonString(),
+  name: jsonString({ minLength: 1 }),
+  console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+  console_host: t.unknown,
+  console_type: ConsoleType,
+  console_auto_start: jsonBoolean,
+  command_line: t.unknown,
+  custom_adapters: t.unknown,
+  first_port_name: t.unknown,
+  port_name_format: t.unknown,
+  port_segment_size: t.unknown,
+  ports: t.unknown,
+  node_directory: t.unknown,
+  status: t.unknown,
+  template_id: t.unknown,
+  width: t.unknown,
+  height: t.unknown,
+  symbol: jsonString({ minLength: 1 }),
+  label: Label,
+  x: jsonInteger(),
+  y: jsonInteger(),
+  z: jsonInteger(),
+  locked: jsonBoolean,
+  properties: Properties,
+};
+
+export const NodeCreateBody = jsonClosedObject(
+  "NodeCreate",
+  { name: nodeFields.name, node_type: nodeFields.node_type, compute_id: nodeFields.compute_id },
+  nodeFields,
+);
+
+export const NodeUpdateBody = jsonClosedObject("NodeUpdate", {}, nodeFields);
+
+export const LinkNode = jsonClosedObject(
+  "LinkNode",
+  { node_id: jsonString(), adapter_number: jsonInteger(), port_number: jsonInteger() },
+  { label: Label },
+);
+
+const linkFields = {
+  link_id: t.unknown,
+  project_id: t.unknown,
+  nodes: jsonArray(LinkNode),
+  suspend: jsonBoolean,
+  link_style: jsonObject,
+  filters: jsonObject,
+  capturing: t.unknown,
+  capture_file_name: t.unknown,
+  capture_file_path: t.unknown,
+  capture_compute_id: t.unknown,
+  link_type: jsonEnum(["ethernet", "serial"] as const),
+};
+
+export const LinkCreateBody = jsonClosedObject("LinkCreate", { nodes: linkFields.nodes }, linkFields);
+export const LinkUpdateBody = jsonClosedObject("LinkUpdate", {}, linkFields);

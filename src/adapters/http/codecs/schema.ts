@@ -1,0 +1,149 @@
+import * as t from "io-ts";
+import { pythonRepr } from "../python-repr.js";
+
+/**
+ * io-ts codecs whose failures carry the message jsonschema (draft-04, as GNS3 2.2 uses it) would
+ * give, so that a 400 reads like GNS3's. Each codec reports one failure: the best match, top
+ * level first (a missing required key beats a wrong-typed nested value), as jsonschema does.
+ */
+const typeName = (u: unknown): string => pythonRepr(u);
+
+export function jsonString(opts: { minLength?: number; maxLength?: number; pattern?: RegExp } = {}): t.Type<string, string, unknown> {
+  return new t.Type<string, string, unknown>(
+    "string",
+    (u): u is string => typeof u === "string",
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, `${typeName(u)} is not of type 'string'`);
+      if (opts.minLength !== undefined && u.length < opts.minLength) {
+        return t.failure(u, c, opts.minLength === 1 ? `${typeName(u)} should be non-empty` : `${typeName(u)} is too short`);
+      }
+      if (opts.maxLength !== undefined && u.length > opts.maxLength) return t.failure(u, c, `${typeName(u)} is too long`);
+      if (opts.pattern !== undefined && !opts.pattern.test(u)) {
+        return t.failure(u, c, `${typeName(u)} does not match '${opts.pattern.source}'`);
+      }
+      return t.success(u);
+    },
+    t.identity,
+  );
+}
+
+/** JSON integers; like draft-04, a boolean is not one (JS cannot see 5000.0, which parses as 5000). */
+export function jsonInteger(opts: { minimum?: number; maximum?: number; nullable?: boolean } = {}): t.Type<number, number, unknown> {
+  const expected = opts.nullable === true ? "'integer', 'null'" : "'integer'";
+  return new t.Type<number, number, unknown>(
+    "integer",
+    (u): u is number => typeof u === "number" && Number.isInteger(u),
+    (u, c) => {
+      if (typeof u !== "number" || !Number.isInteger(u)) return t.failure(u, c, `${typeName(u)} is not of type ${expected}`);
+      if (opts.minimum !== undefined && u < opts.minimum) return t.failure(u, c, `${u} is less than the minimum of ${opts.minimum}`);
+      if (opts.maximum !== undefined && u > opts.maximum) return t.failure(u, c, `${u} is greater than the maximum of ${opts.maximum}`);
+      return t.success(u);
+    },
+    t.identity,
+  );
+}
+
+export function nullable<A>(codec: t.Type<A, A, unknown>): t.Type<A | null, A | null, unknown> {
+  return new t.Type<A | null, A | null, unknown>(
+    `${codec.name} | null`,
+    (u): u is A | null => u === null || codec.is(u),
+    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+    t.identity,
+  );
+}
+
+export const jsonBoolean = new t.Type<boolean, boolean, unknown>(
+  "boolean",
+  (u): u is boolean => typeof u === "boolean",
+  (u, c) => (typeof u === "boolean" ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'boolean'`)),
+  t.identity,
+);
+
+export function jsonEnum<T extends string>(values: readonly T[]): t.Type<T, T, unknown> {
+  return new t.Type<T, T, unknown>(
+    values.join(" | "),
+    (u): u is T => typeof u === "string" && (values as readonly string[]).includes(u),
+    (u, c) =>
+      typeof u === "string" && (values as readonly string[]).includes(u)
+        ? t.success(u as T)
+        : t.failure(u, c, `${typeName(u)} is not one of [${values.map((v) => pythonRepr(v)).join(", ")}]`),
+    t.identity,
+  );
+}
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
+
+/** Any JSON object (GNS3's `"type": "object"` with no further rule). */
+export const jsonObject = new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
+  "object",
+  isPlainObject,
+  (u, c) => (isPlainObject(u) ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'object'`)),
+  t.identity,
+);
+
+export function jsonArray<A>(item: t.Type<A, A, unknown>): t.Type<A[], A[], unknown> {
+  return new t.Type<A[], A[], unknown>(
+    `Array<${item.name}>`,
+    (u): u is A[] => Array.isArray(u) && u.every(item.is),
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, `${typeName(u)} is not of type 'array'`);
+      const out: A[] = [];
+      for (let i = 0; i < u.length; i++) {
+        const r = item.validate(u[i], t.appendContext(c, String(i), item, u[i]));
+        if (r._tag === "Left") return r;
+        out.push(r.right);
+      }
+      return t.success(out);
+    },
+    t.identity,
+  );
+}
+
+type Decoded<P extends t.Props> = { [K in keyof P]: t.TypeOf<P[K]> };
+export type ObjectOf<R extends t.Props, O extends t.Props> = Decoded<R> & Partial<Decoded<O>>;
+
+/**
+ * A JSON object with required and optional properties; unknown keys are refused unless
+ * `additional` is set (GNS3's `additionalProperties: false`).
+ */
+export function jsonClosedObject<R extends t.Props, O extends t.Props>(
+  name: string,
+  required: R,
+  optional: O,
+  opts: { additional?: boolean; requireObjectType?: boolean } = {},
+): t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown> {
+  const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
+  return new t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown>(
+    name,
+    (u): u is ObjectOf<R, O> => isPlainObject(u),
+    (u, c) => {
+      if (!isPlainObject(u)) return t.failure(u, c, `${typeName(u)} is not of type 'object'`);
+      for (const key of Object.keys(required)) {
+        if (!(key in u)) return t.failure(u, c, `'${key}' is a required property`);
+      }
+      if (opts.additional !== true) {
+        const extra = Object.keys(u).filter((k) => !known.has(k));
+        if (extra.length > 0) {
+          const list = extra.map((k) => pythonRepr(k)).join(", ");
+          return t.failure(u, c, `Additional properties are not allowed (${list} ${extra.length === 1 ? "was" : "were"} unexpected)`);
+        }
+      }
+      const out: Record<string, unknown> = {};
+      for (const [key, codec] of [...Object.entries(required), ...Object.entries(optional)]) {
+        if (!(key in u)) continue;
+        const r = codec.validate(u[key], t.appendContext(c, key, codec, u[key]));
+        if (r._tag === "Left") return r;
+        out[key] = r.right;
+      }
+      return t.success(out as ObjectOf<R, O>);
+    },
+    t.identity,
+  );
+}
+
+/** The message of the (single) failure a codec above reports. */
+export function schemaMessage(errors: t.Errors): string {
+  const first = errors[0];
+  if (first === undefined) return "invalid request";
+  return first.message ?? `${typeName(first.value)} is not valid under any of the given schemas`;
+}

@@ -1,0 +1,75 @@
+import type { NetemuError } from "../../application/errors.js";
+
+export interface HttpError {
+  readonly status: number;
+  readonly message: string;
+  /** GNS3's compute adds the exception class for node errors, e.g. "DynamipsError". */
+  readonly exception?: string;
+}
+
+/** The one place where an expected failure becomes an HTTP status and GNS3's message. */
+export function toHttpError(error: NetemuError): HttpError {
+  switch (error._tag) {
+    case "ProjectNotFound":
+      return { status: 404, message: `Project ID ${error.projectId} doesn't exist` };
+    case "ProjectNotOpened":
+      return { status: 403, message: "The project is not opened" };
+    case "ProjectNameTaken":
+      return { status: 409, message: `Project "${error.name}" already exists` };
+    case "NodeNotFound":
+      return { status: 404, message: `Node ID ${error.nodeId} doesn't exist` };
+    case "LinkNotFound":
+      return { status: 404, message: `Link ID ${error.linkId} doesn't exist` };
+    case "InvalidUuid":
+      return { status: 400, message: `${error.what} ID ${error.id} is not a valid UUID` };
+    case "NodeNotInProject":
+      return { status: 404, message: `Project ID ${error.projectId} doesn't belong to node ${error.nodeName}` };
+    case "AdapterNotFound":
+      return {
+        status: 404,
+        message: `Adapter ${error.adapterNumber} doesn't exist on Ethernet switch ${error.switchName}: its ports are all on adapter 0`,
+      };
+    case "PortNotFound":
+      return { status: 404, message: `Port ${error.portNumber} doesn't exist on Ethernet switch ${error.switchName}: it is not in ports_mapping` };
+    case "LinkPortNotFound":
+      return { status: 404, message: `Port ${error.adapterNumber}/${error.portNumber} for ${error.nodeName} not found` };
+    case "NioTypeNotSupported":
+      return { status: 409, message: `NIO of type ${error.nioType} is not supported` };
+    case "NodeTypeNotSupported":
+      return { status: 409, message: `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch nodes only` };
+    case "ComputeNotFound":
+      return { status: 404, message: `Compute ID ${error.computeId} doesn't exist` };
+    case "UdpConnectionFailed":
+      return {
+        status: 409,
+        exception: "DynamipsError",
+        message: `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}`,
+      };
+    case "NoFreeUdpPort":
+      return { status: 409, message: `Could not find a free port between ${error.start} and ${error.end}` };
+    case "NotLocalServer":
+      return { status: 403, message: `You can only ${error.action} a local server` };
+    case "BadRequest":
+      return { status: 400, message: error.message };
+    case "InvalidFilterSettings":
+      return { status: 400, message: error.message };
+    case "CaptureNotActive":
+      return { status: 409, message: error.message };
+    case "CaptureAlreadyActive":
+      return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} has already a filter applied` };
+    case "FileNotFound":
+      return { status: 404, message: "404: Not Found" };
+    case "PortNotFree":
+      return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} isn't free` };
+    case "PortNotAllocated":
+      return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} is not allocated` };
+    case "SwitchAlreadyConnected":
+      return { status: 409, exception: "NodeError", message: "Can't modify a switch already connected." };
+    case "CannotConnectToItself":
+      return { status: 409, message: "Cannot connect to itself" };
+    case "PortAlreadyUsed":
+      return { status: 409, message: "Port is already used" };
+    case "VersionMismatch":
+      return { status: 409, message: `Client version ${error.clientVersion} is not the same as server version ${error.serverVersion}` };
+  }
+}

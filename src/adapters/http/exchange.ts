@@ -1,0 +1,87 @@
+import type { Context } from "koa";
+import type * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
+import type { NetemuError } from "../../application/errors.js";
+import { toHttpError, type HttpError } from "./error-mapping.js";
+import { gns3Json } from "./gns3-json.js";
+import { pythonRepr } from "./python-repr.js";
+import { schemaMessage } from "./codecs/schema.js";
+
+/** Thrown nowhere: a decoded request either holds its value or the 400 already sent. */
+export interface Rejected {
+  readonly _tag: "Rejected";
+}
+
+/**
+ * One request/response on a GNS3 route: path parameters, the body merged with the query string,
+ * and GNS3's way of answering (JSON with sorted keys, errors as `{message, status}`).
+ */
+export class Exchange {
+  constructor(
+    readonly ctx: Context,
+    /** GNS3's route template, sent as X-Route and in 400 bodies as `path`. */
+    readonly route: string,
+  ) {}
+
+  param(name: string): string {
+    const value = (this.ctx as unknown as { params?: Record<string, string> }).params?.[name];
+    return value ?? "";
+  }
+
+  /** `{adapter_number:\d+}` params: the router only lets digits through, so this is a number. */
+  intParam(name: string): number {
+    return Number.parseInt(this.param(name), 10);
+  }
+
+  /** The request body as GNS3 sees it: parsed JSON (empty is {}), query parameters merged in as strings. */
+  get body(): unknown {
+    const state = this.ctx.state as { gns3Body?: unknown };
+    return "gns3Body" in state ? state.gns3Body : {};
+  }
+
+  decode<A>(codec: t.Type<A, unknown, unknown>): E.Either<Rejected, A> {
+    const result = codec.decode(this.body);
+    if (E.isRight(result)) return result;
+    const message =
+      `JSON schema error with API request '${this.ctx.originalUrl}' and JSON data '${pythonRepr(this.body)}': ` +
+      schemaMessage(result.left);
+    this.error({ status: 400, message });
+    return E.left({ _tag: "Rejected" });
+  }
+
+  json(status: number, value: unknown): void {
+    this.ctx.status = status;
+    this.ctx.set("Content-Type", "application/json");
+    this.ctx.body = gns3Json(value);
+  }
+
+  /** An answer without a body (201 for shutdown and debug, 204 for deletes), with no Content-Type. */
+  empty(status: number): void {
+    this.ctx.status = status;
+    // Koa turns a null body into a 204, so an empty 201 is an empty string without its type.
+    this.ctx.body = status === 204 ? null : "";
+    this.ctx.remove("Content-Type");
+  }
+
+  error(error: HttpError): void {
+    const body: Record<string, unknown> = { message: error.message, status: error.status };
+    if (error.exception !== undefined) body["exception"] = error.exception;
+    if (error.status === 400) {
+      body["method"] = this.ctx.method;
+      body["path"] = this.route;
+      body["request"] = this.body;
+    }
+    this.json(error.status, body);
+  }
+
+  fail(error: NetemuError): void {
+    this.error(toHttpError(error));
+  }
+
+  /** Answers a use case's result: the presented value with `status`, or its mapped error. */
+  respond<A>(result: E.Either<NetemuError, A>, status: number, present: (value: A) => unknown): void {
+    if (E.isLeft(result)) this.fail(result.left);
+    else if (status === 204) this.empty(204);
+    else this.json(status, present(result.right));
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * JSON as GNS3 2.2 writes it (Python's json.dumps with indent=4, sort_keys=True): keys sorted at
+ * every level, 4-space indent, ", " never at line ends, non-ASCII escaped as \uXXXX. Clients do
+ * not depend on the layout, but byte-exact answers (available_filters is 2119 bytes) do.
+ */
+function escapeString(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function render(value: unknown, indent: string): string {
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "string":
+      return escapeString(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object": {
+      const inner = indent + "    ";
+      if (Array.isArray(value)) {
+        if (value.length === 0) return "[]";
+        return `[\n${value.map((v) => inner + render(v, inner)).join(",\n")}\n${indent}]`;
+      }
+      const keys = Object.keys(value as object)
+        .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+        .sort();
+      if (keys.length === 0) return "{}";
+      const items = keys.map((k) => `${inner}${escapeString(k)}: ${render((value as Record<string, unknown>)[k], inner)}`);
+      return `{\n${items.join(",\n")}\n${indent}}`;
+    }
+    default:
+      return "null";
+  }
+}
+
+export function gns3Json(value: unknown): string {
+  return render(value, "");
+}

@@ -1,0 +1,128 @@
+import type { Project, ComputeProject } from "../../domain/topology/project.js";
+import type { ControllerNode } from "../../domain/topology/node.js";
+import type { Link } from "../../domain/topology/link.js";
+import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
+import type { Nio } from "../../domain/switching/nio.js";
+import type { PortCounters } from "../../application/ports/data-plane.js";
+
+/** Wire shapes of GNS3 2.2's answers, field for field. */
+export function presentProject(p: Project): Record<string, unknown> {
+  return {
+    auto_close: p.autoClose,
+    auto_open: p.autoOpen,
+    auto_start: p.autoStart,
+    drawing_grid_size: p.drawingGridSize,
+    filename: p.filename,
+    grid_size: p.gridSize,
+    name: p.name,
+    path: p.path,
+    project_id: p.projectId,
+    scene_height: p.sceneHeight,
+    scene_width: p.sceneWidth,
+    show_grid: p.showGrid,
+    show_interface_labels: p.showInterfaceLabels,
+    show_layers: p.showLayers,
+    snap_to_grid: p.snapToGrid,
+    status: p.status,
+    supplier: p.supplier,
+    variables: p.variables,
+    zoom: p.zoom,
+  };
+}
+
+export function presentComputeProject(p: ComputeProject): Record<string, unknown> {
+  return { name: p.name, project_id: p.projectId, variables: p.variables };
+}
+
+/** POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them. */
+export function presentNio(nio: Nio, withFilters: boolean): Record<string, unknown> {
+  if (nio.type === "nio_null") return { type: "nio_null" };
+  const base = { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
+  return withFilters ? { ...base, filters: nio.filters, suspend: nio.suspend } : base;
+}
+
+function presentCounters(c: PortCounters): Record<string, unknown> {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: c.drops };
+}
+
+/**
+ * The compute switch object. `ports_statistics` is a netemu extension (per port counters); GNS3
+ * clients ignore keys they do not know.
+ */
+export function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    console: sw.console,
+    console_type: sw.consoleType,
+    name: sw.name,
+    node_id: sw.nodeId,
+    ports_mapping: sw.portsMapping,
+    project_id: sw.projectId,
+    status: sw.status,
+  };
+  if (counters !== undefined && counters.size > 0) {
+    body["ports_statistics"] = [...counters.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
+  }
+  return body;
+}
+
+export function presentNode(node: ControllerNode, consoleHost: string): Record<string, unknown> {
+  return {
+    command_line: null,
+    compute_id: node.computeId,
+    console: null,
+    console_auto_start: false,
+    console_host: consoleHost,
+    console_type: node.consoleType,
+    custom_adapters: [],
+    first_port_name: null,
+    height: 59,
+    label: node.label,
+    locked: node.locked,
+    name: node.name,
+    node_directory: null,
+    node_id: node.nodeId,
+    node_type: node.nodeType,
+    port_name_format: "Ethernet{0}",
+    port_segment_size: 0,
+    ports: node.portsMapping.map((p) => ({
+      adapter_number: 0,
+      data_link_types: { Ethernet: "DLT_EN10MB" },
+      link_type: "ethernet",
+      name: p.name,
+      port_number: p.port_number,
+      short_name: `e${p.port_number}`,
+    })),
+    project_id: node.projectId,
+    properties: { ports_mapping: node.portsMapping },
+    status: "started",
+    symbol: node.symbol,
+    template_id: null,
+    width: 65,
+    x: node.x,
+    y: node.y,
+    z: node.z,
+  };
+}
+
+export function presentLink(link: Link): Record<string, unknown> {
+  return {
+    capture_compute_id: link.capture === null ? null : "local",
+    capture_file_name: link.capture?.fileName ?? null,
+    capture_file_path: link.capture?.filePath ?? null,
+    capturing: link.capture !== null,
+    filters: link.filters,
+    link_id: link.linkId,
+    link_style: link.linkStyle,
+    link_type: "ethernet",
+    nodes: link.nodes.map((n) => ({
+      adapter_number: n.adapterNumber,
+      label: n.label,
+      node_id: n.nodeId,
+      port_number: n.portNumber,
+    })),
+    project_id: link.projectId,
+    suspend: link.suspend,
+  };
+}

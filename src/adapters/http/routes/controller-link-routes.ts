@@ -1,0 +1,52 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ApiRouter } from "../api-router.js";
+import { LinkCreateBody, LinkUpdateBody } from "../codecs/controller.js";
+import { presentLink } from "../presenters.js";
+
+const LINKS = "/v2/projects/{project_id}/links";
+const LINK = `${LINKS}/{link_id}`;
+
+export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void {
+  api.add("POST", LINKS, async (x) => {
+    const body = x.decode(LinkCreateBody);
+    if (E.isLeft(body)) return;
+    const b = body.right;
+    const created = await uc.createLink.execute(x.param("project_id"), {
+      nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label })),
+      filters: b.filters,
+      suspend: b.suspend,
+      linkStyle: b.link_style,
+    });
+    x.respond(created, 201, presentLink);
+  });
+
+  api.add("GET", LINKS, async (x) => {
+    x.respond(await uc.listLinks.execute(x.param("project_id")), 200, (links) => links.map(presentLink));
+  });
+
+  api.add("GET", LINK, async (x) => {
+    x.respond(await uc.getLink.execute(x.param("project_id"), x.param("link_id")), 200, presentLink);
+  });
+
+  api.add("PUT", LINK, async (x) => {
+    const body = x.decode(LinkUpdateBody);
+    if (E.isLeft(body)) return;
+    const b = body.right;
+    const updated = await uc.updateLink.execute(x.param("project_id"), x.param("link_id"), {
+      filters: b.filters,
+      suspend: b.suspend,
+      linkStyle: b.link_style,
+      nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label })),
+    });
+    x.respond(updated, 201, presentLink);
+  });
+
+  api.add("DELETE", LINK, async (x) => {
+    x.respond(await uc.deleteLink.execute(x.param("project_id"), x.param("link_id")), 204, () => undefined);
+  });
+
+  api.add("GET", `${LINK}/available_filters`, async (x) => {
+    x.respond(await uc.listAvailableFilters.execute(x.param("project_id"), x.param("link_id")), 200, (filters) => filters);
+  });
+}

@@ -1,0 +1,55 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ApiRouter } from "../api-router.js";
+import { ProjectCreateBody } from "../codecs/controller.js";
+import { presentProject } from "../presenters.js";
+
+const PROJECT = "/v2/projects/{project_id}";
+
+export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
+  api.add("POST", "/v2/projects", async (x) => {
+    const body = x.decode(ProjectCreateBody);
+    if (E.isLeft(body)) return;
+    const b = body.right;
+    const created = await uc.createProject.execute({
+      name: b.name,
+      projectId: b.project_id,
+      path: b.path,
+      options: {
+        ...(b.auto_close !== undefined && { autoClose: b.auto_close }),
+        ...(b.auto_open !== undefined && { autoOpen: b.auto_open }),
+        ...(b.auto_start !== undefined && { autoStart: b.auto_start }),
+        ...(b.scene_height !== undefined && { sceneHeight: b.scene_height }),
+        ...(b.scene_width !== undefined && { sceneWidth: b.scene_width }),
+        ...(b.zoom !== undefined && { zoom: b.zoom }),
+        ...(b.show_layers !== undefined && { showLayers: b.show_layers }),
+        ...(b.snap_to_grid !== undefined && { snapToGrid: b.snap_to_grid }),
+        ...(b.show_grid !== undefined && { showGrid: b.show_grid }),
+        ...(b.grid_size !== undefined && { gridSize: b.grid_size }),
+        ...(b.drawing_grid_size !== undefined && { drawingGridSize: b.drawing_grid_size }),
+        ...(b.show_interface_labels !== undefined && { showInterfaceLabels: b.show_interface_labels }),
+        ...(b.supplier !== undefined && { supplier: b.supplier }),
+        ...(b.variables !== undefined && { variables: b.variables }),
+      },
+    });
+    x.respond(created, 201, presentProject);
+  });
+
+  api.add("GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
+
+  api.add("GET", PROJECT, async (x) => {
+    x.respond(await uc.getProject.execute(x.param("project_id")), 200, presentProject);
+  });
+
+  api.add("DELETE", PROJECT, async (x) => {
+    x.respond(await uc.deleteProject.execute(x.param("project_id")), 204, () => undefined);
+  });
+
+  api.add("POST", `${PROJECT}/open`, async (x) => {
+    x.respond(await uc.openProject.execute(x.param("project_id")), 201, presentProject);
+  });
+
+  api.add("POST", `${PROJECT}/close`, async (x) => {
+    x.respond(await uc.closeProject.execute(x.param("project_id")), 201, presentProject);
+  });
+}

@@ -1,0 +1,36 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ApiRouter } from "../api-router.js";
+import { IouLicenseBody, VersionBody } from "../codecs/server.js";
+
+export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
+  for (const template of ["/v2/version", "/v2/compute/version"]) {
+    api.add("GET", template, (x) => x.json(200, uc.getServerVersion.execute()));
+  }
+
+  api.add("POST", "/v2/version", (x) => {
+    const body = x.decode(VersionBody);
+    if (E.isLeft(body)) return;
+    x.respond(uc.checkClientVersion.execute(body.right.version), 200, (version) => ({ version }));
+  });
+
+  api.add("GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));
+
+  api.add("PUT", "/v2/iou_license", async (x) => {
+    const body = x.decode(IouLicenseBody);
+    if (E.isLeft(body)) return;
+    x.json(201, await uc.updateIouLicense.execute(body.right));
+  });
+
+  api.add("POST", "/v2/debug", async (x) => {
+    const written = await uc.writeDebugBundle.execute();
+    if (E.isLeft(written)) x.fail(written.left);
+    else x.empty(201);
+  });
+
+  api.add("POST", "/v2/shutdown", (x) => {
+    const result = uc.shutdownServer.execute();
+    if (E.isLeft(result)) x.fail(result.left);
+    else x.empty(201);
+  });
+}

@@ -1,0 +1,26 @@
+import { pino, type Logger as Pino, type DestinationStream } from "pino";
+import type { Logger } from "../../application/ports/system.js";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+/** Structured JSON logs, one object per line (ADR 0007). */
+export class PinoLogger implements Logger {
+  private readonly pino: Pino;
+
+  constructor(level: LogLevel, destination?: DestinationStream) {
+    this.pino = destination === undefined ? pino({ level, base: { name: "netemu" } }) : pino({ level, base: { name: "netemu" } }, destination);
+  }
+
+  debug(msg: string, fields: Record<string, unknown> = {}): void {
+    this.pino.debug(fields, msg);
+  }
+  info(msg: string, fields: Record<string, unknown> = {}): void {
+    this.pino.info(fields, msg);
+  }
+  warn(msg: string, fields: Record<string, unknown> = {}): void {
+    this.pino.warn(fields, msg);
+  }
+  error(msg: string, fields: Record<string, unknown> = {}): void {
+    this.pino.error(fields, msg);
+  }
+}

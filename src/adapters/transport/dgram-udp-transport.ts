@@ -1,0 +1,104 @@
+import { createSocket, type Socket } from "node:dgram";
+import { lookup } from "node:dns/promises";
+import * as E from "fp-ts/lib/Either.js";
+import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+
+export interface DgramOptions {
+  /** Address NIO sockets bind to (the IPv4 one; IPv6 peers bind the matching IPv6 address). */
+  readonly bindHost: string;
+  /** Socket buffer sizes in bytes: large enough to absorb bursts while the event loop is busy. */
+  readonly receiveBufferBytes: number;
+  readonly sendBufferBytes: number;
+}
+
+function reasonOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case "EADDRINUSE":
+      return `local port is already in use (EADDRINUSE)`;
+    case "EACCES":
+      return `permission denied (EACCES)`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `Name or service not known (${e.code})`;
+    case "EADDRNOTAVAIL":
+      return `address not available (EADDRNOTAVAIL)`;
+    default:
+      return e.code !== undefined ? `${e.message}` : String(err);
+  }
+}
+
+function bindSocket(socket: Socket, port: number, address: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    socket.once("error", onError);
+    socket.bind({ port, address, exclusive: true }, () => {
+      socket.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+function connectSocket(socket: Socket, port: number, address: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.connect(port, address, (err?: Error) => (err ? reject(err) : resolve()));
+  });
+}
+
+class DgramEndpoint implements UdpEndpoint {
+  private closed = false;
+  constructor(private readonly socket: Socket) {}
+
+  send(frame: Uint8Array): void {
+    if (this.closed) return;
+    // ECONNREFUSED (the peer is not listening yet) and the like are not fatal, as in uBridge.
+    this.socket.send(frame, (err) => void err);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return new Promise((resolve) => this.socket.close(() => resolve()));
+  }
+}
+
+/**
+ * UDP NIOs over node:dgram: a socket bound to lport and connected to rhost:rport, so the kernel
+ * drops datagrams from anyone else, as Dynamips and uBridge sockets do.
+ */
+export class DgramUdpTransport implements UdpTransport {
+  constructor(private readonly options: DgramOptions) {}
+
+  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    let peer: { address: string; family: number };
+    try {
+      peer = await lookup(o.rhost);
+    } catch (err) {
+      return E.left(reasonOf(err));
+    }
+    const v6 = peer.family === 6;
+    const socket = createSocket({
+      type: v6 ? "udp6" : "udp4",
+      recvBufferSize: this.options.receiveBufferBytes,
+      sendBufferSize: this.options.sendBufferBytes,
+    });
+    try {
+      const bindAddress = v6 ? (this.options.bindHost.includes(":") ? this.options.bindHost : "::") : this.options.bindHost;
+      await bindSocket(socket, o.lport, bindAddress);
+      await connectSocket(socket, o.rport, peer.address);
+    } catch (err) {
+      await new Promise<void>((resolve) => {
+        try {
+          socket.close(() => resolve());
+        } catch {
+          resolve();
+        }
+      });
+      return E.left(reasonOf(err));
+    }
+    socket.on("message", (msg) => o.onFrame(msg));
+    // Errors after setup (ICMP unreachable and the like) must never take the process down.
+    socket.on("error", () => undefined);
+    return E.right(new DgramEndpoint(socket));
+  }
+}

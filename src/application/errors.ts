@@ -1,0 +1,40 @@
+import type { SwitchRuleViolation } from "../domain/switching/ethernet-switch.js";
+import type { LinkRuleViolation } from "../domain/topology/link.js";
+import type { VersionMismatch } from "../domain/server/version.js";
+import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
+
+/**
+ * Every expected failure of a use case, as a closed tagged union. The HTTP adapter maps it to a
+ * status and GNS3's message in one function (adapters/http/error-mapping.ts).
+ */
+export type NetemuError =
+  | { readonly _tag: "ProjectNotFound"; readonly projectId: string }
+  | { readonly _tag: "ProjectNotOpened"; readonly projectId: string }
+  | { readonly _tag: "ProjectNameTaken"; readonly name: string }
+  | { readonly _tag: "NodeNotFound"; readonly nodeId: string }
+  | { readonly _tag: "LinkNotFound"; readonly linkId: string }
+  | { readonly _tag: "InvalidUuid"; readonly what: "Project" | "Node"; readonly id: string }
+  | { readonly _tag: "NodeNotInProject"; readonly projectId: string; readonly nodeName: string }
+  | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly switchName: string }
+  | { readonly _tag: "LinkPortNotFound"; readonly adapterNumber: number; readonly portNumber: number; readonly nodeName: string }
+  | { readonly _tag: "NioTypeNotSupported"; readonly nioType: string }
+  | { readonly _tag: "NodeTypeNotSupported"; readonly nodeType: string }
+  | { readonly _tag: "ComputeNotFound"; readonly computeId: string }
+  | { readonly _tag: "UdpConnectionFailed"; readonly rhost: string; readonly rport: number; readonly reason: string }
+  | { readonly _tag: "NoFreeUdpPort"; readonly start: number; readonly end: number }
+  | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" }
+  | { readonly _tag: "BadRequest"; readonly message: string }
+  | { readonly _tag: "CaptureNotActive"; readonly message: string }
+  | { readonly _tag: "CaptureAlreadyActive"; readonly portNumber: number }
+  | { readonly _tag: "FileNotFound" }
+  | SwitchRuleViolation
+  | LinkRuleViolation
+  | VersionMismatch
+  | InvalidFilterSettings;
+
+export type ErrorTag = NetemuError["_tag"];
+
+export const notFoundProject = (projectId: string): NetemuError => ({ _tag: "ProjectNotFound", projectId });
+export const notFoundNode = (nodeId: string): NetemuError => ({ _tag: "NodeNotFound", nodeId });
+export const notFoundLink = (linkId: string): NetemuError => ({ _tag: "LinkNotFound", linkId });
+export const badRequest = (message: string): NetemuError => ({ _tag: "BadRequest", message });

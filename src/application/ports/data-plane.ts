@@ -1,0 +1,47 @@
+import type * as E from "fp-ts/lib/Either.js";
+import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
+import type { Nio } from "../../domain/switching/nio.js";
+import type { NetemuError } from "../errors.js";
+
+export interface PortCounters {
+  readonly framesIn: number;
+  readonly bytesIn: number;
+  readonly framesOut: number;
+  readonly bytesOut: number;
+  readonly drops: Readonly<Record<string, number>>;
+}
+
+export interface MacTableEntry {
+  readonly mac: string;
+  readonly vlan: number;
+  readonly port: number;
+  readonly age: number;
+}
+
+export interface CaptureStarted {
+  readonly pcapFilePath: string;
+}
+
+/**
+ * The frame-moving side of the switches: sockets, forwarding and filter chains. The use cases
+ * keep the records; this port makes the live state follow them.
+ */
+export interface DataPlane {
+  /** Opens the NIO's transport and adds its port to the switch's forwarding. */
+  attach(sw: EthernetSwitch, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>>;
+  /** Closes the port's transport and forgets its MAC entries. */
+  detach(nodeId: string, portNumber: number): Promise<void>;
+  /** Applies a NIO's new filters and suspend flag from the next frame on. */
+  reconfigure(nodeId: string, portNumber: number, nio: Nio): E.Either<NetemuError, void>;
+  /** Applies a changed ports_mapping to live ports. */
+  remap(sw: EthernetSwitch): void;
+  /** Closes every transport of the switch. */
+  removeSwitch(nodeId: string): Promise<void>;
+  counters(nodeId: string): ReadonlyMap<number, PortCounters>;
+  macTable(nodeId: string): readonly MacTableEntry[];
+  startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>>;
+  stopCapture(nodeId: string, portNumber: number): Promise<void>;
+  isCapturing(nodeId: string, portNumber: number): boolean;
+  /** Closes everything (shutdown). */
+  close(): Promise<void>;
+}

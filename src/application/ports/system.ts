@@ -1,0 +1,38 @@
+/** Time, identity and the host facts that the core must not read directly. */
+export interface Clock {
+  nowMs(): number;
+}
+
+export interface IdGenerator {
+  uuid(): string;
+}
+
+export interface SystemInfo {
+  readonly lines: readonly string[];
+}
+
+export interface SystemInfoProvider {
+  collect(): Promise<SystemInfo>;
+}
+
+export interface DebugBundleFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+export interface DebugBundleWriter {
+  /** Replaces <config dir>/debug with the given files; answers the directory written. */
+  write(files: readonly DebugBundleFile[]): Promise<string>;
+}
+
+export interface Lifecycle {
+  /** Starts the orderly stop of the whole server; resolves once it is scheduled. */
+  requestShutdown(): void;
+}
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}

@@ -1,0 +1,22 @@
+/** DI tokens for the ports; the composition root binds them to adapters. */
+export const TOKENS = {
+  ProjectRepository: Symbol("ProjectRepository"),
+  ComputeProjectRepository: Symbol("ComputeProjectRepository"),
+  SwitchRepository: Symbol("SwitchRepository"),
+  NodeRepository: Symbol("NodeRepository"),
+  LinkRepository: Symbol("LinkRepository"),
+  DataPlane: Symbol("DataPlane"),
+  UdpPortPool: Symbol("UdpPortPool"),
+  Clock: Symbol("Clock"),
+  IdGenerator: Symbol("IdGenerator"),
+  SystemInfoProvider: Symbol("SystemInfoProvider"),
+  DebugBundleWriter: Symbol("DebugBundleWriter"),
+  Lifecycle: Symbol("Lifecycle"),
+  Logger: Symbol("Logger"),
+  SettingsStore: Symbol("SettingsStore"),
+  ServerSettings: Symbol("ServerSettings"),
+  KeyedLock: Symbol("KeyedLock"),
+  BpfCheck: Symbol("BpfCheck"),
+  UdpTransport: Symbol("UdpTransport"),
+  CaptureSink: Symbol("CaptureSink"),
+} as const;

@@ -1,0 +1,59 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { attachNio } from "../../../domain/switching/ethernet-switch.js";
+import type { Nio } from "../../../domain/switching/nio.js";
+import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
+import type { SwitchRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type NioRequest, nioFromRequest } from "./nio-request.js";
+
+export interface PortAddress {
+  readonly projectId: string;
+  readonly nodeId: string;
+  readonly adapterNumber: number;
+  readonly portNumber: number;
+}
+
+/** Ethernet switch ports all sit on adapter 0 (the controller exposes them so). */
+export function checkAdapter(adapterNumber: number, switchName: string): E.Either<NetemuError, void> {
+  return adapterNumber === 0 ? E.right(undefined) : E.left({ _tag: "AdapterNotFound", adapterNumber, switchName });
+}
+
+/**
+ * Attaches a NIO to a switch port: the port must exist and be free, the filters valid, and for
+ * nio_udp the socket must open. Nothing is recorded unless all of it succeeds.
+ */
+@injectable()
+export class AddNio {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+  ) {}
+
+  execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      if (E.isLeft(found)) return found;
+      const adapter = checkAdapter(at.adapterNumber, found.right.name);
+      if (E.isLeft(adapter)) return adapter;
+      const nio = nioFromRequest(request, this.bpfCheck);
+      if (E.isLeft(nio)) return nio;
+      const updated = attachNio(found.right, at.portNumber, nio.right);
+      if (E.isLeft(updated)) return updated;
+      const opened = await this.dataPlane.attach(updated.right, at.portNumber, nio.right);
+      if (E.isLeft(opened)) return opened;
+      if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport);
+      await this.switches.save(updated.right);
+      return E.right(nio.right);
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { type EthernetSwitch, type ConsoleType, createEthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
+import { type PortMappingEntry, defaultPortsMapping } from "../../../domain/switching/port.js";
+import type { SwitchRepository } from "../../ports/repositories.js";
+import type { IdGenerator } from "../../ports/system.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+export interface CreateSwitchInput {
+  readonly name: string;
+  readonly nodeId?: string | undefined;
+  readonly console?: number | null | undefined;
+  readonly consoleType?: ConsoleType | undefined;
+  readonly portsMapping?: readonly PortMappingEntry[] | undefined;
+}
+
+@injectable()
+export class CreateSwitch {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  async execute(projectId: string, input: CreateSwitchInput): Promise<E.Either<NetemuError, EthernetSwitch>> {
+    const project = await this.lookup.project(projectId);
+    if (E.isLeft(project)) return project;
+    const nodeId = input.nodeId ?? this.ids.uuid();
+    return this.lock.run(nodeId, async () => {
+      // GNS3 answers the existing node when its id is already known on this compute.
+      const existing = await this.switches.get(nodeId);
+      if (existing !== undefined) return E.right(existing);
+      const sw = createEthernetSwitch({
+        nodeId,
+        projectId,
+        name: input.name,
+        console: input.console ?? null,
+        consoleType: input.consoleType ?? "none",
+        portsMapping: input.portsMapping ?? defaultPortsMapping(),
+      });
+      await this.switches.save(sw);
+      return E.right(sw);
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { detachNio } from "../../../domain/switching/ethernet-switch.js";
+import type { SwitchRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type PortAddress, checkAdapter } from "./add-nio.js";
+
+/** Detaches a port's NIO: stops its capture, closes its socket, frees its UDP port. */
+@injectable()
+export class RemoveNio {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      if (E.isLeft(found)) return found;
+      const adapter = checkAdapter(at.adapterNumber, found.right.name);
+      if (E.isLeft(adapter)) return adapter;
+      const nio = found.right.nios.get(at.portNumber);
+      const updated = detachNio(found.right, at.portNumber);
+      if (E.isLeft(updated)) return updated;
+      await this.dataPlane.detach(at.nodeId, at.portNumber);
+      if (nio?.type === "nio_udp") this.pool.release(nio.lport);
+      await this.switches.save(updated.right);
+      return E.right(undefined);
+    });
+  }
+}

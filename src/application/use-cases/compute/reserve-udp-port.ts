@@ -1,0 +1,21 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+/** POST /ports/udp: a free port of the configured range, held until a NIO using it goes. */
+@injectable()
+export class ReserveUdpPort {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+  ) {}
+
+  async execute(projectId: string): Promise<E.Either<NetemuError, number>> {
+    const project = await this.lookup.project(projectId);
+    if (E.isLeft(project)) return project;
+    return this.pool.reserve();
+  }
+}

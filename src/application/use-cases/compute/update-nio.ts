@@ -1,0 +1,52 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { replaceNio } from "../../../domain/switching/ethernet-switch.js";
+import { type Nio, withFilters } from "../../../domain/switching/nio.js";
+import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
+import type { SwitchRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type PortAddress, checkAdapter } from "./add-nio.js";
+import { type NioRequest, checkedFilters } from "./nio-request.js";
+
+/**
+ * PUT on a port's NIO (a netemu addition for switches): replaces its filters and suspend flag,
+ * applied from the next frame without reopening the socket.
+ */
+@injectable()
+export class UpdateNio {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+  ) {}
+
+  execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      if (E.isLeft(found)) return found;
+      const adapter = checkAdapter(at.adapterNumber, found.right.name);
+      if (E.isLeft(adapter)) return adapter;
+      const current = found.right.nios.get(at.portNumber);
+      if (current === undefined) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
+      if (request.type !== current.type) {
+        return E.left({ _tag: "BadRequest", message: `Port ${at.portNumber} has a NIO of type ${current.type}, not ${request.type}` });
+      }
+      if (current.type !== "nio_udp" || request.type !== "nio_udp") return E.right(current);
+      const filters = request.filters === undefined ? E.right(current.filters) : checkedFilters(request.filters, this.bpfCheck);
+      if (E.isLeft(filters)) return filters;
+      const nio = withFilters(current, filters.right, request.suspend ?? current.suspend);
+      const applied = this.dataPlane.reconfigure(at.nodeId, at.portNumber, nio);
+      if (E.isLeft(applied)) return applied;
+      const updated = replaceNio(found.right, at.portNumber, nio);
+      if (E.isLeft(updated)) return updated;
+      await this.switches.save(updated.right);
+      return E.right(nio);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Project } from "../../../domain/topology/project.js";
+import type { ProjectRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { CloseComputeProject } from "../compute/close-compute-project.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+/**
+ * Closing a project keeps its topology (nodes, links, filters) but releases everything live:
+ * the compute project with its switches, sockets and UDP ports. `open` builds them again.
+ */
+@injectable()
+export class CloseProject {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly closeCompute: CloseComputeProject,
+    @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string): Promise<E.Either<NetemuError, Project>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const project = await this.lookup.project(projectId);
+      if (E.isLeft(project)) return project;
+      if (project.right.status === "closed") return project;
+      // The local compute may not know the project if it never had a node: that is fine.
+      await this.closeCompute.execute(projectId);
+      const closed: Project = { ...project.right, status: "closed" };
+      await this.projects.save(closed);
+      return E.right(closed);
+    });
+  }
+}

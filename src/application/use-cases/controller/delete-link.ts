@@ -1,0 +1,29 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { LinkRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ControllerLookup } from "./controller-lookup.js";
+import { LinkWiring } from "./link-wiring.js";
+
+/** Removes both NIOs (closing their sockets and freeing their UDP ports), then the link. */
+@injectable()
+export class DeleteLink {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly wiring: LinkWiring,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, void>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const link = await this.lookup.link(projectId, linkId);
+      if (E.isLeft(link)) return link;
+      await this.wiring.unwire(link.right);
+      await this.links.delete(projectId, linkId);
+      return E.right(undefined);
+    });
+  }
+}

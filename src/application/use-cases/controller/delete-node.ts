@@ -1,0 +1,38 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { DeleteSwitch } from "../compute/delete-switch.js";
+import { ControllerLookup } from "./controller-lookup.js";
+import { LinkWiring } from "./link-wiring.js";
+
+/** Deletes the node's links first (as GNS3 does), then the switch on the compute. */
+@injectable()
+export class DeleteNode {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly wiring: LinkWiring,
+    private readonly deleteSwitch: DeleteSwitch,
+    @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, nodeId: string): Promise<E.Either<NetemuError, void>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const node = await this.lookup.node(projectId, nodeId);
+      if (E.isLeft(node)) return node;
+      for (const link of await this.links.listByProject(projectId)) {
+        if (link.nodes.some((n) => n.nodeId === nodeId)) {
+          await this.wiring.unwire(link);
+          await this.links.delete(projectId, link.linkId);
+        }
+      }
+      await this.deleteSwitch.execute(projectId, nodeId);
+      await this.nodes.delete(projectId, nodeId);
+      return E.right(undefined);
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ProjectRepository, NodeRepository, LinkRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { CloseProject } from "./close-project.js";
+
+/** Closes the project (freeing its live resources), then forgets it with its nodes and links. */
+@injectable()
+export class DeleteProject {
+  constructor(
+    private readonly closeProject: CloseProject,
+    @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
+    @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+  ) {}
+
+  async execute(projectId: string): Promise<E.Either<NetemuError, void>> {
+    const closed = await this.closeProject.execute(projectId);
+    if (E.isLeft(closed)) return closed;
+    for (const link of await this.links.listByProject(projectId)) await this.links.delete(projectId, link.linkId);
+    for (const node of await this.nodes.listByProject(projectId)) await this.nodes.delete(projectId, node.nodeId);
+    await this.projects.delete(projectId);
+    return E.right(undefined);
+  }
+}

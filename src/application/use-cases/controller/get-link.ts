@@ -1,0 +1,14 @@
+import { injectable } from "tsyringe";
+import type * as E from "fp-ts/lib/Either.js";
+import type { Link } from "../../../domain/topology/link.js";
+import type { NetemuError } from "../../errors.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+@injectable()
+export class GetLink {
+  constructor(private readonly lookup: ControllerLookup) {}
+
+  execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, Link>> {
+    return this.lookup.link(projectId, linkId);
+  }
+}

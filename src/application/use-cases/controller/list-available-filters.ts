@@ -1,0 +1,16 @@
+import { injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { FILTER_CATALOGUE, type FilterDescriptor } from "../../../domain/filters/catalogue.js";
+import type { NetemuError } from "../../errors.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+/** Every netemu link can filter (its data plane runs the filters), so every link gets all five. */
+@injectable()
+export class ListAvailableFilters {
+  constructor(private readonly lookup: ControllerLookup) {}
+
+  async execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, readonly FilterDescriptor[]>> {
+    const link = await this.lookup.link(projectId, linkId);
+    return E.isLeft(link) ? link : E.right(FILTER_CATALOGUE);
+  }
+}

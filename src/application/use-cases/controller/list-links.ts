@@ -1,0 +1,21 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Link } from "../../../domain/topology/link.js";
+import type { LinkRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+@injectable()
+export class ListLinks {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+  ) {}
+
+  async execute(projectId: string): Promise<E.Either<NetemuError, readonly Link[]>> {
+    const project = await this.lookup.openedProject(projectId);
+    if (E.isLeft(project)) return project;
+    return E.right(await this.links.listByProject(projectId));
+  }
+}

@@ -1,0 +1,21 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ControllerNode } from "../../../domain/topology/node.js";
+import type { NodeRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+@injectable()
+export class ListNodes {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+  ) {}
+
+  async execute(projectId: string): Promise<E.Either<NetemuError, readonly ControllerNode[]>> {
+    const project = await this.lookup.openedProject(projectId);
+    if (E.isLeft(project)) return project;
+    return E.right(await this.nodes.listByProject(projectId));
+  }
+}

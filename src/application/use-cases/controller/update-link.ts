@@ -1,0 +1,75 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Link, LinkEnd } from "../../../domain/topology/link.js";
+import type { Label } from "../../../domain/topology/label.js";
+import { type BpfCheck, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import type { LinkRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ControllerLookup } from "./controller-lookup.js";
+import { LinkWiring } from "./link-wiring.js";
+
+export interface UpdateLinkInput {
+  readonly filters?: unknown;
+  readonly suspend?: boolean | undefined;
+  readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
+  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined }[] | undefined;
+}
+
+/**
+ * PUT on a link: a partial update of filters (replaced, not merged), suspend, link_style and the
+ * ends' labels. Everything is checked before anything changes; a change of filters or suspend is
+ * pushed to the live NIOs at once.
+ */
+@injectable()
+export class UpdateLink {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly wiring: LinkWiring,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+  ) {}
+
+  execute(projectId: string, linkId: string, input: UpdateLinkInput): Promise<E.Either<NetemuError, Link>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const found = await this.lookup.link(projectId, linkId);
+      if (E.isLeft(found)) return found;
+      const current = found.right;
+      let filters = current.filters;
+      if (input.filters !== undefined) {
+        const parsed = parseFilterSettings(input.filters, this.bpfCheck);
+        if (E.isLeft(parsed)) return parsed;
+        filters = parsed.right;
+      }
+      let nodes = current.nodes;
+      for (const update of input.nodes ?? []) {
+        const index = nodes.findIndex((n) => n.nodeId === update.nodeId);
+        if (index < 0) return E.left({ _tag: "NodeNotFound", nodeId: update.nodeId });
+        if (update.label !== undefined) {
+          const relabelled = nodes.map((n, i): LinkEnd => (i === index ? { ...n, label: update.label as Label } : n));
+          nodes = [relabelled[0] as LinkEnd, relabelled[1] as LinkEnd];
+        }
+      }
+      const updated: Link = {
+        ...current,
+        filters,
+        nodes,
+        suspend: input.suspend ?? current.suspend,
+        linkStyle: input.linkStyle ?? current.linkStyle,
+      };
+      const dataPlaneChanged =
+        JSON.stringify(updated.filters) !== JSON.stringify(current.filters) || updated.suspend !== current.suspend;
+      if (dataPlaneChanged) {
+        const pushed = await this.wiring.push(updated);
+        if (E.isLeft(pushed)) {
+          await this.wiring.push(current);
+          return pushed;
+        }
+      }
+      await this.links.save(updated);
+      return E.right(updated);
+    });
+  }
+}

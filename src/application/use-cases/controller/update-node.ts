@@ -1,0 +1,62 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ControllerNode } from "../../../domain/topology/node.js";
+import type { Label } from "../../../domain/topology/label.js";
+import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
+import type { PortMappingEntry } from "../../../domain/switching/port.js";
+import type { NodeRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { UpdateSwitch } from "../compute/update-switch.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+export interface UpdateNodeInput {
+  readonly name?: string | undefined;
+  readonly x?: number | undefined;
+  readonly y?: number | undefined;
+  readonly z?: number | undefined;
+  readonly locked?: boolean | undefined;
+  readonly label?: Label | undefined;
+  readonly symbol?: string | undefined;
+  readonly consoleType?: ConsoleType | undefined;
+  readonly portsMapping?: readonly PortMappingEntry[] | undefined;
+}
+
+/** PUT on a controller node: canvas fields here, switch settings pushed to the compute (live). */
+@injectable()
+export class UpdateNode {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly updateSwitch: UpdateSwitch,
+    @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<NetemuError, ControllerNode>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const node = await this.lookup.node(projectId, nodeId);
+      if (E.isLeft(node)) return node;
+      const sw = await this.updateSwitch.execute(projectId, nodeId, {
+        name: input.name,
+        consoleType: input.consoleType,
+        portsMapping: input.portsMapping,
+      });
+      if (E.isLeft(sw)) return sw;
+      const updated: ControllerNode = {
+        ...node.right,
+        name: sw.right.name,
+        portsMapping: sw.right.portsMapping,
+        consoleType: sw.right.consoleType,
+        x: input.x ?? node.right.x,
+        y: input.y ?? node.right.y,
+        z: input.z ?? node.right.z,
+        locked: input.locked ?? node.right.locked,
+        label: input.label ?? node.right.label,
+        symbol: input.symbol ?? node.right.symbol,
+      };
+      await this.nodes.save(updated);
+      return E.right(updated);
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Lifecycle } from "../../ports/system.js";
+import type { ServerSettings } from "../../ports/server-settings.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+
+/** Only a local server may be stopped over the API; the stop itself runs after the answer. */
+@injectable()
+export class ShutdownServer {
+  constructor(
+    @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
+    @inject(TOKENS.Lifecycle) private readonly lifecycle: Lifecycle,
+  ) {}
+
+  execute(): E.Either<NetemuError, void> {
+    if (!this.settings.local) return E.left({ _tag: "NotLocalServer", action: "stop" });
+    this.lifecycle.requestShutdown();
+    return E.right(undefined);
+  }
+}

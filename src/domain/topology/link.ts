@@ -1,0 +1,54 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { FilterSettings } from "../filters/filter-settings.js";
+import type { Label } from "./label.js";
+
+export interface LinkEnd {
+  readonly nodeId: string;
+  readonly adapterNumber: number;
+  readonly portNumber: number;
+  readonly label: Label;
+  /** The UDP port reserved on this end's compute for the link's tunnel. */
+  readonly udpPort: number;
+}
+
+export interface LinkCapture {
+  readonly fileName: string;
+  readonly filePath: string;
+}
+
+export interface Link {
+  readonly linkId: string;
+  readonly projectId: string;
+  readonly nodes: readonly [LinkEnd, LinkEnd];
+  readonly filters: FilterSettings;
+  readonly suspend: boolean;
+  readonly linkStyle: Readonly<Record<string, unknown>>;
+  readonly capture: LinkCapture | null;
+}
+
+export interface LinkEndpoint {
+  readonly nodeId: string;
+  readonly adapterNumber: number;
+  readonly portNumber: number;
+}
+
+export type LinkRuleViolation =
+  | { readonly _tag: "CannotConnectToItself" }
+  | { readonly _tag: "PortAlreadyUsed"; readonly endpoint: LinkEndpoint };
+
+const sameEndpoint = (a: LinkEndpoint, b: LinkEndpoint): boolean =>
+  a.nodeId === b.nodeId && a.adapterNumber === b.adapterNumber && a.portNumber === b.portNumber;
+
+/** GNS3: a link may not join a port to itself, nor use a port another link holds. */
+export function checkNewLink(
+  ends: readonly [LinkEndpoint, LinkEndpoint],
+  existing: readonly Link[],
+): E.Either<LinkRuleViolation, void> {
+  if (sameEndpoint(ends[0], ends[1])) return E.left({ _tag: "CannotConnectToItself" });
+  for (const end of ends) {
+    if (existing.some((l) => l.nodes.some((n) => sameEndpoint(n, end)))) {
+      return E.left({ _tag: "PortAlreadyUsed", endpoint: end });
+    }
+  }
+  return E.right(undefined);
+}

@@ -1,0 +1,58 @@
+export type ProjectStatus = "opened" | "closed";
+
+/** A controller project: the GNS3 fields clients read, with GNS3's defaults. */
+export interface Project {
+  readonly projectId: string;
+  readonly name: string;
+  readonly status: ProjectStatus;
+  readonly path: string;
+  readonly filename: string;
+  readonly autoClose: boolean;
+  readonly autoOpen: boolean;
+  readonly autoStart: boolean;
+  readonly sceneWidth: number;
+  readonly sceneHeight: number;
+  readonly zoom: number;
+  readonly showLayers: boolean;
+  readonly snapToGrid: boolean;
+  readonly showGrid: boolean;
+  readonly gridSize: number;
+  readonly drawingGridSize: number;
+  readonly showInterfaceLabels: boolean;
+  readonly supplier: unknown;
+  readonly variables: unknown;
+}
+
+export type ProjectOptions = Partial<Omit<Project, "projectId" | "name" | "status" | "path" | "filename">>;
+
+export function createProject(projectId: string, name: string, path: string, options: ProjectOptions = {}): Project {
+  return {
+    projectId,
+    name,
+    status: "opened",
+    path,
+    filename: `${name}.gns3`,
+    autoClose: true,
+    autoOpen: false,
+    autoStart: false,
+    sceneWidth: 2000,
+    sceneHeight: 1000,
+    zoom: 100,
+    showLayers: false,
+    snapToGrid: false,
+    showGrid: false,
+    gridSize: 75,
+    drawingGridSize: 25,
+    showInterfaceLabels: false,
+    supplier: null,
+    variables: null,
+    ...options,
+  };
+}
+
+/** A compute-side project: only what the compute API exposes. */
+export interface ComputeProject {
+  readonly projectId: string;
+  readonly name: string;
+  readonly variables: unknown;
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createNetemu, type Netemu, type NetemuOptions } from "../../src/adapters/composition-root.js";
+import type { ServerSettings } from "../../src/application/ports/server-settings.js";
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The parsed body (undefined when empty). */
+  readonly json: any;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly netemu: Netemu;
+  readonly configDir: string;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** Sends the body text as is (for malformed JSON and the like). */
+  raw(method: string, path: string, text: string, headers?: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+let udpBase = 40000 + (process.pid % 50) * 200;
+
+/** A netemu on 127.0.0.1:0 with its own config dir and UDP range, answering real HTTP. */
+export async function startTestServer(options: NetemuOptions & { settings?: Partial<ServerSettings> } = {}): Promise<TestServer> {
+  const configDir = mkdtempSync(join(tmpdir(), "netemu-test-"));
+  const start = udpBase;
+  udpBase += 100;
+  if (udpBase > 60000) udpBase = 40000;
+  const netemu = createNetemu({
+    logLevel: "silent",
+    ...options,
+    settings: { host: "127.0.0.1", port: 0, configDir, udpPortRange: { start, end: start + 99 }, ...options.settings },
+  });
+  const { url } = await netemu.listen(0, "127.0.0.1");
+  const send = async (method: string, path: string, text: string | undefined, headers: Record<string, string> = {}): Promise<Reply> => {
+    const response = await fetch(url + path, {
+      method,
+      headers: text === undefined ? headers : { "Content-Type": "application/json", ...headers },
+      ...(text === undefined ? {} : { body: text }),
+    });
+    const body = await response.text();
+    let json: unknown;
+    try {
+      json = body === "" ? undefined : JSON.parse(body);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text: body, json };
+  };
+  return {
+    url,
+    netemu,
+    configDir,
+    request: (method, path, body, headers) => send(method, path, body === undefined ? undefined : JSON.stringify(body), headers),
+    raw: (method, path, text, headers) => send(method, path, text, headers),
+    async close() {
+      await netemu.shutdown();
+      rmSync(configDir, { recursive: true, force: true });
+    },
+  };
+}

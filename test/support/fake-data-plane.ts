@@ -41,12 +41,19 @@ export class FakeDataPlane implements DataPlane {
   macTable(): readonly MacTableEntry[] {
     return [];
   }
-  async startCapture(): Promise<E.Either<NetemuError, void>> {
+  readonly captures = new Map<string, string>();
+  async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
+    this.captures.set(this.key(nodeId, portNumber), filePath);
     return E.right(undefined);
   }
-  async stopCapture(): Promise<void> {}
-  isCapturing(): boolean {
-    return false;
+  async stopCapture(nodeId: string, portNumber: number): Promise<void> {
+    this.captures.delete(this.key(nodeId, portNumber));
+  }
+  isCapturing(nodeId: string, portNumber: number): boolean {
+    return this.captures.has(this.key(nodeId, portNumber));
+  }
+  captureFile(nodeId: string, portNumber: number): string | undefined {
+    return this.captures.get(this.key(nodeId, portNumber));
   }
   async close(): Promise<void> {
     this.closed = true;

@@ -12,6 +12,7 @@ import { registerEthernetSwitchRoutes } from "./routes/ethernet-switch-routes.js
 import { registerControllerProjectRoutes } from "./routes/controller-project-routes.js";
 import { registerControllerNodeRoutes } from "./routes/controller-node-routes.js";
 import { registerControllerLinkRoutes } from "./routes/controller-link-routes.js";
+import { registerCaptureRoutes } from "./routes/capture-routes.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -40,6 +41,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerControllerProjectRoutes(api, useCases);
   registerControllerNodeRoutes(api, useCases, settings.host);
   registerControllerLinkRoutes(api, useCases);
+  registerCaptureRoutes(api, useCases);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   app.use(async (ctx, next) => {

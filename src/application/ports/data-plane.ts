@@ -18,10 +18,6 @@ export interface MacTableEntry {
   readonly age: number;
 }
 
-export interface CaptureStarted {
-  readonly pcapFilePath: string;
-}
-
 /**
  * The frame-moving side of the switches: sockets, forwarding and filter chains. The use cases
  * keep the records; this port makes the live state follow them.
@@ -42,6 +38,8 @@ export interface DataPlane {
   startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>>;
   stopCapture(nodeId: string, portNumber: number): Promise<void>;
   isCapturing(nodeId: string, portNumber: number): boolean;
+  /** The file the port's running capture writes, if any. */
+  captureFile(nodeId: string, portNumber: number): string | undefined;
   /** Closes everything (shutdown). */
   close(): Promise<void>;
 }

@@ -17,6 +17,9 @@ import { ChangeSwitchStatus } from "./compute/change-switch-status.js";
 import { AddNio } from "./compute/add-nio.js";
 import { RemoveNio } from "./compute/remove-nio.js";
 import { UpdateNio } from "./compute/update-nio.js";
+import { StartCapture } from "./compute/start-capture.js";
+import { StopCapture } from "./compute/stop-capture.js";
+import { LocateCapture } from "./compute/locate-capture.js";
 import { CreateProject } from "./controller/create-project.js";
 import { GetProject } from "./controller/get-project.js";
 import { ListProjects } from "./controller/list-projects.js";
@@ -34,6 +37,9 @@ import { ListLinks } from "./controller/list-links.js";
 import { UpdateLink } from "./controller/update-link.js";
 import { DeleteLink } from "./controller/delete-link.js";
 import { ListAvailableFilters } from "./controller/list-available-filters.js";
+import { StartLinkCapture } from "./controller/start-link-capture.js";
+import { StopLinkCapture } from "./controller/stop-link-capture.js";
+import { LocateLinkCapture } from "./controller/locate-link-capture.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -56,6 +62,9 @@ export const USE_CASES = {
   addNio: AddNio,
   removeNio: RemoveNio,
   updateNio: UpdateNio,
+  startCapture: StartCapture,
+  stopCapture: StopCapture,
+  locateCapture: LocateCapture,
   createProject: CreateProject,
   getProject: GetProject,
   listProjects: ListProjects,
@@ -73,6 +82,9 @@ export const USE_CASES = {
   updateLink: UpdateLink,
   deleteLink: DeleteLink,
   listAvailableFilters: ListAvailableFilters,
+  startLinkCapture: StartLinkCapture,
+  stopLinkCapture: StopLinkCapture,
+  locateLinkCapture: LocateLinkCapture,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
@@ -80,7 +92,8 @@ export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(t
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer,
   CreateComputeProject, GetComputeProject, CloseComputeProject, ReserveUdpPort, CreateSwitch, GetSwitch,
-  UpdateSwitch, DeleteSwitch, DuplicateSwitch, ChangeSwitchStatus, AddNio, RemoveNio, UpdateNio,
+  UpdateSwitch, DeleteSwitch, DuplicateSwitch, ChangeSwitchStatus, AddNio, RemoveNio, UpdateNio, StartCapture, StopCapture, LocateCapture,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,
   ListNodes, UpdateNode, DeleteNode, CreateLink, GetLink, ListLinks, UpdateLink, DeleteLink, ListAvailableFilters,
+  StartLinkCapture, StopLinkCapture, LocateLinkCapture,
 };

@@ -99,3 +99,12 @@ const linkFields = {
 
 export const LinkCreateBody = jsonClosedObject("LinkCreate", { nodes: linkFields.nodes }, linkFields);
 export const LinkUpdateBody = jsonClosedObject("LinkUpdate", {}, linkFields);
+
+export const LinkCaptureBody = jsonClosedObject(
+  "LinkCapture",
+  {},
+  {
+    capture_file_name: jsonString({ minLength: 1 }),
+    data_link_type: jsonEnum(["DLT_ATM_RFC1483", "DLT_EN10MB", "DLT_FRELAY", "DLT_C_HDLC", "DLT_PPP_SERIAL"] as const),
+  },
+);

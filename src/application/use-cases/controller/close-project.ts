@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
-import type { ProjectRepository } from "../../ports/repositories.js";
+import type { LinkRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -18,6 +18,7 @@ export class CloseProject {
     private readonly lookup: ControllerLookup,
     private readonly closeCompute: CloseComputeProject,
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
@@ -28,6 +29,10 @@ export class CloseProject {
       if (project.right.status === "closed") return project;
       // The local compute may not know the project if it never had a node: that is fine.
       await this.closeCompute.execute(projectId);
+      // Captures end with the sockets; the links must not say they are still capturing.
+      for (const link of await this.links.listByProject(projectId)) {
+        if (link.capture !== null) await this.links.save({ ...link, capture: null });
+      }
       const closed: Project = { ...project.right, status: "closed" };
       await this.projects.save(closed);
       return E.right(closed);

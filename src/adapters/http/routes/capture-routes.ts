@@ -1,0 +1,56 @@
+import { access } from "node:fs/promises";
+import * as E from "fp-ts/lib/Either.js";
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ActiveCapture } from "../../../application/use-cases/compute/locate-capture.js";
+import type { NetemuError } from "../../../application/errors.js";
+import type { ApiRouter } from "../api-router.js";
+import type { Exchange } from "../exchange.js";
+import { CaptureBody } from "../codecs/compute.js";
+import { LinkCaptureBody } from "../codecs/controller.js";
+import { followFile } from "../../capture/follow-file.js";
+import { presentLink } from "../presenters.js";
+import { portAddress } from "./ethernet-switch-routes.js";
+
+const PORT = "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}";
+const LINK = "/v2/projects/{project_id}/links/{link_id}";
+
+/** Streams the capture file as it grows (`application/vnd.tcpdump.pcap`), until the capture stops. */
+async function streamCapture(x: Exchange, found: E.Either<NetemuError, ActiveCapture>): Promise<void> {
+  if (E.isLeft(found)) return x.fail(found.left);
+  try {
+    await access(found.right.filePath);
+  } catch {
+    return x.fail({ _tag: "FileNotFound" });
+  }
+  x.ctx.status = 200;
+  x.ctx.set("Content-Type", "application/vnd.tcpdump.pcap");
+  x.ctx.body = followFile(found.right.filePath, found.right.isActive);
+}
+
+export function registerCaptureRoutes(api: ApiRouter, uc: UseCases): void {
+  api.add("POST", `${PORT}/start_capture`, async (x) => {
+    const body = x.decode(CaptureBody);
+    if (E.isLeft(body)) return;
+    const started = await uc.startCapture.execute(portAddress(x), body.right.capture_file_name, body.right.data_link_type);
+    x.respond(started, 200, (path) => ({ pcap_file_path: path }));
+  });
+
+  api.add("POST", `${PORT}/stop_capture`, async (x) => {
+    x.respond(await uc.stopCapture.execute(portAddress(x)), 204, () => undefined);
+  });
+
+  api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute(portAddress(x))));
+
+  api.add("POST", `${LINK}/start_capture`, async (x) => {
+    const body = x.decode(LinkCaptureBody);
+    if (E.isLeft(body)) return;
+    const started = await uc.startLinkCapture.execute(x.param("project_id"), x.param("link_id"), body.right.capture_file_name, body.right.data_link_type);
+    x.respond(started, 201, presentLink);
+  });
+
+  api.add("POST", `${LINK}/stop_capture`, async (x) => {
+    x.respond(await uc.stopLinkCapture.execute(x.param("project_id"), x.param("link_id")), 201, presentLink);
+  });
+
+  api.add("GET", `${LINK}/pcap`, async (x) => streamCapture(x, await uc.locateLinkCapture.execute(x.param("project_id"), x.param("link_id"))));
+}

@@ -1,0 +1,14 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { NetemuError } from "../../errors.js";
+
+/**
+ * Captures live in <projects path>/<project id>/project-files/captures, as in GNS3. A file name
+ * is a plain name: no directory part, no "..", no control characters, so it cannot escape.
+ */
+export function capturePath(projectsPath: string, projectId: string, fileName: string): E.Either<NetemuError, string> {
+  // eslint-disable-next-line no-control-regex
+  if (fileName === "." || fileName === ".." || /[/\\\u0000-\u001f]/.test(fileName) || fileName.length > 255) {
+    return E.left({ _tag: "BadRequest", message: `capture_file_name must be a plain file name, got "${fileName}"` });
+  }
+  return E.right(`${projectsPath}/${projectId}/project-files/captures/${fileName}`);
+}

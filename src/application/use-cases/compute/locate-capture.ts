@@ -1,0 +1,34 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type PortAddress, checkAdapter } from "./add-nio.js";
+
+/** The file a running capture grows, and a way to know when it stops (for GET .../pcap). */
+export interface ActiveCapture {
+  readonly filePath: string;
+  isActive(): boolean;
+}
+
+@injectable()
+export class LocateCapture {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+  ) {}
+
+  async execute(at: PortAddress): Promise<E.Either<NetemuError, ActiveCapture>> {
+    const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+    if (E.isLeft(sw)) return sw;
+    const adapter = checkAdapter(at.adapterNumber, sw.right.name);
+    if (E.isLeft(adapter)) return adapter;
+    if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
+    const filePath = this.dataPlane.captureFile(at.nodeId, at.portNumber);
+    if (filePath === undefined) {
+      return E.left({ _tag: "CaptureNotActive", message: "Nothing to stream because there is no packet capture active" });
+    }
+    return E.right({ filePath, isActive: () => this.dataPlane.captureFile(at.nodeId, at.portNumber) === filePath });
+  }
+}

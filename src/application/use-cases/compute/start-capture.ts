@@ -1,0 +1,39 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { ServerSettings } from "../../ports/server-settings.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type PortAddress, checkAdapter } from "./add-nio.js";
+import { capturePath } from "./capture-path.js";
+
+/** Starts writing a port's frames (both directions, after its filters) to a pcap file. */
+@injectable()
+export class StartCapture {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<NetemuError, string>> {
+    return this.lock.run(at.nodeId, async () => {
+      const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+      if (E.isLeft(sw)) return sw;
+      const adapter = checkAdapter(at.adapterNumber, sw.right.name);
+      if (E.isLeft(adapter)) return adapter;
+      if (dataLinkType !== "DLT_EN10MB") {
+        return E.left({ _tag: "BadRequest", message: `An Ethernet switch port captures DLT_EN10MB frames only, not ${dataLinkType}` });
+      }
+      if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
+      if (this.dataPlane.isCapturing(at.nodeId, at.portNumber)) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });
+      const path = capturePath(this.settings.projectsPath, at.projectId, fileName);
+      if (E.isLeft(path)) return path;
+      const started = await this.dataPlane.startCapture(at.nodeId, at.portNumber, path.right);
+      return E.isLeft(started) ? started : E.right(path.right);
+    });
+  }
+}

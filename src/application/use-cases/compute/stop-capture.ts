@@ -1,0 +1,30 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+import { type PortAddress, checkAdapter } from "./add-nio.js";
+
+/** Stops a port's capture; stopping when none runs is a no-op, as in GNS3. */
+@injectable()
+export class StopCapture {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
+    return this.lock.run(at.nodeId, async () => {
+      const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+      if (E.isLeft(sw)) return sw;
+      const adapter = checkAdapter(at.adapterNumber, sw.right.name);
+      if (E.isLeft(adapter)) return adapter;
+      if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
+      await this.dataPlane.stopCapture(at.nodeId, at.portNumber);
+      return E.right(undefined);
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Link } from "../../../domain/topology/link.js";
+import type { LinkRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { StopCapture } from "../compute/stop-capture.js";
+import { ControllerLookup } from "./controller-lookup.js";
+
+@injectable()
+export class StopLinkCapture {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly stopCapture: StopCapture,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, Link>> {
+    return this.lock.run(`project:${projectId}`, async () => {
+      const link = await this.lookup.link(projectId, linkId);
+      if (E.isLeft(link)) return link;
+      if (link.right.capture === null) return link;
+      const [first] = link.right.nodes;
+      await this.stopCapture.execute({ projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber });
+      const stopped: Link = { ...link.right, capture: null };
+      await this.links.save(stopped);
+      return E.right(stopped);
+    });
+  }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+import "reflect-metadata";
+import { createNetemu } from "./adapters/composition-root.js";
+import { ConfigError, USAGE, resolveConfig } from "./adapters/config/server-config.js";
+import { CorruptSettingsFile, FileSettingsStore } from "./adapters/persistence/file-settings-store.js";
+import { PinoLogger } from "./adapters/system/pino-logger.js";
+import { runBpfCommand } from "./adapters/cli/bpf-command.js";
+import { PACKAGE_VERSION } from "./adapters/package-version.js";
+
+const HELP = `netemu ${PACKAGE_VERSION}: a GNS3 v2 compatible Ethernet switch and link-filter core
+
+Usage:
+  netemu serve [options]                       run the HTTP API (see netemu serve --help)
+  netemu bpf 'EXPRESSION' CAPTURE.pcap          which frames of a capture an expression matches
+  netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap   the same for one expression per line
+  netemu --version
+`;
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+async function serve(args: readonly string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let config;
+  try {
+    config = resolveConfig(args, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const logger = new PinoLogger(config.logLevel);
+  // A corrupt settings file is reported with its path and line, never silently replaced.
+  try {
+    await new FileSettingsStore(config.configDir).load();
+  } catch (err) {
+    if (err instanceof CorruptSettingsFile) {
+      logger.error(err.message, { path: err.path });
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const netemu = createNetemu({
+    settings: config,
+    logLevel: config.logLevel,
+    bodyLimitBytes: config.bodyLimitBytes,
+    udpBufferBytes: config.udpBufferBytes,
+    overrides: { logger },
+  });
+  if (!isLoopback(config.host) && !config.auth.enabled) {
+    logger.warn(`serving on ${config.host} without authentication: anyone who can reach this address controls netemu (use --auth --user --password)`);
+  }
+  try {
+    const { url } = await netemu.listen(config.port, config.host);
+    logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange });
+  } catch (err) {
+    process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      logger.info(`received ${signal}`);
+      void netemu.shutdown();
+    });
+  }
+  await netemu.stopped;
+  return 0;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve":
+      return serve(rest);
+    case "bpf":
+      return runBpfCommand(rest, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
+    case "--version":
+    case "-v":
+      process.stdout.write(`${PACKAGE_VERSION}\n`);
+      return 0;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(HELP);
+      return 0;
+    default:
+      process.stderr.write(`netemu: unknown command "${command}"\n\n${HELP}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`netemu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,5 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { BpfCheck } from "../domain/filters/filter-settings.js";
+import type { BpfCompiler } from "../application/ports/bpf-compiler.js";
 
-/** Checks bpf filter lines before they are stored. */
-export const bpfCheck: BpfCheck = (lines) => E.right(lines);
+/** Until the BPF compiler lands, only empty bpf settings can run on a live NIO. */
+export const compileBpf: BpfCompiler = (lines) =>
+  lines.length === 0
+    ? E.right(() => false)
+    : E.left("Invalid BPF expression on line 1: BPF filters are not available in this build of netemu");

@@ -7,10 +7,10 @@ import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
 import type { DataPlane } from "../application/ports/data-plane.js";
 import type { Logger, Lifecycle } from "../application/ports/system.js";
-import type { BpfCheck } from "../domain/filters/filter-settings.js";
 import { KeyedLock } from "../application/keyed-lock.js";
 import { USE_CASES, type UseCases } from "../application/use-cases/index.js";
 import { SwitchDataPlane } from "../application/dataplane/switch-data-plane.js";
+import type { RandomSourceFactory, Timers } from "../application/ports/timers.js";
 import { createHttpApp } from "./http/app.js";
 import {
   InMemoryComputeProjectRepository,
@@ -27,7 +27,9 @@ import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
 import { HostSystemInfo } from "./system/host-system-info.js";
 import { DirectoryDebugBundleWriter } from "./system/debug-bundle-writer.js";
 import { PinoLogger, type LogLevel } from "./system/pino-logger.js";
-import { bpfCheck } from "./bpf-check.js";
+import { compileBpf } from "./bpf-check.js";
+import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
+import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 import { DEFAULTS } from "./config/server-config.js";
 
@@ -44,6 +46,8 @@ export interface PortOverrides {
   readonly clock?: unknown;
   readonly idGenerator?: unknown;
   readonly dataPlane?: DataPlane;
+  readonly timers?: Timers;
+  readonly randomSourceFactory?: RandomSourceFactory;
 }
 
 export interface NetemuOptions {
@@ -53,6 +57,8 @@ export interface NetemuOptions {
   readonly bodyLimitBytes?: number;
   /** Socket receive/send buffer per UDP NIO, in bytes. */
   readonly udpBufferBytes?: number;
+  /** MAC aging and table size of every switch. */
+  readonly dataPlane?: Partial<DataPlaneOptions>;
   readonly overrides?: PortOverrides;
 }
 
@@ -102,7 +108,12 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ServerSettings, settings);
   value(TOKENS.Logger, logger);
   value(TOKENS.KeyedLock, new KeyedLock());
-  value(TOKENS.BpfCheck, bpfCheck satisfies BpfCheck);
+  // One compiler checks bpf settings when they are set and builds their matchers for the data plane.
+  value(TOKENS.BpfCheck, compileBpf);
+  value(TOKENS.BpfCompiler, compileBpf);
+  value(TOKENS.Timers, o.timers ?? new NodeTimers());
+  value(TOKENS.RandomSourceFactory, o.randomSourceFactory ?? new SeededRandomFactory());
+  value(TOKENS.DataPlaneOptions, { ...DEFAULT_DATA_PLANE_OPTIONS, ...options.dataPlane });
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
   value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());

@@ -19,4 +19,8 @@ export const TOKENS = {
   BpfCheck: Symbol("BpfCheck"),
   UdpTransport: Symbol("UdpTransport"),
   CaptureSink: Symbol("CaptureSink"),
+  Timers: Symbol("Timers"),
+  RandomSourceFactory: Symbol("RandomSourceFactory"),
+  DataPlaneOptions: Symbol("DataPlaneOptions"),
+  BpfCompiler: Symbol("BpfCompiler"),
 } as const;

@@ -1,0 +1,75 @@
+import { DepartureScheduler } from "../../domain/filters/delay.js";
+import type { Clock } from "../ports/system.js";
+import type { Timers } from "../ports/timers.js";
+
+/**
+ * Holds the frames of one direction of one port until their departure time, then hands them on in
+ * order. One timer for the whole line (the head's departure), not one per frame: at 5,000 frames/s
+ * with 50 ms of delay about 250 frames wait, each costing an array slot.
+ */
+export class DelayLine {
+  private readonly scheduler = new DepartureScheduler();
+  private readonly frames: Uint8Array[] = [];
+  private readonly departures: number[] = [];
+  private head = 0;
+  private timer: unknown = undefined;
+  private closed = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly deliver: (frame: Uint8Array) => void,
+  ) {}
+
+  get pending(): number {
+    return this.frames.length - this.head;
+  }
+
+  push(frame: Uint8Array, delayMs: number): void {
+    if (this.closed) return;
+    const now = this.clock.nowMs();
+    const departure = this.scheduler.departure(now, delayMs);
+    this.frames.push(frame);
+    this.departures.push(departure);
+    if (this.timer === undefined) this.arm(now);
+  }
+
+  private arm(now: number): void {
+    const next = this.departures[this.head];
+    if (next === undefined) return;
+    this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, next - now));
+  }
+
+  private release(): void {
+    this.timer = undefined;
+    const now = this.clock.nowMs();
+    // Timers fire up to a millisecond early or late; a frame due within 0.5 ms goes now.
+    while (this.head < this.frames.length && (this.departures[this.head] as number) <= now + 0.5) {
+      const frame = this.frames[this.head] as Uint8Array;
+      this.head++;
+      this.deliver(frame);
+    }
+    if (this.head === this.frames.length) {
+      this.frames.length = 0;
+      this.departures.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024) {
+      this.frames.splice(0, this.head);
+      this.departures.splice(0, this.head);
+      this.head = 0;
+    }
+    if (this.pending > 0) this.arm(now);
+  }
+
+  /** Drops what is still waiting (the port is going away); answers how many frames that was. */
+  close(): number {
+    this.closed = true;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    const dropped = this.pending;
+    this.frames.length = 0;
+    this.departures.length = 0;
+    this.head = 0;
+    return dropped;
+  }
+}

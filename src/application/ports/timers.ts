@@ -1,0 +1,12 @@
+import type { RandomSource } from "../../domain/filters/random.js";
+
+/** Timers and randomness for the data plane, as ports so tests can drive them. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface RandomSourceFactory {
+  /** A fresh source for one filter chain. */
+  create(): RandomSource;
+}

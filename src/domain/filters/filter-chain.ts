@@ -1,0 +1,141 @@
+import type { FilterKind } from "./catalogue.js";
+import { Corrupter } from "./corrupt.js";
+import { frameDelayMs } from "./delay.js";
+import { type FilterSettings, bpfLines } from "./filter-settings.js";
+import { type RandomSource, chance } from "./random.js";
+
+/** Why a link end's filters dropped a frame: the filter kind, or "suspend" for a suspended link. */
+export type FilterDropReason = FilterKind | "suspend";
+
+/** A compiled BPF program set: true when the frame matches (then it is dropped). */
+export type BpfMatcher = (frame: Uint8Array) => boolean;
+
+/**
+ * The fixed evaluation order (docs/adr/0030-filter-chain-order.md): whatever the order of the
+ * settings' keys, a frame meets suspend, then bpf, frequency_drop, packet_loss, corrupt, delay, and
+ * the first drop ends the chain.
+ */
+export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "corrupt", "delay"] as const;
+
+/**
+ * What the chain decided for one frame. The chain reuses one instance: read it before the next
+ * call to `process`.
+ */
+export class FilterOutcome {
+  /** The filter that dropped the frame, or undefined if it passes. */
+  drop: FilterDropReason | undefined = undefined;
+  /** The frame to send: the input itself, or a corrupted copy (the input is never changed). */
+  frame: Uint8Array = new Uint8Array(0);
+  /** How long to hold the frame before sending it, in ms (0 without a delay filter). */
+  delayMs = 0;
+  /** Whether corrupt altered this frame. */
+  corrupted = false;
+}
+
+export interface FilterChainInput {
+  readonly settings: FilterSettings;
+  readonly suspend: boolean;
+  readonly random: RandomSource;
+  /** Required when the settings hold bpf expressions: the compiled matcher of all their lines. */
+  readonly bpf?: BpfMatcher;
+}
+
+/**
+ * The filters of one link end (a NIO), shared by both directions: one frequency counter, one
+ * corruption pattern position, one random source. Changing the settings means building a new chain
+ * (its state starts again). Pure: randomness comes from the injected source; the delay is only
+ * computed here, the caller holds the frame (see DepartureScheduler to keep the order).
+ */
+export class FilterChain {
+  readonly settings: FilterSettings;
+  readonly suspend: boolean;
+  private readonly random: RandomSource;
+  private readonly bpf: BpfMatcher | undefined;
+  /** 0: off; −1: drop all; N > 0: drop every Nth frame. */
+  private readonly frequency: number;
+  private frequencyCounter = 0;
+  private readonly lossPercent: number;
+  private readonly corruptPercent: number;
+  private readonly corrupter = new Corrupter();
+  private readonly hasDelay: boolean;
+  private readonly latencyMs: number;
+  private readonly jitterMs: number;
+  private readonly outcome = new FilterOutcome();
+  /** True when no filter can act: process() is a pass-through. */
+  readonly isPassThrough: boolean;
+
+  constructor(input: FilterChainInput) {
+    const { settings, suspend, random } = input;
+    this.settings = settings;
+    this.suspend = suspend;
+    this.random = random;
+    const hasBpf = bpfLines(settings).length > 0;
+    if (hasBpf && input.bpf === undefined) {
+      throw new Error("FilterChain: the settings hold bpf expressions but no compiled matcher was given");
+    }
+    this.bpf = hasBpf ? input.bpf : undefined;
+    this.frequency = settings.frequency_drop?.[0] ?? 0;
+    this.lossPercent = settings.packet_loss?.[0] ?? 0;
+    this.corruptPercent = settings.corrupt?.[0] ?? 0;
+    this.hasDelay = settings.delay !== undefined;
+    this.latencyMs = settings.delay?.[0] ?? 0;
+    this.jitterMs = settings.delay?.[1] ?? 0;
+    this.isPassThrough =
+      !suspend &&
+      this.bpf === undefined &&
+      this.frequency === 0 &&
+      this.lossPercent <= 0 &&
+      this.corruptPercent <= 0 &&
+      (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
+  }
+
+  /** Runs one frame (either direction) through the chain; returns the chain's reused outcome. */
+  process(frame: Uint8Array): FilterOutcome {
+    const o = this.outcome;
+    o.drop = undefined;
+    o.frame = frame;
+    o.delayMs = 0;
+    o.corrupted = false;
+    if (this.isPassThrough) return o;
+    if (this.suspend) {
+      o.drop = "suspend";
+      return o;
+    }
+    if (this.bpf !== undefined && this.bpf(frame)) {
+      o.drop = "bpf";
+      return o;
+    }
+    if (this.frequency !== 0 && this.frequencyDrops()) {
+      o.drop = "frequency_drop";
+      return o;
+    }
+    if (this.lossPercent > 0 && chance(this.random, this.lossPercent)) {
+      o.drop = "packet_loss";
+      return o;
+    }
+    if (this.corruptPercent > 0 && chance(this.random, this.corruptPercent)) {
+      const corrupted = this.corrupter.corrupt(frame);
+      o.corrupted = corrupted !== frame;
+      o.frame = corrupted;
+    }
+    if (this.hasDelay) o.delayMs = frameDelayMs(this.latencyMs, this.jitterMs, this.random);
+    return o;
+  }
+
+  private frequencyDrops(): boolean {
+    const n = this.frequency;
+    if (n === -1) return true;
+    if (n < 0) return false; // out of the validated range; uBridge also passes everything
+    this.frequencyCounter++;
+    if (this.frequencyCounter >= n) {
+      this.frequencyCounter = 0;
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Builds a chain (see FilterChainInput); changing settings or suspend means building a new one. */
+export function buildFilterChain(input: FilterChainInput): FilterChain {
+  return new FilterChain(input);
+}

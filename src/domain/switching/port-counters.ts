@@ -1,0 +1,114 @@
+import type { FilterDropReason } from "../filters/filter-chain.js";
+
+/** Why the switch itself dropped a frame received on a port. */
+export type SwitchDropReason =
+  /** shorter than 14 bytes, or tagged and shorter than 18 */
+  | "runt"
+  /** the port does not admit the frame's VLAN (tag not allowed on the port, reserved VID 4095) */
+  | "vlan"
+  /** nowhere to send it: known unicast to its own ingress port, or no other port in its VLAN */
+  | "no_route";
+
+export type DropReason = SwitchDropReason | FilterDropReason;
+
+/** A point-in-time copy of one port's counters. */
+export interface PortCountersSnapshot {
+  /** Frames / bytes received from the port's NIO (before any filter). */
+  readonly framesIn: number;
+  readonly bytesIn: number;
+  /** Frames / bytes sent to the port's NIO (after its filters). */
+  readonly framesOut: number;
+  readonly bytesOut: number;
+  /** Received frames the switch delivered to at least one other port. */
+  readonly framesForwarded: number;
+  /** Frames the switch handed to this port for sending (before its filters). */
+  readonly framesOffered: number;
+  /** Received frames dropped, by reason (ingress filters, suspend, runt, vlan, no_route). */
+  readonly ingressDrops: Readonly<Record<string, number>>;
+  /** Offered frames dropped by the port's filters on the way out, by reason. */
+  readonly egressDrops: Readonly<Record<string, number>>;
+  /** ingressDrops + egressDrops, by reason. */
+  readonly drops: Readonly<Record<string, number>>;
+}
+
+function sum(record: Readonly<Record<string, number>>): number {
+  let total = 0;
+  for (const k in record) total += record[k]!;
+  return total;
+}
+
+/**
+ * The two balances that always hold for a port:
+ * framesIn = framesForwarded + Σ ingressDrops, and framesOffered = framesOut + Σ egressDrops.
+ * (Frames held back by a delay filter and not yet sent are the only exception, while in flight.)
+ */
+export function countersBalance(s: PortCountersSnapshot): { readonly ingress: boolean; readonly egress: boolean } {
+  return {
+    ingress: s.framesIn === s.framesForwarded + sum(s.ingressDrops),
+    egress: s.framesOffered === s.framesOut + sum(s.egressDrops),
+  };
+}
+
+/**
+ * Mutable counters of one switch port. The switch counts framesIn, framesForwarded, framesOffered
+ * and its own ingress drops; the data plane counts what its filters drop (countIngressDrop /
+ * countEgressDrop, or countInDropped for a frame dropped before it reached the switch) and what it
+ * actually sends (countOut).
+ */
+export class PortCounters {
+  framesIn = 0;
+  bytesIn = 0;
+  framesOut = 0;
+  bytesOut = 0;
+  framesForwarded = 0;
+  framesOffered = 0;
+  private readonly ingress: Record<string, number> = Object.create(null) as Record<string, number>;
+  private readonly egress: Record<string, number> = Object.create(null) as Record<string, number>;
+
+  countIn(bytes: number): void {
+    this.framesIn++;
+    this.bytesIn += bytes;
+  }
+
+  /** A frame received on the port and dropped before reaching the switch (ingress filter, suspend). */
+  countInDropped(bytes: number, reason: DropReason): void {
+    this.countIn(bytes);
+    this.countIngressDrop(reason);
+  }
+
+  countIngressDrop(reason: DropReason): void {
+    this.ingress[reason] = (this.ingress[reason] ?? 0) + 1;
+  }
+
+  countEgressDrop(reason: DropReason): void {
+    this.egress[reason] = (this.egress[reason] ?? 0) + 1;
+  }
+
+  countOut(bytes: number): void {
+    this.framesOut++;
+    this.bytesOut += bytes;
+  }
+
+  reset(): void {
+    this.framesIn = this.bytesIn = this.framesOut = this.bytesOut = this.framesForwarded = this.framesOffered = 0;
+    for (const k in this.ingress) delete this.ingress[k];
+    for (const k in this.egress) delete this.egress[k];
+  }
+
+  snapshot(): PortCountersSnapshot {
+    const drops: Record<string, number> = {};
+    for (const k in this.ingress) drops[k] = this.ingress[k]!;
+    for (const k in this.egress) drops[k] = (drops[k] ?? 0) + this.egress[k]!;
+    return {
+      framesIn: this.framesIn,
+      bytesIn: this.bytesIn,
+      framesOut: this.framesOut,
+      bytesOut: this.bytesOut,
+      framesForwarded: this.framesForwarded,
+      framesOffered: this.framesOffered,
+      ingressDrops: { ...this.ingress },
+      egressDrops: { ...this.egress },
+      drops,
+    };
+  }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import "reflect-metadata";
 import { createNetemu } from "./adapters/composition-root.js";
-import { ConfigError, USAGE, resolveConfig } from "./adapters/config/server-config.js";
+import { ConfigError, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
 import { CorruptSettingsFile, FileSettingsStore } from "./adapters/persistence/file-settings-store.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
@@ -15,10 +15,6 @@ Usage:
   netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap   the same for one expression per line
   netemu --version
 `;
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
-}
 
 async function serve(args: readonly string[]): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
@@ -54,9 +50,8 @@ async function serve(args: readonly string[]): Promise<number> {
     udpBufferBytes: config.udpBufferBytes,
     overrides: { logger },
   });
-  if (!isLoopback(config.host) && !config.auth.enabled) {
-    logger.warn(`serving on ${config.host} without authentication: anyone who can reach this address controls netemu (use --auth --user --password)`);
-  }
+  const warning = exposureWarning(config);
+  if (warning !== undefined) logger.warn(warning);
   try {
     const { url } = await netemu.listen(config.port, config.host);
     logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange });

@@ -163,3 +163,13 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
   };
 }
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+/** The warning to log when the API is reachable beyond this machine without authentication. */
+export function exposureWarning(settings: Pick<ServerSettings, "host" | "auth">): string | undefined {
+  if (isLoopback(settings.host) || settings.auth.enabled) return undefined;
+  return `serving on ${settings.host} without authentication: anyone who can reach this address controls netemu (use --auth --user --password)`;
+}

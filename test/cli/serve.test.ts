@@ -1,0 +1,117 @@
+import { expect } from "chai";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CLI = join(ROOT, "dist", "cli.js");
+
+interface Served {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly exit: Promise<{ code: number | null; ms: number }>;
+  stderr(): string;
+}
+
+/** Starts `netemu serve` on 127.0.0.1:0 and reads the URL from its "netemu listening" log line. */
+async function serve(configDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--config-dir", configDir, ...extra], {
+    env: { ...process.env, ...env },
+  });
+  let out = "";
+  let err = "";
+  let stoppedAt = 0;
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; ms: number }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, ms: stoppedAt === 0 ? 0 : Date.now() - stoppedAt })),
+  );
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const line = out.split("\n").find((l) => l.includes('"msg":"netemu listening"'));
+    if (line !== undefined) {
+      const url = (JSON.parse(line) as { url: string }).url;
+      const served: Served = { child, url, exit, stderr: () => err };
+      const kill = child.kill.bind(child);
+      child.kill = (signal?: NodeJS.Signals | number) => {
+        stoppedAt = Date.now();
+        return kill(signal);
+      };
+      return served;
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`netemu serve did not start: ${out}${err}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("the netemu command", function () {
+  this.timeout(20_000);
+  let configDir: string;
+  beforeEach(() => (configDir = mkdtempSync(join(tmpdir(), "netemu-cli-"))));
+  afterEach(() => rmSync(configDir, { recursive: true, force: true }));
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`serves the API and stops cleanly on ${signal} within 2 s`, async () => {
+      const s = await serve(configDir);
+      const r = await fetch(`${s.url}/v2/version`);
+      expect(await r.json()).to.deep.equal({ local: true, version: "2.2.59" });
+      s.child.kill(signal);
+      const { code, ms } = await s.exit;
+      expect(code).to.equal(0);
+      expect(ms).to.be.below(2000);
+    });
+  }
+
+  it("exits 0 after POST /v2/shutdown", async () => {
+    const s = await serve(configDir);
+    const r = await fetch(`${s.url}/v2/shutdown`, { method: "POST" });
+    expect(r.status).to.equal(201);
+    expect((await s.exit).code).to.equal(0);
+  });
+
+  it("takes settings from flags over the environment over the config file", async () => {
+    writeFileSync(join(configDir, "gns3_server.conf"), "[Server]\nlocal = false\ngns3_version = 2.2.50\n");
+    const fromFile = await serve(configDir);
+    expect(await (await fetch(`${fromFile.url}/v2/version`)).json()).to.deep.equal({ local: false, version: "2.2.50" });
+    fromFile.child.kill("SIGTERM");
+    await fromFile.exit;
+    const fromEnv = await serve(configDir, ["--gns3-version", "2.2.55"], { NETEMU_LOCAL: "true", NETEMU_GNS3_VERSION: "2.2.54" });
+    expect(await (await fetch(`${fromEnv.url}/v2/version`)).json()).to.deep.equal({ local: true, version: "2.2.55" });
+    fromEnv.child.kill("SIGTERM");
+    await fromEnv.exit;
+  });
+
+  it("refuses a bad setting with a clear message and status 2", () => {
+    const r = spawnSync(process.execPath, [CLI, "serve", "--config-dir", configDir, "--port", "70000"], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include("--port must be an integer between 0 and 65535");
+  });
+
+  it("reports a corrupt settings file with its path and line, and leaves it as it is", () => {
+    const file = join(configDir, "gns3_controller.conf");
+    writeFileSync(file, '{\n  "iou_license": {\n    "license_check": tru\n  }\n}\n');
+    const r = spawnSync(process.execPath, [CLI, "serve", "--config-dir", configDir, "--port", "0"], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include(file).and.include("line 3");
+    expect(readFileSync(file, "utf8")).to.include("tru\n");
+  });
+
+  it("reports a corrupt server config with its path and line", () => {
+    const file = join(configDir, "gns3_server.conf");
+    writeFileSync(file, "[Server]\nport = 3080\nthis line is wrong\n");
+    const r = spawnSync(process.execPath, [CLI, "serve", "--config-dir", configDir], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include(file).and.include("line 3");
+  });
+
+  it("prints its help and version", () => {
+    const help = spawnSync(process.execPath, [CLI, "serve", "--help"], { encoding: "utf8" });
+    expect(help.status).to.equal(0);
+    expect(help.stdout).to.include("--udp-start-port");
+    const version = spawnSync(process.execPath, [CLI, "--version"], { encoding: "utf8" });
+    expect(version.stdout.trim()).to.match(/^\d+\.\d+\.\d+/);
+    expect(existsSync(CLI)).to.equal(true);
+  });
+});

@@ -1,0 +1,66 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, exposureWarning, resolveConfig } from "../../../src/adapters/config/server-config.js";
+import { parseIni } from "../../../src/adapters/config/ini.js";
+
+describe("server configuration", () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "netemu-config-"))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("has GNS3's defaults", () => {
+    const c = resolveConfig(["--config-dir", dir], {});
+    expect(c).to.deep.include({ host: "127.0.0.1", port: 3080, local: true, gns3Version: "2.2.59", logLevel: "info" });
+    expect(c.udpPortRange).to.deep.equal({ start: 20000, end: 30000 });
+    expect(c.auth).to.deep.equal({ enabled: false, user: "", password: "" });
+    expect(c.projectsPath).to.equal(join(dir, "projects"));
+  });
+
+  it("reads [Server] of gns3_server.conf, then the environment, then flags, each overriding the one before", () => {
+    writeFileSync(join(dir, "gns3_server.conf"), "# comment\n[Server]\nport = 4000\nhost = 127.0.0.2\nauth = True\nuser = gns3 \npassword = secret\nudp_start_port_range = 21000\n");
+    const file = resolveConfig(["--config-dir", dir], {});
+    expect(file).to.deep.include({ port: 4000, host: "127.0.0.2" });
+    expect(file.auth).to.deep.equal({ enabled: true, user: "gns3", password: "secret" });
+    expect(file.udpPortRange.start).to.equal(21000);
+    const env = resolveConfig(["--config-dir", dir], { NETEMU_PORT: "4001", NETEMU_AUTH: "false" });
+    expect(env.port).to.equal(4001);
+    expect(env.auth.enabled).to.equal(false);
+    const flags = resolveConfig(["--config-dir", dir, "--port", "4002", "--no-local", "--auth"], { NETEMU_PORT: "4001", NETEMU_AUTH: "false" });
+    expect(flags).to.deep.include({ port: 4002, local: false });
+    expect(flags.auth.enabled).to.equal(true);
+  });
+
+  it("refuses bad values, naming where they came from", () => {
+    const refuse = (args: string[], env: Record<string, string> = {}) => {
+      try {
+        resolveConfig(["--config-dir", dir, ...args], env);
+      } catch (err) {
+        expect(err).to.be.instanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error("expected a ConfigError");
+    };
+    expect(refuse(["--port", "x"])).to.equal('--port must be an integer between 0 and 65535, got "x"');
+    expect(refuse([], { NETEMU_LOCAL: "maybe" })).to.equal('NETEMU_LOCAL must be true or false, got "maybe"');
+    expect(refuse(["--udp-start-port", "30000", "--udp-end-port", "20000"])).to.equal("The UDP port range 30000-20000 is empty");
+    expect(refuse(["--log-level", "loud"])).to.include("log level must be one of");
+    expect(refuse(["--bogus"])).to.include("bogus");
+    expect(refuse(["--config", join(dir, "missing.conf")])).to.include("Cannot read the config file");
+  });
+
+  it("parses GNS3's INI dialect and says which line is wrong", () => {
+    expect(parseIni("[Server]\nhost=0.0.0.0\n; c\nPort : 3080\n")).to.deep.equal({ Server: { host: "0.0.0.0", port: "3080" } });
+    expect(() => parseIni("[Server]\nbroken line\n")).to.throw("line 2");
+    expect(() => parseIni("host = x\n")).to.throw("line 1");
+  });
+
+  it("warns only when the API is reachable beyond loopback without authentication", () => {
+    const off = { enabled: false, user: "", password: "" };
+    expect(exposureWarning({ host: "127.0.0.1", auth: off })).to.equal(undefined);
+    expect(exposureWarning({ host: "::1", auth: off })).to.equal(undefined);
+    expect(exposureWarning({ host: "0.0.0.0", auth: { ...off, enabled: true } })).to.equal(undefined);
+    expect(exposureWarning({ host: "0.0.0.0", auth: off })).to.include("without authentication");
+  });
+});

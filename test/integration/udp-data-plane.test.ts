@@ -162,3 +162,52 @@ describe("UDP NIOs and the switch on live traffic (real sockets on 127.0.0.1)", 
     expect(await peers[1]!.settle()).to.equal(0);
   });
 });
+
+describe("captures on live traffic", () => {
+  let s: TestServer;
+  let peers: UdpPeer[];
+  let lports: number[];
+  let base: string;
+
+  beforeEach(async () => {
+    s = await startTestServer();
+    await s.request("POST", "/v2/compute/projects", { name: "cap", project_id: PROJECT });
+    const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "SW1" })).json;
+    base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
+    peers = await Promise.all([UdpPeer.open(), UdpPeer.open()]);
+    lports = [];
+    for (let i = 0; i < 2; i++) {
+      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port;
+      lports.push(lport);
+      await s.request("POST", `${base}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peers[i]!.port });
+    }
+  });
+  afterEach(async () => {
+    await s.close();
+    await Promise.all(peers.map((p) => p.close()));
+  });
+
+  it("writes both directions of a port, after its filters, to a classic pcap that the pcap route streams while it grows", async () => {
+    const started = await s.request("POST", `${base}/adapters/0/ports/1/start_capture`, { capture_file_name: "live.pcap", data_link_type: "DLT_EN10MB" });
+    expect(started.status).to.equal(200);
+    const stream = await fetch(`${s.url}${base}/adapters/0/ports/1/pcap`);
+    expect(stream.status).to.equal(200);
+    expect(stream.headers.get("content-type")).to.equal("application/vnd.tcpdump.pcap");
+    const body = stream.arrayBuffer();
+    await peers[0]!.send(ethernetFrame(BROADCAST, A), lports[0]!); // leaves through port 1
+    await peers[1]!.waitFor(1);
+    await peers[1]!.send(ethernetFrame(A, B), lports[1]!); // enters through port 1
+    await peers[0]!.waitFor(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await s.request("POST", `${base}/adapters/0/ports/1/stop_capture`)).status).to.equal(204);
+    const bytes = Buffer.from(await body);
+    expect(bytes.readUInt32LE(0)).to.equal(0xa1b2c3d4);
+    expect(bytes.readUInt32LE(20)).to.equal(1);
+    const first = bytes.subarray(24 + 16, 24 + 16 + 60);
+    expect(first).to.deep.equal(ethernetFrame(BROADCAST, A));
+    const secondHeader = 24 + 16 + 60;
+    expect(bytes.readUInt32LE(secondHeader + 8)).to.equal(60);
+    expect(bytes.subarray(secondHeader + 16, secondHeader + 76)).to.deep.equal(ethernetFrame(A, B));
+    expect(bytes.length).to.equal(24 + 2 * (16 + 60));
+  });
+});

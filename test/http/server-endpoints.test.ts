@@ -260,3 +260,27 @@ describe("HTTP: server endpoints", () => {
     });
   });
 });
+
+describe("HTTP: hostile bodies", () => {
+  let s: TestServer;
+  beforeEach(async () => (s = await startTestServer({ bodyLimitBytes: 4096, overrides: { dataPlane: new FakeDataPlane() } })));
+  afterEach(async () => s.close());
+
+  it("refuses a body nested deeper than 64 levels with 400", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const r = await s.raw("POST", "/v2/version", deep);
+    expect(r.status).to.be.oneOf([400, 413]);
+    const nested = "[".repeat(70) + "]".repeat(70);
+    const r2 = await s.raw("POST", "/v2/version", nested);
+    expect(r2.status).to.equal(400);
+    expect(r2.json.message).to.equal("Invalid JSON: nested deeper than 64 levels");
+    expect((await s.request("GET", "/v2/version")).status).to.equal(200);
+  });
+
+  it("refuses a body over the limit with a JSON 413", async () => {
+    const r = await s.request("PUT", "/v2/iou_license", { iourc_content: "x".repeat(10_000) });
+    expect(r.status).to.equal(413);
+    expect(r.json).to.deep.equal({ message: "Request body is larger than the limit of 4096 bytes", status: 413 });
+    expect((await s.request("GET", "/v2/iou_license")).json.iourc_content).to.equal("");
+  });
+});

@@ -28,6 +28,12 @@ function reasonOf(err: unknown): string {
   }
 }
 
+/** An IPv6 peer needs an IPv6 socket: loopback stays loopback, a wildcard stays a wildcard. */
+function ipv6BindAddress(bindHost: string): string {
+  if (bindHost.includes(":")) return bindHost;
+  return bindHost.startsWith("127.") ? "::1" : "::";
+}
+
 function bindSocket(socket: Socket, port: number, address: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
@@ -83,7 +89,7 @@ export class DgramUdpTransport implements UdpTransport {
       sendBufferSize: this.options.sendBufferBytes,
     });
     try {
-      const bindAddress = v6 ? (this.options.bindHost.includes(":") ? this.options.bindHost : "::") : this.options.bindHost;
+      const bindAddress = v6 ? ipv6BindAddress(this.options.bindHost) : this.options.bindHost;
       await bindSocket(socket, o.lport, bindAddress);
       await connectSocket(socket, o.rport, peer.address);
     } catch (err) {

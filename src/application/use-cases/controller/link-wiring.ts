@@ -37,11 +37,17 @@ export class LinkWiring {
     return {
       type: "nio_udp",
       lport: self.udpPort,
-      rhost: this.settings.host === "0.0.0.0" || this.settings.host === "::" ? "127.0.0.1" : this.settings.host,
+      rhost: this.peerHost(),
       rport: peer.udpPort,
       filters,
       suspend: link.suspend,
     };
+  }
+
+  /** The address one end's NIO sends to: where the other end's socket is bound on this compute. */
+  private peerHost(): string {
+    const host = this.settings.host;
+    return host === "0.0.0.0" || host === "::" || host === "localhost" ? "127.0.0.1" : host;
   }
 
   /** Adds both NIOs; when the second fails the first is removed again. */

@@ -241,6 +241,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         expect(r.status, path).to.equal(404);
         expect(r.json).to.deep.equal({ message: "404: Not Found", status: 404 });
       }
+      expect((await s.request("GET", `${base}/adapters/0/ports/abc/nio`)).status, "never a 405").to.equal(404);
       expect((await s.request("POST", `${base}/adapters/000/ports/007/nio`, udp)).status).to.equal(201);
     });
 

@@ -16,14 +16,42 @@ const DIGITS = /^\d+$/;
 export class ApiRouter {
   readonly router = new Router({ strict: true, sensitive: true });
 
+  /** Templates with digit-only parameters, as regexes capturing those parameters. */
+  private readonly digitTemplates: RegExp[] = [];
+
   constructor(private readonly bodyParser: Middleware) {}
+
+  /**
+   * Whether a path matches a template only with non-digits where digits are required: aiohttp
+   * never routes such a path, so it is a 404 whatever the method (never a 405).
+   */
+  isUnroutedPath(path: string): boolean {
+    for (const pattern of this.digitTemplates) {
+      const m = pattern.exec(path);
+      if (m !== null && m.slice(1).some((v) => !DIGITS.test(v))) return true;
+    }
+    return false;
+  }
 
   add(method: Method, template: string, handler: Handler): void {
     const digitParams = [...template.matchAll(/\{(\w+):\\d\+\}/g)].map((m) => m[1] as string);
     const path = template.replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
+    if (digitParams.length > 0) {
+      // Parameters are whole segments: capture the digit-only ones, let the others be anything.
+      const source = template
+        .split("/")
+        .map((segment) => {
+          const param = /^\{\w+(:.*)?\}$/.exec(segment);
+          if (param === null) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          return param[1] === undefined ? "[^/]+" : "([^/]+)";
+        })
+        .join("/");
+      this.digitTemplates.push(new RegExp(`^${source}$`));
+    }
     const middleware = async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       if (digitParams.some((p) => !DIGITS.test(params[p] ?? ""))) {
+        // Not this route after all: the path is unrouted (app.ts answers 404, never 405).
         await next();
         return;
       }

@@ -61,8 +61,12 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   app.use(async (ctx, next) => {
     await next();
     if ((ctx.state as { handled?: boolean }).handled === true) return;
-    if (ctx.status === 405) sendJson(ctx, 405, { message: "405: Method Not Allowed", status: 405 });
-    else if (ctx.status === 404) sendJson(ctx, 404, { message: "404: Not Found", status: 404 });
+    if (ctx.status === 405 && !api.isUnroutedPath(ctx.path)) {
+      sendJson(ctx, 405, { message: "405: Method Not Allowed", status: 405 });
+    } else if (ctx.status === 404 || ctx.status === 405) {
+      ctx.remove("Allow");
+      sendJson(ctx, 404, { message: "404: Not Found", status: 404 });
+    }
   });
   app.use(api.router.routes());
   app.use(api.router.allowedMethods({ throw: false }));

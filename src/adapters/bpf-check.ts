@@ -1,8 +1,8 @@
-import * as E from "fp-ts/lib/Either.js";
 import type { BpfCompiler } from "../application/ports/bpf-compiler.js";
+import { compileExpressionLines } from "../domain/bpf/index.js";
 
-/** Until the BPF compiler lands, only empty bpf settings can run on a live NIO. */
-export const compileBpf: BpfCompiler = (lines) =>
-  lines.length === 0
-    ? E.right(() => false)
-    : E.left("Invalid BPF expression on line 1: BPF filters are not available in this build of netemu");
+/**
+ * bpf filter lines, compiled by netemu's own pcap-filter compiler: checked when they are set
+ * (a refusal is the 400 `Invalid BPF expression on line N: ...`) and run by the data plane.
+ */
+export const compileBpf: BpfCompiler = (lines) => compileExpressionLines(lines);

@@ -273,6 +273,20 @@ describe("HTTP: controller projects, nodes and links", () => {
       });
     }
 
+    it("compiles bpf expressions when they are set, refusing a bad line with its number", async () => {
+      const link = (await createLink(1, 1)).json;
+      const path = `/v2/projects/${projectId}/links/${link.link_id}`;
+      const ok = await s.request("PUT", path, { filters: { bpf: ["icmp\ntcp src port 53"] } });
+      expect(ok.status).to.equal(201);
+      expect(ok.json.filters).to.deep.equal({ bpf: ["icmp\ntcp src port 53"] });
+      const bad = await s.request("PUT", path, { filters: { bpf: ["icmp\nthis is not bpf"] } });
+      expect(bad.status).to.equal(400);
+      expect(bad.json.message).to.match(/^Invalid BPF expression on line 2: /);
+      expect((await s.request("GET", path)).json.filters).to.deep.equal({ bpf: ["icmp\ntcp src port 53"] });
+      const live = await s.request("PUT", path, { filters: { bpf: ["gateway 10.0.0.1"] } });
+      expect(live.status).to.equal(400);
+    });
+
     it("refuses malformed PUT bodies as GNS3's schema does", async () => {
       const link = (await createLink(1, 1)).json;
       const path = `/v2/projects/${projectId}/links/${link.link_id}`;

@@ -106,6 +106,20 @@ describe("UDP NIOs and the switch on live traffic (real sockets on 127.0.0.1)", 
     await peers[1]!.waitFor(1);
   });
 
+  it("drops the frames a bpf filter matches, in both directions of the port", async () => {
+    const nio = { type: "nio_udp", lport: lports[1], rhost: "127.0.0.1", rport: peers[1]!.port };
+    expect((await s.request("PUT", `${base}/adapters/0/ports/1/nio`, { ...nio, filters: { bpf: ["ether broadcast"] } })).status).to.equal(201);
+    await peers[0]!.send(ethernetFrame(BROADCAST, A), lports[0]!);
+    await peers[3]!.waitFor(1);
+    expect(await peers[1]!.settle()).to.equal(0);
+    await peers[1]!.send(ethernetFrame(BROADCAST, B), lports[1]!);
+    expect(await peers[0]!.settle(), "nothing from port 1 either").to.equal(0);
+    await peers[1]!.send(ethernetFrame(A, B), lports[1]!);
+    await peers[0]!.waitFor(1);
+    const stats = (await s.request("GET", base)).json.ports_statistics as { port_number: number; drops: Record<string, number> }[];
+    expect(stats.find((p) => p.port_number === 1)?.drops).to.deep.equal({ bpf: 2 });
+  });
+
   it("delays frames by the configured latency", async () => {
     const nio = { type: "nio_udp", lport: lports[1], rhost: "127.0.0.1", rport: peers[1]!.port };
     await s.request("PUT", `${base}/adapters/0/ports/1/nio`, { ...nio, filters: { delay: [80] } });

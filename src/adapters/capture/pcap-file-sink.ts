@@ -31,28 +31,63 @@ export function pcapRecord(frame: Uint8Array, timestampMs: number): Buffer {
   return record;
 }
 
+/** Records waiting for the disk beyond this are dropped (and counted), so a slow disk cannot eat memory. */
+export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+
 /**
- * Appends records in order through one write chain; each record is written as soon as the
- * previous one is, so a reader following the growing file (GET .../pcap) sees frames promptly.
+ * Appends records in order. Records that arrive while a write is in progress are gathered and
+ * written together by the next single write, so under load the file gets one write per batch, not
+ * one per frame, and close() has at most one batch to flush. A reader following the growing file
+ * (GET .../pcap) sees frames promptly.
  */
 class PcapFileWriter implements CaptureWriter {
-  private chain: Promise<unknown>;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private writing: Promise<void> | undefined;
   private closed = false;
+  /** Records dropped because the disk fell more than MAX_PENDING_BYTES behind. */
+  dropped = 0;
 
   constructor(private readonly file: FileHandle) {
-    this.chain = file.write(pcapGlobalHeader());
+    this.enqueue(pcapGlobalHeader());
   }
 
   write(frame: Uint8Array, timestampMs: number): void {
     if (this.closed) return;
-    const record = pcapRecord(frame, timestampMs);
-    this.chain = this.chain.then(() => this.file.write(record)).catch(() => undefined);
+    if (this.pendingBytes > MAX_PENDING_BYTES) {
+      this.dropped++;
+      return;
+    }
+    this.enqueue(pcapRecord(frame, timestampMs));
+  }
+
+  private enqueue(record: Buffer): void {
+    this.pending.push(record);
+    this.pendingBytes += record.length;
+    this.writing ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = Buffer.concat(this.pending, this.pendingBytes);
+        this.pending = [];
+        this.pendingBytes = 0;
+        await this.file.write(batch);
+      }
+    } catch {
+      // A full or vanished disk ends the capture's writes, never the data plane.
+      this.pending = [];
+      this.pendingBytes = 0;
+    } finally {
+      this.writing = undefined;
+    }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.chain.catch(() => undefined);
+    while (this.writing !== undefined) await this.writing;
     await this.file.close();
   }
 }

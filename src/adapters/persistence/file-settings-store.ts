@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SettingsStore } from "../../application/ports/settings-store.js";
 import { DEFAULT_IOU_LICENSE, type IouLicense } from "../../domain/server/iou-license.js";
+import { jsonErrorLine } from "./json-error-line.js";
 
 export class CorruptSettingsFile extends Error {
   constructor(readonly path: string, detail: string) {
@@ -64,11 +65,7 @@ export class FileSettingsStore implements SettingsStore {
   }
 }
 
-/** Node's JSON errors give a character position; people want a line. */
+/** Node's JSON errors do not always give a position; people want a line. */
 export function describeJsonError(text: string, err: Error): string {
-  const position = /position (\d+)/.exec(err.message);
-  if (position === null) return err.message;
-  const offset = Number(position[1]);
-  const line = text.slice(0, offset).split("\n").length;
-  return `line ${line}: ${err.message}`;
+  return `line ${jsonErrorLine(text)}: ${err.message.split("\n")[0]}`;
 }

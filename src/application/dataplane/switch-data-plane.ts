@@ -17,6 +17,9 @@ import { TOKENS } from "../ports/tokens.js";
 import type { NetemuError } from "../errors.js";
 import { DelayLine } from "./delay-line.js";
 
+/** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
+const MAX_UDP_PAYLOAD = 65_507;
+
 export interface DataPlaneOptions {
   /** MAC address aging, ms (802.1Q default 300 s). */
   readonly macAgingMs: number;
@@ -176,8 +179,15 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   private ontoWire(port: LivePort, frame: Uint8Array): void {
+    if (frame.length > MAX_UDP_PAYLOAD) {
+      port.counters?.countEgressDrop("oversize");
+      return;
+    }
     port.capture?.writer.write(frame, this.clock.nowMs());
-    if (port.endpoint === undefined) return; // nio_null: connected to nothing
+    if (port.endpoint === undefined) {
+      port.counters?.countEgressDrop("nio_null");
+      return;
+    }
     port.endpoint.send(frame);
     port.counters?.countOut(frame.length);
   }

@@ -168,7 +168,7 @@ const RULES: readonly Rule[] = (() => {
   });
   rules.push({ re: sticky(`\\$${B}`), make: (text, pos) => ({ kind: "aid", value: text, pos, text }) });
   rules.push({
-    re: sticky(`(?:${B}:${B}:${B}:${B}:${B}:${B}|${B}-${B}-${B}-${B}-${B}-${B}|${B}\\.${B}\\.${B}\\.${B}\\.${B}\\.${B}|${B2}\\.${B2}\\.${B2}|${B2}{3})`),
+    re: sticky(`(?:${B}:${B}:${B}:${B}:${B}:${B}|${B}-${B}-${B}-${B}-${B}-${B}|${B}\\.${B}\\.${B}\\.${B}\\.${B}\\.${B}|${B2}\\.${B2}\\.${B2}|(?:${B2}){3})`),
     make: (text, pos) => ({ kind: "eid", value: text, pos, text }),
   });
   rules.push({ re: sticky(N), make: (text, pos) => ({ kind: "num", value: parseNumber(text, pos), pos, text }) });

@@ -9,7 +9,14 @@ export type SwitchDropReason =
   /** nowhere to send it: known unicast to its own ingress port, or no other port in its VLAN */
   | "no_route";
 
-export type DropReason = SwitchDropReason | FilterDropReason;
+/** Why a frame the switch sent to a port did not leave through its NIO. */
+export type EgressDropReason =
+  /** the port's NIO is a nio_null: connected to nothing */
+  | "nio_null"
+  /** larger than a UDP datagram can carry (65,507 bytes), e.g. after a tag was pushed */
+  | "oversize";
+
+export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason;
 
 /** A point-in-time copy of one port's counters. */
 export interface PortCountersSnapshot {

@@ -1,0 +1,279 @@
+/**
+ * Data-plane benchmark (issue 3). A generator and a sink, each in its own process, drive a 2-port
+ * netemu switch (a third process) over UDP on 127.0.0.1, and in the same run a bare node:dgram relay
+ * with the same socket options: the ceiling of this runtime.
+ *
+ *   node build/bench/dataplane.bench.js [--quick] [--json FILE]
+ *
+ * Prints markdown tables (the figures of docs/benchmarks.md). Everything listens on 127.0.0.1 and
+ * every child process is ended by the benchmark.
+ */
+import { cpus } from "node:os";
+import { writeFileSync } from "node:fs";
+import { DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial } from "./lib/dataplane-rig.js";
+import { fmt, markdownTable, monoMs, readSysctl, sleep } from "./lib/util.js";
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes("--quick");
+const jsonAt = argv.indexOf("--json");
+const JSON_OUT = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
+const VERBOSE = argv.includes("--verbose");
+
+const MiB4 = 4 * 1024 * 1024;
+const KERNEL_DEFAULT = Number(readSysctl("net.core.rmem_default")) || 212_992;
+const SIZES = QUICK ? [64, 1500] : [64, 512, 1500];
+const STEP_MS = QUICK ? 600 : 2000;
+const PRECISION = QUICK ? 0.12 : 0.05;
+const MAX_RATE = 400_000;
+
+/**
+ * "All five filters configured but passing" (the settings netemu accepts that pass, or nearly pass,
+ * every frame); the frames frequency_drop and packet_loss drop on purpose are read from the switch's
+ * counters and not counted as loss. bpf is tried first and left out when this build refuses it.
+ */
+const PASSING_FILTERS = {
+  frequency_drop: [32767],
+  packet_loss: [1],
+  delay: [1],
+  corrupt: [1],
+  bpf: ["ether proto 0x1234"],
+};
+
+const started = monoMs();
+const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
+const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
+const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
+
+function stepLine(t: Trial): string {
+  return `rate ${fmt(t.rate)} (sent ${fmt(t.achievedRate)}/s, burst ≤${t.maxBurst}) loss ${pct(t.loss)} intended ${t.intendedDrops} kdrops in/out/sink ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}/${t.kernelDrops.sink} cpu dut/gen/sink/other ${t.cpu.dut.toFixed(0)}/${t.cpu.gen.toFixed(0)}/${t.cpu.sink.toFixed(0)}/${t.cpu.other.toFixed(0)} %`;
+}
+
+async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Dut) => Promise<T>): Promise<T> {
+  const dut = await rig.startDut(options);
+  try {
+    return await body(dut);
+  } finally {
+    await dut.child.stop();
+  }
+}
+
+interface SearchRow {
+  label: string;
+  size: number;
+  bufferBytes: number;
+  result: SearchResult;
+  filters?: unknown;
+}
+
+async function main(): Promise<void> {
+  const machine = {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model ?? "?",
+    node: process.version,
+    rmemMax: readSysctl("net.core.rmem_max"),
+    rmemDefault: readSysctl("net.core.rmem_default"),
+    wmemMax: readSysctl("net.core.wmem_max"),
+  };
+  log(`machine ${JSON.stringify(machine)} quick=${QUICK}`);
+  const rig = await DataplaneRig.start();
+  const rows: SearchRow[] = [];
+  let bpfNote = "";
+  let filtersUsed: unknown = undefined;
+
+  const search = async (label: string, options: DutOptions, size: number, setup?: (dut: Dut) => Promise<unknown>): Promise<SearchRow> => {
+    return withDut(rig, options, async (dut) => {
+      const filters = setup === undefined ? undefined : await setup(dut);
+      log(`search ${label}, ${size} B, buffer ${options.bufferBytes}`);
+      const result = await rig.search(dut, {
+        size,
+        durationMs: STEP_MS,
+        startRate: 8000,
+        maxRate: MAX_RATE,
+        precision: PRECISION,
+        retries: 1,
+        onStep: (t) => VERBOSE && log(`  ${stepLine(t)}`),
+      });
+      log(`  → ${fmt(result.rate)} frames/s${result.firstFail ? `; first failing step: ${stepLine(result.firstFail)}` : ""}`);
+      const row: SearchRow = { label, size, bufferBytes: options.bufferBytes, result, filters };
+      rows.push(row);
+      return row;
+    });
+  };
+
+  const setPassingFilters = async (dut: Dut): Promise<unknown> => {
+    const both = [0, 1];
+    const tried = await dut.child.call<Record<number, { refused?: { message?: string }; filters?: unknown }>>("setFilters", { filters: PASSING_FILTERS, ports: both });
+    const refused = tried[0]?.refused;
+    if (refused === undefined) {
+      filtersUsed = tried[0]?.filters;
+      return filtersUsed;
+    }
+    bpfNote = `bpf refused by this build: ${refused.message ?? JSON.stringify(refused)}`;
+    const { bpf: _bpf, ...rest } = PASSING_FILTERS;
+    const second = await dut.child.call<Record<number, { refused?: unknown; filters?: unknown }>>("setFilters", { filters: rest, ports: both });
+    if (second[0]?.refused !== undefined) throw new Error(`filters refused: ${JSON.stringify(second[0].refused)}`);
+    filtersUsed = second[0]?.filters;
+    return filtersUsed;
+  };
+
+  // 1. Loss-free rate per frame size: relay, switch without filters, switch with passing filters.
+  for (const size of SIZES) {
+    await search("relay", { mode: "relay", bufferBytes: MiB4 }, size);
+    await search("switch", { mode: "netemu", bufferBytes: MiB4 }, size);
+    await search("switch+filters", { mode: "netemu", bufferBytes: MiB4 }, size, setPassingFilters);
+  }
+  // 2. Socket buffer size: the kernel's default vs 4 MiB (capped by net.core.rmem_max).
+  const bufferSizes = QUICK ? [64] : [64, 1500];
+  for (const size of bufferSizes) {
+    await search("relay", { mode: "relay", bufferBytes: KERNEL_DEFAULT }, size);
+    await search("switch", { mode: "netemu", bufferBytes: KERNEL_DEFAULT }, size);
+  }
+  // 3. What a send callback costs (netemu's NIO passes one to every send).
+  if (!QUICK) await search("relay-cb", { mode: "relay-cb", bufferBytes: MiB4 }, 64);
+
+  // 4. Latency at 5,000 frames/s.
+  const latencyMs = QUICK ? 1500 : 4000;
+  const latencyRows: { label: string; size: number; t: Trial }[] = [];
+  for (const [label, mode] of [["relay", "relay"], ["switch", "netemu"]] as const) {
+    await withDut(rig, { mode, bufferBytes: MiB4 }, async (dut) => {
+      await rig.trial(dut, { rate: 5000, durationMs: 500, size: 64 });
+      for (const size of SIZES) {
+        const t = await rig.trial(dut, { rate: 5000, durationMs: latencyMs, size, latency: true });
+        log(`latency ${label} ${size} B: p50 ${ms(t.latency?.p50)} p99 ${ms(t.latency?.p99)} ms, loss ${pct(t.loss)}`);
+        latencyRows.push({ label, size, t });
+      }
+    });
+  }
+
+  // 5. delay 50 ms at 5,000 frames/s (on the ingress NIO: each frame is delayed once).
+  const delayRows: { size: number; t: Trial }[] = [];
+  await withDut(rig, { mode: "netemu", bufferBytes: MiB4 }, async (dut) => {
+    await dut.child.call("setFilters", { filters: { delay: [50] }, ports: [0] });
+    await rig.trial(dut, { rate: 5000, durationMs: 500, size: 64, settleMs: 100 });
+    for (const size of QUICK ? [64] : SIZES) {
+      const t = await rig.trial(dut, { rate: 5000, durationMs: QUICK ? 2000 : 5000, size, latency: true, settleMs: 100 });
+      log(`delay 50 ms ${size} B: loss ${pct(t.loss)}, p50 ${ms(t.latency?.p50)} p99 ${ms(t.latency?.p99)} max ${ms(t.latency?.max)}`);
+      delayRows.push({ size, t });
+    }
+  });
+
+  // 6. RSS before and after 1 million frames (sampled every 10 %).
+  const switch64 = rows.find((r) => r.label === "switch" && r.size === 64 && r.bufferBytes === MiB4)?.result.rate ?? 10_000;
+  const rssRate = Math.max(2000, Math.min(50_000, Math.round((switch64 * 0.8) / 1000) * 1000));
+  const totalFrames = QUICK ? 200_000 : 1_000_000;
+  const rss: { frames: number; rss: number; heapUsed: number; loss: number }[] = [];
+  await withDut(rig, { mode: "netemu", bufferBytes: MiB4, execArgv: ["--expose-gc"] }, async (dut) => {
+    const mem = (): Promise<{ rss: number; heapUsed: number }> => dut.child.call("mem");
+    const m0 = await mem();
+    rss.push({ frames: 0, rss: m0.rss, heapUsed: m0.heapUsed, loss: 0 });
+    const chunk = totalFrames / 10;
+    let frames = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = await rig.trial(dut, { rate: rssRate, durationMs: 0, count: chunk, size: 512 });
+      frames += t.sent;
+      const m = await mem();
+      rss.push({ frames, rss: m.rss, heapUsed: m.heapUsed, loss: t.loss });
+    }
+    await dut.child.call("gc");
+    await sleep(200);
+    const mg = await mem();
+    rss.push({ frames: -1, rss: mg.rss, heapUsed: mg.heapUsed, loss: 0 });
+    log(`rss: ${rss.map((r) => (r.rss / 2 ** 20).toFixed(1)).join(" → ")} MiB`);
+  });
+
+  await rig.stop();
+
+  // Report.
+  const out: string[] = [];
+  out.push(`## Data plane (${QUICK ? "--quick" : "full"} run, ${((monoMs() - started) / 1000).toFixed(0)} s)`);
+  out.push("");
+  out.push(`Machine: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; net.core.rmem_max ${machine.rmemMax}, rmem_default ${machine.rmemDefault}, wmem_max ${machine.wmemMax}.`);
+  out.push(`Steps of ${STEP_MS} ms (a failing step is tried once more; it passes if either trial does), bisection to ${PRECISION * 100} %; loss = (sent − received − drops the filters made on purpose) / sent; pass = loss < 0.1 %.`);
+  const others = rows.flatMap((r) => r.result.steps.map((t) => t.cpu.other)).sort((a, b) => a - b);
+  out.push(`CPU used by other processes of the machine during the search steps (% of one core): median ${fmt(others[Math.floor(others.length / 2)] ?? Number.NaN)}, max ${fmt(others[others.length - 1] ?? Number.NaN)}.`);
+  out.push(`Filters (both NIOs): ${JSON.stringify(filtersUsed)}. ${bpfNote}`);
+  out.push("");
+  const find = (label: string, size: number, buf = MiB4): SearchRow | undefined => rows.find((r) => r.label === label && r.size === size && r.bufferBytes === buf);
+  const rateRows: string[][] = [];
+  for (const size of SIZES) {
+    const relay = find("relay", size)?.result.rate ?? Number.NaN;
+    const sw = find("switch", size)?.result.rate ?? Number.NaN;
+    const swf = find("switch+filters", size)?.result.rate ?? Number.NaN;
+    const cpuAt = (r: SearchRow | undefined): string => (r?.result.best ? `${r.result.best.cpu.dut.toFixed(0)} %` : "–");
+    rateRows.push([
+      `${size} B`,
+      fmt(relay),
+      fmt(sw),
+      `${(sw / relay).toFixed(2)} ${sw / relay >= 0.8 ? "(met)" : "(not met)"}`,
+      fmt(swf),
+      `${(swf / relay).toFixed(2)} ${swf / relay >= 0.7 ? "(met)" : "(not met)"}`,
+      `${cpuAt(find("relay", size))} / ${cpuAt(find("switch", size))} / ${cpuAt(find("switch+filters", size))}`,
+    ]);
+  }
+  out.push("### Highest offered rate with < 0.1 % loss (frames/s), 4 MiB socket buffers");
+  out.push("");
+  out.push(markdownTable(["frame", "bare relay", "switch", "switch / relay (≥ 0.8)", "switch + filters", "filters / relay (≥ 0.7)", "DUT CPU at that rate: relay / switch / filters"], rateRows));
+  out.push("");
+  out.push("First failing step of each search (where the frames were lost):");
+  out.push("");
+  out.push(
+    markdownTable(
+      ["DUT", "frame", "buffer", "offered", "loss", "kernel drops DUT-in / DUT-out / sink", "CPU DUT / gen / sink / rest of machine"],
+      rows.map((r) => {
+        const f = r.result.firstFail;
+        return [r.label, `${r.size} B`, r.bufferBytes === MiB4 ? "4 MiB" : `${fmt(r.bufferBytes / 1024)} KiB`, f ? fmt(f.rate) : "–", f ? pct(f.loss, 2) : "–", f ? `${f.kernelDrops.dutIn} / ${f.kernelDrops.dutOut} / ${f.kernelDrops.sink}` : "–", f ? `${f.cpu.dut.toFixed(0)} / ${f.cpu.gen.toFixed(0)} / ${f.cpu.sink.toFixed(0)} / ${f.cpu.other.toFixed(0)} %` : "–"];
+      }),
+    ),
+  );
+  out.push("");
+  out.push("### Socket buffer size (udpBufferBytes) and loss-free rate (frames/s)");
+  out.push("");
+  out.push(
+    markdownTable(
+      ["DUT", "frame", `${fmt(KERNEL_DEFAULT / 1024)} KiB (kernel default)`, "4 MiB (capped at rmem_max)", "gain"],
+      bufferSizes.flatMap((size) =>
+        ["relay", "switch"].map((label) => {
+          const small = find(label, size, KERNEL_DEFAULT)?.result.rate ?? Number.NaN;
+          const big = find(label, size)?.result.rate ?? Number.NaN;
+          return [label, `${size} B`, fmt(small), fmt(big), `${((big / small - 1) * 100).toFixed(0)} %`];
+        }),
+      ),
+    ),
+  );
+  const cb = find("relay-cb", 64);
+  if (cb !== undefined) {
+    out.push("");
+    out.push(`Bare relay whose send() passes a callback (as netemu's NIO does), 64 B: ${fmt(cb.result.rate)} frames/s vs ${fmt(find("relay", 64)?.result.rate ?? Number.NaN)} without.`);
+  }
+  out.push("");
+  out.push("### Latency at 5,000 frames/s (one way, generator → DUT → sink, ms)");
+  out.push("");
+  out.push(markdownTable(["DUT", "frame", "p50", "p90", "p99", "max", "loss"], latencyRows.map(({ label, size, t }) => [label, `${size} B`, ms(t.latency?.p50), ms(t.latency?.p90), ms(t.latency?.p99), ms(t.latency?.max), pct(t.loss)])));
+  out.push("");
+  out.push("### delay 50 ms at 5,000 frames/s (actual one-way latency minus 50 ms)");
+  out.push("");
+  out.push(
+    markdownTable(
+      ["frame", "frames", "loss", "error p50", "error p99", "error max", "min", "p99 ≤ 2 ms and no loss"],
+      delayRows.map(({ size, t }) => {
+        const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - 50);
+        const ok = t.loss === 0 && (t.latency?.p99 ?? 99) - 50 <= 2;
+        return [`${size} B`, fmt(t.sent), pct(t.loss), e(t.latency?.p50), e(t.latency?.p99), e(t.latency?.max), e(t.latency?.min), ok ? "met" : "not met"];
+      }),
+    ),
+  );
+  out.push("");
+  out.push(`### RSS of the netemu process, ${fmt(totalFrames)} frames of 512 B at ${fmt(rssRate)} frames/s`);
+  out.push("");
+  out.push(
+    markdownTable(
+      ["after frames", "RSS (MiB)", "heap used (MiB)", "loss in chunk"],
+      rss.map((r) => [r.frames === -1 ? "then a full GC" : fmt(r.frames), (r.rss / 2 ** 20).toFixed(1), (r.heapUsed / 2 ** 20).toFixed(1), r.frames <= 0 ? "" : pct(r.loss)]),
+    ),
+  );
+  const text = out.join("\n");
+  process.stdout.write(`${text}\n`);
+  if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, quick: QUICK, rows, latencyRows, delayRows, rss, filtersUsed, bpfNote }, null, 2));
+}
+
+await main();

@@ -1,0 +1,198 @@
+/**
+ * The data-plane test rig: a frame generator and a sink, each in its own process, and a device
+ * under test (a netemu switch or a bare relay) in a third, wired gen → DUT port 0 → DUT port 1 → sink.
+ */
+import { Child, cpuTimes, monoMs, sleep, udpDrops } from "./util.js";
+import { cpus } from "node:os";
+
+export interface DutOptions {
+  readonly mode: "netemu" | "relay" | "relay-cb";
+  readonly bufferBytes: number;
+  readonly http?: boolean;
+  readonly execArgv?: readonly string[];
+}
+
+export interface Dut {
+  readonly child: Child;
+  readonly options: DutOptions;
+  readonly lports: readonly [number, number];
+  readonly url: string | undefined;
+}
+
+export interface Latency {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  min: number;
+}
+
+export interface Trial {
+  rate: number;
+  size: number;
+  sent: number;
+  achievedRate: number;
+  maxBurst: number;
+  received: number;
+  /** Frames the filters dropped on purpose (frequency_drop, packet_loss), from the switch's counters. */
+  intendedDrops: number;
+  /** Unintended loss: (sent − received − intended drops) / sent. */
+  loss: number;
+  /** Kernel receive-queue drops by socket: the DUT's ingress socket, its egress socket, the sink. */
+  kernelDrops: { dutIn: number; dutOut: number; sink: number };
+  /** CPU use in % of one core; `other` is what the rest of the machine used during the step. */
+  cpu: { dut: number; gen: number; sink: number; other: number };
+  latency?: Latency;
+}
+
+export interface SearchResult {
+  /** Highest offered rate with under `maxLoss` loss (0 if none). */
+  rate: number;
+  best: Trial | undefined;
+  firstFail: Trial | undefined;
+  steps: Trial[];
+}
+
+interface CountersView {
+  [port: string]: { framesIn: number; framesOut: number; drops: Record<string, number> };
+}
+
+function intended(c: CountersView): number {
+  let n = 0;
+  for (const p of Object.values(c)) n += (p.drops["frequency_drop"] ?? 0) + (p.drops["packet_loss"] ?? 0);
+  return n;
+}
+
+export class DataplaneRig {
+  private runId = 1;
+  private nextLport = 41000 + (process.pid % 500) * 8;
+
+  private constructor(
+    readonly gen: Child,
+    readonly sink: Child,
+    readonly genPort: number,
+    readonly sinkPort: number,
+  ) {}
+
+  static async start(): Promise<DataplaneRig> {
+    const [gen, sink] = await Promise.all([
+      Child.start(import.meta.url, "../dataplane-child.js", ["gen"], "gen"),
+      Child.start(import.meta.url, "../dataplane-child.js", ["sink"], "sink"),
+    ]);
+    const g = await gen.call<{ port: number }>("info");
+    const s = await sink.call<{ port: number }>("info");
+    return new DataplaneRig(gen, sink, g.port, s.port);
+  }
+
+  async startDut(options: DutOptions): Promise<Dut> {
+    const lports: [number, number] = [this.nextLport, this.nextLport + 1];
+    this.nextLport += 2;
+    const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false };
+    const child = await Child.start(import.meta.url, "../dataplane-child.js", ["dut", JSON.stringify(args)], `dut:${options.mode}`, options.execArgv ?? []);
+    const info = options.mode === "netemu" ? await child.call<{ url?: string }>("info") : {};
+    await this.gen.call("target", { port: lports[0] });
+    await this.sink.call("hello", { port: lports[1] });
+    await sleep(50);
+    return { child, options, lports, url: info.url };
+  }
+
+  async trial(dut: Dut, o: { rate: number; durationMs: number; size: number; latency?: boolean; count?: number; settleMs?: number }): Promise<Trial> {
+    const runId = this.runId++;
+    const ports = [dut.lports[0], dut.lports[1], this.sinkPort];
+    await this.sink.call("reset", { runId });
+    await dut.child.call("cpuReset");
+    const c0 = await dut.child.call<CountersView>("counters");
+    const d0 = udpDrops(ports);
+    const s0 = cpuTimes();
+    const g = await this.gen.call<{ sent: number; achievedRate: number; maxBurst: number; cpuPct: number }>("run", { rate: o.rate, durationMs: o.durationMs, size: o.size, runId, count: o.count });
+    const dutCpu = await dut.child.call<{ cpuPct: number }>("cpu");
+    const s1 = cpuTimes();
+    const machinePct = s1.total > s0.total ? ((s1.busy - s0.busy) / (s1.total - s0.total)) * 100 * cpus().length : 0;
+    // Let in-flight and delayed frames arrive: stop once nothing new came for 200 ms (+ settleMs).
+    const quiet = 200 + (o.settleMs ?? 0);
+    const deadline = monoMs() + 3000 + (o.settleMs ?? 0);
+    let r = await this.sink.call<{ received: number; lastArrival: number; now: number; cpuPct: number; latency: Latency }>("report", {});
+    for (;;) {
+      if (r.received >= g.sent || monoMs() > deadline) break;
+      if (r.received > 0 && r.now - r.lastArrival > quiet) break;
+      if (r.received === 0 && monoMs() > deadline - 2500) break;
+      await sleep(50);
+      r = await this.sink.call("report", {});
+    }
+    if (o.latency === true) r = await this.sink.call("report", { latency: true });
+    const c1 = await dut.child.call<CountersView>("counters");
+    const d1 = udpDrops(ports);
+    const drop = (p: number): number => (d1.get(p) ?? 0) - (d0.get(p) ?? 0);
+    const intendedDrops = intended(c1) - intended(c0);
+    const t: Trial = {
+      rate: o.rate,
+      size: o.size,
+      sent: g.sent,
+      achievedRate: g.achievedRate,
+      maxBurst: g.maxBurst,
+      received: r.received,
+      intendedDrops,
+      loss: g.sent === 0 ? 0 : Math.max(0, g.sent - r.received - intendedDrops) / g.sent,
+      kernelDrops: { dutIn: drop(dut.lports[0]), dutOut: drop(dut.lports[1]), sink: drop(this.sinkPort) },
+      cpu: { dut: dutCpu.cpuPct, gen: g.cpuPct, sink: r.cpuPct, other: Math.max(0, machinePct - dutCpu.cpuPct - g.cpuPct - r.cpuPct) },
+    };
+    if (o.latency === true) t.latency = r.latency;
+    return t;
+  }
+
+  /**
+   * The highest offered rate with loss under `maxLoss`: doubling from `startRate` until a step
+   * fails, then bisecting until the bracket is within `precision` (relative). A step passes when
+   * one of its 1 + `retries` trials does.
+   */
+  async search(
+    dut: Dut,
+    o: { size: number; durationMs: number; startRate: number; maxRate: number; precision: number; maxLoss?: number; retries?: number; onStep?: (t: Trial) => void },
+  ): Promise<SearchResult> {
+    const maxLoss = o.maxLoss ?? 0.001;
+    await this.trial(dut, { rate: Math.min(o.startRate, 5000), durationMs: 400, size: o.size }); // JIT warm-up
+    const steps: Trial[] = [];
+    let lo = 0;
+    let hi = Number.POSITIVE_INFINITY;
+    let best: Trial | undefined;
+    let firstFail: Trial | undefined;
+    const step = async (rate: number): Promise<boolean> => {
+      // A failing step is tried again (`retries` times): on a 2-core machine a single scheduling
+      // hiccup of the generator or the device can lose a burst at rates the device otherwise sustains.
+      let t = await this.trial(dut, { rate, durationMs: o.durationMs, size: o.size });
+      steps.push(t);
+      o.onStep?.(t);
+      for (let retry = 0; retry < (o.retries ?? 0) && t.loss >= maxLoss; retry++) {
+        await sleep(200);
+        t = await this.trial(dut, { rate, durationMs: o.durationMs, size: o.size });
+        steps.push(t);
+        o.onStep?.(t);
+      }
+      const ok = t.loss < maxLoss;
+      if (ok) {
+        lo = rate;
+        best = t;
+      } else {
+        hi = rate;
+        if (firstFail === undefined || rate < firstFail.rate) firstFail = t;
+      }
+      await sleep(100);
+      return ok;
+    };
+    let rate = o.startRate;
+    while (await step(rate)) {
+      if (rate >= o.maxRate) break;
+      rate = Math.min(rate * 2, o.maxRate);
+    }
+    while (Number.isFinite(hi) && (hi - lo) / hi > o.precision) {
+      const mid = Math.round((lo + hi) / 2 / 100) * 100;
+      if (mid <= lo || mid >= hi) break;
+      await step(mid);
+    }
+    return { rate: lo, best, firstFail, steps };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.gen.stop(), this.sink.stop()]);
+  }
+}

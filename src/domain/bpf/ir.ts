@@ -1,0 +1,163 @@
+/**
+ * Intermediate representation between the semantic compiler and the code generator.
+ *
+ * A filter is a `Pred`: a boolean tree of comparisons over 32-bit unsigned values (`Val`) computed from the
+ * frame, evaluated left to right with short-circuit, like the branches libpcap's gencode emits. A load past
+ * the captured bytes, or a division or modulo by zero, makes the WHOLE filter return "no match" (BPF's
+ * `ret #0`), whatever `not` or `or` surrounds it.
+ *
+ * The smart constructors fold constants the way libpcap's optimizer does (`x & 0` is 0 and the load of x
+ * disappears with it, `0 / x` is 0, `1 = 2` is false ...), because that changes which loads run and so
+ * which short frames match.
+ */
+import { BpfError } from "./errors.js";
+
+export type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
+export type CmpOp = "eq" | "gt" | "ge" | "set";
+
+export type Val =
+  | { readonly t: "k"; readonly v: number }
+  /** packet load of `size` bytes (big-endian) at `base + index` (index absent = 0) */
+  | { readonly t: "ld"; readonly size: 1 | 2 | 4; readonly base: number; readonly index: Val | undefined }
+  /** 4 * (p[off] & 0xf): the IPv4 header length, BPF's `ldxb 4*([off]&0xf)` */
+  | { readonly t: "iphl"; readonly off: number }
+  | { readonly t: "len" }
+  /** BPF's accumulator before any load: 0 at run time, unknown to the optimizer */
+  | { readonly t: "acc0" }
+  | { readonly t: "bin"; readonly op: BinOp; readonly a: Val; readonly b: Val }
+  | { readonly t: "neg"; readonly a: Val };
+
+export type Pred =
+  | { readonly t: "true" }
+  | { readonly t: "false" }
+  | { readonly t: "and" | "or"; readonly a: Pred; readonly b: Pred }
+  | { readonly t: "not"; readonly a: Pred }
+  | { readonly t: "cmp"; readonly op: CmpOp; readonly a: Val; readonly b: Val };
+
+export const TRUE: Pred = { t: "true" };
+export const FALSE: Pred = { t: "false" };
+
+export const k = (v: number): Val => ({ t: "k", v: v >>> 0 });
+export const len: Val = { t: "len" };
+export const acc0: Val = { t: "acc0" };
+export const iphl = (off: number): Val => ({ t: "iphl", off });
+
+/** An absolute or indexed load; a constant index folds into the base (as the optimizer turns ldx #k; ld [x+b] into ld [k+b]). */
+export function ld(size: 1 | 2 | 4, base: number, index?: Val): Val {
+  if (index !== undefined && index.t === "k") return { t: "ld", size, base: base + index.v, index: undefined };
+  return { t: "ld", size, base, index };
+}
+
+function foldOp(op: BinOp, a: number, b: number): number {
+  switch (op) {
+    case "add": return (a + b) >>> 0;
+    case "sub": return (a - b) >>> 0;
+    case "mul": return Math.imul(a, b) >>> 0;
+    case "div":
+      if (b === 0) throw new BpfError("division by zero");
+      return Math.floor(a / b) >>> 0;
+    case "mod":
+      if (b === 0) throw new BpfError("modulus by zero");
+      return a % b;
+    case "and": return (a & b) >>> 0;
+    case "or": return (a | b) >>> 0;
+    case "xor": return (a ^ b) >>> 0;
+    case "lsh": return b < 32 ? (a << b) >>> 0 : 0;
+    case "rsh": return b < 32 ? a >>> b : 0;
+  }
+}
+
+/** Binary arithmetic with libpcap's optimizer simplifications. */
+export function bin(op: BinOp, a: Val, b: Val): Val {
+  if (a.t === "k" && b.t === "k") return k(foldOp(op, a.v, b.v));
+  if (b.t === "k") {
+    if ((op === "lsh" || op === "rsh") && b.v > 31) throw new BpfError("shift by more than 31 bits");
+    if (b.v === 0) {
+      switch (op) {
+        case "add": case "sub": case "or": case "xor": case "lsh": case "rsh": return a;
+        case "mul": case "and": return k(0);
+        case "div": throw new BpfError("division by zero");
+        case "mod": throw new BpfError("modulus by zero");
+      }
+    }
+  }
+  if (a.t === "k" && a.v === 0) {
+    switch (op) {
+      case "add": case "or": case "xor": return b;
+      case "mul": case "div": case "mod": case "and": case "lsh": case "rsh": return k(0);
+      case "sub": break;
+    }
+  }
+  return { t: "bin", op, a, b };
+}
+
+export function neg(a: Val): Val {
+  return a.t === "k" ? k(-a.v) : { t: "neg", a };
+}
+
+function foldCmp(op: CmpOp, a: number, b: number): boolean {
+  switch (op) {
+    case "eq": return a === b;
+    case "gt": return a > b;
+    case "ge": return a >= b;
+    case "set": return (a & b) !== 0;
+  }
+}
+
+/** A comparison, folded when both sides are constant; `(x & m) = 0` becomes `not (x set m)` and
+ * `(x - c) = d` becomes `x = c + d`, the optimizer's peephole forms. */
+export function cmp(op: CmpOp, a: Val, b: Val): Pred {
+  if (a.t === "k" && b.t === "k") return foldCmp(op, a.v, b.v) ? TRUE : FALSE;
+  if (op === "eq" && b.t === "k") {
+    if (a.t === "bin" && a.op === "and" && a.b.t === "k" && b.v === 0) return not(cmp("set", a.a, a.b));
+    if (a.t === "bin" && a.op === "sub" && a.b.t === "k") return cmp("eq", a.a, k(a.b.v + b.v));
+  }
+  if (op === "eq" && b.t !== "k") return cmp("eq", bin("sub", a, b), k(0));
+  return { t: "cmp", op, a, b };
+}
+
+/** Conjunction. Constant operands are kept (the decision DAG removes them): libpcap keeps the loads of its
+ * first test even when that test turns out not to matter, so the first test must stay visible. */
+export function and(a: Pred, b: Pred): Pred {
+  return { t: "and", a, b };
+}
+
+export function or(a: Pred, b: Pred): Pred {
+  return { t: "or", a, b };
+}
+
+export function not(a: Pred): Pred {
+  if (a.t === "true") return FALSE;
+  if (a.t === "false") return TRUE;
+  if (a.t === "not") return a.a;
+  return { t: "not", a };
+}
+
+export function andAll(...ps: Pred[]): Pred {
+  return ps.reduce((acc, p) => and(acc, p), TRUE);
+}
+
+/** Canonical text of a value: equal keys = equal values on every frame (libpcap's value numbers). */
+export function valKey(v: Val): string {
+  switch (v.t) {
+    case "k": return `#${v.v}`;
+    case "ld": return v.index === undefined ? `[${v.base}:${v.size}]` : `[${valKey(v.index)}+${v.base}:${v.size}]`;
+    case "iphl": return `hl(${v.off})`;
+    case "len": return "len";
+    case "acc0": return "A0";
+    case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
+    case "neg": return `-(${valKey(v.a)})`;
+  }
+}
+
+/** Human-readable rendering of a predicate (for tests and debugging). */
+export function predToString(p: Pred): string {
+  switch (p.t) {
+    case "true": return "true";
+    case "false": return "false";
+    case "and": return `(${predToString(p.a)} && ${predToString(p.b)})`;
+    case "or": return `(${predToString(p.a)} || ${predToString(p.b)})`;
+    case "not": return `!${predToString(p.a)}`;
+    case "cmp": return `${valKey(p.a)} ${p.op} ${valKey(p.b)}`;
+  }
+}

@@ -1,0 +1,297 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { randomUUID } from "node:crypto";
+import { FC_SEED, closeRawHttpAgent, errorBodyProblem, rawHttp } from "../support/hardening-kit.js";
+import { MAPPING, World } from "../support/hardening-world.js";
+import { bodyTextArb, paramArb, queryArb } from "../support/hardening-mutate.js";
+
+/**
+ * Every route of the API (src/adapters/http/routes/*.ts), fed valid bodies mutated at random,
+ * random path parameters and query strings: the answer is the route's documented success or a
+ * 4xx, never a 5xx; every error is JSON {message, status} (a 400 also has method/path/request);
+ * a 4xx leaves every resource as it was; nothing reaches Object.prototype.
+ */
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+/** none: a 2xx must not change state either; reset: a 2xx may, so the next run gets a fresh world. */
+type After = "none" | "reset";
+
+interface RouteCase {
+  readonly method: Method;
+  readonly template: string;
+  readonly ok: number;
+  readonly after: After;
+  readonly body?: (w: World) => unknown;
+  readonly runs?: number;
+}
+
+const FILTERS = { delay: [5, 1], packet_loss: [10], frequency_drop: [3], corrupt: [5] };
+const LABEL = { text: "N3", x: 0, y: -20, rotation: 0, style: "font-size: 10;" };
+
+const ROUTES: readonly RouteCase[] = [
+  { method: "GET", template: "/v2/version", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/compute/version", ok: 200, after: "none" },
+  { method: "POST", template: "/v2/version", ok: 200, after: "none", body: () => ({ version: "2.2.59", local: true }) },
+  { method: "GET", template: "/v2/iou_license", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/iou_license", ok: 201, after: "reset", body: () => ({ iourc_content: "[license]\nhost = 1\n", license_check: false }) },
+  { method: "POST", template: "/v2/debug", ok: 201, after: "none", runs: 30 },
+  { method: "POST", template: "/v2/compute/projects", ok: 201, after: "reset", body: () => ({ name: "other", project_id: randomUUID(), variables: [{ name: "a", value: "b" }] }) },
+  { method: "GET", template: "/v2/compute/projects/{project_id}", ok: 200, after: "none" },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/close", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/ports/udp", ok: 201, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes",
+    ok: 201,
+    after: "reset",
+    body: () => ({ name: "SW9", console: null, console_type: "none", ports_mapping: MAPPING }),
+  },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}", ok: 200, after: "none" },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}",
+    ok: 200,
+    after: "reset",
+    body: () => ({ name: "SW1b", console_type: "none", ports_mapping: MAPPING }),
+  },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/mac_table", ok: 200, after: "none" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/duplicate",
+    ok: 201,
+    after: "reset",
+    body: () => ({ destination_node_id: randomUUID() }),
+  },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/start", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/stop", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/suspend", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.nioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "DELETE",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 204,
+    after: "reset",
+  },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
+    ok: 200,
+    after: "reset",
+    body: () => ({ capture_file_name: "fuzz.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture",
+    ok: 204,
+    after: "reset",
+  },
+  {
+    method: "GET",
+    template: "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap",
+    ok: 200,
+    after: "none",
+  },
+  {
+    method: "POST",
+    template: "/v2/projects",
+    ok: 201,
+    after: "reset",
+    body: () => ({ name: "fuzz-2", project_id: randomUUID(), auto_close: false, scene_width: 2000, scene_height: 1000, zoom: 100, supplier: null }),
+  },
+  { method: "GET", template: "/v2/projects", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}", ok: 200, after: "none" },
+  { method: "DELETE", template: "/v2/projects/{project_id}", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/projects/{project_id}/open", ok: 201, after: "reset" },
+  { method: "POST", template: "/v2/projects/{project_id}/close", ok: 201, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/projects/{project_id}/nodes",
+    ok: 201,
+    after: "reset",
+    body: () => ({
+      name: "N3",
+      node_type: "ethernet_switch",
+      compute_id: "local",
+      x: 1,
+      y: 2,
+      z: 1,
+      label: LABEL,
+      properties: { ports_mapping: MAPPING },
+    }),
+  },
+  { method: "GET", template: "/v2/projects/{project_id}/nodes", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}/nodes/{node_id}", ok: 200, after: "none" },
+  {
+    method: "PUT",
+    template: "/v2/projects/{project_id}/nodes/{node_id}",
+    ok: 200,
+    after: "reset",
+    body: () => ({ name: "N1b", x: 10, y: 10, z: 2, locked: false, label: LABEL, properties: { ports_mapping: MAPPING } }),
+  },
+  { method: "DELETE", template: "/v2/projects/{project_id}/nodes/{node_id}", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/projects/{project_id}/links",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({
+      nodes: [
+        { node_id: w.N1, adapter_number: 0, port_number: 1, label: LABEL },
+        { node_id: w.N2, adapter_number: 0, port_number: 1 },
+      ],
+      filters: { packet_loss: [5] },
+      suspend: false,
+      link_style: {},
+    }),
+  },
+  { method: "GET", template: "/v2/projects/{project_id}/links", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}/links/{link_id}", ok: 200, after: "none" },
+  {
+    method: "PUT",
+    template: "/v2/projects/{project_id}/links/{link_id}",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({
+      filters: { delay: [10, 2], corrupt: [3] },
+      suspend: false,
+      link_style: { color: "#000000", width: 2, type: 1 },
+      nodes: [{ node_id: w.N1, label: LABEL }],
+    }),
+  },
+  { method: "DELETE", template: "/v2/projects/{project_id}/links/{link_id}", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/projects/{project_id}/links/{link_id}/available_filters", ok: 200, after: "none" },
+  {
+    method: "POST",
+    template: "/v2/projects/{project_id}/links/{link_id}/start_capture",
+    ok: 201,
+    after: "reset",
+    body: () => ({ capture_file_name: "link.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  { method: "POST", template: "/v2/projects/{project_id}/links/{link_id}/stop_capture", ok: 201, after: "reset" },
+  { method: "GET", template: "/v2/projects/{project_id}/links/{link_id}/pcap", ok: 200, after: "none" },
+];
+
+const REFUSALS = new Set([400, 403, 404, 405, 409, 413]);
+const RUNS = Number.parseInt(process.env["FC_RUNS"] ?? "100", 10);
+
+function validParams(w: World, template: string): Record<string, string> {
+  const controller = template.startsWith("/v2/projects");
+  return {
+    project_id: controller ? w.CP : w.P,
+    node_id: controller ? w.N1 : w.SW,
+    link_id: w.LINK,
+    adapter_number: "0",
+    port_number: template.includes("/nio") && template.startsWith("/v2/compute") ? "1" : "0",
+  };
+}
+
+/** For NIO POST the free port is 1; PUT, DELETE and captures use port 0 (which has the world's NIO). */
+function portFor(route: RouteCase): string {
+  return route.method === "POST" && route.template.endsWith("/nio") ? "1" : "0";
+}
+
+function pathArb(w: World, route: RouteCase): fc.Arbitrary<string> {
+  const names = [...route.template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const valid = validParams(w, route.template);
+  valid["port_number"] = portFor(route);
+  return fc.tuple(...names.map((n) => paramArb(valid[n] ?? "x")), queryArb).map((values) => {
+    const query = values.pop() as string;
+    let i = 0;
+    return route.template.replace(/\{(\w+)\}/g, () => values[i++] as string) + query;
+  });
+}
+
+const protoKeys = (o: object): string => Object.getOwnPropertyNames(o).sort().join(",");
+
+describe("API properties: mutated requests on every route (fast-check, seeded)", function () {
+  this.timeout(120_000);
+  let world: World;
+  const initial = { object: protoKeys(Object.prototype), array: protoKeys(Array.prototype), fn: protoKeys(Function.prototype) };
+
+  before(async () => {
+    world = await World.create();
+  });
+  after(async () => {
+    await world.close();
+    closeRawHttpAgent();
+  });
+
+  it("covers every route the app registers", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { fileURLToPath } = await import("node:url");
+    const dir = fileURLToPath(new URL("../../../src/adapters/http/routes/", import.meta.url));
+    const registered = readdirSync(dir).flatMap((f) => [...readFileSync(dir + f, "utf8").matchAll(/api\.add\("(\w+)"/g)].map((m) => m[1]));
+    // start/stop/suspend and the two version GETs are registered in loops; POST /v2/shutdown has its own property below.
+    expect(ROUTES.length + 1).to.equal(registered.length + 2 + 1);
+  });
+
+  it("POST /v2/shutdown on a non-local server answers a JSON 403 whatever it is sent, and changes nothing", async () => {
+    const remote = await World.create({ settings: { local: false } });
+    try {
+      const baseline = await remote.fingerprint();
+      await fc.assert(
+        fc.asyncProperty(bodyTextArb({}), queryArb, async (body, query) => {
+          const reply = await rawHttp(remote.url, "POST", `/v2/shutdown${query}`, body);
+          const where = `POST /v2/shutdown${query} body=${(body ?? "<none>").slice(0, 200)} → ${reply.status} ${reply.text.slice(0, 200)}`;
+          expect([400, 403, 413], where).to.include(reply.status);
+          expect(errorBodyProblem("POST", reply), where).to.equal(undefined);
+          expect(await remote.fingerprint(), where).to.equal(baseline);
+        }),
+        { numRuns: RUNS, seed: FC_SEED, endOnFailure: true },
+      );
+      expect((await rawHttp(remote.url, "GET", "/v2/version")).status).to.equal(200);
+    } finally {
+      await remote.close();
+    }
+  });
+
+  for (const route of ROUTES) {
+    it(`${route.method} ${route.template} answers ${route.ok} or a JSON 4xx, and a 4xx changes nothing`, async () => {
+      let baseline = await world.fingerprint();
+      const seen = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constant(null).chain(() => fc.tuple(pathArb(world, route), bodyTextArb(route.body?.(world)))),
+          async ([path, body]) => {
+            const reply = await rawHttp(world.url, route.method, path, body);
+            seen.set(reply.status, (seen.get(reply.status) ?? 0) + 1);
+            const where = `${route.method} ${path.slice(0, 300)} body=${(body ?? "<none>").slice(0, 300)} → ${reply.status} ${reply.text.slice(0, 300)}`;
+            expect(reply.status, where).to.be.below(500);
+            expect(reply.status === route.ok || REFUSALS.has(reply.status), `undocumented status: ${where}`).to.equal(true);
+            const problem = errorBodyProblem(route.method, reply);
+            expect(problem, where).to.equal(undefined);
+            expect(({} as Record<string, unknown>)["polluted"], where).to.equal(undefined);
+            expect(protoKeys(Object.prototype), where).to.equal(initial.object);
+            expect(protoKeys(Array.prototype), where).to.equal(initial.array);
+            expect(protoKeys(Function.prototype), where).to.equal(initial.fn);
+            if (reply.status >= 400 || route.after === "none") {
+              const now = await world.fingerprint();
+              expect(now, `state changed after ${where}`).to.equal(baseline);
+            } else {
+              await world.close();
+              world = await World.create();
+              baseline = await world.fingerprint();
+            }
+          },
+        ),
+        { numRuns: route.runs ?? RUNS, seed: FC_SEED, endOnFailure: true },
+      );
+      if (process.env["HARD_VERBOSE"] !== undefined) console.log(`      ${route.method} ${route.template.replace("/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}", "SW")}: ${JSON.stringify(Object.fromEntries([...seen].sort()))}`);
+    });
+  }
+});

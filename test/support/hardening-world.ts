@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { startTestServer, type TestServer } from "./http-harness.js";
+import type { NetemuOptions } from "../../src/adapters/composition-root.js";
+import { computeProjectRepository, freeUdpPorts, rawHttp, switchRepository, udpPool } from "./hardening-kit.js";
+
+export const MAPPING = [
+  { name: "Ethernet0", port_number: 0, type: "access", vlan: 1 },
+  { name: "Ethernet1", port_number: 1, type: "access", vlan: 1 },
+  { name: "Ethernet2", port_number: 2, type: "dot1q", vlan: 1 },
+  { name: "Ethernet3", port_number: 3, type: "qinq", vlan: 100, ethertype: "0x88A8" },
+];
+
+let spareFrom = 33000 + (process.pid % 40) * 50;
+
+/**
+ * A populated netemu for the API properties: a compute project with a switch whose port 0 has a
+ * UDP NIO; a controller project with two switch nodes joined by a link.
+ */
+export class World {
+  private constructor(
+    readonly s: TestServer,
+    readonly P: string,
+    readonly SW: string,
+    readonly nioLport: number,
+    readonly spareLport: number,
+    readonly CP: string,
+    readonly N1: string,
+    readonly N2: string,
+    readonly LINK: string,
+  ) {}
+
+  static async create(options: NetemuOptions = {}): Promise<World> {
+    const s = await startTestServer(options);
+    const must = async (method: string, path: string, body: unknown, status: number): Promise<any> => {
+      const r = await s.request(method, path, body);
+      if (r.status !== status) throw new Error(`world setup: ${method} ${path} gave ${r.status} ${r.text}`);
+      return r.json;
+    };
+    const P = randomUUID();
+    await must("POST", "/v2/compute/projects", { name: "fuzz", project_id: P }, 201);
+    const SW = randomUUID();
+    await must("POST", `/v2/compute/projects/${P}/ethernet_switch/nodes`, { name: "SW1", node_id: SW, ports_mapping: MAPPING }, 201);
+    const nioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must(
+      "POST",
+      `/v2/compute/projects/${P}/ethernet_switch/nodes/${SW}/adapters/0/ports/0/nio`,
+      { type: "nio_udp", lport: nioLport, rhost: "127.0.0.1", rport: 9, filters: { delay: [1, 0] } },
+      201,
+    );
+    const [spareLport] = await freeUdpPorts(1, spareFrom);
+    spareFrom = spareLport! + 1 > 39000 ? 33000 : spareLport! + 1;
+    const CP = randomUUID();
+    await must("POST", "/v2/projects", { name: "fuzz-controller", project_id: CP }, 201);
+    const N1 = randomUUID();
+    const N2 = randomUUID();
+    for (const [id, name] of [
+      [N1, "N1"],
+      [N2, "N2"],
+    ] as const) {
+      await must("POST", `/v2/projects/${CP}/nodes`, { name, node_id: id, node_type: "ethernet_switch", compute_id: "local" }, 201);
+    }
+    const link = await must(
+      "POST",
+      `/v2/projects/${CP}/links`,
+      {
+        nodes: [
+          { node_id: N1, adapter_number: 0, port_number: 0 },
+          { node_id: N2, adapter_number: 0, port_number: 0 },
+        ],
+        filters: { packet_loss: [1] },
+      },
+      201,
+    );
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string);
+  }
+
+  get url(): string {
+    return this.s.url;
+  }
+
+  /** Everything a request could have touched: the API's GETs, the stored switches and NIOs, the UDP pool. */
+  async fingerprint(): Promise<string> {
+    const paths = [
+      `/v2/compute/projects/${this.P}`,
+      `/v2/compute/projects/${this.P}/ethernet_switch/nodes/${this.SW}`,
+      `/v2/projects`,
+      `/v2/projects/${this.CP}/nodes`,
+      `/v2/projects/${this.CP}/links`,
+      `/v2/iou_license`,
+    ];
+    const gets = await Promise.all(paths.map((p) => rawHttp(this.url, "GET", p)));
+    const switches = await switchRepository(this.s.netemu).list();
+    const computeProjects = await computeProjectRepository(this.s.netemu).list();
+    const replacer = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v);
+    return JSON.stringify(
+      {
+        gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: g.text })),
+        switches: [...switches].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
+        computeProjects: [...computeProjects].sort((a, b) => a.projectId.localeCompare(b.projectId)),
+        reservedUdp: udpPool(this.s.netemu).reserved(),
+      },
+      replacer,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.s.close();
+  }
+}

@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import { generateMatcher, generateSource } from "../../../src/domain/bpf/codegen.js";
+import { buildDag, interpret, rejectsAll } from "../../../src/domain/bpf/dag.js";
+import { parse } from "../../../src/domain/bpf/parser.js";
+import { compileProgram } from "../../../src/domain/bpf/semantics.js";
+import { generateFrames } from "../../support/bpf-frames.js";
+
+const dagOf = (s: string) => buildDag(compileProgram(parse(s)));
+
+describe("the BPF decision DAG and code generator", () => {
+  const frames = generateFrames(1500, 7);
+  const expressions = [
+    "tcp port 80", "host 10.0.0.1 or 10.0.0.2", "vlan and ip", "mpls and mpls and ip6", "icmp[icmptype] = icmp-echo",
+    "ether[len - 1] > 0x80", "ether[0] / ether[1] = 1", "ether[0] % ether[1] = 0", "len << ether[2] > 0",
+    "not ether[100] = 1", "tcp[tcpflags] & (tcp-syn|tcp-ack) != 0", "portrange 20-1024", "ip6 net 2001:db8::/32",
+    "decnet host 1.2", "llc u", "ipx or atalk or aarp", "-len + 5 > 4", "ether[0] ^ 0xff > 0x80",
+  ];
+
+  it("generates JavaScript that agrees with the DAG interpreter on every frame", () => {
+    for (const e of expressions) {
+      const dag = dagOf(e);
+      const m = generateMatcher(dag.root, dag.prelude);
+      for (const f of frames) {
+        expect(m(f.data, f.wireLength), `${e} on ${Buffer.from(f.data).toString("hex")}`).to.equal(interpret(dag.root, f.data, f.wireLength, dag.prelude));
+      }
+    }
+  });
+
+  it("rejects the frame when a load reads past the captured bytes, even under 'not'", () => {
+    const short = new Uint8Array(20);
+    for (const e of ["ether[100] = 1", "not ether[100] = 1", "ether[100] = 1 or 1 = 1 and ether[0] = 0"]) {
+      const dag = dagOf(e);
+      expect(generateMatcher(dag.root, dag.prelude)(short, 200), e).to.equal(false);
+    }
+    expect(generateMatcher(dagOf("not ether[10] = 1").root)(short, 20)).to.equal(true);
+  });
+
+  it("rejects the frame on a division or modulo by zero at run time", () => {
+    const zeros = new Uint8Array(60);
+    expect(generateMatcher(dagOf("ether[0] / ether[1] = 0").root)(zeros, 60)).to.equal(false);
+    expect(generateMatcher(dagOf("not ether[0] % ether[1] = 1").root)(zeros, 60)).to.equal(false);
+  });
+
+  it("keeps the loads of the first test when that test is optimised away, as libpcap's opt_root does", () => {
+    const dag = dagOf("ether[100] = 1 or 1 = 1 and ether[0] = 0");
+    expect(generateSource(dag.root, dag.prelude)).to.contain("100");
+    expect(generateSource(dagOf("ether[100] = 1 or 1 = 1").root)).not.to.contain("100");
+  });
+
+  it("drops a test whose two outcomes lead to the same place, with its load", () => {
+    const dag = dagOf("(ip and ether[100] = 1) or ip");
+    expect(generateSource(dag.root)).not.to.contain("100");
+  });
+
+  it("skips a test whose outcome is known on the path (jump threading)", () => {
+    const source = generateSource(dagOf("ip and ip[9] = 6 and ip").root);
+    expect(source.match(/p\[12\]/g)?.length).to.equal(1);
+  });
+
+  it("pulls a comparison of the same value up the chain, as libpcap's or_pullup does", () => {
+    const source = generateSource(dagOf("arp and (host 10.0.0.1 or 10.0.0.2)").root);
+    expect(source.indexOf("p[28]")).to.be.lessThan(source.indexOf("p[38]"));
+    expect(source.indexOf("167772162")).to.be.lessThan(source.indexOf("p[38]"));
+  });
+
+  it("finds expressions that can never match", () => {
+    for (const e of ["ip and arp", "tcp and udp", "(ip or ip6) and (arp or rarp)", "tcp and not tcp", "1 = 2"]) {
+      expect(rejectsAll(dagOf(e)), e).to.equal(true);
+    }
+    for (const e of ["ip or arp", "ether proto 0x10000", "len < 10 and len > 20"]) {
+      expect(rejectsAll(dagOf(e)), e).to.equal(false);
+    }
+  });
+
+  it("tests the accumulator, not the frame, for 'byte N & M' (libpcap 1.10's missing load)", () => {
+    const ones = new Uint8Array(60).fill(0xff);
+    expect(generateMatcher(dagOf("byte 1 & 2").root)(ones, 60)).to.equal(false);
+    expect(generateMatcher(dagOf("byte 1 | 2").root)(new Uint8Array(60), 60)).to.equal(true);
+  });
+});

@@ -176,7 +176,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     shutdown,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
-        const server = createServer(app.callback());
+        // Answers go out at once: with Nagle's algorithm a body sent apart from its headers waits for an ACK.
+        const server = createServer({ noDelay: true }, app.callback());
         // Slow or idle clients cannot hold connections for ever.
         server.headersTimeout = 20_000;
         server.requestTimeout = 60_000;

@@ -44,9 +44,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerCaptureRoutes(api, useCases);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
+  const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
-    ctx.set("Server", `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`);
+    ctx.set("Server", serverHeader);
     try {
       await next();
     } catch (err) {
@@ -56,7 +57,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     logger.info("request", { method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
   });
-  app.use(basicAuth(settings.auth));
+  if (settings.auth.enabled) app.use(basicAuth(settings.auth));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();

@@ -59,6 +59,13 @@ function depthExceeds(value: unknown, limit: number): boolean {
 
 /** Parses the body into ctx.state; answers the 400/413 itself and says false when it did. */
 export async function readBody(ctx: Context, parser: Middleware, x: Exchange): Promise<boolean> {
+  // A request without Content-Length or Transfer-Encoding has no body: skip the parser's stream read.
+  const headers = ctx.req.headers;
+  const hasBody = headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+  if (!hasBody) {
+    (ctx.state as BodyState).gns3Body = mergeQuery({}, ctx.query as Record<string, string | string[] | undefined>);
+    return true;
+  }
   await parser(ctx as never, async () => undefined);
   const state = ctx.state as BodyState;
   if (state.bodyError !== undefined) {

@@ -3,11 +3,14 @@ import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ApiRouter } from "../api-router.js";
 import { LinkCreateBody, LinkUpdateBody } from "../codecs/controller.js";
 import { presentLink } from "../presenters.js";
+import { constantBody } from "../gns3-json.js";
+import { FILTER_CATALOGUE } from "../../../domain/filters/catalogue.js";
 
 const LINKS = "/v2/projects/{project_id}/links";
 const LINK = `${LINKS}/{link_id}`;
 
 export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void {
+  constantBody(FILTER_CATALOGUE);
   api.add("POST", LINKS, async (x) => {
     const body = x.decode(LinkCreateBody);
     if (E.isLeft(body)) return;

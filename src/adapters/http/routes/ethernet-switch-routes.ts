@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { PortAddress } from "../../../application/use-cases/compute/add-nio.js";
+import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
 import type { ApiRouter } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { DuplicateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "../codecs/compute.js";

@@ -9,20 +9,8 @@ import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import { ComputeLookup } from "./compute-lookup.js";
+import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, nioFromRequest } from "./nio-request.js";
-
-export interface PortAddress {
-  readonly projectId: string;
-  readonly nodeId: string;
-  readonly adapterNumber: number;
-  readonly portNumber: number;
-}
-
-/** Ethernet switch ports all sit on adapter 0 (the controller exposes them so). */
-export function checkAdapter(adapterNumber: number, switchName: string): E.Either<NetemuError, void> {
-  return adapterNumber === 0 ? E.right(undefined) : E.left({ _tag: "AdapterNotFound", adapterNumber, switchName });
-}
 
 /**
  * Attaches a NIO to a switch port: the port must exist and be free, the filters valid, and for
@@ -41,10 +29,8 @@ export class AddNio {
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      const found = await this.lookup.switchAt(at);
       if (E.isLeft(found)) return found;
-      const adapter = checkAdapter(at.adapterNumber, found.right.name);
-      if (E.isLeft(adapter)) return adapter;
       const nio = nioFromRequest(request, this.bpfCheck);
       if (E.isLeft(nio)) return nio;
       const updated = attachNio(found.right, at.portNumber, nio.right);

@@ -7,6 +7,14 @@ import type { ComputeProjectRepository, SwitchRepository } from "../../ports/rep
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 
+/** A switch port as the NIO and capture routes name it. */
+export interface PortAddress {
+  readonly projectId: string;
+  readonly nodeId: string;
+  readonly adapterNumber: number;
+  readonly portNumber: number;
+}
+
 /** The compute's id checks, in GNS3's order: project syntax, project, node syntax, node, ownership. */
 @injectable()
 export class ComputeLookup {
@@ -29,5 +37,17 @@ export class ComputeLookup {
     if (sw === undefined) return E.left({ _tag: "NodeNotFound", nodeId });
     if (sw.projectId !== projectId) return E.left({ _tag: "NodeNotInProject", projectId, nodeName: sw.name });
     return E.right(sw);
+  }
+
+  /**
+   * The switch a port address names. Ethernet switch ports all sit on adapter 0 (the controller
+   * exposes them so); another adapter number is refused rather than aliased.
+   */
+  async switchAt(at: PortAddress): Promise<E.Either<NetemuError, EthernetSwitch>> {
+    const sw = await this.switchOf(at.projectId, at.nodeId);
+    if (E.isRight(sw) && at.adapterNumber !== 0) {
+      return E.left({ _tag: "AdapterNotFound", adapterNumber: at.adapterNumber, switchName: sw.right.name });
+    }
+    return sw;
   }
 }

@@ -4,7 +4,7 @@ import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { type PortAddress, checkAdapter } from "./add-nio.js";
+import type { PortAddress } from "./compute-lookup.js";
 
 /** The file a running capture grows, and a way to know when it stops (for GET .../pcap). */
 export interface ActiveCapture {
@@ -20,10 +20,8 @@ export class LocateCapture {
   ) {}
 
   async execute(at: PortAddress): Promise<E.Either<NetemuError, ActiveCapture>> {
-    const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+    const sw = await this.lookup.switchAt(at);
     if (E.isLeft(sw)) return sw;
-    const adapter = checkAdapter(at.adapterNumber, sw.right.name);
-    if (E.isLeft(adapter)) return adapter;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
     const filePath = this.dataPlane.captureFile(at.nodeId, at.portNumber);
     if (filePath === undefined) {

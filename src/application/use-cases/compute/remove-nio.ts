@@ -8,7 +8,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { type PortAddress, checkAdapter } from "./add-nio.js";
+import type { PortAddress } from "./compute-lookup.js";
 
 /** Detaches a port's NIO: stops its capture, closes its socket, frees its UDP port. */
 @injectable()
@@ -23,10 +23,8 @@ export class RemoveNio {
 
   execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      const found = await this.lookup.switchAt(at);
       if (E.isLeft(found)) return found;
-      const adapter = checkAdapter(at.adapterNumber, found.right.name);
-      if (E.isLeft(adapter)) return adapter;
       const nio = found.right.nios.get(at.portNumber);
       const updated = detachNio(found.right, at.portNumber);
       if (E.isLeft(updated)) return updated;

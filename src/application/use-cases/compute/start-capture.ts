@@ -6,7 +6,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { type PortAddress, checkAdapter } from "./add-nio.js";
+import type { PortAddress } from "./compute-lookup.js";
 import { capturePath } from "./capture-path.js";
 
 /** Starts writing a port's frames (both directions, after its filters) to a pcap file. */
@@ -21,10 +21,8 @@ export class StartCapture {
 
   execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<NetemuError, string>> {
     return this.lock.run(at.nodeId, async () => {
-      const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+      const sw = await this.lookup.switchAt(at);
       if (E.isLeft(sw)) return sw;
-      const adapter = checkAdapter(at.adapterNumber, sw.right.name);
-      if (E.isLeft(adapter)) return adapter;
       if (dataLinkType !== "DLT_EN10MB") {
         return E.left({ _tag: "BadRequest", message: `An Ethernet switch port captures DLT_EN10MB frames only, not ${dataLinkType}` });
       }

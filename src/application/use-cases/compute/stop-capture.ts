@@ -5,7 +5,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { type PortAddress, checkAdapter } from "./add-nio.js";
+import type { PortAddress } from "./compute-lookup.js";
 
 /** Stops a port's capture; stopping when none runs is a no-op, as in GNS3. */
 @injectable()
@@ -18,10 +18,8 @@ export class StopCapture {
 
   execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
     return this.lock.run(at.nodeId, async () => {
-      const sw = await this.lookup.switchOf(at.projectId, at.nodeId);
+      const sw = await this.lookup.switchAt(at);
       if (E.isLeft(sw)) return sw;
-      const adapter = checkAdapter(at.adapterNumber, sw.right.name);
-      if (E.isLeft(adapter)) return adapter;
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       await this.dataPlane.stopCapture(at.nodeId, at.portNumber);
       return E.right(undefined);

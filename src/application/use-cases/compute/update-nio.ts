@@ -9,7 +9,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { type PortAddress, checkAdapter } from "./add-nio.js";
+import type { PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkedFilters } from "./nio-request.js";
 
 /**
@@ -28,10 +28,8 @@ export class UpdateNio {
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchOf(at.projectId, at.nodeId);
+      const found = await this.lookup.switchAt(at);
       if (E.isLeft(found)) return found;
-      const adapter = checkAdapter(at.adapterNumber, found.right.name);
-      if (E.isLeft(adapter)) return adapter;
       const current = found.right.nios.get(at.portNumber);
       if (current === undefined) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       if (request.type !== current.type) {

@@ -5,7 +5,8 @@ import type { FilterSettings } from "../../../domain/filters/filter-settings.js"
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
-import { AddNio, type PortAddress } from "../compute/add-nio.js";
+import { AddNio } from "../compute/add-nio.js";
+import type { PortAddress } from "../compute/compute-lookup.js";
 import { RemoveNio } from "../compute/remove-nio.js";
 import { UpdateNio } from "../compute/update-nio.js";
 import type { NioRequest } from "../compute/nio-request.js";

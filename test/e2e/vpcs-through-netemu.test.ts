@@ -1,11 +1,33 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { VpcsHost, requireTool } from "../support/vpcs.js";
 
 /** VPCS ports: away from netemu's UDP range, 10 apart (each instance also binds lport + 9). */
 let vpcsPort = 36000 + (process.pid % 100) * 40;
 const nextVpcsPort = (): number => (vpcsPort += 10);
+
+/**
+ * Round-trip times (ms) of ICMP echoes in a classic pcap of a host's port: for each echo request,
+ * the time until the reply with the same identifier and sequence number.
+ */
+function echoRoundTrips(pcap: Buffer): number[] {
+  const sent = new Map<string, number>();
+  const rtts: number[] = [];
+  for (let at = 24; at + 16 <= pcap.length; ) {
+    const time = pcap.readUInt32LE(at) * 1000 + pcap.readUInt32LE(at + 4) / 1000;
+    const caplen = pcap.readUInt32LE(at + 8);
+    const frame = pcap.subarray(at + 16, at + 16 + caplen);
+    at += 16 + caplen;
+    if (frame.length < 42 || frame.readUInt16BE(12) !== 0x0800 || frame[23] !== 1) continue;
+    const icmp = 14 + ((frame[14] as number) & 0x0f) * 4;
+    const key = `${frame.readUInt16BE(icmp + 4)}/${frame.readUInt16BE(icmp + 6)}`;
+    if (frame[icmp] === 8) sent.set(key, time);
+    else if (frame[icmp] === 0 && sent.has(key)) rtts.push(time - (sent.get(key) as number));
+  }
+  return rtts;
+}
 
 interface Wired {
   readonly host: VpcsHost;
@@ -120,9 +142,19 @@ describe("end to end: VPCS hosts through netemu over its HTTP API", function () 
       expect((await h[0]!.host.ping("10.0.0.2", 1)).replies, "ARP resolved before the filters").to.equal(1);
 
       expect((await s.request("PUT", path, { filters: { delay: [100, 0] } })).status).to.equal(201);
+      // The RTT on the wire at the host's port, from a capture there, and the RTT VPCS prints. VPCS
+      // 0.5b2 reads its replies in a polling loop: on a loaded 2-core machine it has printed 250-330 ms
+      // for replies the capture shows back after 202 ms, so its figures bound the RTT from below only.
+      const hostPort = `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${sw1}/adapters/0/ports/0`;
+      const capture = await s.request("POST", `${hostPort}/start_capture`, { capture_file_name: "rtt.pcap", data_link_type: "DLT_EN10MB" });
+      expect(capture.status).to.equal(200);
       const delayed = await h[0]!.host.ping("10.0.0.2", 4);
+      expect((await s.request("POST", `${hostPort}/stop_capture`)).status).to.equal(204);
       expect(delayed.replies, delayed.output).to.equal(4);
-      for (const rtt of delayed.rttsMs) expect(rtt).to.be.at.least(200).and.below(300);
+      for (const rtt of delayed.rttsMs) expect(rtt, delayed.output).to.be.at.least(200);
+      const wire = echoRoundTrips(readFileSync(capture.json.pcap_file_path as string));
+      expect(wire, "one round trip per ping").to.have.length(4);
+      for (const rtt of wire) expect(rtt).to.be.at.least(200).and.below(300);
 
       const reset = { bpf: [], corrupt: [0], delay: [0, 0], frequency_drop: [0], packet_loss: [0] };
       for (const body of [{ filters: { packet_loss: [100] } }, { filters: { frequency_drop: [-1] } }, { filters: reset, suspend: true }]) {
@@ -131,7 +163,8 @@ describe("end to end: VPCS hosts through netemu over its HTTP API", function () 
         expect((await s.request("PUT", path, { filters: reset, suspend: false })).status).to.equal(201);
         const restored = await h[0]!.host.ping("10.0.0.2", 2);
         expect(restored.replies, `restored after ${JSON.stringify(body)}`).to.equal(2);
-        for (const rtt of restored.rttsMs) expect(rtt).to.be.below(100);
+        // No delay left: the fastest reply comes back at once (VPCS alone can add a late reading).
+        expect(Math.min(...restored.rttsMs), restored.output).to.be.below(100);
       }
     });
 

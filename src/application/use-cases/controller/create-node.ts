@@ -1,9 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ControllerNode, SUPPORTED_NODE_TYPES, defaultNodeLabel } from "../../../domain/topology/node.js";
-import type { Label } from "../../../domain/topology/label.js";
-import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
-import type { PortMappingEntry } from "../../../domain/switching/port.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -12,20 +9,13 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { CreateSwitch } from "../compute/create-switch.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import type { NodeSettingsInput } from "./update-node.js";
 
-export interface CreateNodeInput {
+export interface CreateNodeInput extends NodeSettingsInput {
   readonly name: string;
   readonly nodeType: string;
   readonly computeId: string;
   readonly nodeId?: string | undefined;
-  readonly portsMapping?: readonly PortMappingEntry[] | undefined;
-  readonly consoleType?: ConsoleType | undefined;
-  readonly x?: number | undefined;
-  readonly y?: number | undefined;
-  readonly z?: number | undefined;
-  readonly locked?: boolean | undefined;
-  readonly label?: Label | undefined;
-  readonly symbol?: string | undefined;
 }
 
 export const LOCAL_COMPUTE_ID = "local";

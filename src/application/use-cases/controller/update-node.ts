@@ -11,8 +11,8 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { UpdateSwitch } from "../compute/update-switch.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
-export interface UpdateNodeInput {
-  readonly name?: string | undefined;
+/** What a client may set on a node: where it sits on the canvas, and its switch's settings. */
+export interface NodeSettingsInput {
   readonly x?: number | undefined;
   readonly y?: number | undefined;
   readonly z?: number | undefined;
@@ -21,6 +21,10 @@ export interface UpdateNodeInput {
   readonly symbol?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly PortMappingEntry[] | undefined;
+}
+
+export interface UpdateNodeInput extends NodeSettingsInput {
+  readonly name?: string | undefined;
 }
 
 /** PUT on a controller node: canvas fields here, switch settings pushed to the compute (live). */

@@ -57,10 +57,20 @@ export interface NetemuOptions {
   readonly bodyLimitBytes?: number;
   /** Socket receive/send buffer per UDP NIO, in bytes. */
   readonly udpBufferBytes?: number;
+  /** How long a client may take to send its headers and its whole request, and stay idle. */
+  readonly httpTimeouts?: Partial<HttpTimeouts>;
   /** MAC aging and table size of every switch. */
   readonly dataPlane?: Partial<DataPlaneOptions>;
   readonly overrides?: PortOverrides;
 }
+
+export interface HttpTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  readonly keepAliveMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
 export interface ListeningServer {
   readonly url: string;
@@ -177,11 +187,18 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         // Answers go out at once: with Nagle's algorithm a body sent apart from its headers waits for an ACK.
-        const server = createServer({ noDelay: true }, app.callback());
-        // Slow or idle clients cannot hold connections for ever.
-        server.headersTimeout = 20_000;
-        server.requestTimeout = 60_000;
-        server.keepAliveTimeout = 5_000;
+        // Slow or idle clients cannot hold connections for ever: the limits are checked every second.
+        const t = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
+        const server = createServer(
+          {
+            noDelay: true,
+            headersTimeout: t.headersMs,
+            requestTimeout: t.requestMs,
+            keepAliveTimeout: t.keepAliveMs,
+            connectionsCheckingInterval: Math.min(1000, t.headersMs),
+          },
+          app.callback(),
+        );
         server.once("error", reject);
         server.listen(port, host, () => {
           server.off("error", reject);

@@ -284,3 +284,26 @@ describe("HTTP: hostile bodies", () => {
     expect((await s.request("GET", "/v2/iou_license")).json.iourc_content).to.equal("");
   });
 });
+
+describe("HTTP: slow clients", () => {
+  it("closes a connection whose headers do not arrive in time", async function () {
+    this.timeout(10_000);
+    const s = await startTestServer({ httpTimeouts: { headersMs: 500 }, overrides: { dataPlane: new FakeDataPlane() } });
+    try {
+      const { connect } = await import("node:net");
+      const port = Number(new URL(s.url).port);
+      const started = Date.now();
+      const closedAfter = await new Promise<number>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write("GET /v2/version HTTP/1.1\r\nHost: x\r\n"));
+        socket.on("data", () => undefined);
+        socket.on("close", () => resolve(Date.now() - started));
+        socket.on("error", () => undefined);
+        setTimeout(() => reject(new Error("the slow client was never disconnected")), 8000);
+      });
+      expect(closedAfter).to.be.below(3000);
+      expect((await s.request("GET", "/v2/version")).status, "others are served meanwhile").to.equal(200);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -190,7 +190,7 @@ async function dut(a: DutArgs): Promise<void> {
     },
     cpu: () => {
       const c = process.cpuUsage(cpu0);
-      return { cpuPct: ((c.user + c.system) / 1000 / (monoMs() - t0)) * 100 };
+      return { cpuPct: ((c.user + c.system) / 1000 / (monoMs() - t0)) * 100, cpuUs: c.user + c.system };
     },
     gc: () => {
       (globalThis as { gc?: () => void }).gc?.();

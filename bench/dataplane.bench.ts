@@ -3,7 +3,8 @@
  * netemu switch (a third process) over UDP on 127.0.0.1, and in the same run a bare node:dgram relay
  * with the same socket options: the ceiling of this runtime.
  *
- *   node build/bench/dataplane.bench.js [--quick] [--verbose] [--json FILE]
+ *   node build/bench/dataplane.bench.js [--quick] [--verbose] [--rounds N] [--json FILE]
+ *   node build/bench/dataplane.bench.js --cost        (DUT CPU time per frame at 40,000 frames/s)
  *   node build/bench/dataplane.bench.js --bpf-cost     (issue 4: a 3-line bpf filter vs none)
  *
  * Prints markdown tables (the figures of docs/benchmarks.md). Everything listens on 127.0.0.1 and
@@ -24,6 +25,16 @@ const BPF_COST = argv.includes("--bpf-cost");
 const BPF_ROUNDS = 3;
 /** Only the delay case, in repeated trials. */
 const DELAY_ONLY = argv.includes("--delay");
+/** Only the DUT's CPU time per frame at a fixed rate (relay vs switch vs switch + filters). */
+const COST_ONLY = argv.includes("--cost");
+const roundsAt = argv.indexOf("--rounds");
+/**
+ * Rounds of the loss-free searches: relay, switch and switch + filters alternate within each round
+ * and the median per cell decides, so one disturbed search cannot (single searches vary ±30 % here).
+ */
+const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(argv[roundsAt + 1]) || 1) : QUICK ? 1 : 3;
+/** Fixed offered rate of the CPU-cost trials: well under every loss-free rate, over libuv's batching threshold. */
+const COST_RATE = 40_000;
 
 const MiB4 = 4 * 1024 * 1024;
 const KERNEL_DEFAULT = Number(readSysctl("net.core.rmem_default")) || 212_992;
@@ -65,6 +76,7 @@ async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Du
 
 interface SearchRow {
   label: string;
+  round: number;
   size: number;
   bufferBytes: number;
   result: SearchResult;
@@ -86,10 +98,10 @@ async function main(): Promise<void> {
   let bpfNote = "";
   let filtersUsed: unknown = undefined;
 
-  const search = async (label: string, options: DutOptions, size: number, setup?: (dut: Dut) => Promise<unknown>): Promise<SearchRow> => {
+  const search = async (label: string, options: DutOptions, size: number, setup?: (dut: Dut) => Promise<unknown>, round = 1): Promise<SearchRow> => {
     return withDut(rig, options, async (dut) => {
       const filters = setup === undefined ? undefined : await setup(dut);
-      log(`search ${label}, ${size} B, buffer ${options.bufferBytes}`);
+      log(`search ${label}, ${size} B, buffer ${options.bufferBytes}${ROUNDS > 1 ? `, round ${round}/${ROUNDS}` : ""}`);
       const result = await rig.search(dut, {
         size,
         durationMs: STEP_MS,
@@ -100,7 +112,7 @@ async function main(): Promise<void> {
         onStep: (t) => VERBOSE && log(`  ${stepLine(t)}`),
       });
       log(`  → ${fmt(result.rate)} frames/s${result.firstFail ? `; first failing step: ${stepLine(result.firstFail)}` : ""}`);
-      const row: SearchRow = { label, size, bufferBytes: options.bufferBytes, result, filters };
+      const row: SearchRow = { label, round, size, bufferBytes: options.bufferBytes, result, filters };
       rows.push(row);
       return row;
     });
@@ -140,6 +152,51 @@ async function main(): Promise<void> {
     process.stdout.write(
       ["## delay 50 ms at 5,000 frames/s, three trials per size (error = one-way latency − 50 ms)", "", markdownTable(["frame", "trial", "loss", "error p50", "error p99", "error max", "rest of machine CPU"], lines), ""].join("\n"),
     );
+    await rig.stop();
+    return;
+  }
+
+  if (COST_ONLY) {
+    // CPU time the DUT spends per frame at a fixed rate that every DUT sustains without loss. Unlike
+    // the loss-free rate it does not hinge on one scheduling hiccup, so it shows what the switch adds
+    // to the runtime's own receive + send. The three DUTs alternate, round after round.
+    const cost: { label: string; size: number; round: number; usPerFrame: number; t: Trial }[] = [];
+    const duts: [string, DutOptions, ((dut: Dut) => Promise<unknown>) | undefined][] = [
+      ["relay", { mode: "relay", bufferBytes: MiB4 }, undefined],
+      ["switch", { mode: "netemu", bufferBytes: MiB4 }, undefined],
+      ["switch+filters", { mode: "netemu", bufferBytes: MiB4 }, setPassingFilters],
+    ];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const size of SIZES) {
+        for (const [label, options, setup] of duts) {
+          await withDut(rig, options, async (dut) => {
+            if (setup !== undefined) await setup(dut);
+            await rig.trial(dut, { rate: COST_RATE, durationMs: 500, size }); // JIT warm-up
+            const t = await rig.trial(dut, { rate: COST_RATE, durationMs: QUICK ? 1500 : 4000, size });
+            const handled = Math.max(1, t.sent - t.kernelDrops.dutIn);
+            const usPerFrame = t.dutCpuUs / handled;
+            log(`cost ${label} ${size} B round ${round}: ${usPerFrame.toFixed(2)} µs/frame (cpu ${t.cpu.dut.toFixed(0)} %, loss ${pct(t.loss)}, rest of machine ${t.cpu.other.toFixed(0)} %)`);
+            cost.push({ label, size, round, usPerFrame, t });
+          });
+        }
+      }
+    }
+    const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
+    const at = (label: string, size: number): number[] => cost.filter((c) => c.label === label && c.size === size).map((c) => c.usPerFrame);
+    const lines = SIZES.map((size) => {
+      const [r, s, f] = [median(at("relay", size)), median(at("switch", size)), median(at("switch+filters", size))];
+      const each = (label: string): string => at(label, size).map((x) => x.toFixed(2)).join(", ");
+      return [`${size} B`, `${r.toFixed(2)} (${each("relay")})`, `${s.toFixed(2)} (${each("switch")})`, `${f.toFixed(2)} (${each("switch+filters")})`, (r / s).toFixed(2), (r / f).toFixed(2)];
+    });
+    process.stdout.write(
+      [
+        `## DUT CPU time per frame at ${fmt(COST_RATE)} frames/s (µs; median of ${ROUNDS} alternating rounds, each round's figure in brackets)`,
+        "",
+        markdownTable(["frame", "bare relay", "switch", "switch + filters", "relay / switch", "relay / switch + filters"], lines),
+        "",
+      ].join("\n"),
+    );
+    if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, cost }, null, 2));
     await rig.stop();
     return;
   }
@@ -185,10 +242,12 @@ async function main(): Promise<void> {
   }
 
   // 1. Loss-free rate per frame size: relay, switch without filters, switch with passing filters.
-  for (const size of SIZES) {
-    await search("relay", { mode: "relay", bufferBytes: MiB4 }, size);
-    await search("switch", { mode: "netemu", bufferBytes: MiB4 }, size);
-    await search("switch+filters", { mode: "netemu", bufferBytes: MiB4 }, size, setPassingFilters);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const size of SIZES) {
+      await search("relay", { mode: "relay", bufferBytes: MiB4 }, size, undefined, round);
+      await search("switch", { mode: "netemu", bufferBytes: MiB4 }, size, undefined, round);
+      await search("switch+filters", { mode: "netemu", bufferBytes: MiB4 }, size, setPassingFilters, round);
+    }
   }
   // 2. Socket buffer size: the kernel's default vs 4 MiB (capped by net.core.rmem_max).
   const bufferSizes = QUICK ? [64] : [64, 1500];
@@ -262,23 +321,29 @@ async function main(): Promise<void> {
   out.push(`Filters (both NIOs): ${JSON.stringify(filtersUsed)}. ${bpfNote}`);
   out.push("");
   const find = (label: string, size: number, buf = MiB4): SearchRow | undefined => rows.find((r) => r.label === label && r.size === size && r.bufferBytes === buf);
+  const allRounds = (label: string, size: number): SearchRow[] => rows.filter((r) => r.label === label && r.size === size && r.bufferBytes === MiB4);
+  /** The median round of a cell (the upper one of an even count). */
+  const medianRow = (label: string, size: number): SearchRow | undefined => {
+    const sorted = allRounds(label, size).sort((a, b) => a.result.rate - b.result.rate);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
   const rateRows: string[][] = [];
   for (const size of SIZES) {
-    const relay = find("relay", size)?.result.rate ?? Number.NaN;
-    const sw = find("switch", size)?.result.rate ?? Number.NaN;
-    const swf = find("switch+filters", size)?.result.rate ?? Number.NaN;
+    const cells = (["relay", "switch", "switch+filters"] as const).map((label) => medianRow(label, size));
+    const [relay, sw, swf] = cells.map((r) => r?.result.rate ?? Number.NaN) as [number, number, number];
+    const each = (label: string): string => (ROUNDS > 1 ? ` (${allRounds(label, size).map((r) => fmt(r.result.rate)).join(", ")})` : "");
     const cpuAt = (r: SearchRow | undefined): string => (r?.result.best ? `${r.result.best.cpu.dut.toFixed(0)} %` : "–");
     rateRows.push([
       `${size} B`,
-      fmt(relay),
-      fmt(sw),
+      `${fmt(relay)}${each("relay")}`,
+      `${fmt(sw)}${each("switch")}`,
       `${(sw / relay).toFixed(2)} ${sw / relay >= 0.8 ? "(met)" : "(not met)"}`,
-      fmt(swf),
+      `${fmt(swf)}${each("switch+filters")}`,
       `${(swf / relay).toFixed(2)} ${swf / relay >= 0.7 ? "(met)" : "(not met)"}`,
-      `${cpuAt(find("relay", size))} / ${cpuAt(find("switch", size))} / ${cpuAt(find("switch+filters", size))}`,
+      cells.map(cpuAt).join(" / "),
     ]);
   }
-  out.push("### Highest offered rate with < 0.1 % loss (frames/s), 4 MiB socket buffers");
+  out.push(`### Highest offered rate with < 0.1 % loss (frames/s), 4 MiB socket buffers${ROUNDS > 1 ? `: median of ${ROUNDS} alternating rounds (each round's figure in brackets)` : ""}`);
   out.push("");
   out.push(markdownTable(["frame", "bare relay", "switch", "switch / relay (≥ 0.8)", "switch + filters", "filters / relay (≥ 0.7)", "DUT CPU at that rate: relay / switch / filters"], rateRows));
   out.push("");
@@ -286,10 +351,10 @@ async function main(): Promise<void> {
   out.push("");
   out.push(
     markdownTable(
-      ["DUT", "frame", "buffer", "offered", "loss", "kernel drops DUT-in / DUT-out / sink", "CPU DUT / gen / sink / rest of machine"],
+      ["DUT", "frame", "round", "buffer", "offered", "loss", "kernel drops DUT-in / DUT-out / sink", "CPU DUT / gen / sink / rest of machine"],
       rows.map((r) => {
         const f = r.result.firstFail;
-        return [r.label, `${r.size} B`, r.bufferBytes === MiB4 ? "4 MiB" : `${fmt(r.bufferBytes / 1024)} KiB`, f ? fmt(f.rate) : "–", f ? pct(f.loss, 2) : "–", f ? `${f.kernelDrops.dutIn} / ${f.kernelDrops.dutOut} / ${f.kernelDrops.sink}` : "–", f ? `${f.cpu.dut.toFixed(0)} / ${f.cpu.gen.toFixed(0)} / ${f.cpu.sink.toFixed(0)} / ${f.cpu.other.toFixed(0)} %` : "–"];
+        return [r.label, `${r.size} B`, String(r.round), r.bufferBytes === MiB4 ? "4 MiB" : `${fmt(r.bufferBytes / 1024)} KiB`, f ? fmt(f.rate) : "–", f ? pct(f.loss, 2) : "–", f ? `${f.kernelDrops.dutIn} / ${f.kernelDrops.dutOut} / ${f.kernelDrops.sink}` : "–", f ? `${f.cpu.dut.toFixed(0)} / ${f.cpu.gen.toFixed(0)} / ${f.cpu.sink.toFixed(0)} / ${f.cpu.other.toFixed(0)} %` : "–"];
       }),
     ),
   );

@@ -42,6 +42,8 @@ export interface Trial {
   kernelDrops: { dutIn: number; dutOut: number; sink: number };
   /** CPU use in % of one core; `other` is what the rest of the machine used during the step. */
   cpu: { dut: number; gen: number; sink: number; other: number };
+  /** CPU time the DUT spent during the step (user + system), in µs. */
+  dutCpuUs: number;
   latency?: Latency;
 }
 
@@ -105,7 +107,7 @@ export class DataplaneRig {
     const d0 = udpDrops(ports);
     const s0 = cpuTimes();
     const g = await this.gen.call<{ sent: number; achievedRate: number; maxBurst: number; cpuPct: number }>("run", { rate: o.rate, durationMs: o.durationMs, size: o.size, runId, count: o.count });
-    const dutCpu = await dut.child.call<{ cpuPct: number }>("cpu");
+    const dutCpu = await dut.child.call<{ cpuPct: number; cpuUs: number }>("cpu");
     const s1 = cpuTimes();
     const machinePct = s1.total > s0.total ? ((s1.busy - s0.busy) / (s1.total - s0.total)) * 100 * cpus().length : 0;
     // Let in-flight and delayed frames arrive: stop once nothing new came for 200 ms (+ settleMs).
@@ -135,6 +137,7 @@ export class DataplaneRig {
       loss: g.sent === 0 ? 0 : Math.max(0, g.sent - r.received - intendedDrops) / g.sent,
       kernelDrops: { dutIn: drop(dut.lports[0]), dutOut: drop(dut.lports[1]), sink: drop(this.sinkPort) },
       cpu: { dut: dutCpu.cpuPct, gen: g.cpuPct, sink: r.cpuPct, other: Math.max(0, machinePct - dutCpu.cpuPct - g.cpuPct - r.cpuPct) },
+      dutCpuUs: dutCpu.cpuUs,
     };
     if (o.latency === true) t.latency = r.latency;
     return t;

@@ -143,6 +143,20 @@ describe("UDP NIOs and the switch on live traffic (real sockets on 127.0.0.1)", 
     await new Promise<void>((resolve) => socket.close(() => resolve()));
   });
 
+  it("keeps a port working while its peer is gone (ECONNREFUSED) and delivers again once the peer is back", async () => {
+    const peerPort = peers[1]!.port;
+    await peers[1]!.close();
+    // Sends towards the closed peer draw ICMP port-unreachable, and the kernel fails the connected
+    // socket's next send with ECONNREFUSED: that must neither crash the server nor close the NIO.
+    for (let i = 0; i < 20; i++) await peers[0]!.send(ethernetFrame(BROADCAST, A), lports[0]!);
+    await peers[3]!.waitFor(20);
+    peers[1] = await UdpPeer.open(peerPort);
+    await peers[0]!.send(ethernetFrame(BROADCAST, A), lports[0]!);
+    const [again] = await peers[1]!.waitFor(1);
+    expect(again).to.deep.equal(ethernetFrame(BROADCAST, A));
+    expect((await s.request("GET", "/v2/version")).status).to.equal(200);
+  });
+
   it("refuses a NIO whose local port is taken, or whose rhost does not resolve, with 409 and leaves the port free", async () => {
     const holder = await UdpPeer.open();
     try {

@@ -159,8 +159,9 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   private intoSwitch(live: LiveSwitch, port: LivePort, frame: Uint8Array): void {
-    port.capture?.writer.write(frame, this.clock.nowMs());
-    const result = live.fabric.forward(port.portNumber, frame, this.clock.nowMs());
+    const nowMs = this.clock.nowMs();
+    port.capture?.writer.write(frame, nowMs);
+    const result = live.fabric.forward(port.portNumber, frame, nowMs);
     for (let i = 0; i < result.count; i++) {
       const egress = live.ports.get(result.ports[i] as number);
       if (egress !== undefined) this.towardsPort(egress, result.frames[i] as Uint8Array);

@@ -43,8 +43,9 @@ export class DelayLine {
   private release(): void {
     this.timer = undefined;
     const now = this.clock.nowMs();
-    // Timers fire up to a millisecond early or late; a frame due within 0.5 ms goes now.
-    while (this.head < this.frames.length && (this.departures[this.head] as number) <= now + 0.5) {
+    // Never early: Node counts a timer from the event loop's cached time, so it can fire up to a
+    // millisecond before a frame's departure; such a frame waits for the next timer (late by < 1 ms).
+    while (this.head < this.frames.length && (this.departures[this.head] as number) <= now) {
       const frame = this.frames[this.head] as Uint8Array;
       this.head++;
       this.deliver(frame);

@@ -1,0 +1,114 @@
+import { expect } from "chai";
+import { DelayLine } from "../../../src/application/dataplane/delay-line.js";
+import type { Clock } from "../../../src/application/ports/system.js";
+import type { Timers } from "../../../src/application/ports/timers.js";
+
+/**
+ * A clock and timers driven by the test. `earlyByMs` makes every timer fire that much before its
+ * time, as Node's do when they were armed late in an event-loop turn (they count from the loop's
+ * cached time).
+ */
+class ManualTime implements Clock, Timers {
+  now = 1000;
+  armed = 0;
+  private pending: { at: number; callback: () => void; handle: number }[] = [];
+  private nextHandle = 1;
+
+  constructor(private readonly earlyByMs = 0) {}
+
+  nowMs(): number {
+    return this.now;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    this.armed++;
+    const handle = this.nextHandle++;
+    // Node runs a timer of less than 1 ms after 1 ms.
+    this.pending.push({ at: this.now + Math.max(1, ms) - this.earlyByMs, callback, handle });
+    return handle;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.pending = this.pending.filter((t) => t.handle !== handle);
+  }
+
+  get timersWaiting(): number {
+    return this.pending.length;
+  }
+
+  /** Moves time forward to `until`, firing each timer at its time. */
+  advanceTo(until: number): void {
+    for (;;) {
+      this.pending.sort((a, b) => a.at - b.at);
+      const next = this.pending[0];
+      if (next === undefined || next.at > until) break;
+      this.pending.shift();
+      this.now = Math.max(this.now, next.at);
+      next.callback();
+    }
+    this.now = until;
+  }
+}
+
+function frame(n: number): Uint8Array {
+  return Uint8Array.of(n);
+}
+
+describe("delay line", () => {
+  it("hands each frame on once its delay is over, with one timer for the whole line", () => {
+    const time = new ManualTime();
+    const out: [number, number][] = [];
+    const line = new DelayLine(time, time, (f) => out.push([f[0]!, time.now]));
+    for (let i = 0; i < 100; i++) {
+      line.push(frame(i), 50);
+      time.advanceTo(time.now + 0.2);
+    }
+    expect(time.timersWaiting).to.equal(1);
+    time.advanceTo(time.now + 100);
+    expect(out.map(([n]) => n)).to.deep.equal([...Array(100).keys()]);
+    out.forEach(([, at], i) => expect(at - (1000 + i * 0.2)).to.be.within(50, 51 + 1e-9));
+    expect(line.pending).to.equal(0);
+  });
+
+  it("never hands a frame on before its departure, even when its timer fires early", () => {
+    const time = new ManualTime(0.7);
+    const departures: number[] = [];
+    const sent: number[] = [];
+    const line = new DelayLine(time, time, (f) => void sent.push(time.now - departures[f[0]!]!));
+    for (let i = 0; i < 50; i++) {
+      departures.push(time.now + 100);
+      line.push(frame(i), 100);
+      time.advanceTo(time.now + 0.37);
+    }
+    time.advanceTo(time.now + 200);
+    expect(sent).to.have.length(50);
+    for (const late of sent) expect(late).to.be.within(0, 1.7);
+  });
+
+  it("keeps the order of frames when a later one draws a shorter delay (jitter)", () => {
+    const time = new ManualTime();
+    const order: number[] = [];
+    const line = new DelayLine(time, time, (f) => void order.push(f[0]!));
+    line.push(frame(1), 30);
+    time.advanceTo(time.now + 1);
+    line.push(frame(2), 5);
+    time.advanceTo(time.now + 1);
+    line.push(frame(3), 20);
+    time.advanceTo(time.now + 50);
+    expect(order).to.deep.equal([1, 2, 3]);
+  });
+
+  it("drops what is still waiting when it is closed, and takes nothing after that", () => {
+    const time = new ManualTime();
+    const out: number[] = [];
+    const line = new DelayLine(time, time, (f) => void out.push(f[0]!));
+    line.push(frame(1), 10);
+    line.push(frame(2), 10);
+    expect(line.close()).to.equal(2);
+    expect(time.timersWaiting).to.equal(0);
+    line.push(frame(3), 10);
+    time.advanceTo(time.now + 100);
+    expect(out).to.deep.equal([]);
+    expect(line.pending).to.equal(0);
+  });
+});

@@ -12,7 +12,7 @@
  */
 import { cpus } from "node:os";
 import { writeFileSync } from "node:fs";
-import { DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial } from "./lib/dataplane-rig.js";
+import { DISTURBED_OTHER_CPU_PCT, DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, monoMs, readSysctl, sleep } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -109,9 +109,10 @@ async function main(): Promise<void> {
         maxRate: MAX_RATE,
         precision: PRECISION,
         retries: 1,
+        disturbedRetries: 3,
         onStep: (t) => VERBOSE && log(`  ${stepLine(t)}`),
       });
-      log(`  → ${fmt(result.rate)} frames/s${result.firstFail ? `; first failing step: ${stepLine(result.firstFail)}` : ""}`);
+      log(`  → ${fmt(result.rate)} frames/s${result.disturbed > 0 ? ` (${result.disturbed} disturbed trials repeated)` : ""}${result.firstFail ? `; first failing step: ${stepLine(result.firstFail)}` : ""}`);
       const row: SearchRow = { label, round, size, bufferBytes: options.bufferBytes, result, filters };
       rows.push(row);
       return row;
@@ -316,6 +317,8 @@ async function main(): Promise<void> {
   out.push("");
   out.push(`Machine: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; net.core.rmem_max ${machine.rmemMax}, rmem_default ${machine.rmemDefault}, wmem_max ${machine.wmemMax}.`);
   out.push(`Steps of ${STEP_MS} ms (a failing step is tried once more; it passes if either trial does), bisection to ${PRECISION * 100} %; loss = (sent − received − drops the filters made on purpose) / sent; pass = loss < 0.1 %.`);
+  const disturbed = rows.reduce((n, r) => n + r.result.disturbed, 0);
+  out.push(`A failing trial during which the rest of the machine used more than ${DISTURBED_OTHER_CPU_PCT} % of a core is repeated (up to 3 times per step, not counted as the step's retry): ${disturbed} such trials in this run.`);
   const others = rows.flatMap((r) => r.result.steps.map((t) => t.cpu.other)).sort((a, b) => a - b);
   out.push(`CPU used by other processes of the machine during the search steps (% of one core): median ${fmt(others[Math.floor(others.length / 2)] ?? Number.NaN)}, max ${fmt(others[others.length - 1] ?? Number.NaN)}.`);
   out.push(`Filters (both NIOs): ${JSON.stringify(filtersUsed)}. ${bpfNote}`);

@@ -58,9 +58,9 @@ class DgramEndpoint implements UdpEndpoint {
   send(frame: Uint8Array): void {
     if (this.closed) return;
     // No callback: with one, Node defers a call per datagram (process.nextTick) even when the kernel
-    // took it at once, which cost ~0.3 µs per frame (docs/benchmarks.md). Send errors (ECONNREFUSED
-    // while the peer is not listening yet, and the like) reach the socket's "error" listener, which
-    // ignores them, as uBridge does.
+    // took it at once, about 1 µs per frame (docs/benchmarks.md). Without one, Node drops a failed
+    // send (ECONNREFUSED while the peer is not listening yet, and the like) and anything reported
+    // later reaches the socket's "error" listener, which ignores it, as uBridge does.
     this.socket.send(frame);
   }
 

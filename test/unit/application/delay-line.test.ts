@@ -10,7 +10,6 @@ import type { Timers } from "../../../src/application/ports/timers.js";
  */
 class ManualTime implements Clock, Timers {
   now = 1000;
-  armed = 0;
   private pending: { at: number; callback: () => void; handle: number }[] = [];
   private nextHandle = 1;
 
@@ -21,7 +20,6 @@ class ManualTime implements Clock, Timers {
   }
 
   setTimeout(callback: () => void, ms: number): unknown {
-    this.armed++;
     const handle = this.nextHandle++;
     // Node runs a timer of less than 1 ms after 1 ms.
     this.pending.push({ at: this.now + Math.max(1, ms) - this.earlyByMs, callback, handle });

@@ -13,7 +13,7 @@
 import { cpus } from "node:os";
 import { writeFileSync } from "node:fs";
 import { DISTURBED_OTHER_CPU_PCT, DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial } from "./lib/dataplane-rig.js";
-import { fmt, markdownTable, monoMs, readSysctl, sleep } from "./lib/util.js";
+import { fmt, markdownTable, median, monoMs, readSysctl, sleep } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
@@ -182,7 +182,6 @@ async function main(): Promise<void> {
         }
       }
     }
-    const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
     const at = (label: string, size: number): number[] => cost.filter((c) => c.label === label && c.size === size).map((c) => c.usPerFrame);
     const lines = SIZES.map((size) => {
       const [r, s, f] = [median(at("relay", size)), median(at("switch", size)), median(at("switch+filters", size))];
@@ -220,7 +219,6 @@ async function main(): Promise<void> {
         ).result.rate,
       );
     }
-    const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
     const ratio = median(withBpf) / median(plain);
     process.stdout.write(
       [

@@ -113,6 +113,11 @@ export function serveIpc(handlers: Handlers, onExit: () => Promise<void> = async
   process.on("disconnect", () => void onExit().finally(() => process.exit(0)));
 }
 
+/** The median of unsorted values (the upper middle one of an even count); NaN when there are none. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
 /** The p-th percentile (0..100) of sorted values (nearest rank). */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -33,6 +33,8 @@ const roundsAt = argv.indexOf("--rounds");
  * and the median per cell decides, so one disturbed search cannot (single searches vary ±30 % here).
  */
 const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(argv[roundsAt + 1]) || 1) : QUICK ? 1 : 3;
+/** Extra trials per search step for failing trials that other load on the machine disturbed. */
+const DISTURBED_RETRIES = 3;
 /** Fixed offered rate of the CPU-cost trials: well under every loss-free rate, over libuv's batching threshold. */
 const COST_RATE = 40_000;
 
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
         maxRate: MAX_RATE,
         precision: PRECISION,
         retries: 1,
-        disturbedRetries: 3,
+        disturbedRetries: DISTURBED_RETRIES,
         onStep: (t) => VERBOSE && log(`  ${stepLine(t)}`),
       });
       log(`  → ${fmt(result.rate)} frames/s${result.disturbed > 0 ? ` (${result.disturbed} disturbed trials repeated)` : ""}${result.firstFail ? `; first failing step: ${stepLine(result.firstFail)}` : ""}`);
@@ -134,6 +136,13 @@ async function main(): Promise<void> {
     filtersUsed = second[0]?.filters;
     return filtersUsed;
   };
+
+  /** The three devices every comparison alternates: the runtime's ceiling, the switch, the switch with filters. */
+  const compared: [string, DutOptions, ((dut: Dut) => Promise<unknown>) | undefined][] = [
+    ["relay", { mode: "relay", bufferBytes: MiB4 }, undefined],
+    ["switch", { mode: "netemu", bufferBytes: MiB4 }, undefined],
+    ["switch+filters", { mode: "netemu", bufferBytes: MiB4 }, setPassingFilters],
+  ];
 
   if (DELAY_ONLY) {
     // Only the delay case (issue 3: no loss and p99 error ≤ 2 ms at 5,000 frames/s), three trials per size.
@@ -162,14 +171,9 @@ async function main(): Promise<void> {
     // the loss-free rate it does not hinge on one scheduling hiccup, so it shows what the switch adds
     // to the runtime's own receive + send. The three DUTs alternate, round after round.
     const cost: { label: string; size: number; round: number; usPerFrame: number; t: Trial }[] = [];
-    const duts: [string, DutOptions, ((dut: Dut) => Promise<unknown>) | undefined][] = [
-      ["relay", { mode: "relay", bufferBytes: MiB4 }, undefined],
-      ["switch", { mode: "netemu", bufferBytes: MiB4 }, undefined],
-      ["switch+filters", { mode: "netemu", bufferBytes: MiB4 }, setPassingFilters],
-    ];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const size of SIZES) {
-        for (const [label, options, setup] of duts) {
+        for (const [label, options, setup] of compared) {
           await withDut(rig, options, async (dut) => {
             if (setup !== undefined) await setup(dut);
             await rig.trial(dut, { rate: COST_RATE, durationMs: 500, size }); // JIT warm-up
@@ -243,9 +247,7 @@ async function main(): Promise<void> {
   // 1. Loss-free rate per frame size: relay, switch without filters, switch with passing filters.
   for (let round = 1; round <= ROUNDS; round++) {
     for (const size of SIZES) {
-      await search("relay", { mode: "relay", bufferBytes: MiB4 }, size, undefined, round);
-      await search("switch", { mode: "netemu", bufferBytes: MiB4 }, size, undefined, round);
-      await search("switch+filters", { mode: "netemu", bufferBytes: MiB4 }, size, setPassingFilters, round);
+      for (const [label, options, setup] of compared) await search(label, options, size, setup, round);
     }
   }
   // 2. Socket buffer size: the kernel's default vs 4 MiB (capped by net.core.rmem_max).
@@ -316,9 +318,9 @@ async function main(): Promise<void> {
   out.push(`Machine: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}; net.core.rmem_max ${machine.rmemMax}, rmem_default ${machine.rmemDefault}, wmem_max ${machine.wmemMax}.`);
   out.push(`Steps of ${STEP_MS} ms (a failing step is tried once more; it passes if either trial does), bisection to ${PRECISION * 100} %; loss = (sent − received − drops the filters made on purpose) / sent; pass = loss < 0.1 %.`);
   const disturbed = rows.reduce((n, r) => n + r.result.disturbed, 0);
-  out.push(`A failing trial during which the rest of the machine used more than ${DISTURBED_OTHER_CPU_PCT} % of a core is repeated (up to 3 times per step, not counted as the step's retry): ${disturbed} such trials in this run.`);
-  const others = rows.flatMap((r) => r.result.steps.map((t) => t.cpu.other)).sort((a, b) => a - b);
-  out.push(`CPU used by other processes of the machine during the search steps (% of one core): median ${fmt(others[Math.floor(others.length / 2)] ?? Number.NaN)}, max ${fmt(others[others.length - 1] ?? Number.NaN)}.`);
+  out.push(`A failing trial during which the rest of the machine used more than ${DISTURBED_OTHER_CPU_PCT} % of a core is repeated (up to ${DISTURBED_RETRIES} times per step, not counted as the step's retry): ${disturbed} such trials in this run.`);
+  const others = rows.flatMap((r) => r.result.steps.map((t) => t.cpu.other));
+  out.push(`CPU used by other processes of the machine during the search steps (% of one core): median ${fmt(median(others))}, max ${fmt(Math.max(...others))}.`);
   out.push(`Filters (both NIOs): ${JSON.stringify(filtersUsed)}. ${bpfNote}`);
   out.push("");
   const find = (label: string, size: number, buf = MiB4): SearchRow | undefined => rows.find((r) => r.label === label && r.size === size && r.bufferBytes === buf);

@@ -186,14 +186,15 @@ export class DataplaneRig {
       let t = await this.trial(dut, { rate, durationMs: o.durationMs, size: o.size });
       steps.push(t);
       o.onStep?.(t);
-      let extra = o.disturbedRetries ?? 0;
-      for (let retry = 0; retry < (o.retries ?? 0) && t.loss >= maxLoss; retry++) {
-        if (t.cpu.other > DISTURBED_OTHER_CPU_PCT && extra > 0) {
-          // Another process took a core's share: this trial says nothing about the DUT.
-          extra--;
-          retry--;
+      let retriesLeft = o.retries ?? 0;
+      let disturbedLeft = o.disturbedRetries ?? 0;
+      while (t.loss >= maxLoss) {
+        // Another process took a core's share: this trial says nothing about the DUT.
+        if (t.cpu.other > DISTURBED_OTHER_CPU_PCT && disturbedLeft > 0) {
+          disturbedLeft--;
           disturbed++;
-        }
+        } else if (retriesLeft > 0) retriesLeft--;
+        else break;
         await sleep(200);
         t = await this.trial(dut, { rate, durationMs: o.durationMs, size: o.size });
         steps.push(t);

@@ -1,0 +1,153 @@
+import os from "node:os";
+import { isIPv4 } from "node:net";
+import type { NetworkInterface, NetworkInterfaces } from "../../application/ports/host.js";
+
+/** One address of an interface, as `os.networkInterfaces()` lists it. */
+export interface InterfaceAddress {
+  readonly address: string;
+  readonly netmask: string;
+  readonly family: string;
+  readonly mac: string;
+}
+
+/** Interface name → its addresses, the shape of `os.networkInterfaces()`. */
+export type InterfaceAddressSource = () => Readonly<Record<string, readonly InterfaceAddress[] | undefined>>;
+
+/** GNS3's name prefixes of loopback, bridges and virtual switches (compared case-insensitively). */
+const SPECIAL_PREFIXES = [
+  "lo", "vmnet", "vboxnet", "docker", "lxcbr", "virbr", "ovs-system", "veth", "fw", "p2p", "bridge",
+  "vmware", "virtualbox", "gns3",
+];
+
+/** The label of the entry added for a served address no interface lists, e.g. `lo:netemu`. */
+const SERVED_LABEL = "netemu";
+
+interface Entry extends NetworkInterface {
+  /** The interface the address belongs to (`name` may be an alias label of it). */
+  readonly device: string;
+}
+
+/**
+ * The host's interfaces as GNS3's `GET /v2/compute/network/interfaces` lists them, with two
+ * differences that let a controller pair netemu's UDP tunnels: every IPv4 address of an interface
+ * is listed (further ones under `<if>:1`, `<if>:2`…), and the address netemu serves on is listed
+ * first, even when no interface holds it (127.0.0.2 is routed through lo, which lists 127.0.0.1 only).
+ */
+export class HostNetworkInterfaces implements NetworkInterfaces {
+  private readonly servedAddress: string | undefined;
+
+  /**
+   * @param servedHost the address netemu serves on (its `--host`).
+   * @param source the interfaces; `os.networkInterfaces()` by default.
+   */
+  constructor(
+    servedHost: string,
+    private readonly source: InterfaceAddressSource = () => os.networkInterfaces(),
+  ) {
+    this.servedAddress = specificIPv4(servedHost);
+  }
+
+  list(): readonly NetworkInterface[] {
+    // Read afresh each time: interfaces come and go, and the controller caches the answer anyway.
+    const entries = listed(this.source());
+    const served = this.servedAddress;
+    if (served === undefined) return entries.map(strip);
+    const held = entries.findIndex((e) => e.ipAddress === served);
+    const first = held >= 0 ? entries.splice(held, 1)[0]! : entryFor(served, entries);
+    return [first, ...entries].map(strip);
+  }
+}
+
+/** Every interface sorted by name as GNS3 sorts them, each IPv4 address an entry. */
+function listed(interfaces: Readonly<Record<string, readonly InterfaceAddress[] | undefined>>): Entry[] {
+  // Plain code-unit order, as Python's sorted() on names.
+  const names = Object.keys(interfaces).sort();
+  // Labelled Linux addresses already come as their own `eth0:1` keys: aliases must not reuse those.
+  const taken = new Set(names);
+  const entries: Entry[] = [];
+  for (const device of names) {
+    const addresses = interfaces[device] ?? [];
+    const mac = addresses[0]?.mac ?? "";
+    const ipv4 = unique(addresses.filter((a) => a.family === "IPv4"));
+    if (ipv4.length === 0) {
+      entries.push(entry(device, device, "", "", mac));
+      continue;
+    }
+    let label = 0;
+    ipv4.forEach((a, i) => {
+      let name = device;
+      if (i > 0) {
+        do name = `${device}:${++label}`;
+        while (taken.has(name));
+        taken.add(name);
+      }
+      entries.push(entry(name, device, a.address, a.netmask, a.mac || mac));
+    });
+  }
+  return entries;
+}
+
+/** The entry for a served address no interface holds: on the interface whose network has it. */
+function entryFor(address: string, entries: readonly Entry[]): Entry {
+  const value = toUint32(address);
+  let best: Entry | undefined;
+  for (const e of entries) {
+    if (e.ipAddress === "" || !isIPv4(e.netmask)) continue;
+    const mask = toUint32(e.netmask);
+    if (((toUint32(e.ipAddress) & mask) >>> 0) !== ((value & mask) >>> 0)) continue;
+    // The most specific network wins, as a route lookup would choose it.
+    if (best === undefined || prefixLength(mask) > prefixLength(toUint32(best.netmask))) best = e;
+  }
+  if (best === undefined) {
+    // Reachable (netemu is bound to it) but on no listed network: only a host route can be claimed.
+    return entry(SERVED_LABEL, SERVED_LABEL, address, "255.255.255.255", "");
+  }
+  return entry(`${best.device}:${SERVED_LABEL}`, best.device, address, best.netmask, best.macAddress);
+}
+
+function entry(name: string, device: string, ipAddress: string, netmask: string, macAddress: string): Entry {
+  const lower = name.toLowerCase();
+  return {
+    id: name,
+    name,
+    device,
+    ipAddress,
+    netmask,
+    macAddress,
+    // GNS3 finds no reliable way to tell a TAP interface either: it goes by the name.
+    type: name.startsWith("tap") ? "tap" : "ethernet",
+    special: SPECIAL_PREFIXES.some((prefix) => lower.startsWith(prefix)),
+  };
+}
+
+function strip({ device: _device, ...entry }: Entry): NetworkInterface {
+  return entry;
+}
+
+function unique(addresses: readonly InterfaceAddress[]): InterfaceAddress[] {
+  const seen = new Set<string>();
+  return addresses.filter((a) => !seen.has(a.address) && seen.add(a.address));
+}
+
+/**
+ * The IPv4 address netemu serves on when it is one address, or undefined for the wildcards (every
+ * address is listed already) and for IPv6 and names (GNS3's controller pairs IPv4 addresses only).
+ */
+export function specificIPv4(host: string): string | undefined {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
+  if (h === "localhost") return "127.0.0.1";
+  if (h.startsWith("::ffff:")) h = h.slice("::ffff:".length);
+  if (!isIPv4(h) || h === "0.0.0.0") return undefined;
+  return h;
+}
+
+function toUint32(address: string): number {
+  return address.split(".").reduce((value, octet) => ((value << 8) | Number(octet)) >>> 0, 0);
+}
+
+function prefixLength(mask: number): number {
+  let bits = 0;
+  for (let m = mask; m !== 0; m = (m << 1) >>> 0) bits++;
+  return bits;
+}

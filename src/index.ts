@@ -21,12 +21,17 @@ export type * from "./application/ports/capture-sink.js";
 export type * from "./application/ports/settings-store.js";
 export type * from "./application/ports/server-settings.js";
 export type * from "./application/ports/system.js";
+export type * from "./application/ports/host.js";
+export type * from "./application/ports/notifications.js";
+export type * from "./application/ports/project-files.js";
 
 export * from "./domain/filters/catalogue.js";
 export * from "./domain/filters/filter-settings.js";
 export * from "./domain/switching/port.js";
 export * from "./domain/switching/nio.js";
 export * from "./domain/switching/ethernet-switch.js";
+export * from "./domain/switching/ethernet-hub.js";
+export * from "./domain/switching/compute-node.js";
 export * from "./domain/topology/project.js";
 export * from "./domain/topology/node.js";
 export * from "./domain/topology/link.js";
@@ -37,7 +42,7 @@ export * from "./domain/server/iou-license.js";
 export {
   InMemoryProjectRepository,
   InMemoryComputeProjectRepository,
-  InMemorySwitchRepository,
+  InMemoryComputeNodeRepository,
   InMemoryNodeRepository,
   InMemoryLinkRepository,
 } from "./adapters/persistence/in-memory-repositories.js";

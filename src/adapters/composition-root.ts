@@ -13,12 +13,21 @@ import { SwitchDataPlane } from "../application/dataplane/switch-data-plane.js";
 import type { RandomSourceFactory, Timers } from "../application/ports/timers.js";
 import { createHttpApp } from "./http/app.js";
 import {
+  InMemoryComputeNodeRepository,
   InMemoryComputeProjectRepository,
   InMemoryLinkRepository,
   InMemoryNodeRepository,
   InMemoryProjectRepository,
-  InMemorySwitchRepository,
 } from "./persistence/in-memory-repositories.js";
+import { ProjectDirectoryFiles } from "./persistence/project-directory-files.js";
+import { NotificationHub } from "../application/notification-hub.js";
+import type { Notifications } from "../application/ports/notifications.js";
+import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
+import { OsHostMetrics } from "./system/host-metrics.js";
+import { HostNetworkInterfaces } from "./system/network-interfaces.js";
+import { NotificationSocketServer } from "./http/notification-socket.js";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -37,7 +46,7 @@ import { DEFAULTS } from "./config/server-config.js";
 export interface PortOverrides {
   readonly projectRepository?: unknown;
   readonly computeProjectRepository?: unknown;
-  readonly switchRepository?: unknown;
+  readonly computeNodeRepository?: unknown;
   readonly nodeRepository?: unknown;
   readonly linkRepository?: unknown;
   readonly settingsStore?: unknown;
@@ -48,6 +57,9 @@ export interface PortOverrides {
   readonly dataPlane?: DataPlane;
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
+  readonly notifications?: Notifications;
+  readonly hostMetrics?: HostMetrics;
+  readonly networkInterfaces?: NetworkInterfaces;
 }
 
 export interface NetemuOptions {
@@ -86,6 +98,12 @@ export interface Netemu {
   /** The Koa application serving the GNS3 v2 API (mount it, or call listen()). */
   readonly app: Koa;
   listen(port?: number, host?: string): Promise<ListeningServer>;
+  /**
+   * Serves the compute notification websocket (`GET /v2/compute/notifications/ws`) for an HTTP
+   * server of the host's own that mounts `app`: call it from that server's `upgrade` event.
+   * listen() wires it itself.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every project, switch and socket, and the HTTP server if listening. Idempotent. */
   shutdown(): Promise<void>;
   /** Resolves once the core has shut down (through shutdown(), POST /v2/shutdown or a signal). */
@@ -128,7 +146,12 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
   value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
-  value(TOKENS.SwitchRepository, o.switchRepository ?? new InMemorySwitchRepository());
+  value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
+  value(TOKENS.ProjectFiles, new ProjectDirectoryFiles(settings.projectsPath));
+  value(TOKENS.Notifications, o.notifications ?? new NotificationHub());
+  value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
+  value(TOKENS.HostFacts, { platform: process.platform });
+  value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
   value(TOKENS.NodeRepository, o.nodeRepository ?? new InMemoryNodeRepository());
   value(TOKENS.LinkRepository, o.linkRepository ?? new InMemoryLinkRepository());
   value(TOKENS.SettingsStore, o.settingsStore ?? new FileSettingsStore(settings.configDir));
@@ -152,6 +175,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       logger.info("shutting down");
       const closing = httpServer === undefined ? Promise.resolve() : new Promise<void>((r) => httpServer?.close(() => r()));
       httpServer?.closeIdleConnections();
+      await notificationSockets.close();
       for (const project of await useCases.listProjects.execute()) await useCases.closeProject.execute(project.projectId);
       for (const project of await c.resolve<{ list(): Promise<readonly { projectId: string }[]> }>(TOKENS.ComputeProjectRepository).list()) {
         await useCases.closeComputeProject.execute(project.projectId);
@@ -177,6 +201,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
   });
 
+  const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);
+  const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => notificationSockets.handleUpgrade(req, socket, head);
+
   return {
     settings,
     useCases,
@@ -184,6 +211,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     app,
     stopped,
     shutdown,
+    handleUpgrade,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         // Answers go out at once: with Nagle's algorithm a body sent apart from its headers waits for an ACK.
@@ -199,6 +227,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
           },
           app.callback(),
         );
+        server.on("upgrade", handleUpgrade);
         server.once("error", reject);
         server.listen(port, host, () => {
           server.off("error", reject);

@@ -1,4 +1,4 @@
-import type { SwitchRuleViolation } from "../domain/switching/ethernet-switch.js";
+import type { ComputeNodeType, NodeRuleViolation } from "../domain/switching/compute-node.js";
 import type { LinkRuleViolation } from "../domain/topology/link.js";
 import type { VersionMismatch } from "../domain/server/version.js";
 import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
@@ -15,10 +15,12 @@ export type NetemuError =
   | { readonly _tag: "LinkNotFound"; readonly linkId: string }
   | { readonly _tag: "InvalidUuid"; readonly what: "Project" | "Node"; readonly id: string }
   | { readonly _tag: "NodeNotInProject"; readonly projectId: string; readonly nodeName: string }
-  | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly switchName: string }
+  | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType }
   | { readonly _tag: "LinkPortNotFound"; readonly adapterNumber: number; readonly portNumber: number; readonly nodeName: string }
   | { readonly _tag: "NioTypeNotSupported"; readonly nioType: string }
   | { readonly _tag: "NodeTypeNotSupported"; readonly nodeType: string }
+  /** A create with the id of a node of another type (the compute's node ids are shared by switches and hubs). */
+  | { readonly _tag: "NodeIdInUse"; readonly nodeId: string; readonly nodeType: ComputeNodeType }
   | { readonly _tag: "ComputeNotFound"; readonly computeId: string }
   | { readonly _tag: "UdpConnectionFailed"; readonly rhost: string; readonly rport: number; readonly reason: string }
   | { readonly _tag: "NoFreeUdpPort"; readonly start: number; readonly end: number }
@@ -27,7 +29,11 @@ export type NetemuError =
   | { readonly _tag: "CaptureNotActive"; readonly message: string }
   | { readonly _tag: "CaptureAlreadyActive"; readonly portNumber: number }
   | { readonly _tag: "FileNotFound" }
-  | SwitchRuleViolation
+  | { readonly _tag: "CaptureFileUnwritable"; readonly filePath: string; readonly reason: string }
+  /** A project file path that leaves the project's directory (GNS3 answers 403). */
+  | { readonly _tag: "PathOutsideProject"; readonly path: string }
+  | { readonly _tag: "ProjectFileUnwritable"; readonly path: string; readonly reason: string }
+  | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch
   | InvalidFilterSettings;

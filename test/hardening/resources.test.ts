@@ -81,7 +81,7 @@ describe("Resources: long add/remove cycles return to their starting level", fun
         { type: "nio_udp", lport: lport!, rhost: "127.0.0.1", rport: 9, filters: { corrupt: [5] } },
       );
       if (E.isLeft(added)) throw new Error(`cycle ${i}: add ${added.left._tag}`);
-      const deleted = await netemu.useCases.deleteSwitch.execute(PROJECT, sw.right.nodeId);
+      const deleted = await netemu.useCases.deleteComputeNode.execute(PROJECT, sw.right.nodeId);
       if (E.isLeft(deleted)) throw new Error(`cycle ${i}: delete ${deleted.left._tag}`);
     };
     for (let i = 0; i < 50; i++) await cycle(i);

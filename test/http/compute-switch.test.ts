@@ -144,7 +144,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         { name: "Ethernet0", port_number: 0, type: "dot1q", vlan: 10 },
         { ethertype: "0x88A8", name: "Ethernet1", port_number: 1, type: "qinq", vlan: 20 },
       ]);
-      expect(dataPlane.remapped).to.deep.equal([nodeId]);
+      expect(dataPlane.updated.map((n) => [n.nodeId, n.portsMapping.length])).to.deep.equal([[nodeId, 2]]);
     });
 
     it("refuses to change the number of ports of a connected switch", async () => {
@@ -162,9 +162,11 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       expect((await s.request("GET", base)).json.name).to.equal("SW1");
     });
 
-    it("answers 204 to start, stop and suspend and stays started", async () => {
-      for (const action of ["start", "stop", "suspend"]) expect((await s.request("POST", `${base}/${action}`)).status).to.equal(204);
-      expect((await s.request("GET", base)).json.status).to.equal("started");
+    it("answers 204 to stop, suspend and start, and its status follows (GNS3's switch always says started)", async () => {
+      for (const [action, status] of [["stop", "stopped"], ["suspend", "suspended"], ["start", "started"]] as const) {
+        expect((await s.request("POST", `${base}/${action}`)).status).to.equal(204);
+        expect((await s.request("GET", base)).json.status, action).to.equal(status);
+      }
     });
 
     it("duplicates onto an existing destination and answers it", async () => {

@@ -133,7 +133,7 @@ describe("HTTP: controller projects, nodes and links", () => {
       expect(r.status).to.equal(200);
       expect(r.json).to.deep.include({ name: "Core", x: 10, y: 20 });
       expect(r.json.properties.ports_mapping[1]).to.deep.equal({ name: "Ethernet1", port_number: 1, type: "access", vlan: 10 });
-      expect(dataPlane.remapped).to.deep.equal([sw1]);
+      expect(dataPlane.updated.map((n) => n.nodeId)).to.deep.equal([sw1]);
     });
 
     it("deletes a node with its links", async () => {

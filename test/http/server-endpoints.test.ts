@@ -179,7 +179,7 @@ describe("HTTP: server endpoints", () => {
       expect(controller).to.include("Project name: lab").and.include(`Link ${link.link_id}`).and.include('"delay":[10,2]');
       expect(controller).to.match(/^Version: /m).and.match(/^Networks:/m);
       const compute = readFileSync(join(s.configDir, "debug", "compute_local.txt"), "utf8");
-      expect(compute).to.include("Switch SW1").and.include("Port 1 Ethernet1 access vlan 1").and.include('"type":"nio_udp"');
+      expect(compute).to.include("Ethernet switch SW1").and.include("Port 1 Ethernet1 access vlan 1").and.include('"type":"nio_udp"');
     });
 
     it("never writes the auth credentials", async () => {

@@ -1,21 +1,22 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../../src/application/ports/data-plane.js";
 import type { NetemuError } from "../../src/application/errors.js";
-import type { EthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
+import type { ComputeNode } from "../../src/domain/switching/compute-node.js";
 import type { Nio } from "../../src/domain/switching/nio.js";
 
 /** A data plane that records what the use cases ask of it, and can be told to refuse a port. */
 export class FakeDataPlane implements DataPlane {
   readonly attached = new Map<string, Nio>();
   readonly refusedLports = new Set<number>();
-  readonly remapped: string[] = [];
+  /** The node records update() was handed, in order. */
+  readonly updated: ComputeNode[] = [];
   closed = false;
 
   private key(nodeId: string, port: number): string {
     return `${nodeId}/${port}`;
   }
 
-  async attach(sw: EthernetSwitch, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
+  async attach(sw: ComputeNode, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
     if (nio.type === "nio_udp" && this.refusedLports.has(nio.lport)) {
       return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: "local port is already in use (EADDRINUSE)" });
     }
@@ -29,10 +30,10 @@ export class FakeDataPlane implements DataPlane {
     this.attached.set(this.key(nodeId, portNumber), nio);
     return E.right(undefined);
   }
-  remap(sw: EthernetSwitch): void {
-    this.remapped.push(sw.nodeId);
+  update(node: ComputeNode): void {
+    this.updated.push(node);
   }
-  async removeSwitch(nodeId: string): Promise<void> {
+  async removeNode(nodeId: string): Promise<void> {
     for (const key of [...this.attached.keys()]) if (key.startsWith(`${nodeId}/`)) this.attached.delete(key);
   }
   counters(): ReadonlyMap<number, PortCounters> {

@@ -71,14 +71,14 @@ export const filtersArb = (withBpf: boolean): fc.Arbitrary<Record<string, unknow
  */
 export function liveSnapshots(netemu: Netemu, nodeId: string): Map<number, PortCountersSnapshot> {
   const dp = netemu.container.resolve<DataPlane>(TOKENS.DataPlane) as unknown as {
-    switches?: Map<string, { fabric: EthernetSwitchFabric; ports: Map<number, unknown> }>;
+    nodes?: Map<string, { live: { fabric: EthernetSwitchFabric }; ports: Map<number, unknown> }>;
   };
-  if (!(dp.switches instanceof Map)) throw new Error("SwitchDataPlane has no switches map any more: update test/support/hardening-frames.ts");
-  const live = dp.switches.get(nodeId);
+  if (!(dp.nodes instanceof Map)) throw new Error("SwitchDataPlane has no nodes map any more: update test/support/hardening-frames.ts");
+  const live = dp.nodes.get(nodeId);
   const out = new Map<number, PortCountersSnapshot>();
   if (live === undefined) return out;
   for (const port of live.ports.keys()) {
-    const c = live.fabric.counters(port);
+    const c = live.live.fabric.counters(port);
     if (c !== undefined) out.set(port, c.snapshot());
   }
   return out;

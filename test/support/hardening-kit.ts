@@ -6,7 +6,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Netemu } from "../../src/adapters/composition-root.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { UdpPortPool } from "../../src/application/ports/udp-port-pool.js";
-import type { SwitchRepository, ComputeProjectRepository } from "../../src/application/ports/repositories.js";
+import type { ComputeNodeRepository, ComputeProjectRepository } from "../../src/application/ports/repositories.js";
 
 /** The seed of every property in test/hardening (override with FC_SEED=n to explore). */
 export const FC_SEED = Number.parseInt(process.env["FC_SEED"] ?? "20240611", 10);
@@ -42,8 +42,8 @@ export function udpPool(netemu: Netemu): UdpPortPool {
   return netemu.container.resolve<UdpPortPool>(TOKENS.UdpPortPool);
 }
 
-export function switchRepository(netemu: Netemu): SwitchRepository {
-  return netemu.container.resolve<SwitchRepository>(TOKENS.SwitchRepository);
+export function switchRepository(netemu: Netemu): ComputeNodeRepository {
+  return netemu.container.resolve<ComputeNodeRepository>(TOKENS.ComputeNodeRepository);
 }
 
 export function computeProjectRepository(netemu: Netemu): ComputeProjectRepository {

@@ -45,15 +45,20 @@ class PcapFileWriter implements CaptureWriter {
   private pendingBytes = 0;
   private writing: Promise<void> | undefined;
   private closed = false;
+  /** Set once a write failed: nothing more is written, the file handle waits for close(). */
+  private failed = false;
   /** Records dropped because the disk fell more than MAX_PENDING_BYTES behind. */
   dropped = 0;
 
-  constructor(private readonly file: FileHandle) {
+  constructor(
+    private readonly file: FileHandle,
+    private readonly onFailure: ((reason: string) => void) | undefined,
+  ) {
     this.enqueue(pcapGlobalHeader());
   }
 
   write(frame: Uint8Array, timestampMs: number): void {
-    if (this.closed) return;
+    if (this.closed || this.failed) return;
     if (this.pendingBytes > MAX_PENDING_BYTES) {
       this.dropped++;
       return;
@@ -75,10 +80,12 @@ class PcapFileWriter implements CaptureWriter {
         this.pendingBytes = 0;
         await this.file.write(batch);
       }
-    } catch {
+    } catch (err) {
       // A full or vanished disk ends the capture's writes, never the data plane.
       this.pending = [];
       this.pendingBytes = 0;
+      if (!this.failed && !this.closed) this.onFailure?.((err as Error).message);
+      this.failed = true;
     } finally {
       this.writing = undefined;
     }
@@ -93,11 +100,11 @@ class PcapFileWriter implements CaptureWriter {
 }
 
 export class PcapFileSink implements CaptureSink {
-  async open(filePath: string): Promise<E.Either<string, CaptureWriter>> {
+  async open(filePath: string, onFailure?: (reason: string) => void): Promise<E.Either<string, CaptureWriter>> {
     try {
       await mkdir(dirname(filePath), { recursive: true });
       const file = await open(filePath, "w", 0o644);
-      return E.right(new PcapFileWriter(file));
+      return E.right(new PcapFileWriter(file, onFailure));
     } catch (err) {
       return E.left((err as Error).message);
     }

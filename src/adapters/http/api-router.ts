@@ -33,9 +33,13 @@ export class ApiRouter {
     return false;
   }
 
-  add(method: Method, template: string, handler: Handler): void {
+  /**
+   * `{name:.+}` is a parameter spanning several segments (a file path); `rawBody` routes read the
+   * request stream themselves (file uploads), so no JSON is parsed and no body limit applies.
+   */
+  add(method: Method, template: string, handler: Handler, options: { readonly rawBody?: boolean } = {}): void {
     const digitParams = [...template.matchAll(/\{(\w+):\\d\+\}/g)].map((m) => m[1] as string);
-    const path = template.replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
+    const path = template.replace(/\{(\w+):\.\+\}/g, "*$1").replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
     if (digitParams.length > 0) {
       // Parameters are whole segments: capture the digit-only ones, let the others be anything.
       const source = template
@@ -58,6 +62,7 @@ export class ApiRouter {
       (ctx.state as { handled?: boolean }).handled = true;
       ctx.set("X-Route", template);
       const exchange = new Exchange(ctx, template);
+      if (options.rawBody === true) return handler(exchange);
       // Parsed here, after routing, so that a malformed body's 400 names its route as GNS3's does.
       if (await readBody(ctx, this.bodyParser, exchange)) await handler(exchange);
     };

@@ -1,4 +1,5 @@
 import type { NetemuError } from "../../application/errors.js";
+import { nodeKindName } from "../../domain/switching/compute-node.js";
 
 export interface HttpError {
   readonly status: number;
@@ -27,16 +28,18 @@ export function toHttpError(error: NetemuError): HttpError {
     case "AdapterNotFound":
       return {
         status: 404,
-        message: `Adapter ${error.adapterNumber} doesn't exist on Ethernet switch ${error.switchName}: its ports are all on adapter 0`,
+        message: `Adapter ${error.adapterNumber} doesn't exist on ${nodeKindName(error.nodeType)} ${error.nodeName}: its ports are all on adapter 0`,
       };
     case "PortNotFound":
-      return { status: 404, message: `Port ${error.portNumber} doesn't exist on Ethernet switch ${error.switchName}: it is not in ports_mapping` };
+      return { status: 404, message: `Port ${error.portNumber} doesn't exist on ${nodeKindName(error.nodeType)} ${error.nodeName}: it is not in ports_mapping` };
     case "LinkPortNotFound":
       return { status: 404, message: `Port ${error.adapterNumber}/${error.portNumber} for ${error.nodeName} not found` };
     case "NioTypeNotSupported":
       return { status: 409, message: `NIO of type ${error.nioType} is not supported` };
     case "NodeTypeNotSupported":
-      return { status: 409, message: `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch nodes only` };
+      return { status: 409, message: `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch and ethernet_hub nodes only` };
+    case "NodeIdInUse":
+      return { status: 409, message: `Node ID ${error.nodeId} is already used by an ${nodeKindName(error.nodeType)}` };
     case "ComputeNotFound":
       return { status: 404, message: `Compute ID ${error.computeId} doesn't exist` };
     case "UdpConnectionFailed":
@@ -63,8 +66,14 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} isn't free` };
     case "PortNotAllocated":
       return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} is not allocated` };
-    case "SwitchAlreadyConnected":
-      return { status: 409, exception: "NodeError", message: "Can't modify a switch already connected." };
+    case "NodeAlreadyConnected":
+      return { status: 409, exception: "NodeError", message: `Can't modify a ${error.nodeType === "ethernet_switch" ? "switch" : "hub"} already connected.` };
+    case "CaptureFileUnwritable":
+      return { status: 409, message: `Cannot write the capture file ${error.filePath}: ${error.reason}` };
+    case "PathOutsideProject":
+      return { status: 403, message: `Path ${error.path} is outside the project directory` };
+    case "ProjectFileUnwritable":
+      return { status: 409, message: `Cannot write the project file ${error.path}: ${error.reason}` };
     case "CannotConnectToItself":
       return { status: 409, message: "Cannot connect to itself" };
     case "PortAlreadyUsed":

@@ -39,8 +39,9 @@ export class Exchange {
     return "gns3Body" in state ? state.gns3Body : {};
   }
 
-  decode<A>(codec: t.Type<A, unknown, unknown>): E.Either<Rejected, A> {
-    const result = codec.decode(this.body);
+  /** Decodes the body, or a part of it (`value`), answering GNS3's 400 when it does not fit. */
+  decode<A>(codec: t.Type<A, unknown, unknown>, value: unknown = this.body): E.Either<Rejected, A> {
+    const result = codec.decode(value);
     if (E.isRight(result)) return result;
     const message =
       `JSON schema error with API request '${this.ctx.originalUrl}' and JSON data '${pythonRepr(this.body)}': ` +

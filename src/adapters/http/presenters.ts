@@ -2,6 +2,11 @@ import type { Project, ComputeProject } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
 import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
+import type { EthernetHub } from "../../domain/switching/ethernet-hub.js";
+import type { ComputeNode } from "../../domain/switching/compute-node.js";
+import type { HostStatistics, NetworkInterface } from "../../application/ports/host.js";
+import type { ComputeNotification } from "../../application/ports/notifications.js";
+import type { NetworkPorts } from "../../application/use-cases/compute/list-network-ports.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
 
@@ -46,8 +51,8 @@ function presentCounters(c: PortCounters): Record<string, unknown> {
 }
 
 /**
- * The compute switch object. `ports_statistics` is a netemu extension (per port counters); GNS3
- * clients ignore keys they do not know.
+ * The compute switch object. `ports_statistics` is a netemu extension (per port counters), only in
+ * GET answers, which a GNS3 controller never reads.
  */
 export function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -59,12 +64,73 @@ export function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number,
     project_id: sw.projectId,
     status: sw.status,
   };
-  if (counters !== undefined && counters.size > 0) {
-    body["ports_statistics"] = [...counters.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
-  }
+  if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
   return body;
+}
+
+function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
+  return [...counters.entries()].sort(([a], [b]) => a - b).map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
+}
+
+/** The compute hub object: exactly GNS3's keys (the controller sends back what it does not know). */
+export function presentHub(hub: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: hub.name,
+    node_id: hub.nodeId,
+    ports_mapping: hub.portsMapping,
+    project_id: hub.projectId,
+    status: hub.status,
+  };
+  if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
+  return body;
+}
+
+/** A switch or hub as its compute route answers it; counters only where GET asks for them. */
+export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+  return node.nodeType === "ethernet_switch" ? presentSwitch(node, counters) : presentHub(node, counters);
+}
+
+/**
+ * A notification as GNS3's compute sends it on its websocket and project stream. node.updated
+ * carries the node exactly as POST and PUT answer it (no counters): the controller stores every
+ * key it does not know and sends it back on the next PUT.
+ */
+export function presentNotification(n: ComputeNotification): Record<string, unknown> {
+  if (n.kind === "node.updated") return { action: "node.updated", event: presentComputeNode(n.node), project_id: n.node.projectId };
+  const message = { action: `log.${n.severity}`, event: { message: n.message } };
+  return n.projectId === undefined ? message : { ...message, project_id: n.projectId };
+}
+
+export function presentPing(load: { readonly cpuUsagePercent: number; readonly memoryUsagePercent: number }): Record<string, unknown> {
+  return { action: "ping", event: { cpu_usage_percent: load.cpuUsagePercent, memory_usage_percent: load.memoryUsagePercent } };
+}
+
+export function presentInterface(i: NetworkInterface): Record<string, unknown> {
+  return { id: i.id, ip_address: i.ipAddress, mac_address: i.macAddress, name: i.name, netmask: i.netmask, special: i.special, type: i.type };
+}
+
+export function presentStatistics(s: HostStatistics): Record<string, unknown> {
+  return {
+    cpu_usage_percent: s.cpuUsagePercent,
+    disk_usage_percent: s.diskUsagePercent,
+    load_average_percent: s.loadAveragePercent,
+    memory_free: s.memoryFree,
+    memory_total: s.memoryTotal,
+    memory_usage_percent: s.memoryUsagePercent,
+    memory_used: s.memoryUsed,
+    swap_free: s.swapFree,
+    swap_total: s.swapTotal,
+    swap_usage_percent: s.swapUsagePercent,
+    swap_used: s.swapUsed,
+  };
+}
+
+/**
+ * GNS3's port manager: console and UDP ranges and the ports in use. netemu opens no console, so
+ * its console range is every port a client may give a switch (the controller demands two numbers).
+ */
+export function presentNetworkPorts(p: NetworkPorts): Record<string, unknown> {
+  return { console_port_range: [1, 65535], console_ports: p.consolePorts, udp_port_range: p.udpPortRange, udp_ports: p.udpPorts };
 }
 
 export function presentNode(node: ControllerNode, consoleHost: string): Record<string, unknown> {

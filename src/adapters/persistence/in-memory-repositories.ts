@@ -3,12 +3,12 @@ import type {
   LinkRepository,
   NodeRepository,
   ProjectRepository,
-  SwitchRepository,
+  ComputeNodeRepository,
 } from "../../application/ports/repositories.js";
 import type { ComputeProject, Project } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
-import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
+import type { ComputeNode } from "../../domain/switching/compute-node.js";
 
 /** Map-backed stores; the values are immutable, so handing them out needs no copy. */
 class KeyedStore<V> {
@@ -41,10 +41,10 @@ export class InMemoryComputeProjectRepository extends KeyedStore<ComputeProject>
   delete = (id: string) => this.remove(id);
 }
 
-export class InMemorySwitchRepository extends KeyedStore<EthernetSwitch> implements SwitchRepository {
+export class InMemoryComputeNodeRepository extends KeyedStore<ComputeNode> implements ComputeNodeRepository {
   get = (id: string) => this.getKey(id);
   list = () => this.values();
-  save = (sw: EthernetSwitch) => this.put(sw.nodeId, sw);
+  save = (node: ComputeNode) => this.put(node.nodeId, node);
   delete = (id: string) => this.remove(id);
 }
 

@@ -106,8 +106,9 @@ export class DgramUdpTransport implements UdpTransport {
       return E.left(reasonOf(err));
     }
     socket.on("message", (msg) => o.onFrame(msg));
-    // Errors after setup (ICMP unreachable and the like) must never take the process down.
-    socket.on("error", () => undefined);
+    // Errors after setup (ICMP unreachable and the like) must never take the process down; they
+    // are reported so the user can be told the peer is gone.
+    socket.on("error", (err) => o.onError?.(reasonOf(err)));
     return E.right(new DgramEndpoint(socket));
   }
 }

@@ -19,8 +19,10 @@ function canBind(port: number, address: string): Promise<boolean> {
  * another program has bound (checked by binding them briefly, as GNS3's port manager does).
  */
 export class DgramUdpPortPool implements UdpPortPool {
-  private readonly held = new Set<number>();
+  /** Each held port and the project holding it. */
+  private readonly held = new Map<number, string>();
   private next: number;
+  readonly range: { readonly start: number; readonly end: number };
 
   constructor(
     private readonly start: number,
@@ -28,30 +30,35 @@ export class DgramUdpPortPool implements UdpPortPool {
     private readonly bindHost: string,
   ) {
     this.next = start;
+    this.range = { start, end };
   }
 
-  async reserve(): Promise<E.Either<NetemuError, number>> {
+  async reserve(projectId: string): Promise<E.Either<NetemuError, number>> {
     const size = this.end - this.start + 1;
     for (let i = 0; i < size; i++) {
       const port = this.next;
       this.next = port >= this.end ? this.start : port + 1;
       if (this.held.has(port)) continue;
-      this.held.add(port);
+      this.held.set(port, projectId);
       if (await canBind(port, this.bindHost)) return E.right(port);
       this.held.delete(port);
     }
     return E.left({ _tag: "NoFreeUdpPort", start: this.start, end: this.end });
   }
 
-  claim(port: number): void {
-    this.held.add(port);
+  claim(port: number, projectId: string): void {
+    this.held.set(port, projectId);
   }
 
   release(port: number): void {
     this.held.delete(port);
   }
 
+  releaseProject(projectId: string): void {
+    for (const [port, holder] of this.held) if (holder === projectId) this.held.delete(port);
+  }
+
   reserved(): readonly number[] {
-    return [...this.held].sort((a, b) => a - b);
+    return [...this.held.keys()].sort((a, b) => a - b);
   }
 }

@@ -1,8 +1,10 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { EthernetSwitchFabric } from "../../domain/switching/forwarding.js";
+import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import { PortCounters as LivePortCounters, type DropReason } from "../../domain/switching/port-counters.js";
-import { type EthernetSwitch, portOf } from "../../domain/switching/ethernet-switch.js";
+import { portOf } from "../../domain/switching/ethernet-switch.js";
+import { type ComputeNode, nodeKindName } from "../../domain/switching/compute-node.js";
 import { portFromMapping } from "../../domain/switching/port.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import { FilterChain } from "../../domain/filters/filter-chain.js";
@@ -13,6 +15,7 @@ import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
 import type { BpfCompiler } from "../ports/bpf-compiler.js";
+import type { LogSeverity, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { NetemuError } from "../errors.js";
 import { DelayLine } from "./delay-line.js";
@@ -36,6 +39,8 @@ class LivePort {
   counters: LivePortCounters | undefined;
   chain: FilterChain;
   capture: { writer: CaptureWriter; path: string } | undefined;
+  /** Set when the socket reported the peer unreachable; cleared when a frame from it arrives. */
+  peerUnreachable = false;
   /** Frames received on the port, waiting out its delay before they reach the switch. */
   readonly ingressDelay: DelayLine;
   /** Frames the switch sent to the port, waiting out its delay before they leave. */
@@ -55,20 +60,44 @@ class LivePort {
   }
 }
 
-class LiveSwitch {
+/** The forwarding of one node: an 802.1Q switch fabric or a hub's repeater. */
+type LiveFabric = { readonly kind: "ethernet_switch"; readonly fabric: EthernetSwitchFabric } | { readonly kind: "ethernet_hub"; readonly fabric: HubFabric };
+
+class LiveNode {
   readonly ports = new Map<number, LivePort>();
-  constructor(readonly fabric: EthernetSwitchFabric) {}
+  /** Only a started node forwards. */
+  running: boolean;
+  constructor(
+    readonly live: LiveFabric,
+    public node: ComputeNode,
+  ) {
+    this.running = node.status === "started";
+  }
+
+  forward(portNumber: number, frame: Uint8Array, nowMs: number) {
+    return this.live.kind === "ethernet_switch" ? this.live.fabric.forward(portNumber, frame, nowMs) : this.live.fabric.forward(portNumber, frame);
+  }
+
+  counters(portNumber: number): LivePortCounters | undefined {
+    return this.live.fabric.counters(portNumber);
+  }
+
+  /** "Ethernet switch SW1": how messages to the user name the node. */
+  get label(): string {
+    return `${nodeKindName(this.node.nodeType)} ${this.node.name}`;
+  }
 }
 
 /**
- * The switches' frame path. A frame received on port P: P's counters, P's filter chain (drop, or
- * corrupt, or hold for its delay), P's capture, then the 802.1Q fabric; each egress port Q: Q's
- * filter chain, Q's delay, Q's capture, Q's socket. So a link end's filters act on both directions,
- * and captures see frames after the filters.
+ * The frame path of the switches and hubs. A frame received on port P: P's counters, P's filter
+ * chain (drop, or corrupt, or hold for its delay), P's capture, then the node's fabric (802.1Q
+ * switch or hub); each egress port Q: Q's filter chain, Q's delay, Q's capture, Q's socket. So a
+ * link end's filters act on both directions, and captures see frames after the filters. A stopped
+ * or suspended node drops what it receives.
  */
 @injectable()
 export class SwitchDataPlane implements DataPlane {
-  private readonly switches = new Map<string, LiveSwitch>();
+  private readonly nodes = new Map<string, LiveNode>();
   private readonly bpfCache = new Map<string, ReturnType<BpfCompiler>>();
 
   constructor(
@@ -80,15 +109,27 @@ export class SwitchDataPlane implements DataPlane {
     @inject(TOKENS.BpfCompiler) private readonly compileBpf: BpfCompiler,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.DataPlaneOptions) private readonly options: DataPlaneOptions,
+    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
 
-  private switchFor(nodeId: string): LiveSwitch {
-    let live = this.switches.get(nodeId);
+  private nodeFor(node: ComputeNode): LiveNode {
+    let live = this.nodes.get(node.nodeId);
     if (live === undefined) {
-      live = new LiveSwitch(new EthernetSwitchFabric({ agingTimeMs: this.options.macAgingMs, capacity: this.options.macTableCapacity }));
-      this.switches.set(nodeId, live);
+      const fabric: LiveFabric =
+        node.nodeType === "ethernet_switch"
+          ? { kind: "ethernet_switch", fabric: new EthernetSwitchFabric({ agingTimeMs: this.options.macAgingMs, capacity: this.options.macTableCapacity }) }
+          : { kind: "ethernet_hub", fabric: new HubFabric() };
+      live = new LiveNode(fabric, node);
+      this.nodes.set(node.nodeId, live);
     }
     return live;
+  }
+
+  /** Tells the user (the controller's console, through the notifications) and the log. */
+  private tell(live: LiveNode, severity: LogSeverity, message: string, fields: Record<string, unknown>): void {
+    this.notifications.publish({ kind: "log", severity, message, projectId: live.node.projectId });
+    const log = severity === "error" ? this.logger.error : severity === "warning" ? this.logger.warn : this.logger.info;
+    log.call(this.logger, message, { projectId: live.node.projectId, nodeId: live.node.nodeId, ...fields });
   }
 
   private buildChain(nio: Nio): E.Either<NetemuError, FilterChain> {
@@ -107,14 +148,15 @@ export class SwitchDataPlane implements DataPlane {
     return E.right(new FilterChain({ settings: nio.filters, suspend: nio.suspend, random, bpf: compiled.right }));
   }
 
-  async attach(sw: EthernetSwitch, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
-    const port = portOf(sw, portNumber);
-    if (port === undefined) return E.left({ _tag: "PortNotFound", portNumber, switchName: sw.name });
+  async attach(node: ComputeNode, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
+    if (!node.portsMapping.some((p) => p.port_number === portNumber)) {
+      return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
+    }
     const chain = this.buildChain(nio);
     if (E.isLeft(chain)) return chain;
-    const live = this.switchFor(sw.nodeId);
+    const live = this.nodeFor(node);
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver);
-    const livePort = new LivePort(
+    const livePort: LivePort = new LivePort(
       portNumber,
       nio,
       chain.right,
@@ -128,23 +170,43 @@ export class SwitchDataPlane implements DataPlane {
         rhost: nio.rhost,
         rport: nio.rport,
         onFrame: (frame) => this.received(live, livePort, frame),
+        onError: (reason) => this.peerFailed(live, livePort, reason),
       });
       if (E.isLeft(opened)) {
-        if (live.ports.size === 0) this.switches.delete(sw.nodeId);
+        if (live.ports.size === 0) this.nodes.delete(node.nodeId);
         return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
       }
       livePort.endpoint = opened.right;
     }
     live.ports.set(portNumber, livePort);
-    live.fabric.setPort(portNumber, port.mode);
-    livePort.counters = live.fabric.counters(portNumber);
+    live.node = node;
+    live.running = node.status === "started";
+    if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
+      live.live.fabric.setPort(portNumber, (portOf(node, portNumber) as NonNullable<ReturnType<typeof portOf>>).mode);
+    } else if (live.live.kind === "ethernet_hub") {
+      live.live.fabric.setPort(portNumber);
+    }
+    livePort.counters = live.counters(portNumber);
     return E.right(undefined);
   }
 
+  /** The socket says the peer cannot be reached: told once, until frames come from it again. */
+  private peerFailed(live: LiveNode, port: LivePort, reason: string): void {
+    if (port.peerUnreachable || port.nio.type !== "nio_udp") return;
+    port.peerUnreachable = true;
+    const peer = `${port.nio.rhost}:${port.nio.rport}`;
+    this.tell(live, "warning", `${live.label} port ${port.portNumber}: the peer ${peer} is unreachable (${reason})`, { port: port.portNumber, peer, reason });
+  }
+
   /** A datagram from the port's peer. */
-  private received(live: LiveSwitch, port: LivePort, frame: Uint8Array): void {
+  private received(live: LiveNode, port: LivePort, frame: Uint8Array): void {
     const counters = port.counters;
     if (counters === undefined) return;
+    port.peerUnreachable = false;
+    if (!live.running) {
+      counters.countInDropped(frame.length, "stopped");
+      return;
+    }
     const outcome = port.chain.process(frame);
     if (outcome.drop !== undefined) {
       counters.countInDropped(frame.length, outcome.drop);
@@ -158,10 +220,15 @@ export class SwitchDataPlane implements DataPlane {
     this.intoSwitch(live, port, outcome.frame);
   }
 
-  private intoSwitch(live: LiveSwitch, port: LivePort, frame: Uint8Array): void {
+  private intoSwitch(live: LiveNode, port: LivePort, frame: Uint8Array): void {
+    if (!live.running) {
+      // Held by a delay while the node stopped: it is received now, into a node that forwards nothing.
+      port.counters?.countInDropped(frame.length, "stopped");
+      return;
+    }
     const nowMs = this.clock.nowMs();
     port.capture?.writer.write(frame, nowMs);
-    const result = live.fabric.forward(port.portNumber, frame, nowMs);
+    const result = live.forward(port.portNumber, frame, nowMs);
     for (let i = 0; i < result.count; i++) {
       const egress = live.ports.get(result.ports[i] as number);
       if (egress !== undefined) this.towardsPort(egress, result.frames[i] as Uint8Array);
@@ -194,20 +261,20 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   async detach(nodeId: string, portNumber: number): Promise<void> {
-    const live = this.switches.get(nodeId);
+    const live = this.nodes.get(nodeId);
     const port = live?.ports.get(portNumber);
     if (live === undefined || port === undefined) return;
     live.ports.delete(portNumber);
-    live.fabric.removePort(portNumber);
+    live.live.fabric.removePort(portNumber);
     port.ingressDelay.close();
     port.egressDelay.close();
     await this.closeCapture(port);
     await port.endpoint?.close();
-    if (live.ports.size === 0) this.switches.delete(nodeId);
+    if (live.ports.size === 0) this.nodes.delete(nodeId);
   }
 
   reconfigure(nodeId: string, portNumber: number, nio: Nio): E.Either<NetemuError, void> {
-    const port = this.switches.get(nodeId)?.ports.get(portNumber);
+    const port = this.nodes.get(nodeId)?.ports.get(portNumber);
     if (port === undefined) return E.right(undefined);
     const chain = this.buildChain(nio);
     if (E.isLeft(chain)) return chain;
@@ -216,23 +283,32 @@ export class SwitchDataPlane implements DataPlane {
     return E.right(undefined);
   }
 
-  remap(sw: EthernetSwitch): void {
-    this.switches.get(sw.nodeId)?.fabric.updatePorts(sw.portsMapping.map(portFromMapping));
+  update(node: ComputeNode): void {
+    const live = this.nodes.get(node.nodeId);
+    if (live === undefined) return;
+    const before = live.node;
+    live.node = node;
+    live.running = node.status === "started";
+    if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
+      if (node.portsMapping !== before.portsMapping) live.live.fabric.updatePorts(node.portsMapping.map(portFromMapping));
+      // A stopped switch forgets what it learned, as a powered-off one does; a suspended one keeps it.
+      if (node.status === "stopped" && before.status !== "stopped") live.live.fabric.flushMacTable();
+    }
   }
 
-  async removeSwitch(nodeId: string): Promise<void> {
-    const live = this.switches.get(nodeId);
+  async removeNode(nodeId: string): Promise<void> {
+    const live = this.nodes.get(nodeId);
     if (live === undefined) return;
     for (const portNumber of [...live.ports.keys()]) await this.detach(nodeId, portNumber);
-    this.switches.delete(nodeId);
+    this.nodes.delete(nodeId);
   }
 
   counters(nodeId: string): ReadonlyMap<number, PortCounters> {
-    const live = this.switches.get(nodeId);
+    const live = this.nodes.get(nodeId);
     const out = new Map<number, PortCounters>();
     if (live === undefined) return out;
     for (const portNumber of live.ports.keys()) {
-      const c: LivePortCounters | undefined = live.fabric.counters(portNumber);
+      const c: LivePortCounters | undefined = live.counters(portNumber);
       if (c === undefined) continue;
       const s = c.snapshot();
       out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
@@ -241,21 +317,27 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   macTable(nodeId: string): readonly MacTableEntry[] {
-    return this.switches.get(nodeId)?.fabric.macTable(this.clock.nowMs()) ?? [];
+    const live = this.nodes.get(nodeId)?.live;
+    return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
 
   async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
-    const port = this.switches.get(nodeId)?.ports.get(portNumber);
-    if (port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
+    const live = this.nodes.get(nodeId);
+    const port = live?.ports.get(portNumber);
+    if (live === undefined || port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
     if (port.capture !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber });
-    const opened = await this.captureSink.open(filePath);
-    if (E.isLeft(opened)) return E.left({ _tag: "BadRequest", message: `Cannot write the capture file ${filePath}: ${opened.left}` });
+    const opened = await this.captureSink.open(filePath, (reason) => {
+      if (port.capture?.path !== filePath) return;
+      this.tell(live, "error", `${live.label} port ${portNumber}: the capture to ${filePath} stopped: ${reason}`, { port: portNumber, reason });
+      void this.closeCapture(port);
+    });
+    if (E.isLeft(opened)) return E.left({ _tag: "CaptureFileUnwritable", filePath, reason: opened.left });
     port.capture = { writer: opened.right, path: filePath };
     return E.right(undefined);
   }
 
   async stopCapture(nodeId: string, portNumber: number): Promise<void> {
-    const port = this.switches.get(nodeId)?.ports.get(portNumber);
+    const port = this.nodes.get(nodeId)?.ports.get(portNumber);
     if (port !== undefined) await this.closeCapture(port);
   }
 
@@ -270,11 +352,11 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   captureFile(nodeId: string, portNumber: number): string | undefined {
-    return this.switches.get(nodeId)?.ports.get(portNumber)?.capture?.path;
+    return this.nodes.get(nodeId)?.ports.get(portNumber)?.capture?.path;
   }
 
   async close(): Promise<void> {
-    for (const nodeId of [...this.switches.keys()]) await this.removeSwitch(nodeId);
+    for (const nodeId of [...this.nodes.keys()]) await this.removeNode(nodeId);
     this.logger.debug("data plane closed");
   }
 }

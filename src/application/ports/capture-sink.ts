@@ -7,6 +7,9 @@ export interface CaptureWriter {
 }
 
 export interface CaptureSink {
-  /** Creates (truncates) the file; Left is the reason it could not. */
-  open(filePath: string): Promise<E.Either<string, CaptureWriter>>;
+  /**
+   * Creates (truncates) the file; Left is the reason it could not. `onFailure` is called once if
+   * writing fails later (disk full, file system gone): the writer then writes nothing more.
+   */
+  open(filePath: string, onFailure?: (reason: string) => void): Promise<E.Either<string, CaptureWriter>>;
 }

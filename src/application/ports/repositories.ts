@@ -1,7 +1,7 @@
 import type { Project, ComputeProject } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
-import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
+import type { ComputeNode } from "../../domain/switching/compute-node.js";
 
 /**
  * Where the core keeps its state. In-memory by default; an embedding controller may plug its
@@ -21,10 +21,11 @@ export interface ComputeProjectRepository {
   delete(projectId: string): Promise<void>;
 }
 
-export interface SwitchRepository {
-  get(nodeId: string): Promise<EthernetSwitch | undefined>;
-  list(): Promise<readonly EthernetSwitch[]>;
-  save(sw: EthernetSwitch): Promise<void>;
+/** The compute's switches and hubs, by node id (unique on a compute, whatever the node type). */
+export interface ComputeNodeRepository {
+  get(nodeId: string): Promise<ComputeNode | undefined>;
+  list(): Promise<readonly ComputeNode[]>;
+  save(node: ComputeNode): Promise<void>;
   delete(nodeId: string): Promise<void>;
 }
 

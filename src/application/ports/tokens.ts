@@ -2,7 +2,7 @@
 export const TOKENS = {
   ProjectRepository: Symbol("ProjectRepository"),
   ComputeProjectRepository: Symbol("ComputeProjectRepository"),
-  SwitchRepository: Symbol("SwitchRepository"),
+  ComputeNodeRepository: Symbol("ComputeNodeRepository"),
   NodeRepository: Symbol("NodeRepository"),
   LinkRepository: Symbol("LinkRepository"),
   DataPlane: Symbol("DataPlane"),
@@ -23,4 +23,9 @@ export const TOKENS = {
   RandomSourceFactory: Symbol("RandomSourceFactory"),
   DataPlaneOptions: Symbol("DataPlaneOptions"),
   BpfCompiler: Symbol("BpfCompiler"),
+  Notifications: Symbol("Notifications"),
+  HostMetrics: Symbol("HostMetrics"),
+  HostFacts: Symbol("HostFacts"),
+  NetworkInterfaces: Symbol("NetworkInterfaces"),
+  ProjectFiles: Symbol("ProjectFiles"),
 } as const;

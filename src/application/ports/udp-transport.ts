@@ -12,6 +12,8 @@ export interface UdpEndpointOptions {
   readonly rport: number;
   /** Called for every datagram from the peer (one datagram = one frame). */
   readonly onFrame: (frame: Uint8Array) => void;
+  /** Called when the socket reports a failure after setup (the peer unreachable, ECONNREFUSED ...). */
+  readonly onError?: (reason: string) => void;
 }
 
 export interface UdpTransport {

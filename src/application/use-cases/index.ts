@@ -7,13 +7,29 @@ import { ShutdownServer } from "./server/shutdown-server.js";
 import { CreateComputeProject } from "./compute/create-compute-project.js";
 import { GetComputeProject } from "./compute/get-compute-project.js";
 import { CloseComputeProject } from "./compute/close-compute-project.js";
+import { DeleteComputeProject } from "./compute/delete-compute-project.js";
+import { UpdateComputeProject } from "./compute/update-compute-project.js";
+import { ListComputeProjects } from "./compute/list-compute-projects.js";
+import { ListProjectFiles } from "./compute/list-project-files.js";
+import { ReadProjectFile } from "./compute/read-project-file.js";
+import { WriteProjectFile } from "./compute/write-project-file.js";
 import { ReserveUdpPort } from "./compute/reserve-udp-port.js";
 import { CreateSwitch } from "./compute/create-switch.js";
-import { GetSwitch } from "./compute/get-switch.js";
+import { CreateHub } from "./compute/create-hub.js";
+import { GetComputeNode } from "./compute/get-compute-node.js";
+import { GetMacTable } from "./compute/get-mac-table.js";
 import { UpdateSwitch } from "./compute/update-switch.js";
-import { DeleteSwitch } from "./compute/delete-switch.js";
-import { DuplicateSwitch } from "./compute/duplicate-switch.js";
-import { ChangeSwitchStatus } from "./compute/change-switch-status.js";
+import { UpdateHub } from "./compute/update-hub.js";
+import { DeleteComputeNode } from "./compute/delete-compute-node.js";
+import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
+import { ChangeNodeStatus } from "./compute/change-node-status.js";
+import { GetCapabilities } from "./compute/get-capabilities.js";
+import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
+import { GetHostLoad } from "./compute/get-host-load.js";
+import { ListNetworkInterfaces } from "./compute/list-network-interfaces.js";
+import { ListNetworkPorts } from "./compute/list-network-ports.js";
+import { DescribeCompute } from "./compute/describe-compute.js";
+import { WatchNotifications } from "./compute/watch-notifications.js";
 import { AddNio } from "./compute/add-nio.js";
 import { RemoveNio } from "./compute/remove-nio.js";
 import { UpdateNio } from "./compute/update-nio.js";
@@ -52,13 +68,29 @@ export const USE_CASES = {
   createComputeProject: CreateComputeProject,
   getComputeProject: GetComputeProject,
   closeComputeProject: CloseComputeProject,
+  deleteComputeProject: DeleteComputeProject,
+  updateComputeProject: UpdateComputeProject,
+  listComputeProjects: ListComputeProjects,
+  listProjectFiles: ListProjectFiles,
+  readProjectFile: ReadProjectFile,
+  writeProjectFile: WriteProjectFile,
   reserveUdpPort: ReserveUdpPort,
   createSwitch: CreateSwitch,
-  getSwitch: GetSwitch,
+  createHub: CreateHub,
+  getComputeNode: GetComputeNode,
+  getMacTable: GetMacTable,
   updateSwitch: UpdateSwitch,
-  deleteSwitch: DeleteSwitch,
-  duplicateSwitch: DuplicateSwitch,
-  changeSwitchStatus: ChangeSwitchStatus,
+  updateHub: UpdateHub,
+  deleteComputeNode: DeleteComputeNode,
+  duplicateComputeNode: DuplicateComputeNode,
+  changeNodeStatus: ChangeNodeStatus,
+  getCapabilities: GetCapabilities,
+  getComputeStatistics: GetComputeStatistics,
+  getHostLoad: GetHostLoad,
+  listNetworkInterfaces: ListNetworkInterfaces,
+  listNetworkPorts: ListNetworkPorts,
+  describeCompute: DescribeCompute,
+  watchNotifications: WatchNotifications,
   addNio: AddNio,
   removeNio: RemoveNio,
   updateNio: UpdateNio,
@@ -91,8 +123,11 @@ export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(t
 
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer,
-  CreateComputeProject, GetComputeProject, CloseComputeProject, ReserveUdpPort, CreateSwitch, GetSwitch,
-  UpdateSwitch, DeleteSwitch, DuplicateSwitch, ChangeSwitchStatus, AddNio, RemoveNio, UpdateNio, StartCapture, StopCapture, LocateCapture,
+  CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,
+  ListProjectFiles, ReadProjectFile, WriteProjectFile, ReserveUdpPort, CreateSwitch, CreateHub, GetComputeNode, GetMacTable,
+  UpdateSwitch, UpdateHub, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
+  StartCapture, StopCapture, LocateCapture, GetCapabilities, GetComputeStatistics, GetHostLoad, ListNetworkInterfaces,
+  ListNetworkPorts, DescribeCompute, WatchNotifications,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,
   ListNodes, UpdateNode, DeleteNode, CreateLink, GetLink, ListLinks, UpdateLink, DeleteLink, ListAvailableFilters,
   StartLinkCapture, StopLinkCapture, LocateLinkCapture,

@@ -16,7 +16,10 @@ export type EgressDropReason =
   /** larger than a UDP datagram can carry (65,507 bytes), e.g. after a tag was pushed */
   | "oversize";
 
-export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason;
+/** Frames received while the node is stopped or suspended: nothing is forwarded then. */
+export type NodeDropReason = "stopped";
+
+export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason;
 
 /** A point-in-time copy of one port's counters. */
 export interface PortCountersSnapshot {

@@ -1,13 +1,18 @@
 import type { Label } from "./label.js";
 import type { PortMappingEntry } from "../switching/port.js";
+import type { HubPortEntry } from "../switching/ethernet-hub.js";
 import type { ConsoleType } from "../switching/ethernet-switch.js";
+import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-node.js";
 
-export const SUPPORTED_NODE_TYPES = ["ethernet_switch"] as const;
-export type NodeType = (typeof SUPPORTED_NODE_TYPES)[number];
+export const SUPPORTED_NODE_TYPES = COMPUTE_NODE_TYPES;
+export type NodeType = ComputeNodeType;
+
+/** A switch's ports carry a mode and VLAN; a hub's only a name and number. */
+export type NodePortEntry = PortMappingEntry | HubPortEntry;
 
 /**
- * A controller node: where it sits on the canvas and which compute runs it. The switch itself
- * (ports, NIOs) lives on the compute under the same node id.
+ * A controller node: where it sits on the canvas and which compute runs it. The switch or hub
+ * itself (ports, NIOs) lives on the compute under the same node id.
  */
 export interface ControllerNode {
   readonly nodeId: string;
@@ -21,11 +26,26 @@ export interface ControllerNode {
   readonly locked: boolean;
   readonly label: Label;
   readonly symbol: string;
-  /** The switch's settings, kept so that a closed project can be opened again. */
-  readonly portsMapping: readonly PortMappingEntry[];
-  readonly consoleType: ConsoleType;
+  /** The compute node's settings, kept so that a closed project can be opened again. */
+  readonly portsMapping: readonly NodePortEntry[];
+  /** A hub has no console type (GNS3 says null). */
+  readonly consoleType: ConsoleType | null;
 }
 
 export function defaultNodeLabel(name: string): Label {
   return { text: name, style: null, x: null, y: -40, rotation: 0 };
+}
+
+/** The symbol GNS3's built-in templates give each node type. */
+export function defaultSymbol(nodeType: NodeType): string {
+  return nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg";
+}
+
+export function isSwitchPortEntry(entry: NodePortEntry): entry is PortMappingEntry {
+  return "type" in entry;
+}
+
+/** A hub keeps only the name and number of each entry. */
+export function hubPorts(entries: readonly NodePortEntry[]): HubPortEntry[] {
+  return entries.map((e) => ({ name: e.name, port_number: e.port_number }));
 }

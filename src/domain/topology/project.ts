@@ -50,6 +50,12 @@ export function createProject(projectId: string, name: string, path: string, opt
   };
 }
 
+/** A project variable as GNS3's schema has it: a name, and a value that may be left out. */
+export interface ProjectVariable {
+  readonly name: string;
+  readonly value?: string;
+}
+
 /** A compute-side project: only what the compute API exposes. */
 export interface ComputeProject {
   readonly projectId: string;

@@ -10,14 +10,17 @@ import type { UdpPortPool } from "../../../src/application/ports/udp-port-pool.j
 import type { NetemuError } from "../../../src/application/errors.js";
 import {
   InMemoryComputeProjectRepository,
-  InMemorySwitchRepository,
+  InMemoryComputeNodeRepository,
 } from "../../../src/adapters/persistence/in-memory-repositories.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
 
 /** A pool over a small range that never touches the network. */
 class FakeUdpPortPool implements UdpPortPool {
   readonly held = new Set<number>();
-  constructor(private readonly ports: readonly number[]) {}
+  readonly range: { readonly start: number; readonly end: number };
+  constructor(private readonly ports: readonly number[]) {
+    this.range = { start: ports[0] ?? 0, end: ports.at(-1) ?? 0 };
+  }
   async reserve(): Promise<E.Either<NetemuError, number>> {
     const free = this.ports.find((p) => !this.held.has(p));
     if (free === undefined) return E.left({ _tag: "NoFreeUdpPort", start: this.ports[0] ?? 0, end: this.ports.at(-1) ?? 0 });
@@ -30,6 +33,9 @@ class FakeUdpPortPool implements UdpPortPool {
   release(port: number): void {
     this.held.delete(port);
   }
+  releaseProject(): void {
+    this.held.clear();
+  }
   reserved(): readonly number[] {
     return [...this.held];
   }
@@ -40,7 +46,7 @@ const ids = { uuid: () => `00000000-0000-4000-8000-${String(++counter).padStart(
 
 function compute() {
   const projects = new InMemoryComputeProjectRepository();
-  const switches = new InMemorySwitchRepository();
+  const switches = new InMemoryComputeNodeRepository();
   const dataPlane = new FakeDataPlane();
   const pool = new FakeUdpPortPool([20000, 20001, 20002]);
   const lock = new KeyedLock();
@@ -50,7 +56,7 @@ function compute() {
     dataPlane,
     pool,
     switches,
-    createProject: new CreateComputeProject(projects, ids),
+    createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }),
     createSwitch: new CreateSwitch(lookup, switches, ids, lock),
     addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept),
     removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock),

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { attachNio, createEthernetSwitch, detachNio, remapPorts, replaceNio } from "../../../src/domain/switching/ethernet-switch.js";
+import { createEthernetSwitch, remapPorts } from "../../../src/domain/switching/ethernet-switch.js";
+import { attachNio, detachNio, replaceNio } from "../../../src/domain/switching/compute-node.js";
 import { defaultPortsMapping, portFromMapping } from "../../../src/domain/switching/port.js";
 import type { Nio } from "../../../src/domain/switching/nio.js";
 import { checkNewLink, type Link } from "../../../src/domain/topology/link.js";
@@ -22,7 +23,7 @@ describe("Ethernet switch ports and NIOs", () => {
     const once = attachNio(sw, 3, udp);
     if (E.isLeft(once)) throw new Error("first attach must work");
     expect(attachNio(once.right, 3, udp)).to.deep.equal(E.left({ _tag: "PortNotFree", portNumber: 3 }));
-    expect(attachNio(sw, 8, udp)).to.deep.equal(E.left({ _tag: "PortNotFound", portNumber: 8, switchName: "SW1" }));
+    expect(attachNio(sw, 8, udp)).to.deep.equal(E.left({ _tag: "PortNotFound", portNumber: 8, nodeName: "SW1", nodeType: "ethernet_switch" }));
     expect(detachNio(sw, 3)).to.deep.equal(E.left({ _tag: "PortNotAllocated", portNumber: 3 }));
     expect(replaceNio(sw, 3, udp)).to.deep.equal(E.left({ _tag: "PortNotAllocated", portNumber: 3 }));
   });
@@ -33,7 +34,7 @@ describe("Ethernet switch ports and NIOs", () => {
     expect(E.isRight(r) && r.right.portsMapping).to.deep.equal([{ name: "Ethernet0", port_number: 0, type: "dot1q", vlan: 5 }]);
     const connected = attachNio(sw, 0, udp);
     if (E.isLeft(connected)) throw new Error("attach must work");
-    expect(remapPorts(connected.right, mapping)).to.deep.equal(E.left({ _tag: "SwitchAlreadyConnected" }));
+    expect(remapPorts(connected.right, mapping)).to.deep.equal(E.left({ _tag: "NodeAlreadyConnected", nodeType: "ethernet_switch" }));
     const same = defaultPortsMapping().map((p) => ({ ...p, vlan: 10 }));
     expect(E.isRight(remapPorts(connected.right, same))).to.equal(true);
   });

@@ -111,3 +111,53 @@ export const CaptureBody = jsonClosedObject(
   { capture_file_name: jsonString({ minLength: 1 }), data_link_type: jsonEnum(["DLT_ATM_RFC1483", "DLT_EN10MB", "DLT_FRELAY", "DLT_C_HDLC", "DLT_PPP_SERIAL"] as const) },
   {},
 );
+
+/** GNS3's EthernetHubPort: a name and a number, no other key. */
+export const HubPortEntry = jsonClosedObject("EthernetHubPort", { name: jsonString({ minLength: 1 }), port_number: jsonInteger({ minimum: 0 }) }, {});
+
+export const HubCreateBody = jsonClosedObject(
+  "EthernetHubCreate",
+  { name: jsonString({ minLength: 1 }) },
+  { node_id: Uuid, ports_mapping: jsonArray(HubPortEntry) },
+);
+
+export const HubUpdateBody = jsonClosedObject(
+  "EthernetHubUpdate",
+  {},
+  {
+    name: jsonString({ minLength: 1 }),
+    node_id: Uuid,
+    project_id: Uuid,
+    ports_mapping: jsonArray(HubPortEntry),
+    status: jsonEnum(["started", "stopped", "suspended"] as const),
+  },
+);
+
+/** GNS3's VARIABLES_OBJECT_SCHEMA: null, or a list of {name (non-empty), value?: string}. */
+export const ProjectVariables = nullable(
+  jsonArray(jsonClosedObject("Variable", { name: jsonString({ minLength: 1 }) }, { value: jsonString() }, { additional: true })),
+);
+
+/** PROJECT_UPDATE_SCHEMA: the controller sends {"variables"}; the other keys are accepted and unused on a compute. */
+export const ComputeProjectUpdateBody = jsonClosedObject(
+  "ProjectUpdate",
+  {},
+  {
+    name: nullable(jsonString({ minLength: 1 })),
+    path: nullable(jsonString()),
+    auto_close: jsonBoolean,
+    auto_open: jsonBoolean,
+    auto_start: jsonBoolean,
+    scene_height: jsonInteger(),
+    scene_width: jsonInteger(),
+    zoom: jsonInteger(),
+    show_layers: jsonBoolean,
+    snap_to_grid: jsonBoolean,
+    show_grid: jsonBoolean,
+    grid_size: jsonInteger(),
+    drawing_grid_size: jsonInteger(),
+    show_interface_labels: jsonBoolean,
+    supplier: t.unknown,
+    variables: ProjectVariables,
+  },
+);

@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "./schema.js";
-import { ConsoleType, PortEntry, Uuid } from "./compute.js";
+import { ConsoleType, HubPortEntry, PortEntry, Uuid } from "./compute.js";
 
 export const ProjectCreateBody = jsonClosedObject(
   "ProjectCreate",
@@ -36,7 +36,9 @@ export const Label = jsonClosedObject(
   },
 );
 
-const Properties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
+/** A node's `properties` as the node type reads them (checked once the type is known). */
+export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
+export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
 
 /** Fields of GNS3's node object that clients send back on PUT; accepted and ignored when read-only. */
 const nodeFields = {
@@ -66,7 +68,7 @@ const nodeFields = {
   y: jsonInteger(),
   z: jsonInteger(),
   locked: jsonBoolean,
-  properties: Properties,
+  properties: jsonObject,
 };
 
 export const NodeCreateBody = jsonClosedObject(

@@ -9,9 +9,9 @@ import { CaptureBody } from "../codecs/compute.js";
 import { LinkCaptureBody } from "../codecs/controller.js";
 import { followFile } from "../../capture/follow-file.js";
 import { presentLink } from "../presenters.js";
-import { portAddress } from "./ethernet-switch-routes.js";
+import { portAddress, portRoute } from "./compute-node-routes.js";
+import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 
-const PORT = "/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}";
 const LINK = "/v2/projects/{project_id}/links/{link_id}";
 
 /** Streams the capture file as it grows (`application/vnd.tcpdump.pcap`), until the capture stops. */
@@ -28,18 +28,21 @@ async function streamCapture(x: Exchange, found: E.Either<NetemuError, ActiveCap
 }
 
 export function registerCaptureRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("POST", `${PORT}/start_capture`, async (x) => {
-    const body = x.decode(CaptureBody);
-    if (E.isLeft(body)) return;
-    const started = await uc.startCapture.execute(portAddress(x), body.right.capture_file_name, body.right.data_link_type);
-    x.respond(started, 200, (path) => ({ pcap_file_path: path }));
-  });
+  for (const nodeType of COMPUTE_NODE_TYPES) {
+    const PORT = portRoute(nodeType);
+    api.add("POST", `${PORT}/start_capture`, async (x) => {
+      const body = x.decode(CaptureBody);
+      if (E.isLeft(body)) return;
+      const started = await uc.startCapture.execute(portAddress(x, nodeType), body.right.capture_file_name, body.right.data_link_type);
+      x.respond(started, 200, (path) => ({ pcap_file_path: path }));
+    });
 
-  api.add("POST", `${PORT}/stop_capture`, async (x) => {
-    x.respond(await uc.stopCapture.execute(portAddress(x)), 204, () => undefined);
-  });
+    api.add("POST", `${PORT}/stop_capture`, async (x) => {
+      x.respond(await uc.stopCapture.execute(portAddress(x, nodeType)), 204, () => undefined);
+    });
 
-  api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute(portAddress(x))));
+    api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute(portAddress(x, nodeType))));
+  }
 
   api.add("POST", `${LINK}/start_capture`, async (x) => {
     const body = x.decode(LinkCaptureBody);

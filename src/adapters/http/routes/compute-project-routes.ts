@@ -1,10 +1,14 @@
+import { PassThrough, Readable } from "node:stream";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ProjectVariable } from "../../../domain/topology/project.js";
 import type { ApiRouter } from "../api-router.js";
-import { ComputeProjectBody } from "../codecs/compute.js";
+import { ComputeProjectBody, ComputeProjectUpdateBody } from "../codecs/compute.js";
 import { presentComputeProject } from "../presenters.js";
+import { NotificationFeed } from "../notification-feed.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";
+const FILE = `${PROJECT}/files/{path:.+}`;
 
 export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
   api.add("POST", "/v2/compute/projects", async (x) => {
@@ -18,12 +22,22 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(created, 201, presentComputeProject);
   });
 
+  api.add("GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
+
   api.add("GET", PROJECT, async (x) => {
     x.respond(await uc.getComputeProject.execute(x.param("project_id")), 200, presentComputeProject);
   });
 
+  /** The controller sends `{"variables": ...}` when the project's variables change; GNS3 answers 200. */
+  api.add("PUT", PROJECT, async (x) => {
+    const body = x.decode(ComputeProjectUpdateBody);
+    if (E.isLeft(body)) return;
+    const variables = (body.right.variables ?? null) as readonly ProjectVariable[] | null;
+    x.respond(await uc.updateComputeProject.execute(x.param("project_id"), { variables }), 200, presentComputeProject);
+  });
+
   api.add("DELETE", PROJECT, async (x) => {
-    x.respond(await uc.closeComputeProject.execute(x.param("project_id")), 204, () => undefined);
+    x.respond(await uc.deleteComputeProject.execute(x.param("project_id")), 204, () => undefined);
   });
 
   api.add("POST", `${PROJECT}/close`, async (x) => {
@@ -32,5 +46,47 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
 
   api.add("POST", `${PROJECT}/ports/udp`, async (x) => {
     x.respond(await uc.reserveUdpPort.execute(x.param("project_id")), 201, (udpPort) => ({ udp_port: udpPort }));
+  });
+
+  api.add("GET", `${PROJECT}/files`, async (x) => {
+    x.respond(await uc.listProjectFiles.execute(x.param("project_id")), 200, (files) => files.map((f) => ({ md5sum: f.md5sum, path: f.path })));
+  });
+
+  api.add("GET", FILE, async (x) => {
+    const content = await uc.readProjectFile.execute(x.param("project_id"), x.param("path"));
+    if (E.isLeft(content)) return x.fail(content.left);
+    x.ctx.status = 200;
+    x.ctx.set("Content-Type", "application/octet-stream");
+    x.ctx.body = Readable.from(content.right);
+  });
+
+  /** The body is the file itself, streamed to disk (a controller importing or duplicating a project). */
+  api.add(
+    "POST",
+    FILE,
+    async (x) => {
+      const written = await uc.writeProjectFile.execute(x.param("project_id"), x.param("path"), x.ctx.req);
+      if (E.isLeft(written)) return x.fail(written.left);
+      x.empty(201);
+    },
+    { rawBody: true },
+  );
+
+  /** GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. */
+  api.add("GET", `${PROJECT}/notifications`, async (x) => {
+    const stream = new PassThrough();
+    const feed = await NotificationFeed.open(uc, {
+      projectId: x.param("project_id"),
+      idleMs: 5000,
+      send: (message) => !stream.destroyed && (stream.write(`${JSON.stringify(message)}\n`), true),
+    });
+    if (E.isLeft(feed)) return x.fail(feed.left);
+    x.ctx.req.once("close", () => {
+      feed.right.close();
+      stream.end();
+    });
+    x.ctx.status = 200;
+    x.ctx.set("Content-Type", "application/json");
+    x.ctx.body = stream;
   });
 }

@@ -1,11 +1,20 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
-import { NodeCreateBody, NodeUpdateBody } from "../codecs/controller.js";
+import type { Exchange, Rejected } from "../exchange.js";
+import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "../codecs/controller.js";
 import { presentNode } from "../presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
 const NODE = `${NODES}/{node_id}`;
+
+/** The ports_mapping of a node's properties, checked as its node type has them (a hub's entries have no type). */
+function portsOf(x: Exchange, nodeType: string, properties: Record<string, unknown> | undefined): E.Either<Rejected, readonly NodePortEntry[] | undefined> {
+  if (properties === undefined) return E.right(undefined);
+  const decoded = nodeType === "ethernet_hub" ? x.decode(HubProperties, properties) : x.decode(SwitchProperties, properties);
+  return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
+}
 
 export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, consoleHost: string): void {
   const present = (node: Parameters<typeof presentNode>[0]) => presentNode(node, consoleHost);
@@ -14,12 +23,14 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     const body = x.decode(NodeCreateBody);
     if (E.isLeft(body)) return;
     const b = body.right;
+    const ports = portsOf(x, b.node_type, b.properties);
+    if (E.isLeft(ports)) return;
     const created = await uc.createNode.execute(x.param("project_id"), {
       name: b.name,
       nodeType: b.node_type,
       computeId: b.compute_id,
       nodeId: b.node_id,
-      portsMapping: b.properties?.ports_mapping,
+      portsMapping: ports.right,
       consoleType: b.console_type,
       x: b.x,
       y: b.y,
@@ -43,6 +54,15 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     const body = x.decode(NodeUpdateBody);
     if (E.isLeft(body)) return;
     const b = body.right;
+    let portsMapping: readonly NodePortEntry[] | undefined;
+    if (b.properties !== undefined) {
+      // Which entries fit depends on the node's type, known once the node is found.
+      const node = await uc.getNode.execute(x.param("project_id"), x.param("node_id"));
+      if (E.isLeft(node)) return x.fail(node.left);
+      const ports = portsOf(x, node.right.nodeType, b.properties);
+      if (E.isLeft(ports)) return;
+      portsMapping = ports.right;
+    }
     const updated = await uc.updateNode.execute(x.param("project_id"), x.param("node_id"), {
       name: b.name,
       x: b.x,
@@ -52,7 +72,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       label: b.label,
       symbol: b.symbol,
       consoleType: b.console_type,
-      portsMapping: b.properties?.ports_mapping,
+      portsMapping,
     });
     x.respond(updated, 200, present);
   });

@@ -1,9 +1,9 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { attachNio } from "../../../domain/switching/ethernet-switch.js";
+import { attachNio } from "../../../domain/switching/compute-node.js";
 import type { Nio } from "../../../domain/switching/nio.js";
 import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
-import type { SwitchRepository } from "../../ports/repositories.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -13,14 +13,14 @@ import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, nioFromRequest } from "./nio-request.js";
 
 /**
- * Attaches a NIO to a switch port: the port must exist and be free, the filters valid, and for
+ * Attaches a NIO to a switch or hub port: the port must exist and be free, the filters valid, and for
  * nio_udp the socket must open. Nothing is recorded unless all of it succeeds.
  */
 @injectable()
 export class AddNio {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
@@ -29,7 +29,7 @@ export class AddNio {
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchAt(at);
+      const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;
       const nio = nioFromRequest(request, this.bpfCheck);
       if (E.isLeft(nio)) return nio;
@@ -37,8 +37,8 @@ export class AddNio {
       if (E.isLeft(updated)) return updated;
       const opened = await this.dataPlane.attach(updated.right, at.portNumber, nio.right);
       if (E.isLeft(opened)) return opened;
-      if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport);
-      await this.switches.save(updated.right);
+      if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport, at.projectId);
+      await this.nodes.save(updated.right);
       return E.right(nio.right);
     });
   }

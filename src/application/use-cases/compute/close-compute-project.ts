@@ -1,30 +1,34 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ComputeProjectRepository, SwitchRepository } from "../../ports/repositories.js";
+import type { ComputeNodeRepository, ComputeProjectRepository } from "../../ports/repositories.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
-import { DeleteSwitch } from "./delete-switch.js";
+import { DeleteComputeNode } from "./delete-compute-node.js";
 
 /**
- * Closing (or deleting) a compute project deletes its switches, which closes their sockets and
- * frees their UDP ports, and forgets the project, as GNS3's compute does.
+ * Closing a compute project deletes its switches and hubs, which closes their sockets, releases
+ * every UDP port the project reserved, and forgets the project; its files stay on disk, as GNS3's
+ * compute does.
  */
 @injectable()
 export class CloseComputeProject {
   constructor(
     private readonly lookup: ComputeLookup,
-    private readonly deleteSwitch: DeleteSwitch,
+    private readonly deleteNode: DeleteComputeNode,
     @inject(TOKENS.ComputeProjectRepository) private readonly projects: ComputeProjectRepository,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
   ) {}
 
   async execute(projectId: string): Promise<E.Either<NetemuError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
-    for (const sw of await this.switches.list()) {
-      if (sw.projectId === projectId) await this.deleteSwitch.execute(projectId, sw.nodeId);
+    for (const node of await this.nodes.list()) {
+      if (node.projectId === projectId) await this.deleteNode.execute(projectId, node.nodeId);
     }
+    this.pool.releaseProject(projectId);
     await this.projects.delete(projectId);
     return E.right(undefined);
   }

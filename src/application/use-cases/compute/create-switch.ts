@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type EthernetSwitch, type ConsoleType, createEthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import { type PortMappingEntry, defaultPortsMapping } from "../../../domain/switching/port.js";
-import type { SwitchRepository } from "../../ports/repositories.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
@@ -21,7 +21,7 @@ export interface CreateSwitchInput {
 export class CreateSwitch {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
@@ -32,8 +32,9 @@ export class CreateSwitch {
     const nodeId = input.nodeId ?? this.ids.uuid();
     return this.lock.run(nodeId, async () => {
       // GNS3 answers the existing node when its id is already known on this compute.
-      const existing = await this.switches.get(nodeId);
-      if (existing !== undefined) return E.right(existing);
+      const existing = await this.nodes.get(nodeId);
+      if (existing?.nodeType === "ethernet_switch") return E.right(existing);
+      if (existing !== undefined) return E.left({ _tag: "NodeIdInUse", nodeId, nodeType: existing.nodeType });
       const sw = createEthernetSwitch({
         nodeId,
         projectId,
@@ -42,7 +43,7 @@ export class CreateSwitch {
         consoleType: input.consoleType ?? "none",
         portsMapping: input.portsMapping ?? defaultPortsMapping(),
       });
-      await this.switches.save(sw);
+      await this.nodes.save(sw);
       return E.right(sw);
     });
   }

@@ -20,7 +20,7 @@ export class LocateCapture {
   ) {}
 
   async execute(at: PortAddress): Promise<E.Either<NetemuError, ActiveCapture>> {
-    const sw = await this.lookup.switchAt(at);
+    const sw = await this.lookup.nodeAt(at);
     if (E.isLeft(sw)) return sw;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
     const filePath = this.dataPlane.captureFile(at.nodeId, at.portNumber);

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { detachNio } from "../../../domain/switching/ethernet-switch.js";
-import type { SwitchRepository } from "../../ports/repositories.js";
+import { detachNio } from "../../../domain/switching/compute-node.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -15,7 +15,7 @@ import type { PortAddress } from "./compute-lookup.js";
 export class RemoveNio {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
@@ -23,14 +23,14 @@ export class RemoveNio {
 
   execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchAt(at);
+      const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;
       const nio = found.right.nios.get(at.portNumber);
       const updated = detachNio(found.right, at.portNumber);
       if (E.isLeft(updated)) return updated;
       await this.dataPlane.detach(at.nodeId, at.portNumber);
       if (nio?.type === "nio_udp") this.pool.release(nio.lport);
-      await this.switches.save(updated.right);
+      await this.nodes.save(updated.right);
       return E.right(undefined);
     });
   }

@@ -16,6 +16,6 @@ export class ReserveUdpPort {
   async execute(projectId: string): Promise<E.Either<NetemuError, number>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
-    return this.pool.reserve();
+    return this.pool.reserve(projectId);
   }
 }

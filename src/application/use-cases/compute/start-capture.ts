@@ -1,5 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
+import { nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -21,10 +22,10 @@ export class StartCapture {
 
   execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<NetemuError, string>> {
     return this.lock.run(at.nodeId, async () => {
-      const sw = await this.lookup.switchAt(at);
+      const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;
       if (dataLinkType !== "DLT_EN10MB") {
-        return E.left({ _tag: "BadRequest", message: `An Ethernet switch port captures DLT_EN10MB frames only, not ${dataLinkType}` });
+        return E.left({ _tag: "BadRequest", message: `An ${nodeKindName(sw.right.nodeType)} port captures DLT_EN10MB frames only, not ${dataLinkType}` });
       }
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       if (this.dataPlane.isCapturing(at.nodeId, at.portNumber)) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });

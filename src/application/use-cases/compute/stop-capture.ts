@@ -18,7 +18,7 @@ export class StopCapture {
 
   execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
     return this.lock.run(at.nodeId, async () => {
-      const sw = await this.lookup.switchAt(at);
+      const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       await this.dataPlane.stopCapture(at.nodeId, at.portNumber);

@@ -1,9 +1,9 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { replaceNio } from "../../../domain/switching/ethernet-switch.js";
+import { replaceNio } from "../../../domain/switching/compute-node.js";
 import { type Nio, withFilters } from "../../../domain/switching/nio.js";
 import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
-import type { SwitchRepository } from "../../ports/repositories.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
@@ -13,14 +13,14 @@ import type { PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkedFilters } from "./nio-request.js";
 
 /**
- * PUT on a port's NIO (a netemu addition for switches): replaces its filters and suspend flag,
+ * PUT on a port's NIO (a netemu addition for switches and hubs): replaces its filters and suspend flag,
  * applied from the next frame without reopening the socket.
  */
 @injectable()
 export class UpdateNio {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
@@ -28,7 +28,7 @@ export class UpdateNio {
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
-      const found = await this.lookup.switchAt(at);
+      const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;
       const current = found.right.nios.get(at.portNumber);
       if (current === undefined) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
@@ -43,7 +43,7 @@ export class UpdateNio {
       if (E.isLeft(applied)) return applied;
       const updated = replaceNio(found.right, at.portNumber, nio);
       if (E.isLeft(updated)) return updated;
-      await this.switches.save(updated.right);
+      await this.nodes.save(updated.right);
       return E.right(nio);
     });
   }

@@ -1,9 +1,11 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type EthernetSwitch, type ConsoleType, remapPorts, renameSwitch } from "../../../domain/switching/ethernet-switch.js";
+import { type EthernetSwitch, type ConsoleType, remapPorts } from "../../../domain/switching/ethernet-switch.js";
+import { renameNode } from "../../../domain/switching/compute-node.js";
 import type { PortMappingEntry } from "../../../domain/switching/port.js";
-import type { SwitchRepository } from "../../ports/repositories.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
+import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -20,14 +22,15 @@ export interface UpdateSwitchInput {
 export class UpdateSwitch {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
   execute(projectId: string, nodeId: string, input: UpdateSwitchInput): Promise<E.Either<NetemuError, EthernetSwitch>> {
     return this.lock.run(nodeId, async () => {
-      const found = await this.lookup.switchOf(projectId, nodeId);
+      const found = await this.lookup.nodeOf(projectId, nodeId, "ethernet_switch");
       if (E.isLeft(found)) return found;
       let sw = found.right;
       if (input.portsMapping !== undefined) {
@@ -35,10 +38,13 @@ export class UpdateSwitch {
         if (E.isLeft(remapped)) return remapped;
         sw = remapped.right;
       }
-      if (input.name !== undefined) sw = renameSwitch(sw, input.name);
+      if (input.name !== undefined) sw = renameNode(sw, input.name);
       if (input.consoleType !== undefined) sw = { ...sw, consoleType: input.consoleType };
-      await this.switches.save(sw);
-      if (sw.portsMapping !== found.right.portsMapping) this.dataPlane.remap(sw);
+      await this.nodes.save(sw);
+      this.dataPlane.update(sw);
+      if (sw.name !== found.right.name || sw.portsMapping !== found.right.portsMapping || sw.consoleType !== found.right.consoleType) {
+        this.notifications.publish({ kind: "node.updated", node: sw });
+      }
       return E.right(sw);
     });
   }

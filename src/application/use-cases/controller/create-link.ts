@@ -61,9 +61,9 @@ export class CreateLink {
         input.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(input.filters, this.bpfCheck);
       if (E.isLeft(filters)) return filters;
 
-      const portA = await this.pool.reserve();
+      const portA = await this.pool.reserve(projectId);
       if (E.isLeft(portA)) return portA;
-      const portB = await this.pool.reserve();
+      const portB = await this.pool.reserve(projectId);
       if (E.isLeft(portB)) {
         this.pool.release(portA.right);
         return portB;

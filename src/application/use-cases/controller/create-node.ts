@@ -1,13 +1,13 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type ControllerNode, SUPPORTED_NODE_TYPES, defaultNodeLabel } from "../../../domain/topology/node.js";
+import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLabel, defaultSymbol } from "../../../domain/topology/node.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
-import { CreateSwitch } from "../compute/create-switch.js";
+import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { NodeSettingsInput } from "./update-node.js";
 
@@ -20,13 +20,13 @@ export interface CreateNodeInput extends NodeSettingsInput {
 
 export const LOCAL_COMPUTE_ID = "local";
 
-/** Creates an Ethernet switch node on the local compute, in process (no HTTP loopback). */
+/** Creates an Ethernet switch or hub node on the local compute, in process (no HTTP loopback). */
 @injectable()
 export class CreateNode {
   constructor(
     private readonly lookup: ControllerLookup,
     private readonly createComputeProject: CreateComputeProject,
-    private readonly createSwitch: CreateSwitch,
+    private readonly computeNodes: ComputeNodeCommands,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
@@ -45,9 +45,9 @@ export class CreateNode {
       if (existing !== undefined) return E.left({ _tag: "BadRequest", message: `Node ID ${nodeId} already exists in this project` });
       const computeProject = await this.createComputeProject.execute({ name: project.right.name, projectId });
       if (E.isLeft(computeProject)) return computeProject;
-      const sw = await this.createSwitch.execute(projectId, {
+      const nodeType = input.nodeType as NodeType;
+      const sw = await this.computeNodes.create(projectId, nodeId, nodeType, {
         name: input.name,
-        nodeId,
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
       });
@@ -55,7 +55,7 @@ export class CreateNode {
       const node: ControllerNode = {
         nodeId,
         projectId,
-        nodeType: "ethernet_switch",
+        nodeType,
         computeId: LOCAL_COMPUTE_ID,
         name: sw.right.name,
         x: input.x ?? 0,
@@ -63,9 +63,9 @@ export class CreateNode {
         z: input.z ?? 1,
         locked: input.locked ?? false,
         label: input.label ?? defaultNodeLabel(input.name),
-        symbol: input.symbol ?? ":/symbols/ethernet_switch.svg",
+        symbol: input.symbol ?? defaultSymbol(nodeType),
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.consoleType,
+        consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
       };
       await this.nodes.save(node);
       return E.right(node);

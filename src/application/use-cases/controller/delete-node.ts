@@ -4,17 +4,17 @@ import type { LinkRepository, NodeRepository } from "../../ports/repositories.js
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import { DeleteSwitch } from "../compute/delete-switch.js";
+import { DeleteComputeNode } from "../compute/delete-compute-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 
-/** Deletes the node's links first (as GNS3 does), then the switch on the compute. */
+/** Deletes the node's links first (as GNS3 does), then the switch or hub on the compute. */
 @injectable()
 export class DeleteNode {
   constructor(
     private readonly lookup: ControllerLookup,
     private readonly wiring: LinkWiring,
-    private readonly deleteSwitch: DeleteSwitch,
+    private readonly deleteComputeNode: DeleteComputeNode,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
@@ -30,7 +30,7 @@ export class DeleteNode {
           await this.links.delete(projectId, link.linkId);
         }
       }
-      await this.deleteSwitch.execute(projectId, nodeId);
+      await this.deleteComputeNode.execute(projectId, nodeId);
       await this.nodes.delete(projectId, nodeId);
       return E.right(undefined);
     });

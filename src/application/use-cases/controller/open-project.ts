@@ -8,12 +8,12 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
-import { CreateSwitch } from "../compute/create-switch.js";
+import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 
 /**
- * Opens a closed project: its switches are created again on the local compute and its links
+ * Opens a closed project: its switches and hubs are created again on the local compute and its links
  * wired with the UDP ports they had. A link whose port has been taken meanwhile is dropped with
  * a warning in the log, as GNS3 drops links it cannot restore.
  */
@@ -22,7 +22,7 @@ export class OpenProject {
   constructor(
     private readonly lookup: ControllerLookup,
     private readonly createComputeProject: CreateComputeProject,
-    private readonly createSwitch: CreateSwitch,
+    private readonly computeNodes: ComputeNodeCommands,
     private readonly wiring: LinkWiring,
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
@@ -39,10 +39,9 @@ export class OpenProject {
       if (project.right.status === "opened") return project;
       await this.createComputeProject.execute({ name: project.right.name, projectId });
       for (const node of await this.nodes.listByProject(projectId)) {
-        await this.createSwitch.execute(projectId, {
+        await this.computeNodes.create(projectId, node.nodeId, node.nodeType, {
           name: node.name,
-          nodeId: node.nodeId,
-          consoleType: node.consoleType,
+          consoleType: node.consoleType ?? undefined,
           portsMapping: node.portsMapping,
         });
       }

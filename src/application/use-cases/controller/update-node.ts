@@ -1,17 +1,16 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ControllerNode } from "../../../domain/topology/node.js";
+import type { ControllerNode, NodePortEntry } from "../../../domain/topology/node.js";
 import type { Label } from "../../../domain/topology/label.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
-import type { PortMappingEntry } from "../../../domain/switching/port.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import { UpdateSwitch } from "../compute/update-switch.js";
+import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
-/** What a client may set on a node: where it sits on the canvas, and its switch's settings. */
+/** What a client may set on a node: where it sits on the canvas, and its switch's or hub's settings. */
 export interface NodeSettingsInput {
   readonly x?: number | undefined;
   readonly y?: number | undefined;
@@ -20,19 +19,19 @@ export interface NodeSettingsInput {
   readonly label?: Label | undefined;
   readonly symbol?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
-  readonly portsMapping?: readonly PortMappingEntry[] | undefined;
+  readonly portsMapping?: readonly NodePortEntry[] | undefined;
 }
 
 export interface UpdateNodeInput extends NodeSettingsInput {
   readonly name?: string | undefined;
 }
 
-/** PUT on a controller node: canvas fields here, switch settings pushed to the compute (live). */
+/** PUT on a controller node: canvas fields here, switch or hub settings pushed to the compute (live). */
 @injectable()
 export class UpdateNode {
   constructor(
     private readonly lookup: ControllerLookup,
-    private readonly updateSwitch: UpdateSwitch,
+    private readonly computeNodes: ComputeNodeCommands,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
@@ -41,7 +40,7 @@ export class UpdateNode {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;
-      const sw = await this.updateSwitch.execute(projectId, nodeId, {
+      const sw = await this.computeNodes.update(projectId, nodeId, node.right.nodeType, {
         name: input.name,
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
@@ -51,7 +50,7 @@ export class UpdateNode {
         ...node.right,
         name: sw.right.name,
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.consoleType,
+        consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
         x: input.x ?? node.right.x,
         y: input.y ?? node.right.y,
         z: input.z ?? node.right.z,

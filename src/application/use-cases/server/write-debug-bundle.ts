@@ -1,15 +1,16 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ProjectRepository, SwitchRepository, LinkRepository } from "../../ports/repositories.js";
+import type { ProjectRepository, ComputeNodeRepository, LinkRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { DebugBundleWriter, SystemInfoProvider } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
+import { describeComputeNodes } from "../compute/compute-report.js";
 import type { NetemuError } from "../../errors.js";
 
 /**
  * POST /v2/debug: writes what a bug report needs into <config dir>/debug — versions, host facts,
- * projects, every switch with its ports, NIOs, filters and counters, every link. Credentials are
+ * projects, every switch and hub with its ports, NIOs, filters and counters, every link. Credentials are
  * never written.
  */
 @injectable()
@@ -19,7 +20,7 @@ export class WriteDebugBundle {
     @inject(TOKENS.SystemInfoProvider) private readonly system: SystemInfoProvider,
     @inject(TOKENS.DebugBundleWriter) private readonly writer: DebugBundleWriter,
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
-    @inject(TOKENS.SwitchRepository) private readonly switches: SwitchRepository,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
   ) {}
@@ -35,22 +36,8 @@ export class WriteDebugBundle {
         controller.push(`Link ${link.linkId}: ${ends} filters=${JSON.stringify(link.filters)} suspend=${link.suspend}`);
       }
     }
-    const compute = [`Compute ID: local`, `Version: ${this.settings.gns3Version}`, ...info.lines, "", "Ethernet switches"];
-    for (const sw of await this.switches.list()) {
-      const counters = this.dataPlane.counters(sw.nodeId);
-      compute.push(`Switch ${sw.name} (${sw.nodeId}) in project ${sw.projectId}`);
-      for (const port of sw.portsMapping) {
-        const nio = sw.nios.get(port.port_number);
-        const stats = counters.get(port.port_number);
-        compute.push(
-          `  Port ${port.port_number} ${port.name} ${port.type} vlan ${port.vlan}${port.ethertype ? ` ethertype ${port.ethertype}` : ""}` +
-            ` nio=${nio === undefined ? "none" : JSON.stringify(nio)}` +
-            (stats === undefined ? "" : ` counters=${JSON.stringify(stats)}`),
-        );
-      }
-      const macs = this.dataPlane.macTable(sw.nodeId);
-      for (const entry of macs) compute.push(`  MAC ${entry.mac} vlan ${entry.vlan} port ${entry.port}`);
-    }
+    const compute = [`Compute ID: local`, `Version: ${this.settings.gns3Version}`, ...info.lines, "", "Switches and hubs"];
+    compute.push(...describeComputeNodes(await this.nodes.list(), this.dataPlane));
     const dir = await this.writer.write([
       { name: "controller.txt", content: controller.join("\n") + "\n" },
       { name: "compute_local.txt", content: compute.join("\n") + "\n" },

@@ -1,0 +1,130 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import * as E from "fp-ts/lib/Either.js";
+import { WebSocketServer, WebSocket } from "ws";
+import type { UseCases } from "../../application/use-cases/index.js";
+import type { Logger } from "../../application/ports/system.js";
+import { type AuthSettings, credentialCheck } from "./auth.js";
+import { gns3Json } from "./gns3-json.js";
+import { NotificationFeed } from "./notification-feed.js";
+
+export const NOTIFICATION_SOCKET_PATH = "/v2/compute/notifications/ws";
+
+export interface NotificationSocketOptions {
+  /** Idle interval between pings (GNS3: 1 s). */
+  readonly pingIdleMs?: number;
+  /** A client that has not answered a ping control frame within this is dropped (a half-open TCP). */
+  readonly heartbeatMs?: number;
+  /** A client this far behind in reading is dropped rather than buffered (it reconnects). */
+  readonly maxBufferedBytes?: number;
+}
+
+/**
+ * GNS3's compute notification websocket (`GET /v2/compute/notifications/ws`), behind the same
+ * basic auth as every route: the controller opens it right after the capabilities probe and reads
+ * pings (CPU and memory), node.updated and log messages from it. ws answers the controller's ping
+ * control frames (its heartbeat) itself. See ADR 0033.
+ */
+export class NotificationSocketServer {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, clientTracking: true });
+  private readonly authorized: (authorization: string | undefined) => boolean;
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private readonly alive = new WeakSet<WebSocket>();
+  private closing = false;
+
+  constructor(
+    private readonly uc: UseCases,
+    auth: AuthSettings,
+    private readonly logger: Logger,
+    private readonly options: NotificationSocketOptions = {},
+  ) {
+    this.authorized = credentialCheck(auth);
+    this.heartbeat = setInterval(() => this.checkAlive(), options.heartbeatMs ?? 30_000);
+    this.heartbeat.unref();
+  }
+
+  get clientCount(): number {
+    return this.wss.clients.size;
+  }
+
+  /** For the HTTP server's `upgrade` event: serves the notification path, refuses anything else. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on("error", () => socket.destroy());
+    const path = new URL(req.url ?? "/", "http://netemu").pathname;
+    if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
+    if (path !== NOTIFICATION_SOCKET_PATH) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
+    if (!this.authorized(req.headers.authorization)) return refuse(socket, 401, "Unauthorized", undefined);
+    this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
+  }
+
+  private async serve(ws: WebSocket): Promise<void> {
+    this.alive.add(ws);
+    ws.on("pong", () => this.alive.add(ws));
+    ws.on("error", () => ws.terminate());
+    // Messages from the client mean nothing to a compute (GNS3 ignores them too).
+    ws.on("message", () => undefined);
+    const limit = this.options.maxBufferedBytes ?? 1024 * 1024;
+    const feed = await NotificationFeed.open(this.uc, {
+      idleMs: this.options.pingIdleMs ?? 1000,
+      send: (message) => {
+        if (ws.readyState !== WebSocket.OPEN) return false;
+        if (ws.bufferedAmount > limit) {
+          this.logger.warn("notification websocket client too slow: dropped", { bufferedBytes: ws.bufferedAmount });
+          ws.terminate();
+          return false;
+        }
+        ws.send(JSON.stringify(message));
+        return true;
+      },
+    });
+    if (E.isLeft(feed)) return void ws.close(1011);
+    this.logger.info("notification websocket client connected", { clients: this.wss.clients.size });
+    ws.once("close", () => {
+      feed.right.close();
+      this.logger.info("notification websocket client disconnected", { clients: this.wss.clients.size });
+    });
+    if (ws.readyState !== WebSocket.OPEN) feed.right.close();
+  }
+
+  private checkAlive(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+
+  /** Closes every client with 1001 (going away) and waits for them, terminating the slow ones. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.heartbeat);
+    const clients = [...this.wss.clients];
+    await Promise.all(
+      clients.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            const timer = setTimeout(() => ws.terminate(), 1000);
+            ws.once("close", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            ws.close(1001, "netemu is shutting down");
+          }),
+      ),
+    );
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+/** An HTTP answer written on the raw socket of a refused upgrade, JSON as every netemu error. */
+function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown> | undefined): void {
+  const text = body === undefined ? "" : gns3Json(body);
+  const headers = [`HTTP/1.1 ${status} ${reason}`, "Connection: close", `Content-Length: ${Buffer.byteLength(text)}`];
+  if (body !== undefined) headers.push("Content-Type: application/json");
+  if (status === 401) headers.push('WWW-Authenticate: Basic realm="GNS3 server"');
+  socket.end(`${headers.join("\r\n")}\r\n\r\n${text}`);
+}

@@ -1,0 +1,130 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
+import type { ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
+import type { ApiRouter } from "../api-router.js";
+import type { Exchange } from "../exchange.js";
+import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "../codecs/compute.js";
+import { presentComputeNode, presentNio } from "../presenters.js";
+
+/** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
+export const nodesRoute = (nodeType: ComputeNodeType): string => `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
+export const portRoute = (nodeType: ComputeNodeType): string =>
+  `${nodesRoute(nodeType)}/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}`;
+
+export function portAddress(x: Exchange, nodeType: ComputeNodeType): PortAddress {
+  return {
+    projectId: x.param("project_id"),
+    nodeId: x.param("node_id"),
+    adapterNumber: x.intParam("adapter_number"),
+    portNumber: x.intParam("port_number"),
+    nodeType,
+  };
+}
+
+const STATUS_OF_ACTION: Readonly<Record<string, NodeStatus>> = { start: "started", stop: "stopped", suspend: "suspended" };
+
+/** What the switch and the hub routes share: get, delete, duplicate, status, NIOs. */
+function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNodeType): void {
+  const NODE = `${nodesRoute(nodeType)}/{node_id}`;
+  const NIO = `${portRoute(nodeType)}/nio`;
+  const ids = (x: Exchange) => ({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType });
+
+  api.add("GET", NODE, async (x) => {
+    x.respond(await uc.getComputeNode.execute(ids(x)), 200, (v) => presentComputeNode(v.node, v.counters));
+  });
+
+  api.add("DELETE", NODE, async (x) => {
+    x.respond(await uc.deleteComputeNode.execute(x.param("project_id"), x.param("node_id"), nodeType), 204, () => undefined);
+  });
+
+  api.add("POST", `${NODE}/duplicate`, async (x) => {
+    const body = x.decode(DuplicateBody);
+    if (E.isLeft(body)) return;
+    const duplicated = await uc.duplicateComputeNode.execute(x.param("project_id"), x.param("node_id"), body.right.destination_node_id, nodeType);
+    x.respond(duplicated, 201, (node) => presentComputeNode(node));
+  });
+
+  for (const [action, status] of Object.entries(STATUS_OF_ACTION)) {
+    api.add("POST", `${NODE}/${action}`, async (x) => {
+      x.respond(await uc.changeNodeStatus.execute(x.param("project_id"), x.param("node_id"), status, nodeType), 204, () => undefined);
+    });
+  }
+
+  api.add("POST", NIO, async (x) => {
+    const body = x.decode(NioBody);
+    if (E.isLeft(body)) return;
+    x.respond(await uc.addNio.execute(portAddress(x, nodeType), body.right), 201, (nio) => presentNio(nio, false));
+  });
+
+  api.add("PUT", NIO, async (x) => {
+    const body = x.decode(NioBody);
+    if (E.isLeft(body)) return;
+    x.respond(await uc.updateNio.execute(portAddress(x, nodeType), body.right), 201, (nio) => presentNio(nio, true));
+  });
+
+  api.add("DELETE", NIO, async (x) => {
+    x.respond(await uc.removeNio.execute(portAddress(x, nodeType)), 204, () => undefined);
+  });
+}
+
+export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void {
+  const NODES = nodesRoute("ethernet_switch");
+  api.add("POST", NODES, async (x) => {
+    const body = x.decode(SwitchCreateBody);
+    if (E.isLeft(body)) return;
+    const created = await uc.createSwitch.execute(x.param("project_id"), {
+      name: body.right.name,
+      nodeId: body.right.node_id,
+      console: body.right.console,
+      consoleType: body.right.console_type,
+      portsMapping: body.right.ports_mapping,
+    });
+    x.respond(created, 201, (sw) => presentComputeNode(sw));
+  });
+
+  api.add("PUT", `${NODES}/{node_id}`, async (x) => {
+    const body = x.decode(SwitchUpdateBody);
+    if (E.isLeft(body)) return;
+    const updated = await uc.updateSwitch.execute(x.param("project_id"), x.param("node_id"), {
+      name: body.right.name,
+      consoleType: body.right.console_type,
+      portsMapping: body.right.ports_mapping,
+    });
+    x.respond(updated, 200, (sw) => presentComputeNode(sw));
+  });
+
+  /** netemu extension: the learned MAC addresses (GNS3's `mac` console command was never finished). */
+  api.add("GET", `${NODES}/{node_id}/mac_table`, async (x) => {
+    const table = await uc.getMacTable.execute(x.param("project_id"), x.param("node_id"));
+    x.respond(table, 200, (entries) => entries.map((e) => ({ mac: e.mac, vlan: e.vlan, port_number: e.port, age: e.age })));
+  });
+
+  registerCommonRoutes(api, uc, "ethernet_switch");
+}
+
+export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
+  const NODES = nodesRoute("ethernet_hub");
+  api.add("POST", NODES, async (x) => {
+    const body = x.decode(HubCreateBody);
+    if (E.isLeft(body)) return;
+    const created = await uc.createHub.execute(x.param("project_id"), {
+      name: body.right.name,
+      nodeId: body.right.node_id,
+      portsMapping: body.right.ports_mapping,
+    });
+    x.respond(created, 201, (hub) => presentComputeNode(hub));
+  });
+
+  api.add("PUT", `${NODES}/{node_id}`, async (x) => {
+    const body = x.decode(HubUpdateBody);
+    if (E.isLeft(body)) return;
+    const updated = await uc.updateHub.execute(x.param("project_id"), x.param("node_id"), {
+      name: body.right.name,
+      portsMapping: body.right.ports_mapping,
+    });
+    x.respond(updated, 200, (hub) => presentComputeNode(hub));
+  });
+
+  registerCommonRoutes(api, uc, "ethernet_hub");
+}

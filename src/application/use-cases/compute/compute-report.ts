@@ -1,0 +1,24 @@
+import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import { nodeKindName } from "../../../domain/switching/compute-node.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+
+/** The compute's switches and hubs, port by port with NIOs, filters and counters, for debug reports. */
+export function describeComputeNodes(nodes: readonly ComputeNode[], dataPlane: DataPlane): string[] {
+  const lines: string[] = [];
+  for (const node of nodes) {
+    const counters = dataPlane.counters(node.nodeId);
+    lines.push(`${nodeKindName(node.nodeType)} ${node.name} (${node.nodeId}) in project ${node.projectId}, ${node.status}`);
+    for (const port of node.portsMapping) {
+      const nio = node.nios.get(port.port_number);
+      const stats = counters.get(port.port_number);
+      const mode = "type" in port ? ` ${port.type} vlan ${port.vlan}${port.ethertype ? ` ethertype ${port.ethertype}` : ""}` : "";
+      lines.push(
+        `  Port ${port.port_number} ${port.name}${mode}` +
+          ` nio=${nio === undefined ? "none" : JSON.stringify(nio)}` +
+          (stats === undefined ? "" : ` counters=${JSON.stringify(stats)}`),
+      );
+    }
+    for (const entry of dataPlane.macTable(node.nodeId)) lines.push(`  MAC ${entry.mac} vlan ${entry.vlan} port ${entry.port}`);
+  }
+  return lines;
+}

@@ -1,0 +1,35 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+/** Deletes a switch or hub whatever NIOs it has (GNS3 crashes with a 500 on non-UDP ones). */
+@injectable()
+export class DeleteComputeNode {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, void>> {
+    return this.lock.run(nodeId, async () => {
+      const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
+      if (E.isLeft(found)) return found;
+      await this.dataPlane.removeNode(nodeId);
+      for (const nio of found.right.nios.values()) {
+        if (nio.type === "nio_udp") this.pool.release(nio.lport);
+      }
+      await this.nodes.delete(nodeId);
+      return E.right(undefined);
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import type { NetemuError } from "../../errors.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+/**
+ * GNS3's duplicate copies a node's working directory to the destination node, which the
+ * controller created beforehand with the same properties. A switch or hub has no working
+ * directory, so both must exist and the destination is answered unchanged.
+ */
+@injectable()
+export class DuplicateComputeNode {
+  constructor(private readonly lookup: ComputeLookup) {}
+
+  async execute(projectId: string, nodeId: string, destinationNodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, ComputeNode>> {
+    const source = await this.lookup.nodeOf(projectId, nodeId, nodeType);
+    if (E.isLeft(source)) return source;
+    return this.lookup.nodeOf(projectId, destinationNodeId, source.right.nodeType);
+  }
+}

@@ -1,0 +1,25 @@
+import { inject, injectable } from "tsyringe";
+import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import type { ServerSettings } from "../../ports/server-settings.js";
+import type { HostFacts } from "../../ports/host.js";
+import { TOKENS } from "../../ports/tokens.js";
+
+export interface Capabilities {
+  readonly nodeTypes: readonly ComputeNodeType[];
+  readonly platform: string;
+  /** The GNS3 version netemu reports: a release controller demands exactly its own. */
+  readonly version: string;
+}
+
+/** What a GNS3 controller asks first of a compute it is told to add (its only probe). */
+@injectable()
+export class GetCapabilities {
+  constructor(
+    @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
+    @inject(TOKENS.HostFacts) private readonly host: HostFacts,
+  ) {}
+
+  execute(): Capabilities {
+    return { nodeTypes: COMPUTE_NODE_TYPES, platform: this.host.platform, version: this.settings.gns3Version };
+  }
+}

@@ -1,0 +1,28 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ComputeProject, ProjectVariable } from "../../../domain/topology/project.js";
+import type { ComputeProjectRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+/** PUT on a compute project: the controller sends the project's variables when they change. */
+@injectable()
+export class UpdateComputeProject {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.ComputeProjectRepository) private readonly projects: ComputeProjectRepository,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  execute(projectId: string, input: { readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<NetemuError, ComputeProject>> {
+    return this.lock.run(`compute-project:${projectId}`, async () => {
+      const found = await this.lookup.project(projectId);
+      if (E.isLeft(found)) return found;
+      const project: ComputeProject = { ...found.right, variables: input.variables };
+      await this.projects.save(project);
+      return E.right(project);
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { projectRelativePath } from "../../../domain/topology/project-path.js";
+import type { ProjectFiles } from "../../ports/project-files.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ComputeLookup } from "./compute-lookup.js";
+
+/** Writes a file into a compute project (a controller importing or duplicating a project). */
+@injectable()
+export class WriteProjectFile {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
+  ) {}
+
+  async execute(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<NetemuError, void>> {
+    const project = await this.lookup.project(projectId);
+    if (E.isLeft(project)) return project;
+    const inside = projectRelativePath(path);
+    if (E.isLeft(inside)) return E.left({ _tag: "PathOutsideProject", path });
+    if (inside.right === "") return E.left({ _tag: "PathOutsideProject", path });
+    const written = await this.files.write(projectId, inside.right, content);
+    return E.isLeft(written) ? E.left({ _tag: "ProjectFileUnwritable", path: inside.right, reason: written.left }) : E.right(undefined);
+  }
+}

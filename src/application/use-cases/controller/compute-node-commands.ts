@@ -1,0 +1,44 @@
+import { injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
+import { type NodePortEntry, type NodeType, hubPorts, isSwitchPortEntry } from "../../../domain/topology/node.js";
+import type { NetemuError } from "../../errors.js";
+import { CreateSwitch } from "../compute/create-switch.js";
+import { CreateHub } from "../compute/create-hub.js";
+import { UpdateSwitch } from "../compute/update-switch.js";
+import { UpdateHub } from "../compute/update-hub.js";
+
+export interface ComputeNodeSettings {
+  readonly name?: string | undefined;
+  readonly consoleType?: ConsoleType | undefined;
+  readonly portsMapping?: readonly NodePortEntry[] | undefined;
+}
+
+/**
+ * How the controller creates and changes its nodes on the local compute, whatever their type: the
+ * one place that picks the switch or the hub use case.
+ */
+@injectable()
+export class ComputeNodeCommands {
+  constructor(
+    private readonly createSwitch: CreateSwitch,
+    private readonly createHub: CreateHub,
+    private readonly updateSwitch: UpdateSwitch,
+    private readonly updateHub: UpdateHub,
+  ) {}
+
+  create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<NetemuError, ComputeNode>> {
+    const ports = settings.portsMapping;
+    return nodeType === "ethernet_switch"
+      ? this.createSwitch.execute(projectId, { name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
+      : this.createHub.execute(projectId, { name: settings.name, nodeId, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+  }
+
+  update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<NetemuError, ComputeNode>> {
+    const ports = settings.portsMapping;
+    return nodeType === "ethernet_switch"
+      ? this.updateSwitch.execute(projectId, nodeId, { name: settings.name, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
+      : this.updateHub.execute(projectId, nodeId, { name: settings.name, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+  }
+}

@@ -1,0 +1,42 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { Nio } from "./nio.js";
+import type { NodeRuleViolation, NodeStatus } from "./compute-node.js";
+
+/** A hub port as GNS3 configures it: a name and a number, nothing else (no VLANs on a hub). */
+export interface HubPortEntry {
+  readonly name: string;
+  readonly port_number: number;
+}
+
+/**
+ * An Ethernet hub node on the compute: every frame received on a port goes out of every other
+ * port that has a NIO. Immutable, like the switch.
+ */
+export interface EthernetHub {
+  readonly nodeType: "ethernet_hub";
+  readonly nodeId: string;
+  readonly projectId: string;
+  readonly name: string;
+  readonly status: NodeStatus;
+  readonly portsMapping: readonly HubPortEntry[];
+  readonly nios: ReadonlyMap<number, Nio>;
+}
+
+export function createEthernetHub(fields: Omit<EthernetHub, "nios" | "status" | "nodeType">): EthernetHub {
+  return { nodeType: "ethernet_hub", ...fields, status: "started", nios: new Map() };
+}
+
+/** GNS3's default: eight ports named Ethernet0..7. */
+export function defaultHubPorts(): HubPortEntry[] {
+  return Array.from({ length: 8 }, (_, i) => ({ name: `Ethernet${i}`, port_number: i }));
+}
+
+/**
+ * GNS3's hub ports_mapping update: any change is refused while a NIO is attached; otherwise the
+ * entries are renamed Ethernet<i> and renumbered i.
+ */
+export function remapHubPorts(hub: EthernetHub, requested: readonly HubPortEntry[]): E.Either<NodeRuleViolation, EthernetHub> {
+  if (JSON.stringify(hub.portsMapping) === JSON.stringify(requested)) return E.right(hub);
+  if (hub.nios.size > 0) return E.left({ _tag: "NodeAlreadyConnected", nodeType: "ethernet_hub" });
+  return E.right({ ...hub, portsMapping: requested.map((_, i) => ({ name: `Ethernet${i}`, port_number: i })) });
+}

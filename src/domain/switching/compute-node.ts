@@ -62,3 +62,10 @@ export function renameNode<N extends ComputeNode>(node: N, name: string): N {
 export function withStatus<N extends ComputeNode>(node: N, status: NodeStatus): N {
   return { ...node, status };
 }
+
+/** Whether a GNS3 client would see a different node in the compute's answer (what node.updated is for). */
+export function answerChanged(before: ComputeNode, after: ComputeNode): boolean {
+  if (before.name !== after.name || before.status !== after.status) return true;
+  if (before.portsMapping !== after.portsMapping && JSON.stringify(before.portsMapping) !== JSON.stringify(after.portsMapping)) return true;
+  return before.nodeType === "ethernet_switch" && after.nodeType === "ethernet_switch" && before.consoleType !== after.consoleType;
+}

@@ -138,26 +138,26 @@ export const ProjectVariables = nullable(
   jsonArray(jsonClosedObject("Variable", { name: jsonString({ minLength: 1 }) }, { value: jsonString() }, { additional: true })),
 );
 
+/** The canvas settings GNS3's project schemas share (create, update, object). */
+export const projectSettingsFields = {
+  auto_close: jsonBoolean,
+  auto_open: jsonBoolean,
+  auto_start: jsonBoolean,
+  scene_height: jsonInteger(),
+  scene_width: jsonInteger(),
+  zoom: jsonInteger(),
+  show_layers: jsonBoolean,
+  snap_to_grid: jsonBoolean,
+  show_grid: jsonBoolean,
+  grid_size: jsonInteger(),
+  drawing_grid_size: jsonInteger(),
+  show_interface_labels: jsonBoolean,
+  supplier: t.unknown,
+};
+
 /** PROJECT_UPDATE_SCHEMA: the controller sends {"variables"}; the other keys are accepted and unused on a compute. */
 export const ComputeProjectUpdateBody = jsonClosedObject(
   "ProjectUpdate",
   {},
-  {
-    name: nullable(jsonString({ minLength: 1 })),
-    path: nullable(jsonString()),
-    auto_close: jsonBoolean,
-    auto_open: jsonBoolean,
-    auto_start: jsonBoolean,
-    scene_height: jsonInteger(),
-    scene_width: jsonInteger(),
-    zoom: jsonInteger(),
-    show_layers: jsonBoolean,
-    snap_to_grid: jsonBoolean,
-    show_grid: jsonBoolean,
-    grid_size: jsonInteger(),
-    drawing_grid_size: jsonInteger(),
-    show_interface_labels: jsonBoolean,
-    supplier: t.unknown,
-    variables: ProjectVariables,
-  },
+  { name: nullable(jsonString({ minLength: 1 })), path: nullable(jsonString()), ...projectSettingsFields, variables: ProjectVariables },
 );

@@ -1,28 +1,11 @@
 import * as t from "io-ts";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "./schema.js";
-import { ConsoleType, HubPortEntry, PortEntry, Uuid } from "./compute.js";
+import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "./compute.js";
 
 export const ProjectCreateBody = jsonClosedObject(
   "ProjectCreate",
   { name: jsonString({ minLength: 1 }) },
-  {
-    project_id: Uuid,
-    path: jsonString(),
-    auto_close: jsonBoolean,
-    auto_open: jsonBoolean,
-    auto_start: jsonBoolean,
-    scene_height: jsonInteger(),
-    scene_width: jsonInteger(),
-    zoom: jsonInteger(),
-    show_layers: jsonBoolean,
-    snap_to_grid: jsonBoolean,
-    show_grid: jsonBoolean,
-    grid_size: jsonInteger(),
-    drawing_grid_size: jsonInteger(),
-    show_interface_labels: jsonBoolean,
-    supplier: t.unknown,
-    variables: t.unknown,
-  },
+  { project_id: Uuid, path: jsonString(), ...projectSettingsFields, variables: t.unknown },
 );
 
 export const Label = jsonClosedObject(

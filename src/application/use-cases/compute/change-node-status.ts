@@ -1,13 +1,11 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNodeType, type NodeStatus, withStatus } from "../../../domain/switching/compute-node.js";
-import type { ComputeNodeRepository } from "../../ports/repositories.js";
-import type { DataPlane } from "../../ports/data-plane.js";
-import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { NodeChanges } from "./node-changes.js";
 
 /**
  * start, stop and suspend a switch or hub: only a started node forwards frames (ADR 0032). The
@@ -17,9 +15,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 export class ChangeNodeStatus {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
-    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+    private readonly changes: NodeChanges,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
@@ -28,10 +24,7 @@ export class ChangeNodeStatus {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;
       if (found.right.status === status) return E.right(undefined);
-      const node = withStatus(found.right, status);
-      await this.nodes.save(node);
-      this.dataPlane.update(node);
-      this.notifications.publish({ kind: "node.updated", node });
+      await this.changes.apply(found.right, withStatus(found.right, status));
       return E.right(undefined);
     });
   }

@@ -2,13 +2,11 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type EthernetHub, type HubPortEntry, remapHubPorts } from "../../../domain/switching/ethernet-hub.js";
 import { renameNode } from "../../../domain/switching/compute-node.js";
-import type { ComputeNodeRepository } from "../../ports/repositories.js";
-import type { DataPlane } from "../../ports/data-plane.js";
-import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { NodeChanges } from "./node-changes.js";
 
 export interface UpdateHubInput {
   readonly name?: string | undefined;
@@ -20,9 +18,7 @@ export interface UpdateHubInput {
 export class UpdateHub {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
-    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+    private readonly changes: NodeChanges,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
@@ -37,11 +33,7 @@ export class UpdateHub {
         hub = remapped.right;
       }
       if (input.name !== undefined) hub = renameNode(hub, input.name);
-      await this.nodes.save(hub);
-      this.dataPlane.update(hub);
-      if (hub.name !== found.right.name || hub.portsMapping !== found.right.portsMapping) {
-        this.notifications.publish({ kind: "node.updated", node: hub });
-      }
+      await this.changes.apply(found.right, hub);
       return E.right(hub);
     });
   }

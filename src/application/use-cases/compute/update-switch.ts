@@ -3,13 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { type EthernetSwitch, type ConsoleType, remapPorts } from "../../../domain/switching/ethernet-switch.js";
 import { renameNode } from "../../../domain/switching/compute-node.js";
 import type { PortMappingEntry } from "../../../domain/switching/port.js";
-import type { ComputeNodeRepository } from "../../ports/repositories.js";
-import type { DataPlane } from "../../ports/data-plane.js";
-import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { NodeChanges } from "./node-changes.js";
 
 export interface UpdateSwitchInput {
   readonly name?: string | undefined;
@@ -22,9 +20,7 @@ export interface UpdateSwitchInput {
 export class UpdateSwitch {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
-    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+    private readonly changes: NodeChanges,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
@@ -40,11 +36,7 @@ export class UpdateSwitch {
       }
       if (input.name !== undefined) sw = renameNode(sw, input.name);
       if (input.consoleType !== undefined) sw = { ...sw, consoleType: input.consoleType };
-      await this.nodes.save(sw);
-      this.dataPlane.update(sw);
-      if (sw.name !== found.right.name || sw.portsMapping !== found.right.portsMapping || sw.consoleType !== found.right.consoleType) {
-        this.notifications.publish({ kind: "node.updated", node: sw });
-      }
+      await this.changes.apply(found.right, sw);
       return E.right(sw);
     });
   }

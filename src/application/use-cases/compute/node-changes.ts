@@ -1,0 +1,25 @@
+import { inject, injectable } from "tsyringe";
+import { type ComputeNode, answerChanged } from "../../../domain/switching/compute-node.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { Notifications } from "../../ports/notifications.js";
+import { TOKENS } from "../../ports/tokens.js";
+
+/**
+ * How a changed switch or hub takes effect, the same for every use case that changes one: the
+ * record is saved, the live node follows it, and listeners hear node.updated when its answer changed.
+ */
+@injectable()
+export class NodeChanges {
+  constructor(
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+  ) {}
+
+  async apply(before: ComputeNode, after: ComputeNode): Promise<void> {
+    await this.nodes.save(after);
+    this.dataPlane.update(after);
+    if (answerChanged(before, after)) this.notifications.publish({ kind: "node.updated", node: after });
+  }
+}

@@ -202,6 +202,35 @@ export const paramArb = (valid: string): fc.Arbitrary<string> =>
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 6000 }).map((n) => "a".repeat(n)) },
   );
 
+/**
+ * A `{path}` parameter of the project files routes (several segments): mostly the valid one, else
+ * what paramArb gives, or paths that try to leave the project directory or are not a file in it.
+ */
+export const filePathArb = (valid: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 3, arbitrary: paramArb(valid) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        "..%2F..%2Fetc%2Fpasswd",
+        "a/../../x",
+        "%2Fetc%2Fpasswd",
+        "/etc/passwd",
+        "%2e%2e/%2e%2e/x",
+        `${valid}/../../../x`,
+        `./${valid}`,
+        valid.replace("/", "//"),
+        valid.replace("/", "/./"),
+        valid.split("/")[0]!,
+        `${valid.split("/")[0]!}/`,
+        `${valid}/x`,
+        `${valid}%00`,
+        "a%5C..%5C..%5Cx",
+        "project-files/captures/none.pcap",
+      ),
+    },
+  );
+
 /** A query string (with its "?"), or "". */
 export const queryArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constant("") },

@@ -10,11 +10,22 @@ export const MAPPING = [
   { name: "Ethernet3", port_number: 3, type: "qinq", vlan: 100, ethertype: "0x88A8" },
 ];
 
+/** The world hub's ports: GNS3's hub ports have a name and a number only. */
+export const HUB_MAPPING = [
+  { name: "Ethernet0", port_number: 0 },
+  { name: "Ethernet1", port_number: 1 },
+  { name: "Ethernet2", port_number: 2 },
+  { name: "Ethernet3", port_number: 3 },
+];
+
+/** A file of the world's compute project, as the files routes name it. */
+export const WORLD_FILE = "fuzz/data.txt";
+
 let spareFrom = 33000 + (process.pid % 40) * 50;
 
 /**
- * A populated netemu for the API properties: a compute project with a switch whose port 0 has a
- * UDP NIO; a controller project with two switch nodes joined by a link.
+ * A populated netemu for the API properties: a compute project with a switch and a hub whose
+ * ports 0 have a UDP NIO, and a file; a controller project with two switch nodes joined by a link.
  */
 export class World {
   private constructor(
@@ -27,7 +38,12 @@ export class World {
     readonly N1: string,
     readonly N2: string,
     readonly LINK: string,
+    readonly HUB: string,
+    readonly hubNioLport: number,
   ) {}
+
+  /** The compute project's file (its content is WORLD_FILE's own name). */
+  readonly FILE = WORLD_FILE;
 
   static async create(options: NetemuOptions = {}): Promise<World> {
     const s = await startTestServer(options);
@@ -47,6 +63,17 @@ export class World {
       { type: "nio_udp", lport: nioLport, rhost: "127.0.0.1", rport: 9, filters: { delay: [1, 0] } },
       201,
     );
+    const HUB = randomUUID();
+    await must("POST", `/v2/compute/projects/${P}/ethernet_hub/nodes`, { name: "HUB1", node_id: HUB, ports_mapping: HUB_MAPPING }, 201);
+    const hubNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must(
+      "POST",
+      `/v2/compute/projects/${P}/ethernet_hub/nodes/${HUB}/adapters/0/ports/0/nio`,
+      { type: "nio_udp", lport: hubNioLport, rhost: "127.0.0.1", rport: 9 },
+      201,
+    );
+    const upload = await rawHttp(s.url, "POST", `/v2/compute/projects/${P}/files/${WORLD_FILE}`, WORLD_FILE);
+    if (upload.status !== 201) throw new Error(`world setup: upload gave ${upload.status} ${upload.text}`);
     const [spareLport] = await freeUdpPorts(1, spareFrom);
     spareFrom = spareLport! + 1 > 39000 ? 33000 : spareLport! + 1;
     const CP = randomUUID();
@@ -71,31 +98,37 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string);
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport);
   }
 
   get url(): string {
     return this.s.url;
   }
 
-  /** Everything a request could have touched: the API's GETs, the stored switches and NIOs, the UDP pool. */
+  /**
+   * Everything a request could have touched: the API's GETs (the compute project's files with
+   * their MD5s among them), the stored switches and hubs with their NIOs, the UDP pool.
+   */
   async fingerprint(): Promise<string> {
     const paths = [
       `/v2/compute/projects/${this.P}`,
       `/v2/compute/projects/${this.P}/ethernet_switch/nodes/${this.SW}`,
+      `/v2/compute/projects/${this.P}/ethernet_hub/nodes/${this.HUB}`,
+      `/v2/compute/projects/${this.P}/files`,
+      `/v2/compute/projects`,
       `/v2/projects`,
       `/v2/projects/${this.CP}/nodes`,
       `/v2/projects/${this.CP}/links`,
       `/v2/iou_license`,
     ];
     const gets = await Promise.all(paths.map((p) => rawHttp(this.url, "GET", p)));
-    const switches = await switchRepository(this.s.netemu).list();
+    const computeNodes = await switchRepository(this.s.netemu).list();
     const computeProjects = await computeProjectRepository(this.s.netemu).list();
     const replacer = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v);
     return JSON.stringify(
       {
         gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: g.text })),
-        switches: [...switches].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
+        computeNodes: [...computeNodes].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
         computeProjects: [...computeProjects].sort((a, b) => a.projectId.localeCompare(b.projectId)),
         reservedUdp: udpPool(this.s.netemu).reserved(),
       },

@@ -1,9 +1,12 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProjectFileEntry, ProjectFiles } from "../../application/ports/project-files.js";
+
+/** The temporary file of an upload still being received: not yet a file of the project. */
+const UPLOAD_IN_PROGRESS = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.upload$/;
 
 /** Whether `path` is `root` or inside it (both real paths). */
 function within(root: string, path: string): boolean {
@@ -40,7 +43,7 @@ export class ProjectDirectoryFiles implements ProjectFiles {
       for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile()) {
+        else if (entry.isFile() && !UPLOAD_IN_PROGRESS.test(entry.name)) {
           const md5sum = await this.md5(full);
           if (md5sum !== undefined) files.push({ path: relative(root, full).split(sep).join("/"), md5sum });
         }
@@ -77,7 +80,9 @@ export class ProjectDirectoryFiles implements ProjectFiles {
   async write(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<string, void>> {
     const root = this.directory(projectId);
     const full = join(root, path);
-    const temp = `${full}.${process.pid}.upload`;
+    // Each upload has its own temporary file: two uploads of one path never write into each other,
+    // and the last one renamed is the file, whole.
+    const temp = `${full}.${randomUUID()}.upload`;
     try {
       await mkdir(dirname(full), { recursive: true });
       if (!within(await realpath(root), await realpath(dirname(full)))) return E.left("the path leaves the project directory");
@@ -92,7 +97,9 @@ export class ProjectDirectoryFiles implements ProjectFiles {
       return E.right(undefined);
     } catch (err) {
       await rm(temp, { force: true }).catch(() => undefined);
-      return E.left((err as Error).message);
+      // The code, not the message: messages carry absolute paths of the server.
+      const e = err as NodeJS.ErrnoException;
+      return E.left(e.code === undefined ? "the upload was interrupted" : `${e.syscall ?? "write"} failed with ${e.code}`);
     }
   }
 

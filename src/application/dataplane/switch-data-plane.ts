@@ -4,7 +4,7 @@ import { EthernetSwitchFabric } from "../../domain/switching/forwarding.js";
 import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import { PortCounters as LivePortCounters, type DropReason } from "../../domain/switching/port-counters.js";
 import { portOf } from "../../domain/switching/ethernet-switch.js";
-import { type ComputeNode, nodeKindName } from "../../domain/switching/compute-node.js";
+import { type ComputeNode, hasPort, nodeKindName } from "../../domain/switching/compute-node.js";
 import { portFromMapping } from "../../domain/switching/port.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import { FilterChain } from "../../domain/filters/filter-chain.js";
@@ -149,9 +149,8 @@ export class SwitchDataPlane implements DataPlane {
   }
 
   async attach(node: ComputeNode, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
-    if (!node.portsMapping.some((p) => p.port_number === portNumber)) {
-      return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
-    }
+    const switchPort = node.nodeType === "ethernet_switch" ? portOf(node, portNumber) : undefined;
+    if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
     const chain = this.buildChain(nio);
     if (E.isLeft(chain)) return chain;
     const live = this.nodeFor(node);
@@ -181,11 +180,8 @@ export class SwitchDataPlane implements DataPlane {
     live.ports.set(portNumber, livePort);
     live.node = node;
     live.running = node.status === "started";
-    if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
-      live.live.fabric.setPort(portNumber, (portOf(node, portNumber) as NonNullable<ReturnType<typeof portOf>>).mode);
-    } else if (live.live.kind === "ethernet_hub") {
-      live.live.fabric.setPort(portNumber);
-    }
+    if (live.live.kind === "ethernet_hub") live.live.fabric.setPort(portNumber);
+    else if (switchPort !== undefined) live.live.fabric.setPort(portNumber, switchPort.mode);
     livePort.counters = live.counters(portNumber);
     return E.right(undefined);
   }

@@ -26,6 +26,7 @@ import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.j
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
+import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
@@ -202,7 +203,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   });
 
   const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);
-  const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => notificationSockets.handleUpgrade(req, socket, head);
+  // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
+  let composed: ReturnType<Koa["callback"]> | undefined;
+  const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);
+  const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if ((req.headers.upgrade ?? "").toLowerCase() === "websocket") notificationSockets.handleUpgrade(req, socket, head);
+    else answerIgnoringUpgrade(serveHttp, req, socket);
+  };
 
   return {
     settings,
@@ -225,7 +232,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
             keepAliveTimeout: t.keepAliveMs,
             connectionsCheckingInterval: Math.min(1000, t.headersMs),
           },
-          app.callback(),
+          serveHttp,
         );
         server.on("upgrade", handleUpgrade);
         server.once("error", reject);

@@ -121,10 +121,12 @@ export class NotificationSocketServer {
 }
 
 /** An HTTP answer written on the raw socket of a refused upgrade, JSON as every netemu error. */
-function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown> | undefined): void {
+export function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown> | undefined): void {
   const text = body === undefined ? "" : gns3Json(body);
   const headers = [`HTTP/1.1 ${status} ${reason}`, "Connection: close", `Content-Length: ${Buffer.byteLength(text)}`];
   if (body !== undefined) headers.push("Content-Type: application/json");
   if (status === 401) headers.push('WWW-Authenticate: Basic realm="GNS3 server"');
+  // end() only half-closes: a client keeping its half open would hold the socket (and shutdown) for ever.
+  socket.once("finish", () => socket.destroy());
   socket.end(`${headers.join("\r\n")}\r\n\r\n${text}`);
 }

@@ -1,0 +1,367 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { SwitchDataPlane, type DataPlaneOptions } from "../../../src/application/dataplane/switch-data-plane.js";
+import { NotificationHub } from "../../../src/application/notification-hub.js";
+import type { BpfCompiler } from "../../../src/application/ports/bpf-compiler.js";
+import type { CaptureSink, CaptureWriter } from "../../../src/application/ports/capture-sink.js";
+import type { ComputeNotification } from "../../../src/application/ports/notifications.js";
+import type { Clock, Logger } from "../../../src/application/ports/system.js";
+import type { RandomSourceFactory, Timers } from "../../../src/application/ports/timers.js";
+import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
+import { type ComputeNode, withStatus } from "../../../src/domain/switching/compute-node.js";
+import { createEthernetHub, defaultHubPorts } from "../../../src/domain/switching/ethernet-hub.js";
+import { createEthernetSwitch } from "../../../src/domain/switching/ethernet-switch.js";
+import type { FilterSettings } from "../../../src/domain/filters/filter-settings.js";
+import type { UdpNio } from "../../../src/domain/switching/nio.js";
+import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
+import { BROADCAST, eth, hex } from "../switching/support.js";
+
+const PROJECT = "11111111-2222-4333-8444-555555555555";
+const H1 = 0x020000000001;
+const H2 = 0x020000000002;
+
+/** One NIO's socket, in memory: the test injects what the peer sends and reads what was sent to it. */
+class FakeEndpoint implements UdpEndpoint {
+  readonly sent: Uint8Array[] = [];
+  closed = false;
+  constructor(readonly options: UdpEndpointOptions) {}
+  send(frame: Uint8Array): void {
+    if (!this.closed) this.sent.push(Uint8Array.from(frame));
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+  /** A datagram from the peer. */
+  fromPeer(frame: Uint8Array): void {
+    this.options.onFrame(frame);
+  }
+  /** The socket reports a failure (ICMP port unreachable, say). */
+  fail(reason: string): void {
+    this.options.onError?.(reason);
+  }
+}
+
+class FakeUdpTransport implements UdpTransport {
+  readonly endpoints = new Map<number, FakeEndpoint>();
+  async open(options: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    const endpoint = new FakeEndpoint(options);
+    this.endpoints.set(options.lport, endpoint);
+    return E.right(endpoint);
+  }
+  at(lport: number): FakeEndpoint {
+    const e = this.endpoints.get(lport);
+    if (e === undefined) throw new Error(`no endpoint on lport ${lport}`);
+    return e;
+  }
+}
+
+class FakeCaptureWriter implements CaptureWriter {
+  readonly frames: string[] = [];
+  closed = false;
+  constructor(
+    readonly path: string,
+    private readonly onFailure: ((reason: string) => void) | undefined,
+  ) {}
+  write(frame: Uint8Array): void {
+    if (!this.closed) this.frames.push(hex(frame));
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+  /** The disk gave up (ENOSPC, file system gone). */
+  fail(reason: string): void {
+    this.onFailure?.(reason);
+  }
+}
+
+class FakeCaptureSink implements CaptureSink {
+  readonly writers: FakeCaptureWriter[] = [];
+  async open(filePath: string, onFailure?: (reason: string) => void): Promise<E.Either<string, CaptureWriter>> {
+    const writer = new FakeCaptureWriter(filePath, onFailure);
+    this.writers.push(writer);
+    return E.right(writer);
+  }
+}
+
+/** Time that moves only when the test says so, with the timers that go with it. */
+class ManualTime implements Clock, Timers {
+  now = 1_000_000;
+  private pending: { at: number; callback: () => void; handle: number }[] = [];
+  private nextHandle = 1;
+  nowMs(): number {
+    return this.now;
+  }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const handle = this.nextHandle++;
+    this.pending.push({ at: this.now + Math.max(1, ms), callback, handle });
+    return handle;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending = this.pending.filter((t) => t.handle !== handle);
+  }
+  advance(ms: number): void {
+    const until = this.now + ms;
+    for (;;) {
+      this.pending.sort((a, b) => a.at - b.at);
+      const next = this.pending[0];
+      if (next === undefined || next.at > until) break;
+      this.pending.shift();
+      this.now = next.at;
+      next.callback();
+    }
+    this.now = until;
+  }
+}
+
+class RecordingLogger implements Logger {
+  readonly lines: { level: string; msg: string; fields: Record<string, unknown> | undefined }[] = [];
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "debug", msg, fields });
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "info", msg, fields });
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "warn", msg, fields });
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "error", msg, fields });
+  }
+}
+
+const noRandomness: RandomSourceFactory = { create: () => ({ next: () => 0.5 }) };
+const noBpf: BpfCompiler = () => E.left("these tests use no bpf filter");
+const OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 64 };
+
+function udpNio(lport: number, filters: FilterSettings = {}): UdpNio {
+  return { type: "nio_udp", lport, rhost: "127.0.0.1", rport: lport + 1000, filters, suspend: false };
+}
+
+describe("data plane: node status, the MAC table on stop, and what it tells the user", () => {
+  let transport: FakeUdpTransport;
+  let sink: FakeCaptureSink;
+  let time: ManualTime;
+  let logger: RecordingLogger;
+  let hub: NotificationHub;
+  let told: ComputeNotification[];
+  let dp: SwitchDataPlane;
+
+  beforeEach(() => {
+    transport = new FakeUdpTransport();
+    sink = new FakeCaptureSink();
+    time = new ManualTime();
+    logger = new RecordingLogger();
+    hub = new NotificationHub();
+    told = [];
+    hub.subscribe((n) => told.push(n));
+    dp = new SwitchDataPlane(transport, sink, time, time, noRandomness, noBpf, logger, OPTIONS, hub);
+  });
+  afterEach(async () => dp.close());
+
+  const switchNode = (name = "SW1") =>
+    createEthernetSwitch({ nodeId: "aaaaaaaa-0000-4000-8000-000000000001", projectId: PROJECT, name, console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+  const hubNode = (name = "HUB1") =>
+    createEthernetHub({ nodeId: "bbbbbbbb-0000-4000-8000-000000000002", projectId: PROJECT, name, portsMapping: defaultHubPorts() });
+
+  /** Attaches a fake UDP NIO on ports 0..n-1 (lport 5000 + port). */
+  async function wired<N extends ComputeNode>(node: N, ports: number, filters: FilterSettings = {}): Promise<N> {
+    for (let p = 0; p < ports; p++) {
+      const attached = await dp.attach(node, p, udpNio(5000 + p, filters));
+      expect(E.isRight(attached), `attach port ${p}`).to.equal(true);
+    }
+    return node;
+  }
+  const peer = (port: number) => transport.at(5000 + port);
+  const sentTo = (port: number) => peer(port).sent.map(hex);
+  const dropsOf = (node: ComputeNode, port: number) => dp.counters(node.nodeId).get(port)?.drops;
+  const logs = () => told.filter((n): n is Extract<ComputeNotification, { kind: "log" }> => n.kind === "log");
+
+  describe("a switch", () => {
+    it("forwards while it is started", async () => {
+      await wired(switchNode(), 3);
+      const frame = eth(BROADCAST, H1);
+      peer(0).fromPeer(frame);
+      expect(sentTo(1)).to.deep.equal([hex(frame)]);
+      expect(sentTo(2)).to.deep.equal([hex(frame)]);
+      expect(sentTo(0)).to.deep.equal([]);
+    });
+
+    for (const status of ["stopped", "suspended"] as const) {
+      it(`forwards nothing once ${status} and counts each received frame as a "stopped" drop`, async () => {
+        const sw = await wired(switchNode(), 3);
+        dp.update(withStatus(sw, status));
+        peer(0).fromPeer(eth(BROADCAST, H1));
+        peer(1).fromPeer(eth(H1, H2));
+        peer(1).fromPeer(eth(BROADCAST, H2, [], 100));
+        for (const p of [0, 1, 2]) expect(sentTo(p), `port ${p}`).to.deep.equal([]);
+        const counters = dp.counters(sw.nodeId);
+        expect(counters.get(0)).to.deep.include({ framesIn: 1, bytesIn: 60, framesOut: 0, drops: { stopped: 1 } });
+        expect(counters.get(1)).to.deep.include({ framesIn: 2, bytesIn: 60 + 114, framesOut: 0, drops: { stopped: 2 } });
+        expect(counters.get(2)).to.deep.include({ framesIn: 0, framesOut: 0 });
+      });
+
+      it(`forwards again once started after being ${status}`, async () => {
+        const sw = await wired(switchNode(), 2);
+        dp.update(withStatus(sw, status));
+        peer(0).fromPeer(eth(BROADCAST, H1));
+        dp.update(withStatus(sw, "started"));
+        const frame = eth(BROADCAST, H1, [], 64);
+        peer(0).fromPeer(frame);
+        expect(sentTo(1)).to.deep.equal([hex(frame)]);
+        expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+      });
+    }
+
+    it("treats a NIO attached while the node is stopped as stopped too", async () => {
+      const sw = withStatus(switchNode(), "stopped");
+      await wired(sw, 2);
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(sentTo(1)).to.deep.equal([]);
+      expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+    });
+
+    it("drops a frame that was held by a delay filter when the node stopped meanwhile", async () => {
+      const sw = await wired(switchNode(), 2, { delay: [50] });
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      dp.update(withStatus(sw, "stopped"));
+      time.advance(100);
+      expect(sentTo(1)).to.deep.equal([]);
+      expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+      expect(dp.counters(sw.nodeId).get(0), "received once, counted once").to.include({ framesIn: 1, bytesIn: 60 });
+    });
+
+    it("forgets its learned MAC addresses when stopped: unicast floods after the restart", async () => {
+      const sw = await wired(switchNode(), 3);
+      peer(1).fromPeer(eth(BROADCAST, H2));
+      expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
+      dp.update(withStatus(sw, "stopped"));
+      expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
+      dp.update(withStatus(sw, "started"));
+      const toH2 = eth(H2, H1);
+      peer(0).fromPeer(toH2);
+      expect(sentTo(2), "H2 unknown again: flooded").to.deep.equal([hex(eth(BROADCAST, H2)), hex(toH2)]);
+    });
+
+    it("keeps its MAC table when suspended: known unicast goes to one port after resuming", async () => {
+      const sw = await wired(switchNode(), 3);
+      peer(1).fromPeer(eth(BROADCAST, H2));
+      dp.update(withStatus(sw, "suspended"));
+      expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
+      dp.update(withStatus(sw, "started"));
+      const toH2 = eth(H2, H1);
+      peer(0).fromPeer(toH2);
+      expect(sentTo(1)).to.deep.include(hex(toH2));
+      expect(sentTo(2), "only the first broadcast reached port 2").to.have.length(1);
+    });
+
+    it("flushes the MAC table when a suspended switch is stopped", async () => {
+      const sw = await wired(switchNode(), 2);
+      peer(1).fromPeer(eth(BROADCAST, H2));
+      dp.update(withStatus(sw, "suspended"));
+      dp.update(withStatus(sw, "stopped"));
+      expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
+    });
+  });
+
+  describe("a hub", () => {
+    it("repeats every frame, unicast included, to every other port while started", async () => {
+      await wired(hubNode(), 3);
+      const frame = eth(H2, H1);
+      peer(1).fromPeer(eth(BROADCAST, H2)); // a learning switch would now know H2 is on port 1
+      peer(0).fromPeer(frame);
+      expect(sentTo(1)).to.include(hex(frame));
+      expect(sentTo(2)).to.include(hex(frame));
+      expect(sentTo(0)).to.deep.equal([hex(eth(BROADCAST, H2))]);
+      expect(dp.macTable(hubNode().nodeId), "a hub has no MAC table").to.deep.equal([]);
+    });
+
+    it("forwards nothing while stopped or suspended, and again once started", async () => {
+      const h = await wired(hubNode(), 2);
+      dp.update(withStatus(h, "stopped"));
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      dp.update(withStatus(h, "suspended"));
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(sentTo(1)).to.deep.equal([]);
+      expect(dropsOf(h, 0)).to.deep.equal({ stopped: 2 });
+      dp.update(withStatus(h, "started"));
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(sentTo(1)).to.have.length(1);
+    });
+  });
+
+  describe("telling the user", () => {
+    it("warns once per episode that a port's peer is unreachable, with the node's project", async () => {
+      await wired(switchNode(), 2);
+      peer(1).fail("recvmsg ECONNREFUSED");
+      peer(1).fail("recvmsg ECONNREFUSED");
+      peer(1).fail("recvmsg ECONNREFUSED");
+      expect(logs()).to.have.length(1);
+      const warning = logs()[0]!;
+      expect(warning).to.include({ kind: "log", severity: "warning", projectId: PROJECT });
+      expect(warning.message).to.include("Ethernet switch SW1").and.include("port 1").and.include("127.0.0.1:6001").and.include("ECONNREFUSED");
+      expect(logger.lines.filter((l) => l.level === "warn")).to.have.length(1);
+
+      // Traffic towards the dead peer goes on, and is not told again.
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      peer(1).fail("recvmsg ECONNREFUSED");
+      expect(logs()).to.have.length(1);
+
+      // The peer is back (a frame came from it): the next failure is a new episode.
+      peer(1).fromPeer(eth(BROADCAST, H2));
+      peer(1).fail("recvmsg ECONNREFUSED");
+      expect(logs()).to.have.length(2);
+      expect(logs()[1]).to.include({ severity: "warning", projectId: PROJECT });
+    });
+
+    it("keeps episodes apart per port", async () => {
+      await wired(switchNode(), 3);
+      peer(1).fail("recvmsg ECONNREFUSED");
+      peer(2).fail("recvmsg ECONNREFUSED");
+      peer(1).fail("recvmsg ECONNREFUSED");
+      expect(logs().map((n) => n.message.match(/port (\d+)/)?.[1])).to.deep.equal(["1", "2"]);
+    });
+
+    it("names the node by its current name and kind", async () => {
+      const h = await wired(hubNode("HUB1"), 2);
+      dp.update({ ...h, name: "Backbone" });
+      peer(0).fail("recvmsg ECONNREFUSED");
+      expect(logs()[0]!.message).to.include("Ethernet hub Backbone port 0");
+    });
+
+    it("tells an error and ends the capture when its file can no longer be written", async () => {
+      const sw = await wired(switchNode(), 2);
+      const path = "/projects/p/project-files/captures/one.pcap";
+      expect(E.isRight(await dp.startCapture(sw.nodeId, 1, path))).to.equal(true);
+      const writer = sink.writers[0]!;
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(writer.frames).to.have.length(1);
+
+      writer.fail("ENOSPC: no space left on device, write");
+      expect(logs()).to.have.length(1);
+      expect(logs()[0]).to.include({ kind: "log", severity: "error", projectId: PROJECT });
+      expect(logs()[0]!.message).to.include("Ethernet switch SW1 port 1").and.include(path).and.include("ENOSPC");
+      expect(logger.lines.filter((l) => l.level === "error")).to.have.length(1);
+      expect(dp.captureFile(sw.nodeId, 1)).to.equal(undefined);
+      expect(dp.isCapturing(sw.nodeId, 1)).to.equal(false);
+      await Promise.resolve();
+      expect(writer.closed, "the failed writer is closed").to.equal(true);
+
+      // Frames keep flowing; the port can capture again.
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(sentTo(1)).to.have.length(2);
+      expect(E.isRight(await dp.startCapture(sw.nodeId, 1, path))).to.equal(true);
+      expect(dp.captureFile(sw.nodeId, 1)).to.equal(path);
+    });
+
+    it("ignores a failure reported by a capture that was already stopped", async () => {
+      const sw = await wired(switchNode(), 2);
+      await dp.startCapture(sw.nodeId, 1, "/c/old.pcap");
+      const old = sink.writers[0]!;
+      await dp.stopCapture(sw.nodeId, 1);
+      await dp.startCapture(sw.nodeId, 1, "/c/new.pcap");
+      old.fail("EIO");
+      expect(logs()).to.deep.equal([]);
+      expect(dp.captureFile(sw.nodeId, 1)).to.equal("/c/new.pcap");
+    });
+  });
+});

@@ -143,6 +143,35 @@ describe("HTTP: controller projects, nodes and links", () => {
       expect(dataPlane.attached.size).to.equal(0);
       expect((await s.request("GET", `/v2/projects/${projectId}/nodes/${sw1}`)).json).to.deep.equal({ message: `Node ID ${sw1} doesn't exist`, status: 404 });
     });
+
+    it("stops, suspends, reloads and starts a node, answering it with the status its switch has", async () => {
+      const base = `/v2/projects/${projectId}/nodes/${sw1}`;
+      for (const [action, status] of [["stop", "stopped"], ["suspend", "suspended"], ["reload", "started"], ["stop", "stopped"], ["start", "started"]] as const) {
+        const r = await s.request("POST", `${base}/${action}`, {});
+        expect(r.status, action).to.equal(200);
+        expect(r.json.status, action).to.equal(status);
+        expect((await s.request("GET", base)).json.status, `GET after ${action}`).to.equal(status);
+      }
+      expect(dataPlane.updated.map((n) => n.status), "reload is a stop then a start").to.deep.equal(["stopped", "suspended", "stopped", "started", "stopped", "started"]);
+      expect((await s.request("GET", `/v2/projects/${projectId}/nodes/${sw2}`)).json.status, "the other node is untouched").to.equal("started");
+    });
+
+    it("stops and starts every node of a project with 204", async () => {
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/stop`, {})).status).to.equal(204);
+      const stopped = (await s.request("GET", `/v2/projects/${projectId}/nodes`)).json as { status: string }[];
+      expect(stopped.map((n) => n.status)).to.deep.equal(["stopped", "stopped"]);
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/start`, {})).status).to.equal(204);
+      expect(((await s.request("GET", `/v2/projects/${projectId}/nodes`)).json as { status: string }[]).map((n) => n.status)).to.deep.equal(["started", "started"]);
+    });
+
+    it("answers 404 for an unknown node or project and 403 on a closed project when asked to start", async () => {
+      const unknown = "00000000-0000-4000-8000-000000000000";
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/${unknown}/start`, {})).json).to.deep.equal({ message: `Node ID ${unknown} doesn't exist`, status: 404 });
+      expect((await s.request("POST", `/v2/projects/${unknown}/nodes/start`, {})).status).to.equal(404);
+      await s.request("POST", `/v2/projects/${projectId}/close`);
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/${sw1}/start`, {})).status).to.equal(403);
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/stop`, {})).status).to.equal(403);
+    });
   });
 
   describe("links", () => {

@@ -1,5 +1,4 @@
 import type { Project, ComputeProject } from "../../domain/topology/project.js";
-import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
 import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../domain/switching/ethernet-hub.js";
@@ -7,6 +6,7 @@ import type { ComputeNode } from "../../domain/switching/compute-node.js";
 import type { HostStatistics, NetworkInterface } from "../../application/ports/host.js";
 import type { ComputeNotification } from "../../application/ports/notifications.js";
 import type { NetworkPorts } from "../../application/use-cases/compute/list-network-ports.js";
+import type { ControllerNodeView } from "../../application/use-cases/controller/node-views.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
 
@@ -133,7 +133,8 @@ export function presentNetworkPorts(p: NetworkPorts): Record<string, unknown> {
   return { console_port_range: [1, 65535], console_ports: p.consolePorts, udp_port_range: p.udpPortRange, udp_ports: p.udpPorts };
 }
 
-export function presentNode(node: ControllerNode, consoleHost: string): Record<string, unknown> {
+export function presentNode(view: ControllerNodeView, consoleHost: string): Record<string, unknown> {
+  const node = view.node;
   return {
     command_line: null,
     compute_id: node.computeId,
@@ -162,7 +163,7 @@ export function presentNode(node: ControllerNode, consoleHost: string): Record<s
     })),
     project_id: node.projectId,
     properties: { ports_mapping: node.portsMapping },
-    status: "started",
+    status: view.status,
     symbol: node.symbol,
     template_id: null,
     width: 65,

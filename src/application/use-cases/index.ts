@@ -47,6 +47,8 @@ import { GetNode } from "./controller/get-node.js";
 import { ListNodes } from "./controller/list-nodes.js";
 import { UpdateNode } from "./controller/update-node.js";
 import { DeleteNode } from "./controller/delete-node.js";
+import { ControlNode } from "./controller/control-node.js";
+import { ControlAllNodes } from "./controller/control-all-nodes.js";
 import { CreateLink } from "./controller/create-link.js";
 import { GetLink } from "./controller/get-link.js";
 import { ListLinks } from "./controller/list-links.js";
@@ -108,6 +110,8 @@ export const USE_CASES = {
   listNodes: ListNodes,
   updateNode: UpdateNode,
   deleteNode: DeleteNode,
+  controlNode: ControlNode,
+  controlAllNodes: ControlAllNodes,
   createLink: CreateLink,
   getLink: GetLink,
   listLinks: ListLinks,
@@ -129,6 +133,6 @@ export {
   StartCapture, StopCapture, LocateCapture, GetCapabilities, GetComputeStatistics, GetHostLoad, ListNetworkInterfaces,
   ListNetworkPorts, DescribeCompute, WatchNotifications,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,
-  ListNodes, UpdateNode, DeleteNode, CreateLink, GetLink, ListLinks, UpdateLink, DeleteLink, ListAvailableFilters,
+  ListNodes, UpdateNode, DeleteNode, ControlNode, ControlAllNodes, CreateLink, GetLink, ListLinks, UpdateLink, DeleteLink, ListAvailableFilters,
   StartLinkCapture, StopLinkCapture, LocateLinkCapture,
 };

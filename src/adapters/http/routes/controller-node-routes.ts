@@ -1,5 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { NodeAction } from "../../../application/use-cases/controller/control-node.js";
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
 import type { Exchange, Rejected } from "../exchange.js";
@@ -7,6 +8,7 @@ import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from 
 import { presentNode } from "../presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
+const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];
 const NODE = `${NODES}/{node_id}`;
 
 /** The ports_mapping of a node's properties, checked as its node type has them (a hub's entries have no type). */
@@ -59,7 +61,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       // Which entries fit depends on the node's type, known once the node is found.
       const node = await uc.getNode.execute(x.param("project_id"), x.param("node_id"));
       if (E.isLeft(node)) return x.fail(node.left);
-      const ports = portsOf(x, node.right.nodeType, b.properties);
+      const ports = portsOf(x, node.right.node.nodeType, b.properties);
       if (E.isLeft(ports)) return;
       portsMapping = ports.right;
     }
@@ -80,4 +82,13 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
   api.add("DELETE", NODE, async (x) => {
     x.respond(await uc.deleteNode.execute(x.param("project_id"), x.param("node_id")), 204, () => undefined);
   });
+
+  for (const action of NODE_ACTIONS) {
+    api.add("POST", `${NODES}/${action}`, async (x) => {
+      x.respond(await uc.controlAllNodes.execute({ projectId: x.param("project_id"), action }), 204, () => undefined);
+    });
+    api.add("POST", `${NODE}/${action}`, async (x) => {
+      x.respond(await uc.controlNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), action }), 200, present);
+    });
+  }
 }

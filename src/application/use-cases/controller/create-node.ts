@@ -9,6 +9,7 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import type { ControllerNodeView } from "./node-views.js";
 import type { NodeSettingsInput } from "./update-node.js";
 
 export interface CreateNodeInput extends NodeSettingsInput {
@@ -32,7 +33,7 @@ export class CreateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, input: CreateNodeInput): Promise<E.Either<NetemuError, ControllerNode>> {
+  execute(projectId: string, input: CreateNodeInput): Promise<E.Either<NetemuError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
       if (E.isLeft(project)) return project;
@@ -68,7 +69,7 @@ export class CreateNode {
         consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
       };
       await this.nodes.save(node);
-      return E.right(node);
+      return E.right({ node, status: sw.right.status });
     });
   }
 }

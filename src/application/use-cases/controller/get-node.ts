@@ -1,14 +1,18 @@
 import { injectable } from "tsyringe";
-import type * as E from "fp-ts/lib/Either.js";
-import type { ControllerNode } from "../../../domain/topology/node.js";
+import * as E from "fp-ts/lib/Either.js";
 import type { NetemuError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import { type ControllerNodeView, NodeViews } from "./node-views.js";
 
 @injectable()
 export class GetNode {
-  constructor(private readonly lookup: ControllerLookup) {}
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly views: NodeViews,
+  ) {}
 
-  execute(projectId: string, nodeId: string): Promise<E.Either<NetemuError, ControllerNode>> {
-    return this.lookup.node(projectId, nodeId);
+  async execute(projectId: string, nodeId: string): Promise<E.Either<NetemuError, ControllerNodeView>> {
+    const node = await this.lookup.node(projectId, nodeId);
+    return E.isLeft(node) ? node : E.right(await this.views.of(node.right));
   }
 }

@@ -1,21 +1,22 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ControllerNode } from "../../../domain/topology/node.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import { type ControllerNodeView, NodeViews } from "./node-views.js";
 
 @injectable()
 export class ListNodes {
   constructor(
     private readonly lookup: ControllerLookup,
+    private readonly views: NodeViews,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, readonly ControllerNode[]>> {
+  async execute(projectId: string): Promise<E.Either<NetemuError, readonly ControllerNodeView[]>> {
     const project = await this.lookup.openedProject(projectId);
     if (E.isLeft(project)) return project;
-    return E.right(await this.nodes.listByProject(projectId));
+    return E.right(await this.views.all(await this.nodes.listByProject(projectId)));
   }
 }

@@ -9,6 +9,7 @@ import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import type { ControllerNodeView } from "./node-views.js";
 
 /** What a client may set on a node: where it sits on the canvas, and its switch's or hub's settings. */
 export interface NodeSettingsInput {
@@ -36,7 +37,7 @@ export class UpdateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<NetemuError, ControllerNode>> {
+  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<NetemuError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;
@@ -59,7 +60,7 @@ export class UpdateNode {
         symbol: input.symbol ?? node.right.symbol,
       };
       await this.nodes.save(updated);
-      return E.right(updated);
+      return E.right({ node: updated, status: sw.right.status });
     });
   }
 }

@@ -1,0 +1,27 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { NodeRepository } from "../../ports/repositories.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
+import { ControllerLookup } from "./controller-lookup.js";
+import { ControlNode, type NodeAction } from "./control-node.js";
+
+/** The GUI's Start all, Stop all, Suspend all and Reload all on a project. */
+@injectable()
+export class ControlAllNodes {
+  constructor(
+    private readonly lookup: ControllerLookup,
+    private readonly controlNode: ControlNode,
+    @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+  ) {}
+
+  async execute(input: { readonly projectId: string; readonly action: NodeAction }): Promise<E.Either<NetemuError, void>> {
+    const project = await this.lookup.openedProject(input.projectId);
+    if (E.isLeft(project)) return project;
+    for (const node of await this.nodes.listByProject(input.projectId)) {
+      const done = await this.controlNode.execute({ projectId: input.projectId, nodeId: node.nodeId, action: input.action });
+      if (E.isLeft(done)) return done;
+    }
+    return E.right(undefined);
+  }
+}

@@ -1,5 +1,6 @@
 import "reflect-metadata";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
@@ -27,8 +28,6 @@ import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
-import type { IncomingMessage } from "node:http";
-import type { Duplex } from "node:stream";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";

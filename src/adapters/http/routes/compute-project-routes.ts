@@ -9,6 +9,8 @@ import { NotificationFeed } from "../notification-feed.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";
 const FILE = `${PROJECT}/files/{path:.+}`;
+/** How far a notification stream's reader may fall behind before it is dropped. */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
   api.add("POST", "/v2/compute/projects", async (x) => {
@@ -78,7 +80,16 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     const feed = await NotificationFeed.open(uc, {
       projectId: x.param("project_id"),
       idleMs: 5000,
-      send: (message) => !stream.destroyed && (stream.write(`${JSON.stringify(message)}\n`), true),
+      send: (message) => {
+        if (stream.destroyed) return false;
+        // A client that stops reading is let go rather than buffered without end.
+        if (stream.writableLength > MAX_UNREAD_BYTES) {
+          stream.destroy();
+          return false;
+        }
+        stream.write(`${JSON.stringify(message)}\n`);
+        return true;
+      },
     });
     if (E.isLeft(feed)) return x.fail(feed.left);
     x.ctx.req.once("close", () => {

@@ -7,7 +7,18 @@ import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
 import type { DataPlane } from "../application/ports/data-plane.js";
-import type { Logger, Lifecycle } from "../application/ports/system.js";
+import type { Clock, IdGenerator, Logger, Lifecycle } from "../application/ports/system.js";
+import type {
+  ComputeNodeRepository,
+  ComputeProjectRepository,
+  LinkRepository,
+  NodeRepository,
+  ProjectRepository,
+} from "../application/ports/repositories.js";
+import type { SettingsStore } from "../application/ports/settings-store.js";
+import type { UdpTransport } from "../application/ports/udp-transport.js";
+import type { CaptureSink } from "../application/ports/capture-sink.js";
+import type { ProjectFiles } from "../application/ports/project-files.js";
 import { KeyedLock } from "../application/keyed-lock.js";
 import { USE_CASES, type UseCases } from "../application/use-cases/index.js";
 import { SwitchDataPlane } from "../application/dataplane/switch-data-plane.js";
@@ -42,24 +53,26 @@ import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../applicatio
 import { PACKAGE_VERSION } from "./package-version.js";
 import { DEFAULTS } from "./config/server-config.js";
 
-/** Ports an embedding host may replace (a controller's own repositories, say). */
+/** Ports an embedding host may replace (a controller's own repositories, say); each is typed by its port. */
 export interface PortOverrides {
-  readonly projectRepository?: unknown;
-  readonly computeProjectRepository?: unknown;
-  readonly computeNodeRepository?: unknown;
-  readonly nodeRepository?: unknown;
-  readonly linkRepository?: unknown;
-  readonly settingsStore?: unknown;
+  readonly projectRepository?: ProjectRepository;
+  readonly computeProjectRepository?: ComputeProjectRepository;
+  readonly computeNodeRepository?: ComputeNodeRepository;
+  readonly nodeRepository?: NodeRepository;
+  readonly linkRepository?: LinkRepository;
+  readonly settingsStore?: SettingsStore;
   readonly logger?: Logger;
-  readonly udpTransport?: unknown;
-  readonly clock?: unknown;
-  readonly idGenerator?: unknown;
+  readonly udpTransport?: UdpTransport;
+  readonly clock?: Clock;
+  readonly idGenerator?: IdGenerator;
   readonly dataPlane?: DataPlane;
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
   readonly notifications?: Notifications;
   readonly hostMetrics?: HostMetrics;
   readonly networkInterfaces?: NetworkInterfaces;
+  readonly captureSink?: CaptureSink;
+  readonly projectFiles?: ProjectFiles;
 }
 
 export interface NetemuOptions {
@@ -147,7 +160,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
-  value(TOKENS.ProjectFiles, new ProjectDirectoryFiles(settings.projectsPath));
+  value(TOKENS.ProjectFiles, o.projectFiles ?? new ProjectDirectoryFiles(settings.projectsPath));
   value(TOKENS.Notifications, o.notifications ?? new NotificationHub());
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
   value(TOKENS.HostFacts, { platform: process.platform });
@@ -161,7 +174,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
   value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport({ bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer }));
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
-  value(TOKENS.CaptureSink, new PcapFileSink());
+  value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
 

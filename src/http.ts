@@ -1,0 +1,9 @@
+import "reflect-metadata";
+
+/**
+ * netemu/http: the Koa adapter. `createNetemu()` (from "netemu") already builds the app and serves it;
+ * these are for a host that composes its own server.
+ */
+export { createHttpApp, type HttpAppOptions } from "./adapters/http/app.js";
+export { NotificationSocketServer, NOTIFICATION_SOCKET_PATH, type NotificationSocketOptions } from "./adapters/http/notification-socket.js";
+export type { AuthSettings } from "./adapters/http/auth.js";

@@ -1,5 +1,6 @@
-/** The hexagon's dependency rule, checked on the compiled ESM in dist/ (TypeScript 7 has no
- * classic compiler API for dependency-cruiser to parse .ts with; the JS keeps every import). */
+/** The hexagon's dependency rules, checked on the compiled ESM in dist/ (TypeScript 7 has no
+ * classic compiler API for dependency-cruiser to parse .ts with; the JS keeps every runtime import,
+ * so type-only imports are not seen). */
 module.exports = {
   forbidden: [
     {
@@ -10,11 +11,46 @@ module.exports = {
       to: { pathNot: ["^dist/domain/", "node_modules/fp-ts/"] },
     },
     {
+      name: "ethernet-frames-at-the-bottom",
+      comment: "frame parsing (domain/ethernet) is below switching and filters: it imports nothing of the domain",
+      severity: "error",
+      from: { path: "^dist/domain/ethernet/" },
+      to: { path: "^dist/domain/", pathNot: "^dist/domain/ethernet/" },
+    },
+    {
+      name: "filters-below-switching",
+      comment: "the filters act on frames, not on switches: domain/filters never imports domain/switching",
+      severity: "error",
+      from: { path: "^dist/domain/filters/" },
+      to: { path: "^dist/domain/switching/" },
+    },
+    {
+      name: "pcap-filter-is-a-leaf",
+      comment: "the pcap-filter compiler (domain/bpf) stands alone, so netemu/pcap-filter can be used on its own",
+      severity: "error",
+      from: { path: "^dist/domain/bpf/" },
+      to: { pathNot: ["^dist/domain/bpf/", "node_modules/fp-ts/"] },
+    },
+    {
       name: "application-depends-inward",
       comment: "use cases and the data plane depend on the domain and their own ports only",
       severity: "error",
       from: { path: "^dist/application/" },
       to: { pathNot: ["^dist/application/", "^dist/domain/", "node_modules/fp-ts/", "node_modules/tsyringe/", "node_modules/reflect-metadata/"] },
+    },
+    {
+      name: "use-cases-reach-the-data-plane-through-its-port",
+      comment: "a use case knows the DataPlane port, never its implementation",
+      severity: "error",
+      from: { path: "^dist/application/use-cases/" },
+      to: { path: "^dist/application/dataplane/" },
+    },
+    {
+      name: "adapters-do-not-import-each-other",
+      comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition root joins them",
+      severity: "error",
+      from: { path: "^dist/adapters/([^/]+)/" },
+      to: { path: "^dist/adapters/[^/]+/", pathNot: "^dist/adapters/$1/" },
     },
     {
       name: "no-circular",

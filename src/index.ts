@@ -8,7 +8,7 @@ import "reflect-metadata";
 export { createNetemu, DEFAULT_HTTP_TIMEOUTS } from "./adapters/composition-root.js";
 export type { Netemu, NetemuOptions, PortOverrides, ListeningServer, HttpTimeouts } from "./adapters/composition-root.js";
 export { resolveConfig, ConfigError, type NetemuConfig } from "./adapters/config/server-config.js";
-export type { LogLevel } from "./adapters/system/pino-logger.js";
+export type { LogLevel } from "./application/ports/system.js";
 export type { DataPlaneOptions } from "./application/dataplane/switch-data-plane.js";
 
 // Use cases: one class each; `netemu.useCases` holds one instance of every one.

@@ -7,7 +7,7 @@ import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
 import type { DataPlane } from "../application/ports/data-plane.js";
-import type { Clock, IdGenerator, Logger, Lifecycle } from "../application/ports/system.js";
+import type { Clock, IdGenerator, Logger, Lifecycle, LogLevel } from "../application/ports/system.js";
 import type {
   ComputeNodeRepository,
   ComputeProjectRepository,
@@ -46,7 +46,7 @@ import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
 import { HostSystemInfo } from "./system/host-system-info.js";
 import { DirectoryDebugBundleWriter } from "./system/debug-bundle-writer.js";
-import { PinoLogger, type LogLevel } from "./system/pino-logger.js";
+import { PinoLogger } from "./system/pino-logger.js";
 import { compileBpf } from "./bpf-check.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
-import type { LogLevel } from "../system/pino-logger.js";
+import type { LogLevel } from "../../application/ports/system.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
 
 export interface NetemuConfig extends ServerSettings {

@@ -1,7 +1,5 @@
 import { pino, type Logger as Pino, type DestinationStream } from "pino";
-import type { Logger } from "../../application/ports/system.js";
-
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+import type { LogLevel, Logger } from "../../application/ports/system.js";
 
 /** Structured JSON logs, one object per line (ADR 0007). */
 export class PinoLogger implements Logger {

@@ -30,6 +30,9 @@ export interface Lifecycle {
   requestShutdown(): void;
 }
 
+/** How much a logger says, most to least severe; silent says nothing. */
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;

@@ -1,4 +1,4 @@
-import { headerLength } from "../switching/frame.js";
+import { headerLength } from "../ethernet/frame.js";
 
 /** uBridge's corruption pattern; every byte is non-zero, so an XORed byte always changes. */
 export const CORRUPT_PATTERN: readonly number[] = [0x64, 0x13, 0x88, 0x40, 0x1f, 0xa0, 0xaa, 0x55];

@@ -13,7 +13,7 @@ import {
   pushTag,
   readU16,
   withOuterVid,
-} from "./frame.js";
+} from "../ethernet/frame.js";
 import { MacTable, type MacTableOptions, type MacTableRow } from "./mac-table.js";
 import { PortCounters, type SwitchDropReason } from "./port-counters.js";
 import type { Port, PortMode } from "./port.js";

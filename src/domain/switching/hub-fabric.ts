@@ -1,4 +1,4 @@
-import { ETH_HEADER_LEN } from "./frame.js";
+import { ETH_HEADER_LEN } from "../ethernet/frame.js";
 import { ForwardResult } from "./forwarding.js";
 import { PortCounters } from "./port-counters.js";
 

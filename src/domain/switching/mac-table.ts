@@ -1,4 +1,4 @@
-import { formatMac } from "./frame.js";
+import { formatMac } from "../ethernet/frame.js";
 
 export const DEFAULT_MAC_AGING_MS = 300_000;
 export const DEFAULT_MAC_TABLE_CAPACITY = 8192;

@@ -14,7 +14,7 @@ import {
   srcMac,
   tci,
   withOuterVid,
-} from "../../../src/domain/switching/frame.js";
+} from "../../../src/domain/ethernet/frame.js";
 
 const bytes = (...xs: number[]): Uint8Array => Uint8Array.from(xs);
 

@@ -1,4 +1,4 @@
-import { tci } from "../../../src/domain/switching/frame.js";
+import { tci } from "../../../src/domain/ethernet/frame.js";
 import type { PortMode } from "../../../src/domain/switching/port.js";
 
 export type Tag = readonly [tpid: number, tci: number];

@@ -7,7 +7,7 @@ import type { ApiRouter } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { CaptureBody } from "../codecs/compute.js";
 import { LinkCaptureBody } from "../codecs/controller.js";
-import { followFile } from "../../capture/follow-file.js";
+import { followFile } from "../follow-file.js";
 import { presentLink } from "../presenters.js";
 import { portAddress, portRoute } from "./compute-node-routes.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";

@@ -1,7 +1,6 @@
 import "reflect-metadata";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import type { AddressInfo } from "node:net";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
@@ -39,6 +38,8 @@ import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
+import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -89,19 +90,7 @@ export interface NetemuOptions {
   readonly overrides?: PortOverrides;
 }
 
-export interface HttpTimeouts {
-  readonly headersMs: number;
-  readonly requestMs: number;
-  readonly keepAliveMs: number;
-}
-
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000 };
-
-export interface ListeningServer {
-  readonly url: string;
-  readonly port: number;
-  readonly server: Server;
-}
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer } from "./http/http-server.js";
 
 /** A running netemu core: its use cases, its Koa app, and its lifecycle. */
 export interface Netemu {
@@ -150,7 +139,6 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Logger, logger);
   value(TOKENS.KeyedLock, new KeyedLock());
   // One compiler checks bpf settings when they are set and builds their matchers for the data plane.
-  value(TOKENS.BpfCheck, compileBpf);
   value(TOKENS.BpfCompiler, compileBpf);
   value(TOKENS.Timers, o.timers ?? new NodeTimers());
   value(TOKENS.RandomSourceFactory, o.randomSourceFactory ?? new SeededRandomFactory());
@@ -182,20 +170,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let httpServer: Server | undefined;
   let shuttingDown: Promise<void> | undefined;
-
   const shutdown = (): Promise<void> => {
     shuttingDown ??= (async () => {
       logger.info("shutting down");
-      const closing = httpServer === undefined ? Promise.resolve() : new Promise<void>((r) => httpServer?.close(() => r()));
-      httpServer?.closeIdleConnections();
-      await notificationSockets.close();
-      for (const project of await useCases.listProjects.execute()) await useCases.closeProject.execute(project.projectId);
-      for (const project of await c.resolve<{ list(): Promise<readonly { projectId: string }[]> }>(TOKENS.ComputeProjectRepository).list()) {
-        await useCases.closeComputeProject.execute(project.projectId);
-      }
-      await c.resolve<DataPlane>(TOKENS.DataPlane).close();
-      httpServer?.closeAllConnections();
-      await closing;
+      await stopHttp(httpServer, async () => {
+        await notificationSockets.close();
+        await c.resolve(StopCore).execute();
+      });
       logger.info("stopped");
       resolveStopped();
     })();
@@ -231,31 +212,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     stopped,
     shutdown,
     handleUpgrade,
-    listen(port = settings.port, host = settings.host) {
-      return new Promise((resolve, reject) => {
-        // Answers go out at once: with Nagle's algorithm a body sent apart from its headers waits for an ACK.
-        // Slow or idle clients cannot hold connections for ever: the limits are checked every second.
-        const t = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
-        const server = createServer(
-          {
-            noDelay: true,
-            headersTimeout: t.headersMs,
-            requestTimeout: t.requestMs,
-            keepAliveTimeout: t.keepAliveMs,
-            connectionsCheckingInterval: Math.min(1000, t.headersMs),
-          },
-          serveHttp,
-        );
-        server.on("upgrade", handleUpgrade);
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          httpServer = server;
-          const address = server.address() as AddressInfo;
-          const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-          resolve({ url: `http://${shownHost}:${address.port}`, port: address.port, server });
-        });
-      });
+    async listen(port = settings.port, host = settings.host) {
+      const listening = await listenHttp(serveHttp, handleUpgrade, { port, host, timeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts } });
+      httpServer = listening.server;
+      return listening;
     },
   };
 }

@@ -16,7 +16,6 @@ export const TOKENS = {
   SettingsStore: Symbol("SettingsStore"),
   ServerSettings: Symbol("ServerSettings"),
   KeyedLock: Symbol("KeyedLock"),
-  BpfCheck: Symbol("BpfCheck"),
   UdpTransport: Symbol("UdpTransport"),
   CaptureSink: Symbol("CaptureSink"),
   Timers: Symbol("Timers"),

@@ -24,7 +24,7 @@ export class AddNio {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {

@@ -23,7 +23,7 @@ export class UpdateNio {
     @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
   execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {

@@ -37,7 +37,7 @@ export class CreateLink {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
   execute(projectId: string, input: CreateLinkInput): Promise<E.Either<NetemuError, Link>> {

@@ -29,7 +29,7 @@ export class UpdateLink {
     private readonly wiring: LinkWiring,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCheck) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
   execute(projectId: string, linkId: string, input: UpdateLinkInput): Promise<E.Either<NetemuError, Link>> {

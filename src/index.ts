@@ -39,6 +39,7 @@ export type { NetemuError, ErrorTag } from "./application/errors.js";
 export { TOKENS } from "./application/ports/tokens.js";
 export type * from "./application/ports/repositories.js";
 export type * from "./application/ports/data-plane.js";
+export type * from "./application/ports/packet-captures.js";
 export type * from "./application/ports/udp-port-pool.js";
 export type * from "./application/ports/udp-transport.js";
 export type * from "./application/ports/capture-sink.js";

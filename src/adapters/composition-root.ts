@@ -18,6 +18,7 @@ import type { SettingsStore } from "../application/ports/settings-store.js";
 import type { UdpTransport } from "../application/ports/udp-transport.js";
 import type { CaptureSink } from "../application/ports/capture-sink.js";
 import type { ProjectFiles } from "../application/ports/project-files.js";
+import type { PacketCaptures } from "../application/ports/packet-captures.js";
 import { KeyedLock } from "../application/keyed-lock.js";
 import { USE_CASES, type UseCases } from "../application/use-cases/index.js";
 import { SwitchDataPlane } from "../application/dataplane/switch-data-plane.js";
@@ -66,7 +67,8 @@ export interface PortOverrides {
   readonly udpTransport?: UdpTransport;
   readonly clock?: Clock;
   readonly idGenerator?: IdGenerator;
-  readonly dataPlane?: DataPlane;
+  /** A data plane of the host's own runs the captures too. */
+  readonly dataPlane?: DataPlane & PacketCaptures;
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
   readonly notifications?: Notifications;
@@ -165,6 +167,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
+  // The data plane's sockets are where captures tap the frames: one object serves both ports.
+  c.register(TOKENS.PacketCaptures, { useFactory: (container) => container.resolve(TOKENS.DataPlane) });
 
   let resolveStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

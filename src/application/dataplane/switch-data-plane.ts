@@ -5,11 +5,12 @@ import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import { PortCounters as LivePortCounters, type DropReason } from "../../domain/switching/port-counters.js";
 import { portOf } from "../../domain/switching/ethernet-switch.js";
 import { type ComputeNode, hasPort, nodeKindName } from "../../domain/switching/compute-node.js";
-import { portFromMapping } from "../../domain/switching/port.js";
-import type { Nio } from "../../domain/switching/nio.js";
+import { type Port, portFromMapping } from "../../domain/switching/port.js";
+import { type Nio, sameEndpoint } from "../../domain/switching/nio.js";
 import { FilterChain } from "../../domain/filters/filter-chain.js";
 import { bpfLines } from "../../domain/filters/filter-settings.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
+import type { PacketCaptures } from "../ports/packet-captures.js";
 import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
 import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
@@ -96,7 +97,7 @@ class LiveNode {
  * or suspended node drops what it receives.
  */
 @injectable()
-export class SwitchDataPlane implements DataPlane {
+export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly nodes = new Map<string, LiveNode>();
   private readonly bpfCache = new Map<string, ReturnType<BpfCompiler>>();
 
@@ -111,19 +112,6 @@ export class SwitchDataPlane implements DataPlane {
     @inject(TOKENS.DataPlaneOptions) private readonly options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
-
-  private nodeFor(node: ComputeNode): LiveNode {
-    let live = this.nodes.get(node.nodeId);
-    if (live === undefined) {
-      const fabric: LiveFabric =
-        node.nodeType === "ethernet_switch"
-          ? { kind: "ethernet_switch", fabric: new EthernetSwitchFabric({ agingTimeMs: this.options.macAgingMs, capacity: this.options.macTableCapacity }) }
-          : { kind: "ethernet_hub", fabric: new HubFabric() };
-      live = new LiveNode(fabric, node);
-      this.nodes.set(node.nodeId, live);
-    }
-    return live;
-  }
 
   /** Tells the user (the controller's console, through the notifications) and the log. */
   private tell(live: LiveNode, severity: LogSeverity, message: string, fields: Record<string, unknown>): void {
@@ -148,17 +136,85 @@ export class SwitchDataPlane implements DataPlane {
     return E.right(new FilterChain({ settings: nio.filters, suspend: nio.suspend, random, bpf: compiled.right }));
   }
 
-  async attach(node: ComputeNode, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>> {
-    const switchPort = node.nodeType === "ethernet_switch" ? portOf(node, portNumber) : undefined;
-    if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
-    const chain = this.buildChain(nio);
-    if (E.isLeft(chain)) return chain;
-    const live = this.nodeFor(node);
+  /**
+   * Makes the live node match its record (ADR 0037): a filter chain for every new or changed NIO (a
+   * bpf line that does not compile changes nothing), then a socket for every new NIO (the first that
+   * cannot be opened is reported, and the sockets opened before it are closed: nothing changed),
+   * then the rest, which cannot fail: ports without a NIO any more are closed, chains swapped, modes,
+   * status and name applied.
+   */
+  async sync(node: ComputeNode): Promise<E.Either<NetemuError, void>> {
+    const existing = this.nodes.get(node.nodeId);
+    if (existing === undefined && node.nios.size === 0) return E.right(undefined);
+    const live = existing ?? this.newLiveNode(node);
+    const plans: { portNumber: number; nio: Nio; chain: FilterChain; current: LivePort | undefined }[] = [];
+    for (const [portNumber, nio] of node.nios) {
+      if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
+      const current = live.ports.get(portNumber);
+      if (current?.nio === nio) continue;
+      const chain = this.buildChain(nio);
+      if (E.isLeft(chain)) return chain;
+      plans.push({ portNumber, nio, chain: chain.right, current });
+    }
+    const opened: LivePort[] = [];
+    for (const plan of plans) {
+      if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) continue;
+      // A NIO whose socket changes gives its local port up first (use cases never do this: a port's NIO is removed, then added).
+      if (plan.current !== undefined) await this.closePort(live, plan.portNumber);
+      const port = await this.openPort(live, plan.portNumber, plan.nio, plan.chain);
+      if (E.isLeft(port)) {
+        for (const p of opened) await p.endpoint?.close();
+        if (live.ports.size === 0) this.nodes.delete(node.nodeId);
+        return port;
+      }
+      opened.push(port.right);
+    }
+    this.nodes.set(node.nodeId, live);
+    for (const portNumber of [...live.ports.keys()]) if (!node.nios.has(portNumber)) await this.closePort(live, portNumber);
+    for (const plan of plans) {
+      if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) {
+        plan.current.chain = plan.chain;
+        plan.current.nio = plan.nio;
+      }
+    }
+    this.applyNode(live, node);
+    for (const port of opened) {
+      live.ports.set(port.portNumber, port);
+      if (live.live.kind === "ethernet_hub") live.live.fabric.setPort(port.portNumber);
+      else if (node.nodeType === "ethernet_switch") live.live.fabric.setPort(port.portNumber, (portOf(node, port.portNumber) as Port).mode);
+      port.counters = live.counters(port.portNumber);
+    }
+    if (live.ports.size === 0) this.nodes.delete(node.nodeId);
+    return E.right(undefined);
+  }
+
+  /** ports_mapping of the attached ports, status and name: what a node's record says beyond its NIOs. */
+  private applyNode(live: LiveNode, node: ComputeNode): void {
+    const before = live.node;
+    live.node = node;
+    live.running = node.status === "started";
+    if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
+      if (node.portsMapping !== before.portsMapping) live.live.fabric.updatePorts(node.portsMapping.map(portFromMapping));
+      // A stopped switch forgets what it learned, as a powered-off one does; a suspended one keeps it.
+      if (node.status === "stopped" && before.status !== "stopped") live.live.fabric.flushMacTable();
+    }
+  }
+
+  private newLiveNode(node: ComputeNode): LiveNode {
+    const fabric: LiveFabric =
+      node.nodeType === "ethernet_switch"
+        ? { kind: "ethernet_switch", fabric: new EthernetSwitchFabric({ agingTimeMs: this.options.macAgingMs, capacity: this.options.macTableCapacity }) }
+        : { kind: "ethernet_hub", fabric: new HubFabric() };
+    return new LiveNode(fabric, node);
+  }
+
+  /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chain: FilterChain): Promise<E.Either<NetemuError, LivePort>> {
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver);
     const livePort: LivePort = new LivePort(
       portNumber,
       nio,
-      chain.right,
+      chain,
       makeLine,
       (frame) => this.intoSwitch(live, livePort, frame),
       (frame) => this.ontoWire(livePort, frame),
@@ -171,19 +227,10 @@ export class SwitchDataPlane implements DataPlane {
         onFrame: (frame) => this.received(live, livePort, frame),
         onError: (reason) => this.peerFailed(live, livePort, reason),
       });
-      if (E.isLeft(opened)) {
-        if (live.ports.size === 0) this.nodes.delete(node.nodeId);
-        return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
-      }
+      if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
       livePort.endpoint = opened.right;
     }
-    live.ports.set(portNumber, livePort);
-    live.node = node;
-    live.running = node.status === "started";
-    if (live.live.kind === "ethernet_hub") live.live.fabric.setPort(portNumber);
-    else if (switchPort !== undefined) live.live.fabric.setPort(portNumber, switchPort.mode);
-    livePort.counters = live.counters(portNumber);
-    return E.right(undefined);
+    return E.right(livePort);
   }
 
   /** The socket says the peer cannot be reached: told once, until frames come from it again. */
@@ -256,47 +303,23 @@ export class SwitchDataPlane implements DataPlane {
     port.counters?.countOut(frame.length);
   }
 
-  async detach(nodeId: string, portNumber: number): Promise<void> {
-    const live = this.nodes.get(nodeId);
-    const port = live?.ports.get(portNumber);
-    if (live === undefined || port === undefined) return;
+  /** Takes a port out of the node's forwarding and closes its delay lines, capture and socket. */
+  private async closePort(live: LiveNode, portNumber: number): Promise<void> {
+    const port = live.ports.get(portNumber);
+    if (port === undefined) return;
     live.ports.delete(portNumber);
     live.live.fabric.removePort(portNumber);
     port.ingressDelay.close();
     port.egressDelay.close();
     await this.closeCapture(port);
     await port.endpoint?.close();
-    if (live.ports.size === 0) this.nodes.delete(nodeId);
-  }
-
-  reconfigure(nodeId: string, portNumber: number, nio: Nio): E.Either<NetemuError, void> {
-    const port = this.nodes.get(nodeId)?.ports.get(portNumber);
-    if (port === undefined) return E.right(undefined);
-    const chain = this.buildChain(nio);
-    if (E.isLeft(chain)) return chain;
-    port.chain = chain.right;
-    port.nio = nio;
-    return E.right(undefined);
-  }
-
-  update(node: ComputeNode): void {
-    const live = this.nodes.get(node.nodeId);
-    if (live === undefined) return;
-    const before = live.node;
-    live.node = node;
-    live.running = node.status === "started";
-    if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
-      if (node.portsMapping !== before.portsMapping) live.live.fabric.updatePorts(node.portsMapping.map(portFromMapping));
-      // A stopped switch forgets what it learned, as a powered-off one does; a suspended one keeps it.
-      if (node.status === "stopped" && before.status !== "stopped") live.live.fabric.flushMacTable();
-    }
   }
 
   async removeNode(nodeId: string): Promise<void> {
     const live = this.nodes.get(nodeId);
     if (live === undefined) return;
-    for (const portNumber of [...live.ports.keys()]) await this.detach(nodeId, portNumber);
     this.nodes.delete(nodeId);
+    for (const portNumber of [...live.ports.keys()]) await this.closePort(live, portNumber);
   }
 
   counters(nodeId: string): ReadonlyMap<number, PortCounters> {
@@ -317,7 +340,7 @@ export class SwitchDataPlane implements DataPlane {
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
 
-  async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
+  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
     const live = this.nodes.get(nodeId);
     const port = live?.ports.get(portNumber);
     if (live === undefined || port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
@@ -332,7 +355,7 @@ export class SwitchDataPlane implements DataPlane {
     return E.right(undefined);
   }
 
-  async stopCapture(nodeId: string, portNumber: number): Promise<void> {
+  async stop(nodeId: string, portNumber: number): Promise<void> {
     const port = this.nodes.get(nodeId)?.ports.get(portNumber);
     if (port !== undefined) await this.closeCapture(port);
   }
@@ -343,11 +366,7 @@ export class SwitchDataPlane implements DataPlane {
     await capture?.writer.close();
   }
 
-  isCapturing(nodeId: string, portNumber: number): boolean {
-    return this.captureFile(nodeId, portNumber) !== undefined;
-  }
-
-  captureFile(nodeId: string, portNumber: number): string | undefined {
+  fileOf(nodeId: string, portNumber: number): string | undefined {
     return this.nodes.get(nodeId)?.ports.get(portNumber)?.capture?.path;
   }
 

@@ -1,6 +1,5 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
-import type { Nio } from "../../domain/switching/nio.js";
 import type { NetemuError } from "../errors.js";
 
 export interface PortCounters {
@@ -20,29 +19,20 @@ export interface MacTableEntry {
 
 /**
  * The frame-moving side of the switches and hubs: sockets, forwarding and filter chains. The use
- * cases keep the records; this port makes the live state follow them.
+ * cases change a node's record and hand it here; the live node is made to match it (ADR 0037).
  */
 export interface DataPlane {
-  /** Opens the NIO's transport and adds its port to the node's forwarding. */
-  attach(node: ComputeNode, portNumber: number, nio: Nio): Promise<E.Either<NetemuError, void>>;
-  /** Closes the port's transport and forgets its MAC entries. */
-  detach(nodeId: string, portNumber: number): Promise<void>;
-  /** Applies a NIO's new filters and suspend flag from the next frame on. */
-  reconfigure(nodeId: string, portNumber: number, nio: Nio): E.Either<NetemuError, void>;
   /**
-   * Makes the live node follow its record: a switch's ports_mapping, the status (only a started
-   * node forwards; stopping a switch also empties its MAC table) and the name used in messages.
+   * Makes the live node match the record: a socket for each NIO it has (opened, kept, or closed when
+   * the NIO is gone), each NIO's filters and suspend flag, a switch's port modes, the status (only a
+   * started node forwards; stopping a switch empties its MAC table) and the name used in messages.
+   * A socket that cannot be opened, or a filter that cannot be built, is reported and nothing changes.
    */
-  update(node: ComputeNode): void;
-  /** Closes every transport of the node. */
+  sync(node: ComputeNode): Promise<E.Either<NetemuError, void>>;
+  /** Closes every socket of the node and forgets it. */
   removeNode(nodeId: string): Promise<void>;
   counters(nodeId: string): ReadonlyMap<number, PortCounters>;
   macTable(nodeId: string): readonly MacTableEntry[];
-  startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>>;
-  stopCapture(nodeId: string, portNumber: number): Promise<void>;
-  isCapturing(nodeId: string, portNumber: number): boolean;
-  /** The file the port's running capture writes, if any. */
-  captureFile(nodeId: string, portNumber: number): string | undefined;
   /** Closes everything (shutdown). */
   close(): Promise<void>;
 }

@@ -35,3 +35,9 @@ export type UnsupportedNioType = (typeof UNSUPPORTED_NIO_TYPES)[number];
 export function withFilters(nio: Nio, filters: FilterSettings, suspend: boolean): Nio {
   return nio.type === "nio_udp" ? { ...nio, filters, suspend } : nio;
 }
+
+/** Whether two NIOs use the same socket (same kind, local port and peer): only their filters may differ. */
+export function sameEndpoint(a: Nio, b: Nio): boolean {
+  if (a.type !== b.type) return false;
+  return a.type === "nio_null" || (b.type === "nio_udp" && a.lport === b.lport && a.rhost === b.rhost && a.rport === b.rport);
+}

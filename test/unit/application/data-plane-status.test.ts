@@ -8,7 +8,7 @@ import type { ComputeNotification } from "../../../src/application/ports/notific
 import type { Clock, Logger } from "../../../src/application/ports/system.js";
 import type { RandomSourceFactory, Timers } from "../../../src/application/ports/timers.js";
 import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { type ComputeNode, withStatus } from "../../../src/domain/switching/compute-node.js";
+import { type ComputeNode, attachNio, withStatus } from "../../../src/domain/switching/compute-node.js";
 import { createEthernetHub, defaultHubPorts } from "../../../src/domain/switching/ethernet-hub.js";
 import { createEthernetSwitch } from "../../../src/domain/switching/ethernet-switch.js";
 import type { FilterSettings } from "../../../src/domain/filters/filter-settings.js";
@@ -165,11 +165,15 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
 
   /** Attaches a fake UDP NIO on ports 0..n-1 (lport 5000 + port). */
   async function wired<N extends ComputeNode>(node: N, ports: number, filters: FilterSettings = {}): Promise<N> {
+    let withNios = node;
     for (let p = 0; p < ports; p++) {
-      const attached = await dp.attach(node, p, udpNio(5000 + p, filters));
-      expect(E.isRight(attached), `attach port ${p}`).to.equal(true);
+      const attached = attachNio(withNios, p, udpNio(5000 + p, filters));
+      if (E.isLeft(attached)) throw new Error(`attach port ${p}: ${attached.left._tag}`);
+      withNios = attached.right;
     }
-    return node;
+    const synced = await dp.sync(withNios);
+    expect(E.isRight(synced), "sync").to.equal(true);
+    return withNios;
   }
   const peer = (port: number) => transport.at(5000 + port);
   const sentTo = (port: number) => peer(port).sent.map(hex);
@@ -189,7 +193,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
     for (const status of ["stopped", "suspended"] as const) {
       it(`forwards nothing once ${status} and counts each received frame as a "stopped" drop`, async () => {
         const sw = await wired(switchNode(), 3);
-        dp.update(withStatus(sw, status));
+        await dp.sync(withStatus(sw, status));
         peer(0).fromPeer(eth(BROADCAST, H1));
         peer(1).fromPeer(eth(H1, H2));
         peer(1).fromPeer(eth(BROADCAST, H2, [], 100));
@@ -202,9 +206,9 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
 
       it(`forwards again once started after being ${status}`, async () => {
         const sw = await wired(switchNode(), 2);
-        dp.update(withStatus(sw, status));
+        await dp.sync(withStatus(sw, status));
         peer(0).fromPeer(eth(BROADCAST, H1));
-        dp.update(withStatus(sw, "started"));
+        await dp.sync(withStatus(sw, "started"));
         const frame = eth(BROADCAST, H1, [], 64);
         peer(0).fromPeer(frame);
         expect(sentTo(1)).to.deep.equal([hex(frame)]);
@@ -223,7 +227,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
     it("drops a frame that was held by a delay filter when the node stopped meanwhile", async () => {
       const sw = await wired(switchNode(), 2, { delay: [50] });
       peer(0).fromPeer(eth(BROADCAST, H1));
-      dp.update(withStatus(sw, "stopped"));
+      await dp.sync(withStatus(sw, "stopped"));
       time.advance(100);
       expect(sentTo(1)).to.deep.equal([]);
       expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
@@ -234,9 +238,9 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       const sw = await wired(switchNode(), 3);
       peer(1).fromPeer(eth(BROADCAST, H2));
       expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
-      dp.update(withStatus(sw, "stopped"));
+      await dp.sync(withStatus(sw, "stopped"));
       expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
-      dp.update(withStatus(sw, "started"));
+      await dp.sync(withStatus(sw, "started"));
       const toH2 = eth(H2, H1);
       peer(0).fromPeer(toH2);
       expect(sentTo(2), "H2 unknown again: flooded").to.deep.equal([hex(eth(BROADCAST, H2)), hex(toH2)]);
@@ -245,9 +249,9 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
     it("keeps its MAC table when suspended: known unicast goes to one port after resuming", async () => {
       const sw = await wired(switchNode(), 3);
       peer(1).fromPeer(eth(BROADCAST, H2));
-      dp.update(withStatus(sw, "suspended"));
+      await dp.sync(withStatus(sw, "suspended"));
       expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
-      dp.update(withStatus(sw, "started"));
+      await dp.sync(withStatus(sw, "started"));
       const toH2 = eth(H2, H1);
       peer(0).fromPeer(toH2);
       expect(sentTo(1)).to.deep.include(hex(toH2));
@@ -257,8 +261,8 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
     it("flushes the MAC table when a suspended switch is stopped", async () => {
       const sw = await wired(switchNode(), 2);
       peer(1).fromPeer(eth(BROADCAST, H2));
-      dp.update(withStatus(sw, "suspended"));
-      dp.update(withStatus(sw, "stopped"));
+      await dp.sync(withStatus(sw, "suspended"));
+      await dp.sync(withStatus(sw, "stopped"));
       expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
     });
   });
@@ -277,13 +281,13 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
 
     it("forwards nothing while stopped or suspended, and again once started", async () => {
       const h = await wired(hubNode(), 2);
-      dp.update(withStatus(h, "stopped"));
+      await dp.sync(withStatus(h, "stopped"));
       peer(0).fromPeer(eth(BROADCAST, H1));
-      dp.update(withStatus(h, "suspended"));
+      await dp.sync(withStatus(h, "suspended"));
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.deep.equal([]);
       expect(dropsOf(h, 0)).to.deep.equal({ stopped: 2 });
-      dp.update(withStatus(h, "started"));
+      await dp.sync(withStatus(h, "started"));
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.have.length(1);
     });
@@ -323,7 +327,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
 
     it("names the node by its current name and kind", async () => {
       const h = await wired(hubNode("HUB1"), 2);
-      dp.update({ ...h, name: "Backbone" });
+      await dp.sync({ ...h, name: "Backbone" });
       peer(0).fail("recvmsg ECONNREFUSED");
       expect(logs()[0]!.message).to.include("Ethernet hub Backbone port 0");
     });
@@ -331,7 +335,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
     it("tells an error and ends the capture when its file can no longer be written", async () => {
       const sw = await wired(switchNode(), 2);
       const path = "/projects/p/project-files/captures/one.pcap";
-      expect(E.isRight(await dp.startCapture(sw.nodeId, 1, path))).to.equal(true);
+      expect(E.isRight(await dp.start(sw.nodeId, 1, path))).to.equal(true);
       const writer = sink.writers[0]!;
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(writer.frames).to.have.length(1);
@@ -341,27 +345,27 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       expect(logs()[0]).to.include({ kind: "log", severity: "error", projectId: PROJECT });
       expect(logs()[0]!.message).to.include("Ethernet switch SW1 port 1").and.include(path).and.include("ENOSPC");
       expect(logger.lines.filter((l) => l.level === "error")).to.have.length(1);
-      expect(dp.captureFile(sw.nodeId, 1)).to.equal(undefined);
-      expect(dp.isCapturing(sw.nodeId, 1)).to.equal(false);
+      expect(dp.fileOf(sw.nodeId, 1)).to.equal(undefined);
+      expect(dp.fileOf(sw.nodeId, 1) !== undefined).to.equal(false);
       await Promise.resolve();
       expect(writer.closed, "the failed writer is closed").to.equal(true);
 
       // Frames keep flowing; the port can capture again.
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.have.length(2);
-      expect(E.isRight(await dp.startCapture(sw.nodeId, 1, path))).to.equal(true);
-      expect(dp.captureFile(sw.nodeId, 1)).to.equal(path);
+      expect(E.isRight(await dp.start(sw.nodeId, 1, path))).to.equal(true);
+      expect(dp.fileOf(sw.nodeId, 1)).to.equal(path);
     });
 
     it("ignores a failure reported by a capture that was already stopped", async () => {
       const sw = await wired(switchNode(), 2);
-      await dp.startCapture(sw.nodeId, 1, "/c/old.pcap");
+      await dp.start(sw.nodeId, 1, "/c/old.pcap");
       const old = sink.writers[0]!;
-      await dp.stopCapture(sw.nodeId, 1);
-      await dp.startCapture(sw.nodeId, 1, "/c/new.pcap");
+      await dp.stop(sw.nodeId, 1);
+      await dp.start(sw.nodeId, 1, "/c/new.pcap");
       old.fail("EIO");
       expect(logs()).to.deep.equal([]);
-      expect(dp.captureFile(sw.nodeId, 1)).to.equal("/c/new.pcap");
+      expect(dp.fileOf(sw.nodeId, 1)).to.equal("/c/new.pcap");
     });
   });
 });

@@ -35,8 +35,8 @@ export class AddNio {
       if (E.isLeft(nio)) return nio;
       const updated = attachNio(found.right, at.portNumber, nio.right);
       if (E.isLeft(updated)) return updated;
-      const opened = await this.dataPlane.attach(updated.right, at.portNumber, nio.right);
-      if (E.isLeft(opened)) return opened;
+      const synced = await this.dataPlane.sync(updated.right);
+      if (E.isLeft(synced)) return synced;
       if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport, at.projectId);
       await this.nodes.save(updated.right);
       return E.right(nio.right);

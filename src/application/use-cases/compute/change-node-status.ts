@@ -24,8 +24,7 @@ export class ChangeNodeStatus {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;
       if (found.right.status === status) return E.right(undefined);
-      await this.changes.apply(found.right, withStatus(found.right, status));
-      return E.right(undefined);
+      return this.changes.apply(found.right, withStatus(found.right, status));
     });
   }
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { DataPlane } from "../../ports/data-plane.js";
+import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
@@ -16,17 +16,17 @@ export interface ActiveCapture {
 export class LocateCapture {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
   ) {}
 
   async execute(at: PortAddress): Promise<E.Either<NetemuError, ActiveCapture>> {
     const sw = await this.lookup.nodeAt(at);
     if (E.isLeft(sw)) return sw;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
-    const filePath = this.dataPlane.captureFile(at.nodeId, at.portNumber);
+    const filePath = this.captures.fileOf(at.nodeId, at.portNumber);
     if (filePath === undefined) {
       return E.left({ _tag: "CaptureNotActive", message: "Nothing to stream because there is no packet capture active" });
     }
-    return E.right({ filePath, isActive: () => this.dataPlane.captureFile(at.nodeId, at.portNumber) === filePath });
+    return E.right({ filePath, isActive: () => this.captures.fileOf(at.nodeId, at.portNumber) === filePath });
   }
 }

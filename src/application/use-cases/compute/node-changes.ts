@@ -1,13 +1,16 @@
 import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNode, answerChanged } from "../../../domain/switching/compute-node.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { NetemuError } from "../../errors.js";
 
 /**
- * How a changed switch or hub takes effect, the same for every use case that changes one: the
- * record is saved, the live node follows it, and listeners hear node.updated when its answer changed.
+ * How a changed switch or hub takes effect, the same for every use case that changes one: the live
+ * node is made to match the record, the record is saved, and listeners hear node.updated when its
+ * answer changed.
  */
 @injectable()
 export class NodeChanges {
@@ -17,9 +20,11 @@ export class NodeChanges {
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
 
-  async apply(before: ComputeNode, after: ComputeNode): Promise<void> {
+  async apply(before: ComputeNode, after: ComputeNode): Promise<E.Either<NetemuError, void>> {
+    const synced = await this.dataPlane.sync(after);
+    if (E.isLeft(synced)) return synced;
     await this.nodes.save(after);
-    this.dataPlane.update(after);
     if (answerChanged(before, after)) this.notifications.publish({ kind: "node.updated", node: after });
+    return synced;
   }
 }

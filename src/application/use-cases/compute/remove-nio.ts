@@ -28,7 +28,8 @@ export class RemoveNio {
       const nio = found.right.nios.get(at.portNumber);
       const updated = detachNio(found.right, at.portNumber);
       if (E.isLeft(updated)) return updated;
-      await this.dataPlane.detach(at.nodeId, at.portNumber);
+      const synced = await this.dataPlane.sync(updated.right);
+      if (E.isLeft(synced)) return synced;
       if (nio?.type === "nio_udp") this.pool.release(nio.lport);
       await this.nodes.save(updated.right);
       return E.right(undefined);

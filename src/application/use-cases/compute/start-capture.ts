@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { nodeKindName } from "../../../domain/switching/compute-node.js";
-import type { DataPlane } from "../../ports/data-plane.js";
+import type { PacketCaptures } from "../../ports/packet-captures.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
@@ -15,7 +15,7 @@ import { capturePath } from "./capture-path.js";
 export class StartCapture {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
     @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
@@ -28,10 +28,10 @@ export class StartCapture {
         return E.left({ _tag: "BadRequest", message: `An ${nodeKindName(sw.right.nodeType)} port captures DLT_EN10MB frames only, not ${dataLinkType}` });
       }
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
-      if (this.dataPlane.isCapturing(at.nodeId, at.portNumber)) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });
+      if (this.captures.fileOf(at.nodeId, at.portNumber) !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });
       const path = capturePath(this.settings.projectsPath, at.projectId, fileName);
       if (E.isLeft(path)) return path;
-      const started = await this.dataPlane.startCapture(at.nodeId, at.portNumber, path.right);
+      const started = await this.captures.start(at.nodeId, at.portNumber, path.right);
       return E.isLeft(started) ? started : E.right(path.right);
     });
   }

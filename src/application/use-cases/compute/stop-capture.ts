@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { DataPlane } from "../../ports/data-plane.js";
+import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { NetemuError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -12,7 +12,7 @@ import type { PortAddress } from "./compute-lookup.js";
 export class StopCapture {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
@@ -21,7 +21,7 @@ export class StopCapture {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
-      await this.dataPlane.stopCapture(at.nodeId, at.portNumber);
+      await this.captures.stop(at.nodeId, at.portNumber);
       return E.right(undefined);
     });
   }

@@ -33,8 +33,8 @@ export class UpdateHub {
         hub = remapped.right;
       }
       if (input.name !== undefined) hub = renameNode(hub, input.name);
-      await this.changes.apply(found.right, hub);
-      return E.right(hub);
+      const applied = await this.changes.apply(found.right, hub);
+      return E.isLeft(applied) ? applied : E.right(hub);
     });
   }
 }

@@ -39,10 +39,10 @@ export class UpdateNio {
       const filters = request.filters === undefined ? E.right(current.filters) : checkedFilters(request.filters, this.bpfCheck);
       if (E.isLeft(filters)) return filters;
       const nio = withFilters(current, filters.right, request.suspend ?? current.suspend);
-      const applied = this.dataPlane.reconfigure(at.nodeId, at.portNumber, nio);
-      if (E.isLeft(applied)) return applied;
       const updated = replaceNio(found.right, at.portNumber, nio);
       if (E.isLeft(updated)) return updated;
+      const applied = await this.dataPlane.sync(updated.right);
+      if (E.isLeft(applied)) return applied;
       await this.nodes.save(updated.right);
       return E.right(nio);
     });

@@ -36,8 +36,8 @@ export class UpdateSwitch {
       }
       if (input.name !== undefined) sw = renameNode(sw, input.name);
       if (input.consoleType !== undefined) sw = { ...sw, consoleType: input.consoleType };
-      await this.changes.apply(found.right, sw);
-      return E.right(sw);
+      const applied = await this.changes.apply(found.right, sw);
+      return E.isLeft(applied) ? applied : E.right(sw);
     });
   }
 }

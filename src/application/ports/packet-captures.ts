@@ -1,0 +1,12 @@
+import type * as E from "fp-ts/lib/Either.js";
+import type { NetemuError } from "../errors.js";
+
+/** Packet captures on the ports of live switches and hubs: classic pcap, after the port's filters. */
+export interface PacketCaptures {
+  /** Starts writing the port's frames (both directions) to the file, created or truncated. */
+  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>>;
+  /** Stops the port's capture, if any. */
+  stop(nodeId: string, portNumber: number): Promise<void>;
+  /** The file the port's running capture writes, if any. */
+  fileOf(nodeId: string, portNumber: number): string | undefined;
+}

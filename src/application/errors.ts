@@ -25,8 +25,20 @@ export type NetemuError =
   | { readonly _tag: "UdpConnectionFailed"; readonly rhost: string; readonly rport: number; readonly reason: string }
   | { readonly _tag: "NoFreeUdpPort"; readonly start: number; readonly end: number }
   | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" }
-  | { readonly _tag: "BadRequest"; readonly message: string }
-  | { readonly _tag: "CaptureNotActive"; readonly message: string }
+  /** A controller node id given twice in one project. */
+  | { readonly _tag: "NodeAlreadyExists"; readonly nodeId: string }
+  /** A link with other than two ends. */
+  | { readonly _tag: "LinkEndCount"; readonly count: number }
+  /** A capture asked in a link type a switch or hub port does not carry. */
+  | { readonly _tag: "DataLinkTypeNotSupported"; readonly nodeType: ComputeNodeType; readonly dataLinkType: string }
+  /** A capture file name with a directory part, "..", or control characters. */
+  | { readonly _tag: "CaptureFileNameInvalid"; readonly fileName: string }
+  /** A PUT of a NIO of another kind than the port's. */
+  | { readonly _tag: "NioTypeMismatch"; readonly portNumber: number; readonly current: string; readonly requested: string }
+  /** GET .../pcap of a port that is not capturing. */
+  | { readonly _tag: "NoCaptureToStream" }
+  /** GET .../pcap of a link that is not capturing. */
+  | { readonly _tag: "LinkNotCapturing" }
   | { readonly _tag: "CaptureAlreadyActive"; readonly portNumber: number }
   | { readonly _tag: "FileNotFound" }
   | { readonly _tag: "CaptureFileUnwritable"; readonly filePath: string; readonly reason: string }
@@ -40,7 +52,3 @@ export type NetemuError =
 
 export type ErrorTag = NetemuError["_tag"];
 
-export const notFoundProject = (projectId: string): NetemuError => ({ _tag: "ProjectNotFound", projectId });
-export const notFoundNode = (nodeId: string): NetemuError => ({ _tag: "NodeNotFound", nodeId });
-export const notFoundLink = (linkId: string): NetemuError => ({ _tag: "LinkNotFound", linkId });
-export const badRequest = (message: string): NetemuError => ({ _tag: "BadRequest", message });

@@ -42,7 +42,7 @@ describe("Frames: random and mutated frames through every port type and filter k
           MODES.forEach((mode, n) => fabric.setPort(n, mode));
           const chains = filters.map((raw, n) => {
             const settings = parseFilterSettings(raw);
-            if (E.isLeft(settings)) throw new Error(`generated filters refused: ${settings.left.message}`);
+            if (E.isLeft(settings)) throw new Error(`generated filters refused: ${JSON.stringify(settings.left.problem)}`);
             return new FilterChain({
               settings: settings.right,
               suspend: suspends[n] ?? false,

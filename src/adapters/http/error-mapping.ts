@@ -1,5 +1,6 @@
 import type { NetemuError } from "../../application/errors.js";
 import { nodeKindName } from "../../domain/switching/compute-node.js";
+import { filterProblemMessage } from "./filter-messages.js";
 
 export interface HttpError {
   readonly status: number;
@@ -52,12 +53,22 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 409, message: `Could not find a free port between ${error.start} and ${error.end}` };
     case "NotLocalServer":
       return { status: 403, message: `You can only ${error.action} a local server` };
-    case "BadRequest":
-      return { status: 400, message: error.message };
+    case "NodeAlreadyExists":
+      return { status: 400, message: `Node ID ${error.nodeId} already exists in this project` };
+    case "LinkEndCount":
+      return { status: 400, message: `A link joins exactly 2 nodes, got ${error.count}` };
+    case "DataLinkTypeNotSupported":
+      return { status: 400, message: `An ${nodeKindName(error.nodeType)} port captures DLT_EN10MB frames only, not ${error.dataLinkType}` };
+    case "CaptureFileNameInvalid":
+      return { status: 400, message: `capture_file_name must be a plain file name, got "${error.fileName}"` };
+    case "NioTypeMismatch":
+      return { status: 400, message: `Port ${error.portNumber} has a NIO of type ${error.current}, not ${error.requested}` };
     case "InvalidFilterSettings":
-      return { status: 400, message: error.message };
-    case "CaptureNotActive":
-      return { status: 409, message: error.message };
+      return { status: 400, message: filterProblemMessage(error.problem) };
+    case "NoCaptureToStream":
+      return { status: 409, message: "Nothing to stream because there is no packet capture active" };
+    case "LinkNotCapturing":
+      return { status: 409, message: "This link has no active packet capture" };
     case "CaptureAlreadyActive":
       return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} has already a filter applied` };
     case "FileNotFound":

@@ -132,7 +132,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       if (this.bpfCache.size > 256) this.bpfCache.clear();
       this.bpfCache.set(key, compiled);
     }
-    if (E.isLeft(compiled)) return E.left({ _tag: "InvalidFilterSettings", message: compiled.left });
+    if (E.isLeft(compiled)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", ...compiled.left } });
     return E.right(new FilterChain({ settings: nio.filters, suspend: nio.suspend, random, bpf: compiled.right }));
   }
 

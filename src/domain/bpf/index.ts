@@ -64,12 +64,19 @@ export function compileExpression(expression: string): Either<BpfCompileError, F
 }
 
 /** One expression per line, blank lines ignored; matches if ANY line matches. */
-export function compileExpressionLines(lines: readonly string[]): Either<string, FrameMatcher> {
+/** Which line of a multi-line bpf filter did not compile (1-based), and the compiler's message. */
+export interface BpfLineError {
+  readonly line: number;
+  readonly message: string;
+}
+
+/** One matcher for several expressions, one per line (blank lines ignored): a frame matching any line matches. */
+export function compileLines(lines: readonly string[]): Either<BpfLineError, FrameMatcher> {
   const matchers: CaptureMatcher[] = [];
   for (const [i, line] of lines.entries()) {
     if (line.trim() === "") continue;
     const r = compileCaptureMatcher(line);
-    if (E.isLeft(r)) return E.left(`Invalid BPF expression on line ${i + 1}: ${r.left.message}`);
+    if (E.isLeft(r)) return E.left({ line: i + 1, message: r.left.message });
     matchers.push(r.right);
   }
   if (matchers.length === 1) {
@@ -80,6 +87,12 @@ export function compileExpressionLines(lines: readonly string[]): Either<string,
     for (const m of matchers) if (m(frame, frame.length)) return true;
     return false;
   });
+}
+
+/** compileLines with its failure as one sentence: `Invalid BPF expression on line N: <message>`. */
+export function compileExpressionLines(lines: readonly string[]): Either<string, FrameMatcher> {
+  const compiled = compileLines(lines);
+  return E.isLeft(compiled) ? E.left(`Invalid BPF expression on line ${compiled.left.line}: ${compiled.left.message}`) : compiled;
 }
 
 /** The generated JavaScript for an expression (diagnostics: `netemu bpf` and the docs show it). */

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { FILTER_KINDS, type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
+import { type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
 
 /**
  * Validated filter settings of one link end. Only kinds that are "on" appear; values are in
@@ -15,16 +15,31 @@ export interface FilterSettings {
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
 
-export interface InvalidFilterSettings {
-  readonly _tag: "InvalidFilterSettings";
+/** Which line of a bpf filter did not compile (1-based), and the compiler's message. */
+export interface BpfLineError {
+  readonly line: number;
   readonly message: string;
 }
 
-const invalid = (message: string): E.Either<InvalidFilterSettings, never> =>
-  E.left({ _tag: "InvalidFilterSettings", message });
+/** What is wrong with a `filters` object, as data; the HTTP adapter words it. */
+export type FilterProblem =
+  | { readonly problem: "not_an_object"; readonly got: unknown }
+  | { readonly problem: "unknown_kind"; readonly kind: string }
+  | { readonly problem: "not_a_list"; readonly kind: FilterKind; readonly got: unknown }
+  | { readonly problem: "bpf_not_text"; readonly got: unknown }
+  | { readonly problem: "bpf_invalid"; readonly line: number; readonly message: string }
+  | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
+  | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
 
-/** Checks a bpf expression text; supplied by the BPF compiler once it is wired in. */
-export type BpfCheck = (lines: readonly string[]) => E.Either<string, unknown>;
+export interface InvalidFilterSettings {
+  readonly _tag: "InvalidFilterSettings";
+  readonly problem: FilterProblem;
+}
+
+const invalid = (problem: FilterProblem): E.Either<InvalidFilterSettings, never> => E.left({ _tag: "InvalidFilterSettings", problem });
+
+/** Checks the lines of a bpf filter; the BPF compiler, wired in by the composition root. */
+export type BpfCheck = (lines: readonly string[]) => E.Either<BpfLineError, unknown>;
 
 /**
  * GNS3's normalisation (Link.update_filters): string items are stripped of spaces and newlines;
@@ -45,21 +60,9 @@ export function normaliseFilters(raw: Readonly<Record<string, unknown>>): Record
   return kept;
 }
 
-function describeValue(v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "object") return Array.isArray(v) ? "an array" : "an object";
-  return String(v);
-}
-
-function checkInt(kind: FilterKind, p: IntParameter, v: unknown): InvalidFilterSettings | undefined {
-  const bounds = `an integer between ${p.minimum} and ${p.maximum} ${p.unit}`;
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    return { _tag: "InvalidFilterSettings", message: `Filter ${kind}: ${p.name} must be ${bounds}, got ${describeValue(v)}` };
-  }
-  if (v < p.minimum || v > p.maximum) {
-    return { _tag: "InvalidFilterSettings", message: `Filter ${kind}: ${p.name} must be ${bounds}, got ${v}` };
-  }
+function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): InvalidFilterSettings | undefined {
+  if (typeof v !== "number" || !Number.isInteger(v)) return { _tag: "InvalidFilterSettings", problem: { problem: "not_an_integer", kind, parameter, got: v } };
+  if (v < parameter.minimum || v > parameter.maximum) return { _tag: "InvalidFilterSettings", problem: { problem: "out_of_range", kind, parameter, got: v } };
   return undefined;
 }
 
@@ -69,25 +72,25 @@ export function parseFilterSettings(
   bpfCheck?: BpfCheck,
 ): E.Either<InvalidFilterSettings, FilterSettings> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return invalid(`filters must be an object mapping a filter type to its values, got ${describeValue(raw)}`);
+    return invalid({ problem: "not_an_object", got: raw });
   }
   const normalised = normaliseFilters(raw as Record<string, unknown>);
   const settings: Record<string, readonly unknown[]> = {};
   for (const [name, values] of Object.entries(normalised)) {
     if (!isFilterKind(name)) {
-      return invalid(`Unknown filter type '${name}'; the filter types are ${FILTER_KINDS.join(", ")}`);
+      return invalid({ problem: "unknown_kind", kind: name });
     }
     if (!Array.isArray(values)) {
-      return invalid(`Filter ${name}: the values must be a list, got ${describeValue(values)}`);
+      return invalid({ problem: "not_a_list", kind: name, got: values });
     }
     const descriptor = descriptorOf(name);
     if (name === "bpf") {
       const bad = values.find((v) => typeof v !== "string");
-      if (bad !== undefined) return invalid(`Filter bpf: Filters must be text, got ${describeValue(bad)}`);
+      if (bad !== undefined) return invalid({ problem: "bpf_not_text", got: bad });
       const lines = (values as string[]).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
       if (bpfCheck !== undefined) {
         const checked = bpfCheck(lines);
-        if (E.isLeft(checked)) return invalid(checked.left);
+        if (E.isLeft(checked)) return invalid({ problem: "bpf_invalid", line: checked.left.line, message: checked.left.message });
       }
       settings[name] = values as string[];
       continue;
@@ -96,9 +99,7 @@ export function parseFilterSettings(
     // delay's jitter may be left out (uBridge takes 1 or 2 values); every other kind takes exactly its parameters.
     const minCount = name === "delay" ? 1 : params.length;
     if (values.length < minCount || values.length > params.length) {
-      const expected = minCount === params.length ? `${params.length}` : `${minCount} or ${params.length}`;
-      const names = params.map((p) => p.name).join(", ");
-      return invalid(`Filter ${name} takes ${expected} value(s) (${names}), got ${values.length}`);
+      return invalid({ problem: "value_count", kind: name, parameters: params, minimum: minCount, got: values.length });
     }
     for (let i = 0; i < values.length; i++) {
       const error = checkInt(name, params[i] as IntParameter, values[i]);

@@ -130,7 +130,7 @@ class RecordingLogger implements Logger {
 }
 
 const noRandomness: RandomSourceFactory = { create: () => ({ next: () => 0.5 }) };
-const noBpf: BpfCompiler = () => E.left("these tests use no bpf filter");
+const noBpf: BpfCompiler = () => E.left({ line: 1, message: "these tests use no bpf filter" });
 const OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 64 };
 
 function udpNio(lport: number, filters: FilterSettings = {}): UdpNio {

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { FILTER_CATALOGUE, type IntParameter } from "../../../src/domain/filters/catalogue.js";
 import { normaliseFilters, parseFilterSettings, bpfLines } from "../../../src/domain/filters/filter-settings.js";
+import { filterProblemMessage } from "../../../src/adapters/http/filter-messages.js";
 
 const valuesWith = (kind: string, index: number, value: number): number[] => {
   const d = FILTER_CATALOGUE.find((f) => f.type === kind);
@@ -28,12 +29,12 @@ describe("filter settings", () => {
         for (const v of [minimum - 1, maximum + 1]) {
           it(`refuses ${kind} ${parameter.name} = ${v}, naming the filter, the parameter and its bounds`, () => {
             const result = parseFilterSettings({ [kind]: valuesWith(kind, index, v) });
-            expect(result).to.deep.equal(
-              E.left({
-                _tag: "InvalidFilterSettings",
-                message: `Filter ${kind}: ${parameter.name} must be an integer between ${minimum} and ${maximum} ${parameter.unit}, got ${v}`,
-              }),
-            );
+            expect(result).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "out_of_range", kind, parameter, got: v } }));
+            if (E.isLeft(result)) {
+              expect(filterProblemMessage(result.left.problem)).to.equal(
+                `Filter ${kind}: ${parameter.name} must be an integer between ${minimum} and ${maximum} ${parameter.unit}, got ${v}`,
+              );
+            }
           });
         }
       });
@@ -60,7 +61,7 @@ describe("filter settings", () => {
     const refuse = (raw: unknown): string => {
       const r = parseFilterSettings(raw);
       if (E.isRight(r)) throw new Error("expected a refusal");
-      return r.left.message;
+      return filterProblemMessage(r.left.problem);
     };
 
     it("refuses a filters value that is not an object", () => {
@@ -90,10 +91,11 @@ describe("filter settings", () => {
       const seen: string[][] = [];
       const r = parseFilterSettings({ bpf: ["icmp\n\n tcp port 80 "] }, (lines) => {
         seen.push([...lines]);
-        return E.left("Invalid BPF expression on line 2: nope");
+        return E.left({ line: 2, message: "nope" });
       });
       expect(seen).to.deep.equal([["icmp", "tcp port 80"]]);
-      expect(r).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", message: "Invalid BPF expression on line 2: nope" }));
+      expect(r).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", line: 2, message: "nope" } }));
+      if (E.isLeft(r)) expect(filterProblemMessage(r.left.problem)).to.equal("Invalid BPF expression on line 2: nope");
     });
   });
 

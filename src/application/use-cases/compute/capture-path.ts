@@ -8,7 +8,7 @@ import type { NetemuError } from "../../errors.js";
 export function capturePath(projectsPath: string, projectId: string, fileName: string): E.Either<NetemuError, string> {
   // eslint-disable-next-line no-control-regex
   if (fileName === "." || fileName === ".." || /[/\\\u0000-\u001f]/.test(fileName) || fileName.length > 255) {
-    return E.left({ _tag: "BadRequest", message: `capture_file_name must be a plain file name, got "${fileName}"` });
+    return E.left({ _tag: "CaptureFileNameInvalid", fileName });
   }
   return E.right(`${projectsPath}/${projectId}/project-files/captures/${fileName}`);
 }

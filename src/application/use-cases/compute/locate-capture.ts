@@ -25,7 +25,7 @@ export class LocateCapture {
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
     const filePath = this.captures.fileOf(at.nodeId, at.portNumber);
     if (filePath === undefined) {
-      return E.left({ _tag: "CaptureNotActive", message: "Nothing to stream because there is no packet capture active" });
+      return E.left({ _tag: "NoCaptureToStream" });
     }
     return E.right({ filePath, isActive: () => this.captures.fileOf(at.nodeId, at.portNumber) === filePath });
   }

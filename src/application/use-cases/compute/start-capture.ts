@@ -1,6 +1,5 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -25,7 +24,7 @@ export class StartCapture {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;
       if (dataLinkType !== "DLT_EN10MB") {
-        return E.left({ _tag: "BadRequest", message: `An ${nodeKindName(sw.right.nodeType)} port captures DLT_EN10MB frames only, not ${dataLinkType}` });
+        return E.left({ _tag: "DataLinkTypeNotSupported", nodeType: sw.right.nodeType, dataLinkType });
       }
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       if (this.captures.fileOf(at.nodeId, at.portNumber) !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });

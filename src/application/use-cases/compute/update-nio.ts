@@ -33,7 +33,7 @@ export class UpdateNio {
       const current = found.right.nios.get(at.portNumber);
       if (current === undefined) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
       if (request.type !== current.type) {
-        return E.left({ _tag: "BadRequest", message: `Port ${at.portNumber} has a NIO of type ${current.type}, not ${request.type}` });
+        return E.left({ _tag: "NioTypeMismatch", portNumber: at.portNumber, current: current.type, requested: request.type });
       }
       if (current.type !== "nio_udp" || request.type !== "nio_udp") return E.right(current);
       const filters = request.filters === undefined ? E.right(current.filters) : checkedFilters(request.filters, this.bpfCheck);

@@ -46,7 +46,7 @@ export class CreateLink {
       if (E.isLeft(project)) return project;
       const [a, b] = input.nodes;
       if (input.nodes.length !== 2 || a === undefined || b === undefined) {
-        return E.left({ _tag: "BadRequest", message: `A link joins exactly 2 nodes, got ${input.nodes.length}` });
+        return E.left({ _tag: "LinkEndCount", count: input.nodes.length });
       }
       for (const end of [a, b]) {
         const node = await this.nodes.get(projectId, end.nodeId);

@@ -43,7 +43,7 @@ export class CreateNode {
       }
       const nodeId = input.nodeId ?? this.ids.uuid();
       const existing = await this.nodes.get(projectId, nodeId);
-      if (existing !== undefined) return E.left({ _tag: "BadRequest", message: `Node ID ${nodeId} already exists in this project` });
+      if (existing !== undefined) return E.left({ _tag: "NodeAlreadyExists", nodeId });
       const computeProject = await this.createComputeProject.execute({ name: project.right.name, projectId });
       if (E.isLeft(computeProject)) return computeProject;
       const nodeType = input.nodeType as NodeType;

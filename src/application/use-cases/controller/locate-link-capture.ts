@@ -14,7 +14,7 @@ export class LocateLinkCapture {
   async execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, ActiveCapture>> {
     const link = await this.lookup.link(projectId, linkId);
     if (E.isLeft(link)) return link;
-    const noCapture: NetemuError = { _tag: "CaptureNotActive", message: "This link has no active packet capture" };
+    const noCapture: NetemuError = { _tag: "LinkNotCapturing" };
     if (link.right.capture === null) return E.left(noCapture);
     const [first] = link.right.nodes;
     const found = await this.locateCapture.execute({ projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber });

@@ -1,0 +1,35 @@
+import { FILTER_KINDS } from "../../domain/filters/catalogue.js";
+import type { FilterProblem } from "../../domain/filters/filter-settings.js";
+
+function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "object") return Array.isArray(v) ? "an array" : "an object";
+  return String(v);
+}
+
+/** The 400 message for a `filters` object netemu cannot run (docs/compatibility.md quotes them). */
+export function filterProblemMessage(p: FilterProblem): string {
+  switch (p.problem) {
+    case "not_an_object":
+      return `filters must be an object mapping a filter type to its values, got ${describeValue(p.got)}`;
+    case "unknown_kind":
+      return `Unknown filter type '${p.kind}'; the filter types are ${FILTER_KINDS.join(", ")}`;
+    case "not_a_list":
+      return `Filter ${p.kind}: the values must be a list, got ${describeValue(p.got)}`;
+    case "bpf_not_text":
+      return `Filter bpf: Filters must be text, got ${describeValue(p.got)}`;
+    case "bpf_invalid":
+      return `Invalid BPF expression on line ${p.line}: ${p.message}`;
+    case "value_count": {
+      const count = p.parameters.length;
+      const expected = p.minimum === count ? `${count}` : `${p.minimum} or ${count}`;
+      return `Filter ${p.kind} takes ${expected} value(s) (${p.parameters.map((x) => x.name).join(", ")}), got ${p.got}`;
+    }
+    case "not_an_integer":
+    case "out_of_range": {
+      const x = p.parameter;
+      return `Filter ${p.kind}: ${x.name} must be an integer between ${x.minimum} and ${x.maximum} ${x.unit}, got ${describeValue(p.got)}`;
+    }
+  }
+}

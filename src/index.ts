@@ -33,7 +33,70 @@ export type { ControllerNodeView } from "./application/use-cases/controller/node
 export type { NodeAction } from "./application/use-cases/controller/control-node.js";
 export type { CreateLinkInput, LinkEndRequest } from "./application/use-cases/controller/create-link.js";
 export type { UpdateLinkInput } from "./application/use-cases/controller/update-link.js";
-export type { NetemuError, ErrorTag } from "./application/errors.js";
+export type {
+  NetemuError,
+  ErrorTag,
+  ErrorOf,
+  ComputeProjectLookupError,
+  ComputeNodeLookupError,
+  ComputePortLookupError,
+  ControllerProjectLookupError,
+  ControllerNodeLookupError,
+  ControllerLinkLookupError,
+  SyncError,
+} from "./application/errors.js";
+// What each use case can answer instead of its result.
+export type { AddNioError } from "./application/use-cases/compute/add-nio.js";
+export type { ChangeNodeStatusError } from "./application/use-cases/compute/change-node-status.js";
+export type { CloseComputeProjectError } from "./application/use-cases/compute/close-compute-project.js";
+export type { CreateComputeProjectError } from "./application/use-cases/compute/create-compute-project.js";
+export type { CreateHubError } from "./application/use-cases/compute/create-hub.js";
+export type { CreateSwitchError } from "./application/use-cases/compute/create-switch.js";
+export type { DeleteComputeNodeError } from "./application/use-cases/compute/delete-compute-node.js";
+export type { DeleteComputeProjectError } from "./application/use-cases/compute/delete-compute-project.js";
+export type { DuplicateComputeNodeError } from "./application/use-cases/compute/duplicate-compute-node.js";
+export type { GetComputeNodeError } from "./application/use-cases/compute/get-compute-node.js";
+export type { GetComputeProjectError } from "./application/use-cases/compute/get-compute-project.js";
+export type { GetMacTableError } from "./application/use-cases/compute/get-mac-table.js";
+export type { ListProjectFilesError } from "./application/use-cases/compute/list-project-files.js";
+export type { LocateCaptureError } from "./application/use-cases/compute/locate-capture.js";
+export type { ReadProjectFileError } from "./application/use-cases/compute/read-project-file.js";
+export type { RemoveNioError } from "./application/use-cases/compute/remove-nio.js";
+export type { ReserveUdpPortError } from "./application/use-cases/compute/reserve-udp-port.js";
+export type { StartCaptureError } from "./application/use-cases/compute/start-capture.js";
+export type { StopCaptureError } from "./application/use-cases/compute/stop-capture.js";
+export type { UpdateComputeProjectError } from "./application/use-cases/compute/update-compute-project.js";
+export type { UpdateHubError } from "./application/use-cases/compute/update-hub.js";
+export type { UpdateNioError } from "./application/use-cases/compute/update-nio.js";
+export type { UpdateSwitchError } from "./application/use-cases/compute/update-switch.js";
+export type { WatchNotificationsError } from "./application/use-cases/compute/watch-notifications.js";
+export type { WriteProjectFileError } from "./application/use-cases/compute/write-project-file.js";
+export type { CloseProjectError } from "./application/use-cases/controller/close-project.js";
+export type { ComputeNodeCreateError, ComputeNodeUpdateError } from "./application/use-cases/controller/compute-node-commands.js";
+export type { ControlAllNodesError } from "./application/use-cases/controller/control-all-nodes.js";
+export type { ControlNodeError } from "./application/use-cases/controller/control-node.js";
+export type { CreateLinkError } from "./application/use-cases/controller/create-link.js";
+export type { CreateNodeError } from "./application/use-cases/controller/create-node.js";
+export type { CreateProjectError } from "./application/use-cases/controller/create-project.js";
+export type { DeleteLinkError } from "./application/use-cases/controller/delete-link.js";
+export type { DeleteNodeError } from "./application/use-cases/controller/delete-node.js";
+export type { DeleteProjectError } from "./application/use-cases/controller/delete-project.js";
+export type { GetLinkError } from "./application/use-cases/controller/get-link.js";
+export type { GetNodeError } from "./application/use-cases/controller/get-node.js";
+export type { GetProjectError } from "./application/use-cases/controller/get-project.js";
+export type { WiringError } from "./application/use-cases/controller/link-wiring.js";
+export type { ListAvailableFiltersError } from "./application/use-cases/controller/list-available-filters.js";
+export type { ListLinksError } from "./application/use-cases/controller/list-links.js";
+export type { ListNodesError } from "./application/use-cases/controller/list-nodes.js";
+export type { LocateLinkCaptureError } from "./application/use-cases/controller/locate-link-capture.js";
+export type { OpenProjectError } from "./application/use-cases/controller/open-project.js";
+export type { StartLinkCaptureError } from "./application/use-cases/controller/start-link-capture.js";
+export type { StopLinkCaptureError } from "./application/use-cases/controller/stop-link-capture.js";
+export type { UpdateLinkError } from "./application/use-cases/controller/update-link.js";
+export type { UpdateNodeError } from "./application/use-cases/controller/update-node.js";
+export type { CheckClientVersionError } from "./application/use-cases/server/check-client-version.js";
+export type { ShutdownServerError } from "./application/use-cases/server/shutdown-server.js";
+export type { WriteDebugBundleError } from "./application/use-cases/server/write-debug-bundle.js";
 
 // Ports: what an embedding host may implement and pass in `overrides`.
 export { TOKENS } from "./application/ports/tokens.js";

@@ -52,3 +52,19 @@ export type NetemuError =
 
 export type ErrorTag = NetemuError["_tag"];
 
+
+/** One or more variants of the union, by tag. */
+export type ErrorOf<T extends ErrorTag> = Extract<NetemuError, { readonly _tag: T }>;
+
+/** What the compute's lookups can answer, in GNS3's order of checks. */
+export type ComputeProjectLookupError = ErrorOf<"InvalidUuid" | "ProjectNotFound">;
+export type ComputeNodeLookupError = ComputeProjectLookupError | ErrorOf<"NodeNotFound" | "NodeNotInProject">;
+export type ComputePortLookupError = ComputeNodeLookupError | ErrorOf<"AdapterNotFound">;
+
+/** What the controller's lookups can answer. */
+export type ControllerProjectLookupError = ErrorOf<"ProjectNotFound" | "ProjectNotOpened">;
+export type ControllerNodeLookupError = ControllerProjectLookupError | ErrorOf<"NodeNotFound">;
+export type ControllerLinkLookupError = ControllerProjectLookupError | ErrorOf<"LinkNotFound">;
+
+/** Why the data plane could not make a live node match its record: nothing changed. */
+export type SyncError = ErrorOf<"UdpConnectionFailed" | "InvalidFilterSettings" | "PortNotFound">;

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../../src/application/ports/data-plane.js";
 import type { PacketCaptures } from "../../src/application/ports/packet-captures.js";
-import type { NetemuError } from "../../src/application/errors.js";
+import type { ErrorOf, SyncError } from "../../src/application/errors.js";
 import type { ComputeNode } from "../../src/domain/switching/compute-node.js";
 import type { Nio } from "../../src/domain/switching/nio.js";
 
@@ -34,7 +34,7 @@ export class FakeDataPlane implements DataPlane, PacketCaptures {
     return out;
   }
 
-  async sync(node: ComputeNode): Promise<E.Either<NetemuError, void>> {
+  async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
     for (const [port, nio] of node.nios) {
       if (nio.type === "nio_udp" && this.refusedLports.has(nio.lport) && !this.attached.has(this.key(node.nodeId, port))) {
         return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: "local port is already in use (EADDRINUSE)" });
@@ -54,7 +54,7 @@ export class FakeDataPlane implements DataPlane, PacketCaptures {
   macTable(): readonly MacTableEntry[] {
     return [];
   }
-  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
+  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
     this.captures.set(this.key(nodeId, portNumber), filePath);
     return E.right(undefined);
   }

@@ -1,7 +1,7 @@
 import { createSocket } from "node:dgram";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpPortPool } from "../../application/ports/udp-port-pool.js";
-import type { NetemuError } from "../../application/errors.js";
+import type { ErrorOf } from "../../application/errors.js";
 
 function canBind(port: number, address: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -33,7 +33,7 @@ export class DgramUdpPortPool implements UdpPortPool {
     this.range = { start, end };
   }
 
-  async reserve(projectId: string): Promise<E.Either<NetemuError, number>> {
+  async reserve(projectId: string): Promise<E.Either<ErrorOf<"NoFreeUdpPort">, number>> {
     const size = this.end - this.start + 1;
     for (let i = 0; i < size; i++) {
       const port = this.next;

@@ -18,7 +18,7 @@ import type { RandomSourceFactory, Timers } from "../ports/timers.js";
 import type { BpfCompiler } from "../ports/bpf-compiler.js";
 import type { LogSeverity, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
-import type { NetemuError } from "../errors.js";
+import type { ErrorOf, SyncError } from "../errors.js";
 import { DelayLine } from "./delay-line.js";
 
 /** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
@@ -120,7 +120,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     log.call(this.logger, message, { projectId: live.node.projectId, nodeId: live.node.nodeId, ...fields });
   }
 
-  private buildChain(nio: Nio): E.Either<NetemuError, FilterChain> {
+  private buildChain(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
     const random = this.randomness.create();
     if (nio.type !== "nio_udp") return E.right(new FilterChain({ settings: {}, suspend: false, random }));
     const lines = bpfLines(nio.filters);
@@ -143,7 +143,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
    * then the rest, which cannot fail: ports without a NIO any more are closed, chains swapped, modes,
    * status and name applied.
    */
-  async sync(node: ComputeNode): Promise<E.Either<NetemuError, void>> {
+  async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
     const existing = this.nodes.get(node.nodeId);
     if (existing === undefined && node.nios.size === 0) return E.right(undefined);
     const live = existing ?? this.newLiveNode(node);
@@ -209,7 +209,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
-  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chain: FilterChain): Promise<E.Either<NetemuError, LivePort>> {
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chain: FilterChain): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver);
     const livePort: LivePort = new LivePort(
       portNumber,
@@ -340,7 +340,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
 
-  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<NetemuError, void>> {
+  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
     const live = this.nodes.get(nodeId);
     const port = live?.ports.get(portNumber);
     if (live === undefined || port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });

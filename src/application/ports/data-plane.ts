@@ -1,6 +1,6 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
-import type { NetemuError } from "../errors.js";
+import type { SyncError } from "../errors.js";
 
 export interface PortCounters {
   readonly framesIn: number;
@@ -28,7 +28,7 @@ export interface DataPlane {
    * started node forwards; stopping a switch empties its MAC table) and the name used in messages.
    * A socket that cannot be opened, or a filter that cannot be built, is reported and nothing changes.
    */
-  sync(node: ComputeNode): Promise<E.Either<NetemuError, void>>;
+  sync(node: ComputeNode): Promise<E.Either<SyncError, void>>;
   /** Closes every socket of the node and forgets it. */
   removeNode(nodeId: string): Promise<void>;
   counters(nodeId: string): ReadonlyMap<number, PortCounters>;

@@ -1,12 +1,12 @@
 import type * as E from "fp-ts/lib/Either.js";
-import type { NetemuError } from "../errors.js";
+import type { ErrorOf } from "../errors.js";
 
 /** The configured UDP port range, handed out to link ends (GNS3's /ports/udp), per compute project. */
 export interface UdpPortPool {
   /** The configured range, first and last port. */
   readonly range: { readonly start: number; readonly end: number };
   /** Reserves for the project a free port of the range that can really be bound right now. */
-  reserve(projectId: string): Promise<E.Either<NetemuError, number>>;
+  reserve(projectId: string): Promise<E.Either<ErrorOf<"NoFreeUdpPort">, number>>;
   /** Marks a port as in use by a NIO of the project (whether or not it came from reserve). */
   claim(port: number, projectId: string): void;
   release(port: number): void;

@@ -17,11 +17,11 @@ export type ComputeNode = EthernetSwitch | EthernetHub;
 export type NodeStatus = "started" | "stopped" | "suspended";
 export const NODE_STATUSES: readonly NodeStatus[] = ["started", "stopped", "suspended"];
 
-export type NodeRuleViolation =
-  | { readonly _tag: "PortNotFree"; readonly portNumber: number }
-  | { readonly _tag: "PortNotAllocated"; readonly portNumber: number }
-  | { readonly _tag: "PortNotFound"; readonly portNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType }
-  | { readonly _tag: "NodeAlreadyConnected"; readonly nodeType: ComputeNodeType };
+export type PortNotFree = { readonly _tag: "PortNotFree"; readonly portNumber: number };
+export type PortNotAllocated = { readonly _tag: "PortNotAllocated"; readonly portNumber: number };
+export type PortNotFound = { readonly _tag: "PortNotFound"; readonly portNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType };
+export type NodeAlreadyConnected = { readonly _tag: "NodeAlreadyConnected"; readonly nodeType: ComputeNodeType };
+export type NodeRuleViolation = PortNotFree | PortNotAllocated | PortNotFound | NodeAlreadyConnected;
 
 /** How GNS3 names the node kinds in its messages. */
 export function nodeKindName(nodeType: ComputeNodeType): string {
@@ -38,19 +38,19 @@ function withNios<N extends ComputeNode>(node: N, change: (nios: Map<number, Nio
   return { ...node, nios };
 }
 
-export function attachNio<N extends ComputeNode>(node: N, portNumber: number, nio: Nio): E.Either<NodeRuleViolation, N> {
+export function attachNio<N extends ComputeNode>(node: N, portNumber: number, nio: Nio): E.Either<PortNotFound | PortNotFree, N> {
   // Unlike Dynamips, a port outside ports_mapping has no VLAN to forward in, so it is refused.
   if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
   if (node.nios.has(portNumber)) return E.left({ _tag: "PortNotFree", portNumber });
   return E.right(withNios(node, (nios) => nios.set(portNumber, nio)));
 }
 
-export function detachNio<N extends ComputeNode>(node: N, portNumber: number): E.Either<NodeRuleViolation, N> {
+export function detachNio<N extends ComputeNode>(node: N, portNumber: number): E.Either<PortNotAllocated, N> {
   if (!node.nios.has(portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber });
   return E.right(withNios(node, (nios) => nios.delete(portNumber)));
 }
 
-export function replaceNio<N extends ComputeNode>(node: N, portNumber: number, nio: Nio): E.Either<NodeRuleViolation, N> {
+export function replaceNio<N extends ComputeNode>(node: N, portNumber: number, nio: Nio): E.Either<PortNotAllocated, N> {
   if (!node.nios.has(portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber });
   return E.right(withNios(node, (nios) => nios.set(portNumber, nio)));
 }

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
-import type { NodeRuleViolation, NodeStatus } from "./compute-node.js";
+import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
 
 /** A hub port as GNS3 configures it: a name and a number, nothing else (no VLANs on a hub). */
 export interface HubPortEntry {
@@ -35,7 +35,7 @@ export function defaultHubPorts(): HubPortEntry[] {
  * GNS3's hub ports_mapping update: any change is refused while a NIO is attached; otherwise the
  * entries are renamed Ethernet<i> and renumbered i.
  */
-export function remapHubPorts(hub: EthernetHub, requested: readonly HubPortEntry[]): E.Either<NodeRuleViolation, EthernetHub> {
+export function remapHubPorts(hub: EthernetHub, requested: readonly HubPortEntry[]): E.Either<NodeAlreadyConnected, EthernetHub> {
   if (JSON.stringify(hub.portsMapping) === JSON.stringify(requested)) return E.right(hub);
   if (hub.nios.size > 0) return E.left({ _tag: "NodeAlreadyConnected", nodeType: "ethernet_hub" });
   return E.right({ ...hub, portsMapping: requested.map((_, i) => ({ name: `Ethernet${i}`, port_number: i })) });

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
 import { type PortMappingEntry, type Port, portFromMapping } from "./port.js";
-import type { NodeRuleViolation, NodeStatus } from "./compute-node.js";
+import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
 
 export type ConsoleType = "telnet" | "none";
 
@@ -39,9 +39,9 @@ function samePorts(a: readonly PortMappingEntry[], b: readonly PortMappingEntry[
  * are renamed Ethernet<i> and renumbered i. netemu also refuses a new mapping that would drop a
  * port that still has a NIO (GNS3 would leave that NIO switching in a stale VLAN).
  */
-export function remapPorts(sw: EthernetSwitch, requested: readonly PortMappingEntry[]): E.Either<NodeRuleViolation, EthernetSwitch> {
+export function remapPorts(sw: EthernetSwitch, requested: readonly PortMappingEntry[]): E.Either<NodeAlreadyConnected, EthernetSwitch> {
   if (samePorts(sw.portsMapping, requested)) return E.right(sw);
-  const connected: NodeRuleViolation = { _tag: "NodeAlreadyConnected", nodeType: "ethernet_switch" };
+  const connected: NodeAlreadyConnected = { _tag: "NodeAlreadyConnected", nodeType: "ethernet_switch" };
   if (sw.nios.size > 0 && requested.length !== sw.portsMapping.length) return E.left(connected);
   const portsMapping = requested.map((entry, i) => ({ ...entry, name: `Ethernet${i}`, port_number: i }));
   for (const portNumber of sw.nios.keys()) {

@@ -7,7 +7,7 @@ import { CreateSwitch } from "../../../src/application/use-cases/compute/create-
 import { AddNio } from "../../../src/application/use-cases/compute/add-nio.js";
 import { RemoveNio } from "../../../src/application/use-cases/compute/remove-nio.js";
 import type { UdpPortPool } from "../../../src/application/ports/udp-port-pool.js";
-import type { NetemuError } from "../../../src/application/errors.js";
+import type { ErrorOf } from "../../../src/application/errors.js";
 import {
   InMemoryComputeProjectRepository,
   InMemoryComputeNodeRepository,
@@ -21,7 +21,7 @@ class FakeUdpPortPool implements UdpPortPool {
   constructor(private readonly ports: readonly number[]) {
     this.range = { start: ports[0] ?? 0, end: ports.at(-1) ?? 0 };
   }
-  async reserve(): Promise<E.Either<NetemuError, number>> {
+  async reserve(): Promise<E.Either<ErrorOf<"NoFreeUdpPort">, number>> {
     const free = this.ports.find((p) => !this.held.has(p));
     if (free === undefined) return E.left({ _tag: "NoFreeUdpPort", start: this.ports[0] ?? 0, end: this.ports.at(-1) ?? 0 });
     this.held.add(free);
@@ -64,6 +64,13 @@ function compute() {
 }
 
 describe("use cases with in-memory ports", () => {
+  it("refuses to create a compute project under an id that is not a UUID, and keeps no trace of it", async () => {
+    const c = compute();
+    expect(await c.createProject.execute({ name: "p", projectId: "not-a-uuid" })).to.deep.equal(E.left({ _tag: "InvalidUuid", what: "Project", id: "not-a-uuid" }));
+    const made = await c.createProject.execute({ name: "p", projectId: "00000000-0000-4000-8000-00000000abcd" });
+    expect(E.isRight(made) && made.right.projectId).to.equal("00000000-0000-4000-8000-00000000abcd");
+  });
+
   it("lets exactly one of many concurrent NIO adds on the same port succeed", async () => {
     const c = compute();
     const project = await c.createProject.execute({ name: "p" });

@@ -7,10 +7,13 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, nioFromRequest } from "./nio-request.js";
+
+/** What AddNio can answer instead of its result. */
+export type AddNioError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree" | "InvalidFilterSettings" | "NioTypeNotSupported"> | SyncError;
 
 /**
  * Attaches a NIO to a switch or hub port: the port must exist and be free, the filters valid, and for
@@ -27,7 +30,7 @@ export class AddNio {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
+  execute(at: PortAddress, request: NioRequest): Promise<E.Either<AddNioError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;

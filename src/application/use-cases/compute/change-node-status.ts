@@ -2,10 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNodeType, type NodeStatus, withStatus } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
+
+/** What ChangeNodeStatus can answer instead of its result. */
+export type ChangeNodeStatusError = ComputeNodeLookupError | SyncError;
 
 /**
  * start, stop and suspend a switch or hub: only a started node forwards frames (ADR 0032). The
@@ -19,7 +22,7 @@ export class ChangeNodeStatus {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, status: NodeStatus, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, void>> {
+  execute(projectId: string, nodeId: string, status: NodeStatus, nodeType?: ComputeNodeType): Promise<E.Either<ChangeNodeStatusError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;

@@ -3,9 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNodeRepository, ComputeProjectRepository } from "../../ports/repositories.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { DeleteComputeNode } from "./delete-compute-node.js";
+
+/** What CloseComputeProject can answer instead of its result. */
+export type CloseComputeProjectError = ComputeProjectLookupError;
 
 /**
  * Closing a compute project deletes its switches and hubs, which closes their sockets, releases
@@ -22,7 +25,7 @@ export class CloseComputeProject {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, void>> {
+  async execute(projectId: string): Promise<E.Either<CloseComputeProjectError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     for (const node of await this.nodes.list()) {

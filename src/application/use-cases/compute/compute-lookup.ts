@@ -5,7 +5,7 @@ import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/com
 import { isValidUuid } from "../../../domain/topology/ids.js";
 import type { ComputeNodeRepository, ComputeProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError, ComputePortLookupError, ComputeProjectLookupError } from "../../errors.js";
 
 /** A port of a switch or hub as the NIO and capture routes name it. */
 export interface PortAddress {
@@ -27,16 +27,16 @@ export class ComputeLookup {
     @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
   ) {}
 
-  async project(projectId: string): Promise<E.Either<NetemuError, ComputeProject>> {
+  async project(projectId: string): Promise<E.Either<ComputeProjectLookupError, ComputeProject>> {
     if (!isValidUuid(projectId)) return E.left({ _tag: "InvalidUuid", what: "Project", id: projectId });
     const project = await this.projects.get(projectId);
     return project === undefined ? E.left({ _tag: "ProjectNotFound", projectId }) : E.right(project);
   }
 
   /** The node, which must be of `nodeType` when one is given (a hub is not found on the switch routes). */
-  nodeOf<T extends ComputeNodeType>(projectId: string, nodeId: string, nodeType: T): Promise<E.Either<NetemuError, NodeOfType<T>>>;
-  nodeOf(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, ComputeNode>>;
-  async nodeOf(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, ComputeNode>> {
+  nodeOf<T extends ComputeNodeType>(projectId: string, nodeId: string, nodeType: T): Promise<E.Either<ComputeNodeLookupError, NodeOfType<T>>>;
+  nodeOf(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<ComputeNodeLookupError, ComputeNode>>;
+  async nodeOf(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<ComputeNodeLookupError, ComputeNode>> {
     const project = await this.project(projectId);
     if (E.isLeft(project)) return project;
     if (!isValidUuid(nodeId)) return E.left({ _tag: "InvalidUuid", what: "Node", id: nodeId });
@@ -50,7 +50,7 @@ export class ComputeLookup {
    * The node a port address names. Switch and hub ports all sit on adapter 0 (the controller
    * exposes them so); another adapter number is refused rather than aliased.
    */
-  async nodeAt(at: PortAddress): Promise<E.Either<NetemuError, ComputeNode>> {
+  async nodeAt(at: PortAddress): Promise<E.Either<ComputePortLookupError, ComputeNode>> {
     const node = await this.nodeOf(at.projectId, at.nodeId, at.nodeType);
     if (E.isRight(node) && at.adapterNumber !== 0) {
       return E.left({ _tag: "AdapterNotFound", adapterNumber: at.adapterNumber, nodeName: node.right.name, nodeType: node.right.nodeType });

@@ -1,11 +1,15 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeProject } from "../../../domain/topology/project.js";
+import { isValidUuid } from "../../../domain/topology/ids.js";
 import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What CreateComputeProject can answer instead of its result. */
+export type CreateComputeProjectError = ErrorOf<"InvalidUuid">;
 
 export interface CreateComputeProjectInput {
   readonly name: string;
@@ -22,7 +26,8 @@ export class CreateComputeProject {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(input: CreateComputeProjectInput): Promise<E.Either<NetemuError, ComputeProject>> {
+  async execute(input: CreateComputeProjectInput): Promise<E.Either<CreateComputeProjectError, ComputeProject>> {
+    if (input.projectId !== undefined && !isValidUuid(input.projectId)) return E.left({ _tag: "InvalidUuid", what: "Project", id: input.projectId });
     const projectId = input.projectId ?? this.ids.uuid();
     const existing = await this.projects.get(projectId);
     if (existing !== undefined) return E.right(existing);

@@ -4,9 +4,12 @@ import { type EthernetHub, type HubPortEntry, createEthernetHub, defaultHubPorts
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What CreateHub can answer instead of its result. */
+export type CreateHubError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse">;
 
 export interface CreateHubInput {
   readonly name: string;
@@ -24,7 +27,7 @@ export class CreateHub {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  async execute(projectId: string, input: CreateHubInput): Promise<E.Either<NetemuError, EthernetHub>> {
+  async execute(projectId: string, input: CreateHubInput): Promise<E.Either<CreateHubError, EthernetHub>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const nodeId = input.nodeId ?? this.ids.uuid();

@@ -5,9 +5,12 @@ import { type PortMappingEntry, defaultPortsMapping } from "../../../domain/swit
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What CreateSwitch can answer instead of its result. */
+export type CreateSwitchError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse">;
 
 export interface CreateSwitchInput {
   readonly name: string;
@@ -26,7 +29,7 @@ export class CreateSwitch {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  async execute(projectId: string, input: CreateSwitchInput): Promise<E.Either<NetemuError, EthernetSwitch>> {
+  async execute(projectId: string, input: CreateSwitchInput): Promise<E.Either<CreateSwitchError, EthernetSwitch>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const nodeId = input.nodeId ?? this.ids.uuid();

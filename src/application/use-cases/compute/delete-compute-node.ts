@@ -5,9 +5,12 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What DeleteComputeNode can answer instead of its result. */
+export type DeleteComputeNodeError = ComputeNodeLookupError;
 
 /** Deletes a switch or hub whatever NIOs it has (GNS3 crashes with a 500 on non-UDP ones). */
 @injectable()
@@ -20,7 +23,7 @@ export class DeleteComputeNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, void>> {
+  execute(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<DeleteComputeNodeError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;

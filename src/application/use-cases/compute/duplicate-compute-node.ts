@@ -1,8 +1,11 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/compute-node.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What DuplicateComputeNode can answer instead of its result. */
+export type DuplicateComputeNodeError = ComputeNodeLookupError;
 
 /**
  * GNS3's duplicate copies a node's working directory to the destination node, which the
@@ -13,7 +16,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 export class DuplicateComputeNode {
   constructor(private readonly lookup: ComputeLookup) {}
 
-  async execute(projectId: string, nodeId: string, destinationNodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<NetemuError, ComputeNode>> {
+  async execute(projectId: string, nodeId: string, destinationNodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<DuplicateComputeNodeError, ComputeNode>> {
     const source = await this.lookup.nodeOf(projectId, nodeId, nodeType);
     if (E.isLeft(source)) return source;
     return this.lookup.nodeOf(projectId, destinationNodeId, source.right.nodeType);

@@ -3,8 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/compute-node.js";
 import type { DataPlane, PortCounters } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What GetComputeNode can answer instead of its result. */
+export type GetComputeNodeError = ComputeNodeLookupError;
 
 export interface ComputeNodeView {
   readonly node: ComputeNode;
@@ -20,7 +23,7 @@ export class GetComputeNode {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
   ) {}
 
-  async execute(input: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType }): Promise<E.Either<NetemuError, ComputeNodeView>> {
+  async execute(input: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType }): Promise<E.Either<GetComputeNodeError, ComputeNodeView>> {
     const node = await this.lookup.nodeOf(input.projectId, input.nodeId, input.nodeType);
     if (E.isLeft(node)) return node;
     return E.right({ node: node.right, counters: this.dataPlane.counters(input.nodeId) });

@@ -1,14 +1,17 @@
 import { injectable } from "tsyringe";
 import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeProject } from "../../../domain/topology/project.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What GetComputeProject can answer instead of its result. */
+export type GetComputeProjectError = ComputeProjectLookupError;
 
 @injectable()
 export class GetComputeProject {
   constructor(private readonly lookup: ComputeLookup) {}
 
-  execute(projectId: string): Promise<E.Either<NetemuError, ComputeProject>> {
+  execute(projectId: string): Promise<E.Either<GetComputeProjectError, ComputeProject>> {
     return this.lookup.project(projectId);
   }
 }

@@ -2,8 +2,11 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProjectFileEntry, ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What ListProjectFiles can answer instead of its result. */
+export type ListProjectFilesError = ComputeProjectLookupError;
 
 /** Every file of a compute project with its MD5: what a controller copies for a snapshot or an export. */
 @injectable()
@@ -13,7 +16,7 @@ export class ListProjectFiles {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, readonly ProjectFileEntry[]>> {
+  async execute(projectId: string): Promise<E.Either<ListProjectFilesError, readonly ProjectFileEntry[]>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.files.list(projectId));

@@ -2,9 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
+
+/** What LocateCapture can answer instead of its result. */
+export type LocateCaptureError = ComputePortLookupError | ErrorOf<"PortNotAllocated" | "NoCaptureToStream">;
 
 /** The file a running capture grows, and a way to know when it stops (for GET .../pcap). */
 export interface ActiveCapture {
@@ -19,7 +22,7 @@ export class LocateCapture {
     @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
   ) {}
 
-  async execute(at: PortAddress): Promise<E.Either<NetemuError, ActiveCapture>> {
+  async execute(at: PortAddress): Promise<E.Either<LocateCaptureError, ActiveCapture>> {
     const sw = await this.lookup.nodeAt(at);
     if (E.isLeft(sw)) return sw;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type BpfCheck, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Nio, UnsupportedNioType } from "../../../domain/switching/nio.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 
 /** A NIO as a client asks for it; `filters` is still raw until checked against the catalogue. */
 export type NioRequest =
@@ -16,12 +16,12 @@ export type NioRequest =
   | { readonly type: "nio_null" }
   | { readonly type: UnsupportedNioType };
 
-export function checkedFilters(raw: unknown, bpfCheck: BpfCheck): E.Either<NetemuError, FilterSettings> {
+export function checkedFilters(raw: unknown, bpfCheck: BpfCheck): E.Either<ErrorOf<"InvalidFilterSettings">, FilterSettings> {
   return raw === undefined ? E.right(NO_FILTERS) : parseFilterSettings(raw, bpfCheck);
 }
 
 /** Turns a request into a NIO, or says why netemu cannot run it. */
-export function nioFromRequest(request: NioRequest, bpfCheck: BpfCheck): E.Either<NetemuError, Nio> {
+export function nioFromRequest(request: NioRequest, bpfCheck: BpfCheck): E.Either<ErrorOf<"InvalidFilterSettings" | "NioTypeNotSupported">, Nio> {
   switch (request.type) {
     case "nio_udp": {
       const filters = checkedFilters(request.filters, bpfCheck);

@@ -5,7 +5,7 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { SyncError } from "../../errors.js";
 
 /**
  * How a changed switch or hub takes effect, the same for every use case that changes one: the live
@@ -20,7 +20,7 @@ export class NodeChanges {
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
 
-  async apply(before: ComputeNode, after: ComputeNode): Promise<E.Either<NetemuError, void>> {
+  async apply(before: ComputeNode, after: ComputeNode): Promise<E.Either<SyncError, void>> {
     const synced = await this.dataPlane.sync(after);
     if (E.isLeft(synced)) return synced;
     await this.nodes.save(after);

@@ -3,8 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { projectRelativePath } from "../../../domain/topology/project-path.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What ReadProjectFile can answer instead of its result. */
+export type ReadProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "FileNotFound">;
 
 /** One file of a compute project, as a stream of bytes; a path leaving the project is refused. */
 @injectable()
@@ -14,7 +17,7 @@ export class ReadProjectFile {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string, path: string): Promise<E.Either<NetemuError, AsyncIterable<Uint8Array>>> {
+  async execute(projectId: string, path: string): Promise<E.Either<ReadProjectFileError, AsyncIterable<Uint8Array>>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const inside = projectRelativePath(path);

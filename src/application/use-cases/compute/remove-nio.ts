@@ -5,10 +5,13 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
+
+/** What RemoveNio can answer instead of its result. */
+export type RemoveNioError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
 
 /** Detaches a port's NIO: stops its capture, closes its socket, frees its UDP port. */
 @injectable()
@@ -21,7 +24,7 @@ export class RemoveNio {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
+  execute(at: PortAddress): Promise<E.Either<RemoveNioError, void>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;

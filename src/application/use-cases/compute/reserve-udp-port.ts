@@ -2,8 +2,11 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What ReserveUdpPort can answer instead of its result. */
+export type ReserveUdpPortError = ComputeProjectLookupError | ErrorOf<"NoFreeUdpPort">;
 
 /** POST /ports/udp: a free port of the configured range, held until a NIO using it goes. */
 @injectable()
@@ -13,7 +16,7 @@ export class ReserveUdpPort {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, number>> {
+  async execute(projectId: string): Promise<E.Either<ReserveUdpPortError, number>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     return this.pool.reserve(projectId);

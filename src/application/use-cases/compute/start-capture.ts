@@ -3,11 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 import { capturePath } from "./capture-path.js";
+
+/** What StartCapture can answer instead of its result. */
+export type StartCaptureError = ComputePortLookupError | ErrorOf<"DataLinkTypeNotSupported" | "PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileNameInvalid" | "CaptureFileUnwritable">;
 
 /** Starts writing a port's frames (both directions, after its filters) to a pcap file. */
 @injectable()
@@ -19,7 +22,7 @@ export class StartCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<NetemuError, string>> {
+  execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<StartCaptureError, string>> {
     return this.lock.run(at.nodeId, async () => {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;

@@ -2,10 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
+
+/** What StopCapture can answer instead of its result. */
+export type StopCaptureError = ComputePortLookupError | ErrorOf<"PortNotAllocated">;
 
 /** Stops a port's capture; stopping when none runs is a no-op, as in GNS3. */
 @injectable()
@@ -16,7 +19,7 @@ export class StopCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress): Promise<E.Either<NetemuError, void>> {
+  execute(at: PortAddress): Promise<E.Either<StopCaptureError, void>> {
     return this.lock.run(at.nodeId, async () => {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;

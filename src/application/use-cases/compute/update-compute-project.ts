@@ -3,9 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeProject, ProjectVariable } from "../../../domain/topology/project.js";
 import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What UpdateComputeProject can answer instead of its result. */
+export type UpdateComputeProjectError = ComputeProjectLookupError;
 
 /** PUT on a compute project: the controller sends the project's variables when they change. */
 @injectable()
@@ -16,7 +19,7 @@ export class UpdateComputeProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, input: { readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<NetemuError, ComputeProject>> {
+  execute(projectId: string, input: { readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<UpdateComputeProjectError, ComputeProject>> {
     return this.lock.run(`compute-project:${projectId}`, async () => {
       const found = await this.lookup.project(projectId);
       if (E.isLeft(found)) return found;

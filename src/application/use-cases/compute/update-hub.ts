@@ -3,10 +3,13 @@ import * as E from "fp-ts/lib/Either.js";
 import { type EthernetHub, type HubPortEntry, remapHubPorts } from "../../../domain/switching/ethernet-hub.js";
 import { renameNode } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
+
+/** What UpdateHub can answer instead of its result. */
+export type UpdateHubError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected"> | SyncError;
 
 export interface UpdateHubInput {
   readonly name?: string | undefined;
@@ -22,7 +25,7 @@ export class UpdateHub {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateHubInput): Promise<E.Either<NetemuError, EthernetHub>> {
+  execute(projectId: string, nodeId: string, input: UpdateHubInput): Promise<E.Either<UpdateHubError, EthernetHub>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, "ethernet_hub");
       if (E.isLeft(found)) return found;

@@ -6,11 +6,14 @@ import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkedFilters } from "./nio-request.js";
+
+/** What UpdateNio can answer instead of its result. */
+export type UpdateNioError = ComputePortLookupError | ErrorOf<"PortNotAllocated" | "NioTypeMismatch" | "InvalidFilterSettings"> | SyncError;
 
 /**
  * PUT on a port's NIO (a netemu addition for switches and hubs): replaces its filters and suspend flag,
@@ -26,7 +29,7 @@ export class UpdateNio {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(at: PortAddress, request: NioRequest): Promise<E.Either<NetemuError, Nio>> {
+  execute(at: PortAddress, request: NioRequest): Promise<E.Either<UpdateNioError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;

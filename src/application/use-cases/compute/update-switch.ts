@@ -4,10 +4,13 @@ import { type EthernetSwitch, type ConsoleType, remapPorts } from "../../../doma
 import { renameNode } from "../../../domain/switching/compute-node.js";
 import type { PortMappingEntry } from "../../../domain/switching/port.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
+
+/** What UpdateSwitch can answer instead of its result. */
+export type UpdateSwitchError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected"> | SyncError;
 
 export interface UpdateSwitchInput {
   readonly name?: string | undefined;
@@ -24,7 +27,7 @@ export class UpdateSwitch {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateSwitchInput): Promise<E.Either<NetemuError, EthernetSwitch>> {
+  execute(projectId: string, nodeId: string, input: UpdateSwitchInput): Promise<E.Either<UpdateSwitchError, EthernetSwitch>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, "ethernet_switch");
       if (E.isLeft(found)) return found;

@@ -2,8 +2,11 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNotification, Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What WatchNotifications can answer instead of its result. */
+export type WatchNotificationsError = ComputeProjectLookupError;
 
 export interface WatchNotificationsInput {
   /** Only this project's notifications (the project must exist); all of them when left out. */
@@ -19,7 +22,7 @@ export class WatchNotifications {
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
 
-  async execute(input: WatchNotificationsInput): Promise<E.Either<NetemuError, () => void>> {
+  async execute(input: WatchNotificationsInput): Promise<E.Either<WatchNotificationsError, () => void>> {
     const { projectId, listener } = input;
     if (projectId === undefined) return E.right(this.notifications.subscribe(listener));
     const project = await this.lookup.project(projectId);

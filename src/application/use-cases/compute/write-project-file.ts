@@ -3,8 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { projectRelativePath } from "../../../domain/topology/project-path.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+
+/** What WriteProjectFile can answer instead of its result. */
+export type WriteProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "ProjectFileUnwritable">;
 
 /** Writes a file into a compute project (a controller importing or duplicating a project). */
 @injectable()
@@ -14,7 +17,7 @@ export class WriteProjectFile {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<NetemuError, void>> {
+  async execute(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<WriteProjectFileError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const inside = projectRelativePath(path);

@@ -3,10 +3,13 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
 import type { LinkRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CloseComputeProject } from "../compute/close-compute-project.js";
 import { ControllerLookup } from "./controller-lookup.js";
+
+/** What CloseProject can answer instead of its result. */
+export type CloseProjectError = ErrorOf<"ProjectNotFound">;
 
 /**
  * Closing a project keeps its topology (nodes, links, filters) but releases everything live:
@@ -22,7 +25,7 @@ export class CloseProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string): Promise<E.Either<NetemuError, Project>> {
+  execute(projectId: string): Promise<E.Either<CloseProjectError, Project>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;

@@ -3,7 +3,13 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
 import { type NodePortEntry, type NodeType, hubPorts, isSwitchPortEntry } from "../../../domain/topology/node.js";
-import type { NetemuError } from "../../errors.js";
+import type { CreateSwitchError } from "../compute/create-switch.js";
+import type { CreateHubError } from "../compute/create-hub.js";
+import type { UpdateSwitchError } from "../compute/update-switch.js";
+import type { UpdateHubError } from "../compute/update-hub.js";
+
+export type ComputeNodeCreateError = CreateSwitchError | CreateHubError;
+export type ComputeNodeUpdateError = UpdateSwitchError | UpdateHubError;
 import { CreateSwitch } from "../compute/create-switch.js";
 import { CreateHub } from "../compute/create-hub.js";
 import { UpdateSwitch } from "../compute/update-switch.js";
@@ -28,14 +34,14 @@ export class ComputeNodeCommands {
     private readonly updateHub: UpdateHub,
   ) {}
 
-  create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<NetemuError, ComputeNode>> {
+  create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<ComputeNodeCreateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
       ? this.createSwitch.execute(projectId, { name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
       : this.createHub.execute(projectId, { name: settings.name, nodeId, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
   }
 
-  update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<NetemuError, ComputeNode>> {
+  update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<ComputeNodeUpdateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
       ? this.updateSwitch.execute(projectId, nodeId, { name: settings.name, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })

@@ -2,9 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerProjectLookupError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { ControlNode, type NodeAction } from "./control-node.js";
+import type { ControlNodeError } from "./control-node.js";
+
+/** What ControlAllNodes can answer instead of its result. */
+export type ControlAllNodesError = ControllerProjectLookupError | ControlNodeError;
 
 /** The GUI's Start all, Stop all, Suspend all and Reload all on a project. */
 @injectable()
@@ -15,7 +19,7 @@ export class ControlAllNodes {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
   ) {}
 
-  async execute(input: { readonly projectId: string; readonly action: NodeAction }): Promise<E.Either<NetemuError, void>> {
+  async execute(input: { readonly projectId: string; readonly action: NodeAction }): Promise<E.Either<ControlAllNodesError, void>> {
     const project = await this.lookup.openedProject(input.projectId);
     if (E.isLeft(project)) return project;
     for (const node of await this.nodes.listByProject(input.projectId)) {

@@ -1,10 +1,14 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeStatus } from "../../../domain/switching/compute-node.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerNodeLookupError } from "../../errors.js";
 import { ChangeNodeStatus } from "../compute/change-node-status.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeView, NodeViews } from "./node-views.js";
+import type { ChangeNodeStatusError } from "../compute/change-node-status.js";
+
+/** What ControlNode can answer instead of its result. */
+export type ControlNodeError = ControllerNodeLookupError | ChangeNodeStatusError;
 
 export type NodeAction = "start" | "stop" | "suspend" | "reload";
 
@@ -25,7 +29,7 @@ export class ControlNode {
     private readonly views: NodeViews,
   ) {}
 
-  async execute(input: { readonly projectId: string; readonly nodeId: string; readonly action: NodeAction }): Promise<E.Either<NetemuError, ControllerNodeView>> {
+  async execute(input: { readonly projectId: string; readonly nodeId: string; readonly action: NodeAction }): Promise<E.Either<ControlNodeError, ControllerNodeView>> {
     const node = await this.lookup.node(input.projectId, input.nodeId);
     if (E.isLeft(node)) return node;
     for (const status of STEPS[input.action]) {

@@ -7,10 +7,14 @@ import type { LinkRepository, NodeRepository } from "../../ports/repositories.js
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
+import type { WiringError } from "./link-wiring.js";
+
+/** What CreateLink can answer instead of its result. */
+export type CreateLinkError = ControllerProjectLookupError | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort"> | WiringError;
 
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
@@ -40,7 +44,7 @@ export class CreateLink {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(projectId: string, input: CreateLinkInput): Promise<E.Either<NetemuError, Link>> {
+  execute(projectId: string, input: CreateLinkInput): Promise<E.Either<CreateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
       if (E.isLeft(project)) return project;
@@ -57,7 +61,7 @@ export class CreateLink {
       }
       const rule = checkNewLink([a, b], await this.links.listByProject(projectId));
       if (E.isLeft(rule)) return rule;
-      const filters: E.Either<NetemuError, FilterSettings> =
+      const filters: E.Either<ErrorOf<"InvalidFilterSettings">, FilterSettings> =
         input.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(input.filters, this.bpfCheck);
       if (E.isLeft(filters)) return filters;
 

@@ -4,13 +4,18 @@ import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLa
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 import type { NodeSettingsInput } from "./update-node.js";
+import type { ComputeNodeCreateError } from "./compute-node-commands.js";
+import type { CreateComputeProjectError } from "../compute/create-compute-project.js";
+
+/** What CreateNode can answer instead of its result. */
+export type CreateNodeError = ControllerProjectLookupError | ErrorOf<"ComputeNotFound" | "NodeTypeNotSupported" | "NodeAlreadyExists"> | CreateComputeProjectError | ComputeNodeCreateError;
 
 export interface CreateNodeInput extends NodeSettingsInput {
   readonly name: string;
@@ -33,7 +38,7 @@ export class CreateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, input: CreateNodeInput): Promise<E.Either<NetemuError, ControllerNodeView>> {
+  execute(projectId: string, input: CreateNodeInput): Promise<E.Either<CreateNodeError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
       if (E.isLeft(project)) return project;

@@ -5,8 +5,11 @@ import type { ProjectRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+
+/** What CreateProject can answer instead of its result. */
+export type CreateProjectError = ErrorOf<"ProjectNameTaken">;
 
 export interface CreateProjectInput {
   readonly name: string;
@@ -25,7 +28,7 @@ export class CreateProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(input: CreateProjectInput): Promise<E.Either<NetemuError, Project>> {
+  execute(input: CreateProjectInput): Promise<E.Either<CreateProjectError, Project>> {
     return this.lock.run("controller:projects", async () => {
       const projectId = input.projectId ?? this.ids.uuid();
       const existing = await this.projects.get(projectId);

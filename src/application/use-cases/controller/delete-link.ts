@@ -2,10 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerLinkLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
+
+/** What DeleteLink can answer instead of its result. */
+export type DeleteLinkError = ControllerLinkLookupError;
 
 /** Removes both NIOs (closing their sockets and freeing their UDP ports), then the link. */
 @injectable()
@@ -17,7 +20,7 @@ export class DeleteLink {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, void>> {
+  execute(projectId: string, linkId: string): Promise<E.Either<DeleteLinkError, void>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;

@@ -2,11 +2,14 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerNodeLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { DeleteComputeNode } from "../compute/delete-compute-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
+
+/** What DeleteNode can answer instead of its result. */
+export type DeleteNodeError = ControllerNodeLookupError;
 
 /** Deletes the node's links first (as GNS3 does), then the switch or hub on the compute. */
 @injectable()
@@ -20,7 +23,7 @@ export class DeleteNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string): Promise<E.Either<NetemuError, void>> {
+  execute(projectId: string, nodeId: string): Promise<E.Either<DeleteNodeError, void>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;

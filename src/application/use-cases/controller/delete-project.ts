@@ -2,8 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProjectRepository, NodeRepository, LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+
 import { CloseProject } from "./close-project.js";
+import type { CloseProjectError } from "./close-project.js";
+
+/** What DeleteProject can answer instead of its result. */
+export type DeleteProjectError = CloseProjectError;
 
 /** Closes the project (freeing its live resources), then forgets it with its nodes and links. */
 @injectable()
@@ -15,7 +19,7 @@ export class DeleteProject {
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, void>> {
+  async execute(projectId: string): Promise<E.Either<DeleteProjectError, void>> {
     const closed = await this.closeProject.execute(projectId);
     if (E.isLeft(closed)) return closed;
     for (const link of await this.links.listByProject(projectId)) await this.links.delete(projectId, link.linkId);

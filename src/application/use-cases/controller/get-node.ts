@@ -1,8 +1,11 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerNodeLookupError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeView, NodeViews } from "./node-views.js";
+
+/** What GetNode can answer instead of its result. */
+export type GetNodeError = ControllerNodeLookupError;
 
 @injectable()
 export class GetNode {
@@ -11,7 +14,7 @@ export class GetNode {
     private readonly views: NodeViews,
   ) {}
 
-  async execute(projectId: string, nodeId: string): Promise<E.Either<NetemuError, ControllerNodeView>> {
+  async execute(projectId: string, nodeId: string): Promise<E.Either<GetNodeError, ControllerNodeView>> {
     const node = await this.lookup.node(projectId, nodeId);
     return E.isLeft(node) ? node : E.right(await this.views.of(node.right));
   }

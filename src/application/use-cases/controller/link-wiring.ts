@@ -4,7 +4,11 @@ import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import type { FilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { AddNioError } from "../compute/add-nio.js";
+import type { UpdateNioError } from "../compute/update-nio.js";
+
+/** Why a link's two NIOs could not be added or updated. */
+export type WiringError = AddNioError | UpdateNioError;
 import { AddNio } from "../compute/add-nio.js";
 import type { PortAddress } from "../compute/compute-lookup.js";
 import { RemoveNio } from "../compute/remove-nio.js";
@@ -52,7 +56,7 @@ export class LinkWiring {
   }
 
   /** Adds both NIOs; when the second fails the first is removed again. */
-  async wire(link: Link): Promise<E.Either<NetemuError, void>> {
+  async wire(link: Link): Promise<E.Either<WiringError, void>> {
     const first = await this.addNio.execute(this.address(link.projectId, link.nodes[0]), this.nioFor(link, 0));
     if (E.isLeft(first)) return first;
     const second = await this.addNio.execute(this.address(link.projectId, link.nodes[1]), this.nioFor(link, 1));
@@ -68,7 +72,7 @@ export class LinkWiring {
   }
 
   /** Pushes the link's filters and suspend flag to both ends (GNS3 skips switches; netemu filters there). */
-  async push(link: Link): Promise<E.Either<NetemuError, void>> {
+  async push(link: Link): Promise<E.Either<WiringError, void>> {
     for (const index of [0, 1] as const) {
       const pushed = await this.updateNio.execute(this.address(link.projectId, link.nodes[index]), this.nioFor(link, index));
       if (E.isLeft(pushed)) return pushed;

@@ -3,8 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerProjectLookupError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
+
+/** What ListLinks can answer instead of its result. */
+export type ListLinksError = ControllerProjectLookupError;
 
 @injectable()
 export class ListLinks {
@@ -13,7 +16,7 @@ export class ListLinks {
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, readonly Link[]>> {
+  async execute(projectId: string): Promise<E.Either<ListLinksError, readonly Link[]>> {
     const project = await this.lookup.openedProject(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.links.listByProject(projectId));

@@ -2,9 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerProjectLookupError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeView, NodeViews } from "./node-views.js";
+
+/** What ListNodes can answer instead of its result. */
+export type ListNodesError = ControllerProjectLookupError;
 
 @injectable()
 export class ListNodes {
@@ -14,7 +17,7 @@ export class ListNodes {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<NetemuError, readonly ControllerNodeView[]>> {
+  async execute(projectId: string): Promise<E.Either<ListNodesError, readonly ControllerNodeView[]>> {
     const project = await this.lookup.openedProject(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.views.all(await this.nodes.listByProject(projectId)));

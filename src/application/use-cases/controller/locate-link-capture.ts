@@ -1,8 +1,12 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
 import { LocateCapture, type ActiveCapture } from "../compute/locate-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import type { LocateCaptureError } from "../compute/locate-capture.js";
+
+/** What LocateLinkCapture can answer instead of its result. */
+export type LocateLinkCaptureError = ControllerLinkLookupError | ErrorOf<"LinkNotCapturing"> | LocateCaptureError;
 
 @injectable()
 export class LocateLinkCapture {
@@ -11,10 +15,10 @@ export class LocateLinkCapture {
     private readonly locateCapture: LocateCapture,
   ) {}
 
-  async execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, ActiveCapture>> {
+  async execute(projectId: string, linkId: string): Promise<E.Either<LocateLinkCaptureError, ActiveCapture>> {
     const link = await this.lookup.link(projectId, linkId);
     if (E.isLeft(link)) return link;
-    const noCapture: NetemuError = { _tag: "LinkNotCapturing" };
+    const noCapture: ErrorOf<"LinkNotCapturing"> = { _tag: "LinkNotCapturing" };
     if (link.right.capture === null) return E.left(noCapture);
     const [first] = link.right.nodes;
     const found = await this.locateCapture.execute({ projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber });

@@ -5,12 +5,15 @@ import type { LinkRepository, NodeRepository, ProjectRepository } from "../../po
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
+
+/** What OpenProject can answer instead of its result. */
+export type OpenProjectError = ErrorOf<"ProjectNotFound">;
 
 /**
  * Opens a closed project: its switches and hubs are created again on the local compute and its links
@@ -32,7 +35,7 @@ export class OpenProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string): Promise<E.Either<NetemuError, Project>> {
+  execute(projectId: string): Promise<E.Either<OpenProjectError, Project>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;

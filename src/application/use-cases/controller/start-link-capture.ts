@@ -3,10 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { StartCapture } from "../compute/start-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import type { StartCaptureError } from "../compute/start-capture.js";
+
+/** What StartLinkCapture can answer instead of its result. */
+export type StartLinkCaptureError = ControllerLinkLookupError | ErrorOf<"CaptureAlreadyActive"> | StartCaptureError;
 
 /** GNS3's default capture name: `<node>_<a>-<p>_to_<node>_<a>-<p>.pcap`, names kept to safe characters. */
 export function defaultCaptureName(ends: readonly { name: string; adapterNumber: number; portNumber: number }[]): string {
@@ -26,7 +30,7 @@ export class StartLinkCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string, fileName?: string, dataLinkType = "DLT_EN10MB"): Promise<E.Either<NetemuError, Link>> {
+  execute(projectId: string, linkId: string, fileName?: string, dataLinkType = "DLT_EN10MB"): Promise<E.Either<StartLinkCaptureError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;

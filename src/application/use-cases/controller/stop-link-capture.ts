@@ -3,10 +3,13 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerLinkLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { StopCapture } from "../compute/stop-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
+
+/** What StopLinkCapture can answer instead of its result. */
+export type StopLinkCaptureError = ControllerLinkLookupError;
 
 @injectable()
 export class StopLinkCapture {
@@ -17,7 +20,7 @@ export class StopLinkCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string): Promise<E.Either<NetemuError, Link>> {
+  execute(projectId: string, linkId: string): Promise<E.Either<StopLinkCaptureError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;

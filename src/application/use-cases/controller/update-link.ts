@@ -5,10 +5,14 @@ import type { Label } from "../../../domain/topology/label.js";
 import { type BpfCheck, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
+import type { WiringError } from "./link-wiring.js";
+
+/** What UpdateLink can answer instead of its result. */
+export type UpdateLinkError = ControllerLinkLookupError | ErrorOf<"InvalidFilterSettings" | "NodeNotFound"> | WiringError;
 
 export interface UpdateLinkInput {
   readonly filters?: unknown;
@@ -32,7 +36,7 @@ export class UpdateLink {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(projectId: string, linkId: string, input: UpdateLinkInput): Promise<E.Either<NetemuError, Link>> {
+  execute(projectId: string, linkId: string, input: UpdateLinkInput): Promise<E.Either<UpdateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const found = await this.lookup.link(projectId, linkId);
       if (E.isLeft(found)) return found;

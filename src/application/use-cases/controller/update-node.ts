@@ -5,11 +5,15 @@ import type { Label } from "../../../domain/topology/label.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ControllerNodeLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
+import type { ComputeNodeUpdateError } from "./compute-node-commands.js";
+
+/** What UpdateNode can answer instead of its result. */
+export type UpdateNodeError = ControllerNodeLookupError | ComputeNodeUpdateError;
 
 /** What a client may set on a node: where it sits on the canvas, and its switch's or hub's settings. */
 export interface NodeSettingsInput {
@@ -37,7 +41,7 @@ export class UpdateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<NetemuError, ControllerNodeView>> {
+  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<UpdateNodeError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;

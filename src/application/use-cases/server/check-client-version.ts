@@ -3,13 +3,16 @@ import type * as E from "fp-ts/lib/Either.js";
 import { checkClientVersion } from "../../../domain/server/version.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What CheckClientVersion can answer instead of its result. */
+export type CheckClientVersionError = ErrorOf<"VersionMismatch">;
 
 @injectable()
 export class CheckClientVersion {
   constructor(@inject(TOKENS.ServerSettings) private readonly settings: ServerSettings) {}
 
-  execute(clientVersion: string): E.Either<NetemuError, string> {
+  execute(clientVersion: string): E.Either<CheckClientVersionError, string> {
     return checkClientVersion(clientVersion, this.settings.gns3Version);
   }
 }

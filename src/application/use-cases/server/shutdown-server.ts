@@ -3,7 +3,10 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Lifecycle } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What ShutdownServer can answer instead of its result. */
+export type ShutdownServerError = ErrorOf<"NotLocalServer">;
 
 /** Only a local server may be stopped over the API; the stop itself runs after the answer. */
 @injectable()
@@ -13,7 +16,7 @@ export class ShutdownServer {
     @inject(TOKENS.Lifecycle) private readonly lifecycle: Lifecycle,
   ) {}
 
-  execute(): E.Either<NetemuError, void> {
+  execute(): E.Either<ShutdownServerError, void> {
     if (!this.settings.local) return E.left({ _tag: "NotLocalServer", action: "stop" });
     this.lifecycle.requestShutdown();
     return E.right(undefined);

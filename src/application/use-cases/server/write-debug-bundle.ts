@@ -6,7 +6,10 @@ import type { DebugBundleWriter, SystemInfoProvider } from "../../ports/system.j
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { describeComputeNodes } from "../compute/compute-report.js";
-import type { NetemuError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What WriteDebugBundle can answer instead of its result. */
+export type WriteDebugBundleError = ErrorOf<"NotLocalServer">;
 
 /**
  * POST /v2/debug: writes what a bug report needs into <config dir>/debug — versions, host facts,
@@ -25,7 +28,7 @@ export class WriteDebugBundle {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
   ) {}
 
-  async execute(): Promise<E.Either<NetemuError, string>> {
+  async execute(): Promise<E.Either<WriteDebugBundleError, string>> {
     if (!this.settings.local) return E.left({ _tag: "NotLocalServer", action: "debug" });
     const info = await this.system.collect();
     const controller = [`Version: GNS3 ${this.settings.gns3Version} (netemu)`, ...info.lines, "", "Projects"];

@@ -229,13 +229,13 @@ async function dut(a: DutArgs): Promise<void> {
   const project = await uc.createComputeProject.execute({ name: "bench" });
   if (E.isLeft(project)) throw new Error(JSON.stringify(project.left));
   const projectId = project.right.projectId;
-  const sw = await uc.createSwitch.execute(projectId, { name: "SW1" });
+  const sw = await uc.createSwitch.execute({ projectId, name: "SW1" });
   if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
   const nodeId = sw.right.nodeId;
   const at = (portNumber: number) => ({ projectId, nodeId, adapterNumber: 0, portNumber });
   const nio = (i: 0 | 1, filters?: unknown) => ({ type: "nio_udp" as const, lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], filters });
   for (const i of [0, 1] as const) {
-    const r = await uc.addNio.execute(at(i), nio(i));
+    const r = await uc.addNio.execute({ port: at(i), nio: nio(i) });
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
   }
   let url: string | undefined;
@@ -248,7 +248,7 @@ async function dut(a: DutArgs): Promise<void> {
     setFilters: async (f: { filters: unknown; ports: number[] }) => {
       const out: Record<number, unknown> = {};
       for (const p of f.ports) {
-        const r = await uc.updateNio.execute(at(p), nio(p as 0 | 1, f.filters));
+        const r = await uc.updateNio.execute({ port: at(p), nio: nio(p as 0 | 1, f.filters) });
         out[p] = E.isLeft(r) ? { refused: r.left } : { filters: (r.right as { filters?: unknown }).filters };
       }
       return out;

@@ -9,7 +9,7 @@ import { createNetemu, InMemoryProjectRepository, type Project } from "../src/in
 describe("embedding netemu as a library", () => {
   it("runs the README example: use cases without HTTP, then the Koa app on a port", async () => {
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    expect(readme).to.include("const sw = await uc.createSwitch.execute(project.right.projectId, { name: \"SW1\" });");
+    expect(readme).to.include("const sw = await uc.createSwitch.execute({ projectId: project.right.projectId, name: \"SW1\" });");
 
     const configDir = mkdtempSync(join(tmpdir(), "netemu-embed-"));
     const start = 41000 + (process.pid % 100) * 10;
@@ -18,10 +18,10 @@ describe("embedding netemu as a library", () => {
     try {
       const project = await uc.createComputeProject.execute({ name: "lab" });
       if (E.isLeft(project)) throw new Error(project.left._tag);
-      const sw = await uc.createSwitch.execute(project.right.projectId, { name: "SW1" });
+      const sw = await uc.createSwitch.execute({ projectId: project.right.projectId, name: "SW1" });
       if (E.isLeft(sw)) throw new Error(sw.left._tag);
       const port = { projectId: project.right.projectId, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: 0 };
-      const nio = await uc.addNio.execute(port, { type: "nio_udp", lport: start, rhost: "127.0.0.1", rport: start + 1, filters: { delay: [20, 0] } });
+      const nio = await uc.addNio.execute({ port, nio: { type: "nio_udp", lport: start, rhost: "127.0.0.1", rport: start + 1, filters: { delay: [20, 0] } } });
       expect(E.isRight(nio)).to.equal(true);
 
       const { url } = await netemu.listen(0, "127.0.0.1");

@@ -81,7 +81,7 @@ describe("Concurrency: racing requests on the same ports", function () {
         }
         // Every NIO belongs to a link end, and every link end has its NIO, on the link's UDP port.
         const links = (await s.request("GET", `/v2/projects/${P}/links`)).json as { nodes: { node_id: string; port_number: number }[] }[];
-        const stored = await s.netemu.useCases.listLinks.execute(P);
+        const stored = await s.netemu.useCases.listLinks.execute({ projectId: P });
         if (stored._tag === "Left") throw new Error("links vanished");
         const expected = new Map<string, number>();
         for (const link of stored.right) for (const end of link.nodes) expected.set(`${end.nodeId}/${end.portNumber}`, end.udpPort);
@@ -128,7 +128,7 @@ describe("Concurrency: racing requests on the same ports", function () {
         );
       const replies = await Promise.all([link(0), link(1), rawHttp(s.url, "DELETE", `/v2/projects/${P}/nodes/${ids[round % 2]}`), link(2), link(3)]);
       for (const r of replies) expect(r.status, r.text).to.be.below(500);
-      const stored = await s.netemu.useCases.listLinks.execute(P);
+      const stored = await s.netemu.useCases.listLinks.execute({ projectId: P });
       if (stored._tag === "Left") throw new Error("project vanished");
       const ends = new Set(stored.right.flatMap((l) => l.nodes.map((e) => `${e.nodeId}/${e.portNumber}`)));
       for (const sw of await switchRepository(s.netemu).list()) {

@@ -41,21 +41,18 @@ describe("Resources: long add/remove cycles return to their starting level", fun
   });
 
   it("10,000 NIO add/remove cycles on the real data plane leave file descriptors and heap where they started", async () => {
-    const sw = await netemu.useCases.createSwitch.execute(PROJECT, { name: "SW" });
+    const sw = await netemu.useCases.createSwitch.execute({ projectId: PROJECT, name: "SW" });
     if (E.isLeft(sw)) throw new Error(sw.left._tag);
     const lports = await freeUdpPorts(4, 38200 + (process.pid % 50) * 8);
     const at = (port: number) => ({ projectId: PROJECT, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: port });
     const cycle = async (i: number): Promise<void> => {
       const port = i % 4;
-      const added = await netemu.useCases.addNio.execute(at(port), {
-        type: "nio_udp",
-        lport: lports[port]!,
-        rhost: "127.0.0.1",
-        rport: 9,
-        filters: i % 2 === 0 ? { delay: [5, 1], packet_loss: [10] } : {},
+      const added = await netemu.useCases.addNio.execute({
+        port: at(port),
+        nio: { type: "nio_udp", lport: lports[port]!, rhost: "127.0.0.1", rport: 9, filters: i % 2 === 0 ? { delay: [5, 1], packet_loss: [10] } : {} },
       });
       if (E.isLeft(added)) throw new Error(`cycle ${i}: add ${added.left._tag}`);
-      const removed = await netemu.useCases.removeNio.execute(at(port));
+      const removed = await netemu.useCases.removeNio.execute({ port: at(port) });
       if (E.isLeft(removed)) throw new Error(`cycle ${i}: remove ${removed.left._tag}`);
     };
     for (let i = 0; i < 200; i++) await cycle(i); // warm-up: lazy allocations and JIT
@@ -74,14 +71,14 @@ describe("Resources: long add/remove cycles return to their starting level", fun
   it("1,000 switch create/delete cycles, each with a live NIO, leave file descriptors and heap where they started", async () => {
     const [lport] = await freeUdpPorts(1, 38600 + (process.pid % 50) * 8);
     const cycle = async (i: number): Promise<void> => {
-      const sw = await netemu.useCases.createSwitch.execute(PROJECT, { name: `SW${i}` });
+      const sw = await netemu.useCases.createSwitch.execute({ projectId: PROJECT, name: `SW${i}` });
       if (E.isLeft(sw)) throw new Error(`cycle ${i}: create ${sw.left._tag}`);
-      const added = await netemu.useCases.addNio.execute(
-        { projectId: PROJECT, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: i % 8 },
-        { type: "nio_udp", lport: lport!, rhost: "127.0.0.1", rport: 9, filters: { corrupt: [5] } },
-      );
+      const added = await netemu.useCases.addNio.execute({
+        port: { projectId: PROJECT, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: i % 8 },
+        nio: { type: "nio_udp", lport: lport!, rhost: "127.0.0.1", rport: 9, filters: { corrupt: [5] } },
+      });
       if (E.isLeft(added)) throw new Error(`cycle ${i}: add ${added.left._tag}`);
-      const deleted = await netemu.useCases.deleteComputeNode.execute(PROJECT, sw.right.nodeId);
+      const deleted = await netemu.useCases.deleteComputeNode.execute({ projectId: PROJECT, nodeId: sw.right.nodeId });
       if (E.isLeft(deleted)) throw new Error(`cycle ${i}: delete ${deleted.left._tag}`);
     };
     for (let i = 0; i < 50; i++) await cycle(i);

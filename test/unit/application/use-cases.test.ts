@@ -75,11 +75,11 @@ describe("use cases with in-memory ports", () => {
     const c = compute();
     const project = await c.createProject.execute({ name: "p" });
     if (E.isLeft(project)) throw new Error("project");
-    const sw = await c.createSwitch.execute(project.right.projectId, { name: "SW" });
+    const sw = await c.createSwitch.execute({ projectId: project.right.projectId, name: "SW" });
     if (E.isLeft(sw)) throw new Error("switch");
     const at = { projectId: project.right.projectId, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: 0 };
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => c.addNio.execute(at, { type: "nio_udp", lport: 21000 + i, rhost: "127.0.0.1", rport: 22000 })),
+      Array.from({ length: 200 }, (_, i) => c.addNio.execute({ port: at, nio: { type: "nio_udp", lport: 21000 + i, rhost: "127.0.0.1", rport: 22000 } })),
     );
     expect(results.filter(E.isRight)).to.have.length(1);
     const refusals = results.filter(E.isLeft).map((r) => r.left._tag);
@@ -92,12 +92,12 @@ describe("use cases with in-memory ports", () => {
     const c = compute();
     const project = await c.createProject.execute({ name: "p" });
     if (E.isLeft(project)) throw new Error("project");
-    const sw = await c.createSwitch.execute(project.right.projectId, { name: "SW" });
+    const sw = await c.createSwitch.execute({ projectId: project.right.projectId, name: "SW" });
     if (E.isLeft(sw)) throw new Error("switch");
     const at = { projectId: project.right.projectId, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: 2 };
-    await c.addNio.execute(at, { type: "nio_udp", lport: 20001, rhost: "127.0.0.1", rport: 20002 });
+    await c.addNio.execute({ port: at, nio: { type: "nio_udp", lport: 20001, rhost: "127.0.0.1", rport: 20002 } });
     expect(c.pool.reserved()).to.deep.equal([20001]);
-    expect(await c.removeNio.execute(at)).to.deep.equal(E.right(undefined));
+    expect(await c.removeNio.execute({ port: at })).to.deep.equal(E.right(undefined));
     expect(c.pool.reserved()).to.deep.equal([]);
     expect((await c.switches.get(sw.right.nodeId))?.nios.size).to.equal(0);
   });
@@ -107,10 +107,10 @@ describe("use cases with in-memory ports", () => {
     c.dataPlane.refusedLports.add(20000);
     const project = await c.createProject.execute({ name: "p" });
     if (E.isLeft(project)) throw new Error("project");
-    const sw = await c.createSwitch.execute(project.right.projectId, { name: "SW" });
+    const sw = await c.createSwitch.execute({ projectId: project.right.projectId, name: "SW" });
     if (E.isLeft(sw)) throw new Error("switch");
     const at = { projectId: project.right.projectId, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: 0 };
-    const r = await c.addNio.execute(at, { type: "nio_udp", lport: 20000, rhost: "127.0.0.1", rport: 1 });
+    const r = await c.addNio.execute({ port: at, nio: { type: "nio_udp", lport: 20000, rhost: "127.0.0.1", rport: 1 } });
     expect(E.isLeft(r) && r.left._tag).to.equal("UdpConnectionFailed");
     expect((await c.switches.get(sw.right.nodeId))?.nios.size).to.equal(0);
     expect(c.pool.reserved()).to.deep.equal([]);

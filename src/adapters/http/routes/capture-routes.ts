@@ -33,27 +33,27 @@ export function registerCaptureRoutes(api: ApiRouter, uc: UseCases): void {
     api.add("POST", `${PORT}/start_capture`, async (x) => {
       const body = x.decode(CaptureBody);
       if (E.isLeft(body)) return;
-      const started = await uc.startCapture.execute(portAddress(x, nodeType), body.right.capture_file_name, body.right.data_link_type);
+      const started = await uc.startCapture.execute({ port: portAddress(x, nodeType), fileName: body.right.capture_file_name, dataLinkType: body.right.data_link_type });
       x.respond(started, 200, (path) => ({ pcap_file_path: path }));
     });
 
     api.add("POST", `${PORT}/stop_capture`, async (x) => {
-      x.respond(await uc.stopCapture.execute(portAddress(x, nodeType)), 204, () => undefined);
+      x.respond(await uc.stopCapture.execute({ port: portAddress(x, nodeType) }), 204, () => undefined);
     });
 
-    api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute(portAddress(x, nodeType))));
+    api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute({ port: portAddress(x, nodeType) })));
   }
 
   api.add("POST", `${LINK}/start_capture`, async (x) => {
     const body = x.decode(LinkCaptureBody);
     if (E.isLeft(body)) return;
-    const started = await uc.startLinkCapture.execute(x.param("project_id"), x.param("link_id"), body.right.capture_file_name, body.right.data_link_type);
+    const started = await uc.startLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id"), fileName: body.right.capture_file_name, dataLinkType: body.right.data_link_type });
     x.respond(started, 201, presentLink);
   });
 
   api.add("POST", `${LINK}/stop_capture`, async (x) => {
-    x.respond(await uc.stopLinkCapture.execute(x.param("project_id"), x.param("link_id")), 201, presentLink);
+    x.respond(await uc.stopLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 201, presentLink);
   });
 
-  api.add("GET", `${LINK}/pcap`, async (x) => streamCapture(x, await uc.locateLinkCapture.execute(x.param("project_id"), x.param("link_id"))));
+  api.add("GET", `${LINK}/pcap`, async (x) => streamCapture(x, await uc.locateLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") })));
 }

@@ -35,36 +35,36 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
   });
 
   api.add("DELETE", NODE, async (x) => {
-    x.respond(await uc.deleteComputeNode.execute(x.param("project_id"), x.param("node_id"), nodeType), 204, () => undefined);
+    x.respond(await uc.deleteComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType }), 204, () => undefined);
   });
 
   api.add("POST", `${NODE}/duplicate`, async (x) => {
     const body = x.decode(DuplicateBody);
     if (E.isLeft(body)) return;
-    const duplicated = await uc.duplicateComputeNode.execute(x.param("project_id"), x.param("node_id"), body.right.destination_node_id, nodeType);
+    const duplicated = await uc.duplicateComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), destinationNodeId: body.right.destination_node_id, nodeType });
     x.respond(duplicated, 201, (node) => presentComputeNode(node));
   });
 
   for (const [action, status] of Object.entries(STATUS_OF_ACTION)) {
     api.add("POST", `${NODE}/${action}`, async (x) => {
-      x.respond(await uc.changeNodeStatus.execute(x.param("project_id"), x.param("node_id"), status, nodeType), 204, () => undefined);
+      x.respond(await uc.changeNodeStatus.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), status, nodeType }), 204, () => undefined);
     });
   }
 
   api.add("POST", NIO, async (x) => {
     const body = x.decode(NioBody);
     if (E.isLeft(body)) return;
-    x.respond(await uc.addNio.execute(portAddress(x, nodeType), body.right), 201, (nio) => presentNio(nio, false));
+    x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: body.right }), 201, (nio) => presentNio(nio, false));
   });
 
   api.add("PUT", NIO, async (x) => {
     const body = x.decode(NioBody);
     if (E.isLeft(body)) return;
-    x.respond(await uc.updateNio.execute(portAddress(x, nodeType), body.right), 201, (nio) => presentNio(nio, true));
+    x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: body.right }), 201, (nio) => presentNio(nio, true));
   });
 
   api.add("DELETE", NIO, async (x) => {
-    x.respond(await uc.removeNio.execute(portAddress(x, nodeType)), 204, () => undefined);
+    x.respond(await uc.removeNio.execute({ port: portAddress(x, nodeType) }), 204, () => undefined);
   });
 }
 
@@ -73,7 +73,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
   api.add("POST", NODES, async (x) => {
     const body = x.decode(SwitchCreateBody);
     if (E.isLeft(body)) return;
-    const created = await uc.createSwitch.execute(x.param("project_id"), {
+    const created = await uc.createSwitch.execute({ projectId: x.param("project_id"),
       name: body.right.name,
       nodeId: body.right.node_id,
       console: body.right.console,
@@ -86,7 +86,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
   api.add("PUT", `${NODES}/{node_id}`, async (x) => {
     const body = x.decode(SwitchUpdateBody);
     if (E.isLeft(body)) return;
-    const updated = await uc.updateSwitch.execute(x.param("project_id"), x.param("node_id"), {
+    const updated = await uc.updateSwitch.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
       name: body.right.name,
       consoleType: body.right.console_type,
       portsMapping: body.right.ports_mapping,
@@ -96,7 +96,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
 
   /** netemu extension: the learned MAC addresses (GNS3's `mac` console command was never finished). */
   api.add("GET", `${NODES}/{node_id}/mac_table`, async (x) => {
-    const table = await uc.getMacTable.execute(x.param("project_id"), x.param("node_id"));
+    const table = await uc.getMacTable.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") });
     x.respond(table, 200, (entries) => entries.map((e) => ({ mac: e.mac, vlan: e.vlan, port_number: e.port, age: e.age })));
   });
 
@@ -108,7 +108,7 @@ export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
   api.add("POST", NODES, async (x) => {
     const body = x.decode(HubCreateBody);
     if (E.isLeft(body)) return;
-    const created = await uc.createHub.execute(x.param("project_id"), {
+    const created = await uc.createHub.execute({ projectId: x.param("project_id"),
       name: body.right.name,
       nodeId: body.right.node_id,
       portsMapping: body.right.ports_mapping,
@@ -119,7 +119,7 @@ export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
   api.add("PUT", `${NODES}/{node_id}`, async (x) => {
     const body = x.decode(HubUpdateBody);
     if (E.isLeft(body)) return;
-    const updated = await uc.updateHub.execute(x.param("project_id"), x.param("node_id"), {
+    const updated = await uc.updateHub.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
       name: body.right.name,
       portsMapping: body.right.ports_mapping,
     });

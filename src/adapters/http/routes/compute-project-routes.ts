@@ -27,7 +27,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
   api.add("GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
 
   api.add("GET", PROJECT, async (x) => {
-    x.respond(await uc.getComputeProject.execute(x.param("project_id")), 200, presentComputeProject);
+    x.respond(await uc.getComputeProject.execute({ projectId: x.param("project_id") }), 200, presentComputeProject);
   });
 
   /** The controller sends `{"variables": ...}` when the project's variables change; GNS3 answers 200. */
@@ -35,27 +35,27 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     const body = x.decode(ComputeProjectUpdateBody);
     if (E.isLeft(body)) return;
     const variables = (body.right.variables ?? null) as readonly ProjectVariable[] | null;
-    x.respond(await uc.updateComputeProject.execute(x.param("project_id"), { variables }), 200, presentComputeProject);
+    x.respond(await uc.updateComputeProject.execute({ projectId: x.param("project_id"), variables }), 200, presentComputeProject);
   });
 
   api.add("DELETE", PROJECT, async (x) => {
-    x.respond(await uc.deleteComputeProject.execute(x.param("project_id")), 204, () => undefined);
+    x.respond(await uc.deleteComputeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
   api.add("POST", `${PROJECT}/close`, async (x) => {
-    x.respond(await uc.closeComputeProject.execute(x.param("project_id")), 204, () => undefined);
+    x.respond(await uc.closeComputeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
   api.add("POST", `${PROJECT}/ports/udp`, async (x) => {
-    x.respond(await uc.reserveUdpPort.execute(x.param("project_id")), 201, (udpPort) => ({ udp_port: udpPort }));
+    x.respond(await uc.reserveUdpPort.execute({ projectId: x.param("project_id") }), 201, (udpPort) => ({ udp_port: udpPort }));
   });
 
   api.add("GET", `${PROJECT}/files`, async (x) => {
-    x.respond(await uc.listProjectFiles.execute(x.param("project_id")), 200, (files) => files.map((f) => ({ md5sum: f.md5sum, path: f.path })));
+    x.respond(await uc.listProjectFiles.execute({ projectId: x.param("project_id") }), 200, (files) => files.map((f) => ({ md5sum: f.md5sum, path: f.path })));
   });
 
   api.add("GET", FILE, async (x) => {
-    const content = await uc.readProjectFile.execute(x.param("project_id"), x.param("path"));
+    const content = await uc.readProjectFile.execute({ projectId: x.param("project_id"), path: x.param("path") });
     if (E.isLeft(content)) return x.fail(content.left);
     x.ctx.status = 200;
     x.ctx.set("Content-Type", "application/octet-stream");
@@ -67,7 +67,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     "POST",
     FILE,
     async (x) => {
-      const written = await uc.writeProjectFile.execute(x.param("project_id"), x.param("path"), x.ctx.req);
+      const written = await uc.writeProjectFile.execute({ projectId: x.param("project_id"), path: x.param("path"), content: x.ctx.req });
       if (E.isLeft(written)) return x.fail(written.left);
       x.empty(201);
     },

@@ -15,7 +15,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
     const body = x.decode(LinkCreateBody);
     if (E.isLeft(body)) return;
     const b = body.right;
-    const created = await uc.createLink.execute(x.param("project_id"), {
+    const created = await uc.createLink.execute({ projectId: x.param("project_id"),
       nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label })),
       filters: b.filters,
       suspend: b.suspend,
@@ -25,18 +25,18 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
   });
 
   api.add("GET", LINKS, async (x) => {
-    x.respond(await uc.listLinks.execute(x.param("project_id")), 200, (links) => links.map(presentLink));
+    x.respond(await uc.listLinks.execute({ projectId: x.param("project_id") }), 200, (links) => links.map(presentLink));
   });
 
   api.add("GET", LINK, async (x) => {
-    x.respond(await uc.getLink.execute(x.param("project_id"), x.param("link_id")), 200, presentLink);
+    x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLink);
   });
 
   api.add("PUT", LINK, async (x) => {
     const body = x.decode(LinkUpdateBody);
     if (E.isLeft(body)) return;
     const b = body.right;
-    const updated = await uc.updateLink.execute(x.param("project_id"), x.param("link_id"), {
+    const updated = await uc.updateLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id"),
       filters: b.filters,
       suspend: b.suspend,
       linkStyle: b.link_style,
@@ -46,10 +46,10 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
   });
 
   api.add("DELETE", LINK, async (x) => {
-    x.respond(await uc.deleteLink.execute(x.param("project_id"), x.param("link_id")), 204, () => undefined);
+    x.respond(await uc.deleteLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 204, () => undefined);
   });
 
   api.add("GET", `${LINK}/available_filters`, async (x) => {
-    x.respond(await uc.listAvailableFilters.execute(x.param("project_id"), x.param("link_id")), 200, (filters) => filters);
+    x.respond(await uc.listAvailableFilters.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, (filters) => filters);
   });
 }

@@ -27,7 +27,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     const b = body.right;
     const ports = portsOf(x, b.node_type, b.properties);
     if (E.isLeft(ports)) return;
-    const created = await uc.createNode.execute(x.param("project_id"), {
+    const created = await uc.createNode.execute({ projectId: x.param("project_id"),
       name: b.name,
       nodeType: b.node_type,
       computeId: b.compute_id,
@@ -45,11 +45,11 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
   });
 
   api.add("GET", NODES, async (x) => {
-    x.respond(await uc.listNodes.execute(x.param("project_id")), 200, (nodes) => nodes.map(present));
+    x.respond(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, (nodes) => nodes.map(present));
   });
 
   api.add("GET", NODE, async (x) => {
-    x.respond(await uc.getNode.execute(x.param("project_id"), x.param("node_id")), 200, present);
+    x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, present);
   });
 
   api.add("PUT", NODE, async (x) => {
@@ -59,13 +59,13 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     let portsMapping: readonly NodePortEntry[] | undefined;
     if (b.properties !== undefined) {
       // Which entries fit depends on the node's type, known once the node is found.
-      const node = await uc.getNode.execute(x.param("project_id"), x.param("node_id"));
+      const node = await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") });
       if (E.isLeft(node)) return x.fail(node.left);
       const ports = portsOf(x, node.right.node.nodeType, b.properties);
       if (E.isLeft(ports)) return;
       portsMapping = ports.right;
     }
-    const updated = await uc.updateNode.execute(x.param("project_id"), x.param("node_id"), {
+    const updated = await uc.updateNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
       name: b.name,
       x: b.x,
       y: b.y,
@@ -80,7 +80,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
   });
 
   api.add("DELETE", NODE, async (x) => {
-    x.respond(await uc.deleteNode.execute(x.param("project_id"), x.param("node_id")), 204, () => undefined);
+    x.respond(await uc.deleteNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 204, () => undefined);
   });
 
   for (const action of NODE_ACTIONS) {

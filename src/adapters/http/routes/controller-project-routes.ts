@@ -38,18 +38,18 @@ export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): v
   api.add("GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
 
   api.add("GET", PROJECT, async (x) => {
-    x.respond(await uc.getProject.execute(x.param("project_id")), 200, presentProject);
+    x.respond(await uc.getProject.execute({ projectId: x.param("project_id") }), 200, presentProject);
   });
 
   api.add("DELETE", PROJECT, async (x) => {
-    x.respond(await uc.deleteProject.execute(x.param("project_id")), 204, () => undefined);
+    x.respond(await uc.deleteProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
   api.add("POST", `${PROJECT}/open`, async (x) => {
-    x.respond(await uc.openProject.execute(x.param("project_id")), 201, presentProject);
+    x.respond(await uc.openProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
   });
 
   api.add("POST", `${PROJECT}/close`, async (x) => {
-    x.respond(await uc.closeProject.execute(x.param("project_id")), 201, presentProject);
+    x.respond(await uc.closeProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
   });
 }

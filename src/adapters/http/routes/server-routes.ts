@@ -11,7 +11,7 @@ export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
   api.add("POST", "/v2/version", (x) => {
     const body = x.decode(VersionBody);
     if (E.isLeft(body)) return;
-    x.respond(uc.checkClientVersion.execute(body.right.version), 200, (version) => ({ version }));
+    x.respond(uc.checkClientVersion.execute({ version: body.right.version }), 200, (version) => ({ version }));
   });
 
   api.add("GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));

@@ -30,7 +30,7 @@ export class AddNio {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(at: PortAddress, request: NioRequest): Promise<E.Either<AddNioError, Nio>> {
+  execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<AddNioError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;

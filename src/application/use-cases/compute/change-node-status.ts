@@ -22,7 +22,7 @@ export class ChangeNodeStatus {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, status: NodeStatus, nodeType?: ComputeNodeType): Promise<E.Either<ChangeNodeStatusError, void>> {
+  execute({ projectId, nodeId, status, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly status: NodeStatus; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<ChangeNodeStatusError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;

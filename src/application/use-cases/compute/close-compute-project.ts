@@ -25,11 +25,11 @@ export class CloseComputeProject {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<CloseComputeProjectError, void>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<CloseComputeProjectError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     for (const node of await this.nodes.list()) {
-      if (node.projectId === projectId) await this.deleteNode.execute(projectId, node.nodeId);
+      if (node.projectId === projectId) await this.deleteNode.execute({ projectId, nodeId: node.nodeId });
     }
     this.pool.releaseProject(projectId);
     await this.projects.delete(projectId);

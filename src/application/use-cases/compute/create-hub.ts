@@ -27,7 +27,7 @@ export class CreateHub {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  async execute(projectId: string, input: CreateHubInput): Promise<E.Either<CreateHubError, EthernetHub>> {
+  async execute({ projectId, ...input }: CreateHubInput & { readonly projectId: string }): Promise<E.Either<CreateHubError, EthernetHub>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const nodeId = input.nodeId ?? this.ids.uuid();

@@ -29,7 +29,7 @@ export class CreateSwitch {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  async execute(projectId: string, input: CreateSwitchInput): Promise<E.Either<CreateSwitchError, EthernetSwitch>> {
+  async execute({ projectId, ...input }: CreateSwitchInput & { readonly projectId: string }): Promise<E.Either<CreateSwitchError, EthernetSwitch>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const nodeId = input.nodeId ?? this.ids.uuid();

@@ -23,7 +23,7 @@ export class DeleteComputeNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<DeleteComputeNodeError, void>> {
+  execute({ projectId, nodeId, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<DeleteComputeNodeError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;

@@ -16,8 +16,8 @@ export class DeleteComputeProject {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<DeleteComputeProjectError, void>> {
-    const closed = await this.close.execute(projectId);
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteComputeProjectError, void>> {
+    const closed = await this.close.execute({ projectId });
     if (E.isLeft(closed)) return closed;
     await this.files.remove(projectId);
     return closed;

@@ -16,7 +16,7 @@ export type DuplicateComputeNodeError = ComputeNodeLookupError;
 export class DuplicateComputeNode {
   constructor(private readonly lookup: ComputeLookup) {}
 
-  async execute(projectId: string, nodeId: string, destinationNodeId: string, nodeType?: ComputeNodeType): Promise<E.Either<DuplicateComputeNodeError, ComputeNode>> {
+  async execute({ projectId, nodeId, destinationNodeId, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly destinationNodeId: string; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<DuplicateComputeNodeError, ComputeNode>> {
     const source = await this.lookup.nodeOf(projectId, nodeId, nodeType);
     if (E.isLeft(source)) return source;
     return this.lookup.nodeOf(projectId, destinationNodeId, source.right.nodeType);

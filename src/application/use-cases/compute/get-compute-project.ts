@@ -11,7 +11,7 @@ export type GetComputeProjectError = ComputeProjectLookupError;
 export class GetComputeProject {
   constructor(private readonly lookup: ComputeLookup) {}
 
-  execute(projectId: string): Promise<E.Either<GetComputeProjectError, ComputeProject>> {
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<GetComputeProjectError, ComputeProject>> {
     return this.lookup.project(projectId);
   }
 }

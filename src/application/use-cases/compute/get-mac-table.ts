@@ -16,7 +16,7 @@ export class GetMacTable {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
   ) {}
 
-  async execute(projectId: string, nodeId: string): Promise<E.Either<GetMacTableError, readonly MacTableEntry[]>> {
+  async execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<GetMacTableError, readonly MacTableEntry[]>> {
     const sw = await this.lookup.nodeOf(projectId, nodeId, "ethernet_switch");
     if (E.isLeft(sw)) return sw;
     return E.right(this.dataPlane.macTable(nodeId));

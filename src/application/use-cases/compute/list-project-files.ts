@@ -16,7 +16,7 @@ export class ListProjectFiles {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<ListProjectFilesError, readonly ProjectFileEntry[]>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ListProjectFilesError, readonly ProjectFileEntry[]>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.files.list(projectId));

@@ -22,7 +22,7 @@ export class LocateCapture {
     @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
   ) {}
 
-  async execute(at: PortAddress): Promise<E.Either<LocateCaptureError, ActiveCapture>> {
+  async execute({ port: at }: { readonly port: PortAddress }): Promise<E.Either<LocateCaptureError, ActiveCapture>> {
     const sw = await this.lookup.nodeAt(at);
     if (E.isLeft(sw)) return sw;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });

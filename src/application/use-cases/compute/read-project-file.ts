@@ -17,7 +17,7 @@ export class ReadProjectFile {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string, path: string): Promise<E.Either<ReadProjectFileError, AsyncIterable<Uint8Array>>> {
+  async execute({ projectId, path }: { readonly projectId: string; readonly path: string }): Promise<E.Either<ReadProjectFileError, AsyncIterable<Uint8Array>>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const inside = projectRelativePath(path);

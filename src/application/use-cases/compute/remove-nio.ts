@@ -24,7 +24,7 @@ export class RemoveNio {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress): Promise<E.Either<RemoveNioError, void>> {
+  execute({ port: at }: { readonly port: PortAddress }): Promise<E.Either<RemoveNioError, void>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;

@@ -16,7 +16,7 @@ export class ReserveUdpPort {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<ReserveUdpPortError, number>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ReserveUdpPortError, number>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     return this.pool.reserve(projectId);

@@ -22,7 +22,7 @@ export class StartCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress, fileName: string, dataLinkType: string): Promise<E.Either<StartCaptureError, string>> {
+  execute({ port: at, fileName, dataLinkType }: { readonly port: PortAddress; readonly fileName: string; readonly dataLinkType: string }): Promise<E.Either<StartCaptureError, string>> {
     return this.lock.run(at.nodeId, async () => {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;

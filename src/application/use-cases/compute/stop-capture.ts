@@ -19,7 +19,7 @@ export class StopCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(at: PortAddress): Promise<E.Either<StopCaptureError, void>> {
+  execute({ port: at }: { readonly port: PortAddress }): Promise<E.Either<StopCaptureError, void>> {
     return this.lock.run(at.nodeId, async () => {
       const sw = await this.lookup.nodeAt(at);
       if (E.isLeft(sw)) return sw;

@@ -19,11 +19,11 @@ export class UpdateComputeProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, input: { readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<UpdateComputeProjectError, ComputeProject>> {
+  execute({ projectId, variables }: { readonly projectId: string; readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<UpdateComputeProjectError, ComputeProject>> {
     return this.lock.run(`compute-project:${projectId}`, async () => {
       const found = await this.lookup.project(projectId);
       if (E.isLeft(found)) return found;
-      const project: ComputeProject = { ...found.right, variables: input.variables };
+      const project: ComputeProject = { ...found.right, variables };
       await this.projects.save(project);
       return E.right(project);
     });

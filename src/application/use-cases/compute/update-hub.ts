@@ -25,7 +25,7 @@ export class UpdateHub {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateHubInput): Promise<E.Either<UpdateHubError, EthernetHub>> {
+  execute({ projectId, nodeId, ...input }: UpdateHubInput & { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<UpdateHubError, EthernetHub>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, "ethernet_hub");
       if (E.isLeft(found)) return found;

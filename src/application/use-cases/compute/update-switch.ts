@@ -27,7 +27,7 @@ export class UpdateSwitch {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateSwitchInput): Promise<E.Either<UpdateSwitchError, EthernetSwitch>> {
+  execute({ projectId, nodeId, ...input }: UpdateSwitchInput & { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<UpdateSwitchError, EthernetSwitch>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, "ethernet_switch");
       if (E.isLeft(found)) return found;

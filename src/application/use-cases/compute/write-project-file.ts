@@ -17,7 +17,7 @@ export class WriteProjectFile {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<WriteProjectFileError, void>> {
+  async execute({ projectId, path, content }: { readonly projectId: string; readonly path: string; readonly content: AsyncIterable<Uint8Array> }): Promise<E.Either<WriteProjectFileError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const inside = projectRelativePath(path);

@@ -25,13 +25,13 @@ export class CloseProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string): Promise<E.Either<CloseProjectError, Project>> {
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<CloseProjectError, Project>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;
       if (project.right.status === "closed") return project;
       // The local compute may not know the project if it never had a node: that is fine.
-      await this.closeCompute.execute(projectId);
+      await this.closeCompute.execute({ projectId });
       // Captures end with the sockets; the links must not say they are still capturing.
       for (const link of await this.links.listByProject(projectId)) {
         if (link.capture !== null) await this.links.save({ ...link, capture: null });

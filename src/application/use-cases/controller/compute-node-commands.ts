@@ -37,14 +37,14 @@ export class ComputeNodeCommands {
   create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<ComputeNodeCreateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
-      ? this.createSwitch.execute(projectId, { name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
-      : this.createHub.execute(projectId, { name: settings.name, nodeId, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+      ? this.createSwitch.execute({ projectId, name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
+      : this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
   }
 
   update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<ComputeNodeUpdateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
-      ? this.updateSwitch.execute(projectId, nodeId, { name: settings.name, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
-      : this.updateHub.execute(projectId, nodeId, { name: settings.name, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+      ? this.updateSwitch.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
+      : this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
   }
 }

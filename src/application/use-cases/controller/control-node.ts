@@ -33,7 +33,7 @@ export class ControlNode {
     const node = await this.lookup.node(input.projectId, input.nodeId);
     if (E.isLeft(node)) return node;
     for (const status of STEPS[input.action]) {
-      const changed = await this.changeStatus.execute(input.projectId, input.nodeId, status);
+      const changed = await this.changeStatus.execute({ projectId: input.projectId, nodeId: input.nodeId, status });
       if (E.isLeft(changed)) return changed;
     }
     return E.right(await this.views.of(node.right));

@@ -44,7 +44,7 @@ export class CreateLink {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(projectId: string, input: CreateLinkInput): Promise<E.Either<CreateLinkError, Link>> {
+  execute({ projectId, ...input }: CreateLinkInput & { readonly projectId: string }): Promise<E.Either<CreateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
       if (E.isLeft(project)) return project;

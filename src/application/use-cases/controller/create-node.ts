@@ -38,7 +38,7 @@ export class CreateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, input: CreateNodeInput): Promise<E.Either<CreateNodeError, ControllerNodeView>> {
+  execute({ projectId, ...input }: CreateNodeInput & { readonly projectId: string }): Promise<E.Either<CreateNodeError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
       if (E.isLeft(project)) return project;

@@ -20,7 +20,7 @@ export class DeleteLink {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string): Promise<E.Either<DeleteLinkError, void>> {
+  execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<DeleteLinkError, void>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;

@@ -23,7 +23,7 @@ export class DeleteNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string): Promise<E.Either<DeleteNodeError, void>> {
+  execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<DeleteNodeError, void>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;
@@ -33,7 +33,7 @@ export class DeleteNode {
           await this.links.delete(projectId, link.linkId);
         }
       }
-      await this.deleteComputeNode.execute(projectId, nodeId);
+      await this.deleteComputeNode.execute({ projectId, nodeId });
       await this.nodes.delete(projectId, nodeId);
       return E.right(undefined);
     });

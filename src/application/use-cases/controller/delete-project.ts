@@ -19,8 +19,8 @@ export class DeleteProject {
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<DeleteProjectError, void>> {
-    const closed = await this.closeProject.execute(projectId);
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteProjectError, void>> {
+    const closed = await this.closeProject.execute({ projectId });
     if (E.isLeft(closed)) return closed;
     for (const link of await this.links.listByProject(projectId)) await this.links.delete(projectId, link.linkId);
     for (const node of await this.nodes.listByProject(projectId)) await this.nodes.delete(projectId, node.nodeId);

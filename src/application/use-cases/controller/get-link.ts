@@ -11,7 +11,7 @@ export type GetLinkError = ControllerLinkLookupError;
 export class GetLink {
   constructor(private readonly lookup: ControllerLookup) {}
 
-  execute(projectId: string, linkId: string): Promise<E.Either<GetLinkError, Link>> {
+  execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<GetLinkError, Link>> {
     return this.lookup.link(projectId, linkId);
   }
 }

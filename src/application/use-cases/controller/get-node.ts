@@ -14,7 +14,7 @@ export class GetNode {
     private readonly views: NodeViews,
   ) {}
 
-  async execute(projectId: string, nodeId: string): Promise<E.Either<GetNodeError, ControllerNodeView>> {
+  async execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<GetNodeError, ControllerNodeView>> {
     const node = await this.lookup.node(projectId, nodeId);
     return E.isLeft(node) ? node : E.right(await this.views.of(node.right));
   }

@@ -11,7 +11,7 @@ export type GetProjectError = ErrorOf<"ProjectNotFound">;
 export class GetProject {
   constructor(private readonly lookup: ControllerLookup) {}
 
-  execute(projectId: string): Promise<E.Either<GetProjectError, Project>> {
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<GetProjectError, Project>> {
     return this.lookup.project(projectId);
   }
 }

@@ -57,24 +57,24 @@ export class LinkWiring {
 
   /** Adds both NIOs; when the second fails the first is removed again. */
   async wire(link: Link): Promise<E.Either<WiringError, void>> {
-    const first = await this.addNio.execute(this.address(link.projectId, link.nodes[0]), this.nioFor(link, 0));
+    const first = await this.addNio.execute({ port: this.address(link.projectId, link.nodes[0]), nio: this.nioFor(link, 0) });
     if (E.isLeft(first)) return first;
-    const second = await this.addNio.execute(this.address(link.projectId, link.nodes[1]), this.nioFor(link, 1));
+    const second = await this.addNio.execute({ port: this.address(link.projectId, link.nodes[1]), nio: this.nioFor(link, 1) });
     if (E.isLeft(second)) {
-      await this.removeNio.execute(this.address(link.projectId, link.nodes[0]));
+      await this.removeNio.execute({ port: this.address(link.projectId, link.nodes[0]) });
       return second;
     }
     return E.right(undefined);
   }
 
   async unwire(link: Link): Promise<void> {
-    for (const end of link.nodes) await this.removeNio.execute(this.address(link.projectId, end));
+    for (const end of link.nodes) await this.removeNio.execute({ port: this.address(link.projectId, end) });
   }
 
   /** Pushes the link's filters and suspend flag to both ends (GNS3 skips switches; netemu filters there). */
   async push(link: Link): Promise<E.Either<WiringError, void>> {
     for (const index of [0, 1] as const) {
-      const pushed = await this.updateNio.execute(this.address(link.projectId, link.nodes[index]), this.nioFor(link, index));
+      const pushed = await this.updateNio.execute({ port: this.address(link.projectId, link.nodes[index]), nio: this.nioFor(link, index) });
       if (E.isLeft(pushed)) return pushed;
     }
     return E.right(undefined);

@@ -12,7 +12,7 @@ export type ListAvailableFiltersError = ControllerLinkLookupError;
 export class ListAvailableFilters {
   constructor(private readonly lookup: ControllerLookup) {}
 
-  async execute(projectId: string, linkId: string): Promise<E.Either<ListAvailableFiltersError, readonly FilterDescriptor[]>> {
+  async execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<ListAvailableFiltersError, readonly FilterDescriptor[]>> {
     const link = await this.lookup.link(projectId, linkId);
     return E.isLeft(link) ? link : E.right(FILTER_CATALOGUE);
   }

@@ -16,7 +16,7 @@ export class ListLinks {
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<ListLinksError, readonly Link[]>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ListLinksError, readonly Link[]>> {
     const project = await this.lookup.openedProject(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.links.listByProject(projectId));

@@ -17,7 +17,7 @@ export class ListNodes {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
   ) {}
 
-  async execute(projectId: string): Promise<E.Either<ListNodesError, readonly ControllerNodeView[]>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ListNodesError, readonly ControllerNodeView[]>> {
     const project = await this.lookup.openedProject(projectId);
     if (E.isLeft(project)) return project;
     return E.right(await this.views.all(await this.nodes.listByProject(projectId)));

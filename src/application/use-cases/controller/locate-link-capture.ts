@@ -15,13 +15,13 @@ export class LocateLinkCapture {
     private readonly locateCapture: LocateCapture,
   ) {}
 
-  async execute(projectId: string, linkId: string): Promise<E.Either<LocateLinkCaptureError, ActiveCapture>> {
+  async execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<LocateLinkCaptureError, ActiveCapture>> {
     const link = await this.lookup.link(projectId, linkId);
     if (E.isLeft(link)) return link;
     const noCapture: ErrorOf<"LinkNotCapturing"> = { _tag: "LinkNotCapturing" };
     if (link.right.capture === null) return E.left(noCapture);
     const [first] = link.right.nodes;
-    const found = await this.locateCapture.execute({ projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber });
+    const found = await this.locateCapture.execute({ port: { projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber } });
     return E.isLeft(found) ? E.left(noCapture) : found;
   }
 }

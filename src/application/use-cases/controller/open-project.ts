@@ -35,7 +35,7 @@ export class OpenProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string): Promise<E.Either<OpenProjectError, Project>> {
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<OpenProjectError, Project>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;

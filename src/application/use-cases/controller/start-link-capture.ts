@@ -30,7 +30,7 @@ export class StartLinkCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string, fileName?: string, dataLinkType = "DLT_EN10MB"): Promise<E.Either<StartLinkCaptureError, Link>> {
+  execute({ projectId, linkId, fileName, dataLinkType = "DLT_EN10MB" }: { readonly projectId: string; readonly linkId: string; readonly fileName?: string | undefined; readonly dataLinkType?: string | undefined }): Promise<E.Either<StartLinkCaptureError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;
@@ -43,7 +43,7 @@ export class StartLinkCapture {
       }
       const name = fileName ?? defaultCaptureName(named);
       const at = { projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber };
-      const started = await this.startCapture.execute(at, name, dataLinkType);
+      const started = await this.startCapture.execute({ port: at, fileName: name, dataLinkType });
       if (E.isLeft(started)) return started;
       const capturing: Link = { ...link.right, capture: { fileName: name, filePath: started.right } };
       await this.links.save(capturing);

@@ -20,13 +20,13 @@ export class StopLinkCapture {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, linkId: string): Promise<E.Either<StopLinkCaptureError, Link>> {
+  execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<StopLinkCaptureError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const link = await this.lookup.link(projectId, linkId);
       if (E.isLeft(link)) return link;
       if (link.right.capture === null) return link;
       const [first] = link.right.nodes;
-      await this.stopCapture.execute({ projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber });
+      await this.stopCapture.execute({ port: { projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber } });
       const stopped: Link = { ...link.right, capture: null };
       await this.links.save(stopped);
       return E.right(stopped);

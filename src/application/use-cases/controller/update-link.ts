@@ -36,7 +36,7 @@ export class UpdateLink {
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
   ) {}
 
-  execute(projectId: string, linkId: string, input: UpdateLinkInput): Promise<E.Either<UpdateLinkError, Link>> {
+  execute({ projectId, linkId, ...input }: UpdateLinkInput & { readonly projectId: string; readonly linkId: string }): Promise<E.Either<UpdateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const found = await this.lookup.link(projectId, linkId);
       if (E.isLeft(found)) return found;

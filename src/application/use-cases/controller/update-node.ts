@@ -41,7 +41,7 @@ export class UpdateNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(projectId: string, nodeId: string, input: UpdateNodeInput): Promise<E.Either<UpdateNodeError, ControllerNodeView>> {
+  execute({ projectId, nodeId, ...input }: UpdateNodeInput & { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<UpdateNodeError, ControllerNodeView>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const node = await this.lookup.node(projectId, nodeId);
       if (E.isLeft(node)) return node;

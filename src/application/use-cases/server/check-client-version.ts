@@ -12,7 +12,7 @@ export type CheckClientVersionError = ErrorOf<"VersionMismatch">;
 export class CheckClientVersion {
   constructor(@inject(TOKENS.ServerSettings) private readonly settings: ServerSettings) {}
 
-  execute(clientVersion: string): E.Either<CheckClientVersionError, string> {
+  execute({ version: clientVersion }: { readonly version: string }): E.Either<CheckClientVersionError, string> {
     return checkClientVersion(clientVersion, this.settings.gns3Version);
   }
 }

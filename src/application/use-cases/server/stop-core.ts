@@ -22,8 +22,8 @@ export class StopCore {
   ) {}
 
   async execute(): Promise<void> {
-    for (const project of await this.listProjects.execute()) await this.closeProject.execute(project.projectId);
-    for (const project of await this.computeProjects.list()) await this.closeComputeProject.execute(project.projectId);
+    for (const project of await this.listProjects.execute()) await this.closeProject.execute({ projectId: project.projectId });
+    for (const project of await this.computeProjects.list()) await this.closeComputeProject.execute({ projectId: project.projectId });
     await this.dataPlane.close();
   }
 }

@@ -7,7 +7,7 @@ const SNAPLEN = 65535;
 const LINKTYPE_ETHERNET = 1;
 
 /** The 24-byte classic pcap header: magic a1b2c3d4 (µs), version 2.4, snaplen 65535, Ethernet. */
-export function pcapGlobalHeader(): Buffer {
+function pcapGlobalHeader(): Buffer {
   const h = Buffer.alloc(24);
   h.writeUInt32LE(0xa1b2c3d4, 0);
   h.writeUInt16LE(2, 4);
@@ -19,7 +19,7 @@ export function pcapGlobalHeader(): Buffer {
   return h;
 }
 
-export function pcapRecord(frame: Uint8Array, timestampMs: number): Buffer {
+function pcapRecord(frame: Uint8Array, timestampMs: number): Buffer {
   const caplen = Math.min(frame.length, SNAPLEN);
   const record = Buffer.allocUnsafe(16 + caplen);
   const micros = Math.round(timestampMs * 1000);
@@ -32,7 +32,7 @@ export function pcapRecord(frame: Uint8Array, timestampMs: number): Buffer {
 }
 
 /** Records waiting for the disk beyond this are dropped (and counted), so a slow disk cannot eat memory. */
-export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+const MAX_PENDING_BYTES = 8 * 1024 * 1024;
 
 /**
  * Appends records in order. Records that arrive while a write is in progress are gathered and

@@ -18,14 +18,14 @@ const USAGE = [
   "       netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap",
 ];
 
-export interface PcapRecord {
+interface PcapRecord {
   /** the captured bytes */
   readonly data: Uint8Array;
   /** the frame's original length on the wire */
   readonly wireLength: number;
 }
 
-export interface PcapCapture {
+interface PcapCapture {
   readonly linkType: number;
   readonly records: readonly PcapRecord[];
   /** set when the file ends in the middle of a record */
@@ -36,7 +36,7 @@ const MAGIC_MICRO = 0xa1b2c3d4;
 const MAGIC_NANO = 0xa1b23c4d;
 
 /** Parses a classic pcap file (either byte order, microsecond or nanosecond timestamps). */
-export function parsePcap(bytes: Uint8Array): E.Either<string, PcapCapture> {
+function parsePcap(bytes: Uint8Array): E.Either<string, PcapCapture> {
   if (bytes.length < 24) return E.left("not a pcap file (shorter than a pcap header)");
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let little: boolean;

@@ -4,7 +4,7 @@ import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
-export type Handler = (x: Exchange) => Promise<void> | void;
+type Handler = (x: Exchange) => Promise<void> | void;
 
 const DIGITS = /^\d+$/;
 

@@ -3,7 +3,7 @@ import type { UseCases } from "../../application/use-cases/index.js";
 import type { NetemuError } from "../../application/errors.js";
 import { presentNotification, presentPing } from "./presenters.js";
 
-export interface FeedOptions {
+interface FeedOptions {
   /** Only this project's notifications (GET /projects/{p}/notifications); every one when left out. */
   readonly projectId?: string | undefined;
   /** A ping goes out at once, then whenever nothing else went out for this long. */

@@ -54,7 +54,7 @@ function presentCounters(c: PortCounters): Record<string, unknown> {
  * The compute switch object. `ports_statistics` is a netemu extension (per port counters), only in
  * GET answers, which a GNS3 controller never reads.
  */
-export function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
   const body: Record<string, unknown> = {
     console: sw.console,
     console_type: sw.consoleType,
@@ -73,7 +73,7 @@ function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Rec
 }
 
 /** The compute hub object: exactly GNS3's keys (the controller sends back what it does not know). */
-export function presentHub(hub: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+function presentHub(hub: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
   const body: Record<string, unknown> = {
     name: hub.name,
     node_id: hub.nodeId,

@@ -44,7 +44,7 @@ function mergeQuery(body: unknown, query: Record<string, string | string[] | und
 }
 
 /** GNS3 bodies nest a few levels; a deeper one is refused before anything walks it recursively. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];

@@ -66,6 +66,6 @@ export class FileSettingsStore implements SettingsStore {
 }
 
 /** Node's JSON errors do not always give a position; people want a line. */
-export function describeJsonError(text: string, err: Error): string {
+function describeJsonError(text: string, err: Error): string {
   return `line ${jsonErrorLine(text)}: ${err.message.split("\n")[0]}`;
 }

@@ -181,7 +181,7 @@ export class OsHostMetrics implements HostMetrics {
 }
 
 /** /proc/meminfo's `Key:   value kB` lines, in bytes. */
-export function parseMeminfo(text: string | undefined): Map<string, number> {
+function parseMeminfo(text: string | undefined): Map<string, number> {
   const values = new Map<string, number>();
   for (const line of (text ?? "").split("\n")) {
     const match = /^([^:\s]+):\s*(\d+)\s*(kB)?\s*$/.exec(line);

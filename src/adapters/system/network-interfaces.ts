@@ -11,7 +11,7 @@ export interface InterfaceAddress {
 }
 
 /** Interface name → its addresses, the shape of `os.networkInterfaces()`. */
-export type InterfaceAddressSource = () => Readonly<Record<string, readonly InterfaceAddress[] | undefined>>;
+type InterfaceAddressSource = () => Readonly<Record<string, readonly InterfaceAddress[] | undefined>>;
 
 /** GNS3's name prefixes of loopback, bridges and virtual switches (compared case-insensitively). */
 const SPECIAL_PREFIXES = [

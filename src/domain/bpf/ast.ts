@@ -19,7 +19,7 @@ export const PNAMES: ReadonlySet<string> = new Set<PName>([
 
 export type ProtoQ = PName | "default" | "undef";
 export type DirQ = "default" | "src" | "dst" | "or" | "and" | "addr1" | "addr2" | "addr3" | "addr4" | "ra" | "ta" | "undef";
-export type AddrQ = "default" | "host" | "net" | "port" | "portrange" | "proto" | "protochain" | "gateway" | "undef";
+type AddrQ = "default" | "host" | "net" | "port" | "portrange" | "proto" | "protochain" | "gateway" | "undef";
 
 export interface Qual {
   readonly proto: ProtoQ;

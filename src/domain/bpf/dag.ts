@@ -29,7 +29,7 @@ export type Node =
       readonly f: Node;
     };
 
-export type TestNode = Extract<Node, { kind: "test" }>;
+type TestNode = Extract<Node, { kind: "test" }>;
 
 class Builder {
   private nextId = 2;
@@ -125,7 +125,7 @@ function specialize(b: Builder, root: Node, limit: number): Node | undefined {
   }
 }
 
-export interface Dag {
+interface Dag {
   readonly root: Node;
   /**
    * Values computed before the root (only for their loads): libpcap's opt_root keeps the statements of the

@@ -12,7 +12,7 @@
  */
 import { BpfError } from "./errors.js";
 
-export type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
+type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
 export type CmpOp = "eq" | "gt" | "ge" | "set";
 
 export type Val =
@@ -131,10 +131,6 @@ export function not(a: Pred): Pred {
   if (a.t === "false") return TRUE;
   if (a.t === "not") return a.a;
   return { t: "not", a };
-}
-
-export function andAll(...ps: Pred[]): Pred {
-  return ps.reduce((acc, p) => and(acc, p), TRUE);
 }
 
 /** Canonical text of a value: equal keys = equal values on every frame (libpcap's value numbers). */

@@ -67,7 +67,7 @@ const KEYWORDS: ReadonlyMap<string, Keyword> = new Map<string, Keyword>([
 ]);
 
 /** Named constants the scanner turns into numbers (offsets and values for icmp, icmp6 and tcp headers). */
-export const NAMED_NUMBERS: ReadonlyMap<string, number> = new Map<string, number>([
+const NAMED_NUMBERS: ReadonlyMap<string, number> = new Map<string, number>([
   ["icmptype", 0], ["icmpcode", 1],
   ["icmp-echoreply", 0], ["icmp-unreach", 3], ["icmp-sourcequench", 4], ["icmp-redirect", 5], ["icmp-echo", 8],
   ["icmp-routeradvert", 9], ["icmp-routersolicit", 10], ["icmp-timxceed", 11], ["icmp-paramprob", 12],
@@ -127,7 +127,7 @@ interface Rule {
 const sticky = (src: string): RegExp => new RegExp(src, "y");
 
 /** Converts a NUM lexeme like libpcap's stoulen: decimal, 0x hexadecimal or 0-prefixed octal, at most 32 bits. */
-export function parseNumber(text: string, pos: number): number {
+function parseNumber(text: string, pos: number): number {
   let base = 10;
   let digits = text;
   if (/^0[xX]/.test(text)) {

@@ -96,7 +96,7 @@ function andChecks(a: Pred | undefined, b: Pred | undefined): Pred | undefined {
 
 const protoName = (p: ProtoQ): string => (p === "link" ? "link" : p);
 
-export class Compiler {
+class Compiler {
   private readonly s: State = {
     offLinkhdr: 0,
     offLinktype: 12,

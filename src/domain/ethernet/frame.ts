@@ -8,14 +8,14 @@ export const ETH_ADDR_LEN = 6;
 export const ETH_HEADER_LEN = 14;
 /** Offset of the ethertype (or of the first tag's TPID). */
 export const ETHERTYPE_OFFSET = 12;
-export const TAG_LEN = 4;
+const TAG_LEN = 4;
 /** A tagged frame must hold the MACs, the 4-byte tag and the inner ethertype. */
 export const TAGGED_HEADER_LEN = ETH_HEADER_LEN + TAG_LEN;
 
 export const TPID_8021Q = 0x8100;
-export const TPID_8021AD = 0x88a8;
-export const TPID_9100 = 0x9100;
-export const TPID_9200 = 0x9200;
+const TPID_8021AD = 0x88a8;
+const TPID_9100 = 0x9100;
+const TPID_9200 = 0x9200;
 
 export const VID_MASK = 0x0fff;
 /** VID 0 = priority-tagged (no VLAN); VID 4095 is reserved and never carried. */
@@ -25,11 +25,6 @@ export const VID_RESERVED = 0x0fff;
 /** The 16-bit value at `offset` (big-endian). The caller guarantees offset + 2 <= length. */
 export function readU16(frame: Uint8Array, offset: number): number {
   return (frame[offset]! << 8) | frame[offset + 1]!;
-}
-
-/** The ethertype field right after the MACs: the real ethertype, or the first tag's TPID. */
-export function outerEthertype(frame: Uint8Array): number {
-  return readU16(frame, ETHERTYPE_OFFSET);
 }
 
 /** One of the four TPIDs Dynamips and netemu treat as a VLAN tag: 0x8100, 0x88A8, 0x9100, 0x9200. */
@@ -68,7 +63,7 @@ export function isGroupMac(mac: number): boolean {
 }
 
 /** The TCI of the tag whose TPID sits at `tagOffset` (default: the first tag). */
-export function readTci(frame: Uint8Array, tagOffset: number = ETHERTYPE_OFFSET): number {
+function readTci(frame: Uint8Array, tagOffset: number = ETHERTYPE_OFFSET): number {
   return readU16(frame, tagOffset + 2);
 }
 

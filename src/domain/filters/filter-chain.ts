@@ -21,7 +21,7 @@ export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_l
  * What the chain decided for one frame. The chain reuses one instance: read it before the next
  * call to `process`.
  */
-export class FilterOutcome {
+class FilterOutcome {
   /** The filter that dropped the frame, or undefined if it passes. */
   drop: FilterDropReason | undefined = undefined;
   /** The frame to send: the input itself, or a corrupted copy (the input is never changed). */
@@ -32,7 +32,7 @@ export class FilterOutcome {
   corrupted = false;
 }
 
-export interface FilterChainInput {
+interface FilterChainInput {
   readonly settings: FilterSettings;
   readonly suspend: boolean;
   readonly random: RandomSource;
@@ -135,7 +135,3 @@ export class FilterChain {
   }
 }
 
-/** Builds a chain (see FilterChainInput); changing settings or suspend means building a new one. */
-export function buildFilterChain(input: FilterChainInput): FilterChain {
-  return new FilterChain(input);
-}

@@ -110,10 +110,6 @@ export function parseFilterSettings(
   return E.right(settings as FilterSettings);
 }
 
-export function filtersAreEmpty(settings: FilterSettings): boolean {
-  return Object.keys(settings).length === 0;
-}
-
 /** The expression lines of a bpf entry: one per non-blank line of its text items. */
 export function bpfLines(settings: FilterSettings): string[] {
   return (settings.bpf ?? []).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");

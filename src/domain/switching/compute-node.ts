@@ -15,7 +15,6 @@ export type ComputeNode = EthernetSwitch | EthernetHub;
  * these requests and always say started; netemu does what the GUI's buttons say, see ADR 0032).
  */
 export type NodeStatus = "started" | "stopped" | "suspended";
-export const NODE_STATUSES: readonly NodeStatus[] = ["started", "stopped", "suspended"];
 
 export type PortNotFree = { readonly _tag: "PortNotFree"; readonly portNumber: number };
 export type PortNotAllocated = { readonly _tag: "PortNotAllocated"; readonly portNumber: number };

@@ -99,7 +99,7 @@ export class ForwardResult {
   }
 }
 
-export interface EgressFrame {
+interface EgressFrame {
   readonly port: number;
   readonly frame: Uint8Array;
 }
@@ -111,7 +111,7 @@ export function egressList(result: ForwardResult): EgressFrame[] {
   return list;
 }
 
-export type FabricOptions = MacTableOptions;
+type FabricOptions = MacTableOptions;
 
 /**
  * The forwarding plane of one Ethernet switch: an IEEE 802.1Q (and 802.1ad tunnel) learning bridge

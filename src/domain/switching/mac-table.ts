@@ -1,7 +1,7 @@
 import { formatMac } from "../ethernet/frame.js";
 
-export const DEFAULT_MAC_AGING_MS = 300_000;
-export const DEFAULT_MAC_TABLE_CAPACITY = 8192;
+const DEFAULT_MAC_AGING_MS = 300_000;
+const DEFAULT_MAC_TABLE_CAPACITY = 8192;
 
 export interface MacTableOptions {
   /** Aging time in ms (IEEE 802.1Q default 300 s). 0 disables aging. */

@@ -10,14 +10,14 @@ export type SwitchDropReason =
   | "no_route";
 
 /** Why a frame the switch sent to a port did not leave through its NIO. */
-export type EgressDropReason =
+type EgressDropReason =
   /** the port's NIO is a nio_null: connected to nothing */
   | "nio_null"
   /** larger than a UDP datagram can carry (65,507 bytes), e.g. after a tag was pushed */
   | "oversize";
 
 /** Frames received while the node is stopped or suspended: nothing is forwarded then. */
-export type NodeDropReason = "stopped";
+type NodeDropReason = "stopped";
 
 export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason;
 

@@ -33,9 +33,9 @@ export interface Port {
 /** 802.1Q VIDs 0 and 4095 are reserved; a VID above 4095 cannot be encoded in a tag. */
 export const MIN_VLAN = 1;
 export const MAX_VLAN = 4094;
-export const DEFAULT_VLAN = 1;
+const DEFAULT_VLAN = 1;
 
-export function ethertypeValue(choice: EthertypeChoice | undefined): QinqEthertype {
+function ethertypeValue(choice: EthertypeChoice | undefined): QinqEthertype {
   switch (choice) {
     case "0x88A8":
       return 0x88a8;

@@ -6,7 +6,7 @@ export interface Label {
   readonly rotation?: number;
 }
 
-export const DEFAULT_PORT_LABEL_STYLE =
+const DEFAULT_PORT_LABEL_STYLE =
   "font-family: TypeWriter;font-size: 10.0;font-weight: bold;fill: #000000;fill-opacity: 1.0;";
 
 function escapeHtml(text: string): string {

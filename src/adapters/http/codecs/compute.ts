@@ -78,7 +78,7 @@ const NIO_BRANCHES = {
   nio_vmnet: jsonClosedObject("NioVmnet", { type: t.literal("nio_vmnet"), vmnet: NonEmpty }, {}),
 } as const;
 
-export type NioBodyType =
+type NioBodyType =
   | { type: "nio_udp"; lport: number; rhost: string; rport: number; suspend?: boolean; filters?: Record<string, unknown> }
   | { type: "nio_null" }
   | { type: (typeof UNSUPPORTED_NIO_TYPES)[number] };
@@ -134,7 +134,7 @@ export const HubUpdateBody = jsonClosedObject(
 );
 
 /** GNS3's VARIABLES_OBJECT_SCHEMA: null, or a list of {name (non-empty), value?: string}. */
-export const ProjectVariables = nullable(
+const ProjectVariables = nullable(
   jsonArray(jsonClosedObject("Variable", { name: jsonString({ minLength: 1 }) }, { value: jsonString() }, { additional: true })),
 );
 

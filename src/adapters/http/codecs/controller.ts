@@ -62,7 +62,7 @@ export const NodeCreateBody = jsonClosedObject(
 
 export const NodeUpdateBody = jsonClosedObject("NodeUpdate", {}, nodeFields);
 
-export const LinkNode = jsonClosedObject(
+const LinkNode = jsonClosedObject(
   "LinkNode",
   { node_id: jsonString(), adapter_number: jsonInteger(), port_number: jsonInteger() },
   { label: Label },

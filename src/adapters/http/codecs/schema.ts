@@ -100,7 +100,7 @@ export function jsonArray<A>(item: t.Type<A, A, unknown>): t.Type<A[], A[], unkn
 }
 
 type Decoded<P extends t.Props> = { [K in keyof P]: t.TypeOf<P[K]> };
-export type ObjectOf<R extends t.Props, O extends t.Props> = Decoded<R> & Partial<Decoded<O>>;
+type ObjectOf<R extends t.Props, O extends t.Props> = Decoded<R> & Partial<Decoded<O>>;
 
 /**
  * A JSON object with required and optional properties; unknown keys are refused unless

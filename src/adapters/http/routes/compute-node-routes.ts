@@ -8,7 +8,7 @@ import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody,
 import { presentComputeNode, presentNio } from "../presenters.js";
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
-export const nodesRoute = (nodeType: ComputeNodeType): string => `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
+const nodesRoute = (nodeType: ComputeNodeType): string => `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
 export const portRoute = (nodeType: ComputeNodeType): string =>
   `${nodesRoute(nodeType)}/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}`;
 

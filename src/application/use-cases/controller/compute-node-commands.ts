@@ -15,7 +15,7 @@ import { CreateHub } from "../compute/create-hub.js";
 import { UpdateSwitch } from "../compute/update-switch.js";
 import { UpdateHub } from "../compute/update-hub.js";
 
-export interface ComputeNodeSettings {
+interface ComputeNodeSettings {
   readonly name?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly NodePortEntry[] | undefined;

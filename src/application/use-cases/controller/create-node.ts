@@ -24,7 +24,7 @@ export interface CreateNodeInput extends NodeSettingsInput {
   readonly nodeId?: string | undefined;
 }
 
-export const LOCAL_COMPUTE_ID = "local";
+const LOCAL_COMPUTE_ID = "local";
 
 /** Creates an Ethernet switch or hub node on the local compute, in process (no HTTP loopback). */
 @injectable()

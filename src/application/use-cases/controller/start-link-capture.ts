@@ -13,7 +13,7 @@ import type { StartCaptureError } from "../compute/start-capture.js";
 export type StartLinkCaptureError = ControllerLinkLookupError | ErrorOf<"CaptureAlreadyActive"> | StartCaptureError;
 
 /** GNS3's default capture name: `<node>_<a>-<p>_to_<node>_<a>-<p>.pcap`, names kept to safe characters. */
-export function defaultCaptureName(ends: readonly { name: string; adapterNumber: number; portNumber: number }[]): string {
+function defaultCaptureName(ends: readonly { name: string; adapterNumber: number; portNumber: number }[]): string {
   const part = (e: { name: string; adapterNumber: number; portNumber: number }) =>
     `${e.name.replace(/[^A-Za-z0-9_-]/g, "")}_${e.adapterNumber}-${e.portNumber}`;
   return `${ends.map(part).join("_to_")}.pcap`;

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { serveIpc, monoMs, percentile } from "./lib/util.js";
+import type { RawFilterSettings } from "../src/domain/filters/filter-settings.js";
 
 export const MAGIC = 0x6e65746d;
 export const MAC_GEN = [0x02, 0, 0, 0, 0, 0x01] as const;
@@ -233,7 +234,7 @@ async function dut(a: DutArgs): Promise<void> {
   if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
   const nodeId = sw.right.nodeId;
   const at = (portNumber: number) => ({ projectId, nodeId, adapterNumber: 0, portNumber });
-  const nio = (i: 0 | 1, filters?: unknown) => ({ type: "nio_udp" as const, lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], filters });
+  const nio = (i: 0 | 1, filters?: RawFilterSettings) => ({ type: "nio_udp" as const, lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], filters });
   for (const i of [0, 1] as const) {
     const r = await uc.addNio.execute({ port: at(i), nio: nio(i) });
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
@@ -245,7 +246,7 @@ async function dut(a: DutArgs): Promise<void> {
     ...common,
     info: () => ({ url, nodeId, projectId }),
     /** Sets `filters` on the NIOs of `ports`; answers, per port, the NIO or the refusal. */
-    setFilters: async (f: { filters: unknown; ports: number[] }) => {
+    setFilters: async (f: { filters: RawFilterSettings; ports: number[] }) => {
       const out: Record<number, unknown> = {};
       for (const p of f.ports) {
         const r = await uc.updateNio.execute({ port: at(p), nio: nio(p as 0 | 1, f.filters) });

@@ -124,7 +124,7 @@ export {
 
 // The domain values use cases take and answer.
 export { FILTER_KINDS, FILTER_CATALOGUE, type FilterKind, type FilterDescriptor, type FilterParameter, type IntParameter, type TextParameter } from "./domain/filters/catalogue.js";
-export { NO_FILTERS, type FilterSettings, type InvalidFilterSettings } from "./domain/filters/filter-settings.js";
+export { NO_FILTERS, type FilterSettings, type RawFilterSettings, type InvalidFilterSettings, type FilterProblem, type BpfLineError } from "./domain/filters/filter-settings.js";
 export type { RandomSource } from "./domain/filters/random.js";
 export {
   defaultPortsMapping,

@@ -5,15 +5,21 @@ import { type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "
  * Validated filter settings of one link end. Only kinds that are "on" appear; values are in
  * the catalogue's bounds. The bpf entry keeps the lines as given (one expression per line).
  */
-export interface FilterSettings {
+export type FilterSettings = {
   readonly frequency_drop?: readonly [number];
   readonly packet_loss?: readonly [number];
   readonly delay?: readonly [number] | readonly [number, number];
   readonly corrupt?: readonly [number];
   readonly bpf?: readonly string[];
-}
+};
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
+
+/**
+ * A link end's filters as a client sends them: filter kind → values (`{"delay": [50, 5]}`), not yet
+ * checked against the catalogue (parseFilterSettings does that, and says what is wrong).
+ */
+export type RawFilterSettings = Readonly<Record<string, unknown>>;
 
 /** Which line of a bpf filter did not compile (1-based), and the compiler's message. */
 export interface BpfLineError {

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type BpfCheck, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type BpfCheck, type RawFilterSettings, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Nio, UnsupportedNioType } from "../../../domain/switching/nio.js";
 import type { ErrorOf } from "../../errors.js";
 
@@ -10,7 +10,7 @@ export type NioRequest =
       readonly lport: number;
       readonly rhost: string;
       readonly rport: number;
-      readonly filters?: unknown;
+      readonly filters?: RawFilterSettings | undefined;
       readonly suspend?: boolean | undefined;
     }
   | { readonly type: "nio_null" }

@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type Link, type LinkEnd, type LinkEndpoint, checkNewLink } from "../../../domain/topology/link.js";
 import { type Label, defaultPortLabel } from "../../../domain/topology/label.js";
-import { type BpfCheck, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type BpfCheck, type RawFilterSettings, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
@@ -22,7 +22,7 @@ export interface LinkEndRequest extends LinkEndpoint {
 
 export interface CreateLinkInput {
   readonly nodes: readonly LinkEndRequest[];
-  readonly filters?: unknown;
+  readonly filters?: RawFilterSettings | undefined;
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
 }

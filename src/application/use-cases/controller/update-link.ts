@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import type { Label } from "../../../domain/topology/label.js";
-import { type BpfCheck, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type BpfCheck, type RawFilterSettings, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
@@ -15,7 +15,7 @@ import type { WiringError } from "./link-wiring.js";
 export type UpdateLinkError = ControllerLinkLookupError | ErrorOf<"InvalidFilterSettings" | "NodeNotFound"> | WiringError;
 
 export interface UpdateLinkInput {
-  readonly filters?: unknown;
+  readonly filters?: RawFilterSettings | undefined;
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
   readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined }[] | undefined;

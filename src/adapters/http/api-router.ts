@@ -1,10 +1,23 @@
 import Router from "@koa/router";
 import type { Context, Middleware } from "koa";
+import type * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
 import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (x: Exchange) => Promise<void> | void;
+
+/**
+ * A handler whose body is decoded first: a body that does not fit the codec is answered with GNS3's
+ * 400 before the handler runs, and the handler gets the typed value.
+ */
+export function withBody<A>(codec: t.Type<A, unknown, unknown>, handler: (x: Exchange, body: A) => Promise<void> | void): Handler {
+  return (x) => {
+    const body = x.decode(codec);
+    return E.isLeft(body) ? undefined : handler(x, body.right);
+  };
+}
 
 const DIGITS = /^\d+$/;
 

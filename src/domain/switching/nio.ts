@@ -20,7 +20,7 @@ export interface NullNio {
 export type Nio = UdpNio | NullNio;
 
 /** NIO kinds GNS3's schema knows that netemu refuses (409, as GNS3 does for kinds it cannot run). */
-export const UNSUPPORTED_NIO_TYPES = [
+const UNSUPPORTED_NIO_TYPES = [
   "nio_generic_ethernet",
   "nio_ethernet",
   "nio_linux_ethernet",

@@ -1,7 +1,6 @@
 import * as t from "io-ts";
 import { CANONICAL_UUID } from "../../../domain/topology/ids.js";
 import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../../domain/switching/port.js";
-import { UNSUPPORTED_NIO_TYPES } from "../../../domain/switching/nio.js";
 import { pythonRepr } from "../python-repr.js";
 import {
   jsonArray,
@@ -78,10 +77,9 @@ const NIO_BRANCHES = {
   nio_vmnet: jsonClosedObject("NioVmnet", { type: t.literal("nio_vmnet"), vmnet: NonEmpty }, {}),
 } as const;
 
-type NioBodyType =
-  | { type: "nio_udp"; lport: number; rhost: string; rport: number; suspend?: boolean; filters?: Record<string, unknown> }
-  | { type: "nio_null" }
-  | { type: (typeof UNSUPPORTED_NIO_TYPES)[number] };
+type NioBranches = typeof NIO_BRANCHES;
+/** One of the branches' decoded types, as their codecs define them. */
+type NioBodyType = { [K in keyof NioBranches]: t.TypeOf<NioBranches[K]> }[keyof NioBranches];
 
 /**
  * NIO_SCHEMA's oneOf: the branch is chosen by `type`. A wrong field type inside the chosen branch

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ActiveCapture } from "../../../application/use-cases/compute/locate-capture.js";
 import type { NetemuError } from "../../../application/errors.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { CaptureBody } from "../codecs/compute.js";
 import { LinkCaptureBody } from "../codecs/controller.js";
@@ -30,12 +30,10 @@ async function streamCapture(x: Exchange, found: E.Either<NetemuError, ActiveCap
 export function registerCaptureRoutes(api: ApiRouter, uc: UseCases): void {
   for (const nodeType of COMPUTE_NODE_TYPES) {
     const PORT = portRoute(nodeType);
-    api.add("POST", `${PORT}/start_capture`, async (x) => {
-      const body = x.decode(CaptureBody);
-      if (E.isLeft(body)) return;
-      const started = await uc.startCapture.execute({ port: portAddress(x, nodeType), fileName: body.right.capture_file_name, dataLinkType: body.right.data_link_type });
+    api.add("POST", `${PORT}/start_capture`, withBody(CaptureBody, async (x, body) => {
+      const started = await uc.startCapture.execute({ port: portAddress(x, nodeType), fileName: body.capture_file_name, dataLinkType: body.data_link_type });
       x.respond(started, 200, (path) => ({ pcap_file_path: path }));
-    });
+    }));
 
     api.add("POST", `${PORT}/stop_capture`, async (x) => {
       x.respond(await uc.stopCapture.execute({ port: portAddress(x, nodeType) }), 204, () => undefined);
@@ -44,12 +42,10 @@ export function registerCaptureRoutes(api: ApiRouter, uc: UseCases): void {
     api.add("GET", `${PORT}/pcap`, async (x) => streamCapture(x, await uc.locateCapture.execute({ port: portAddress(x, nodeType) })));
   }
 
-  api.add("POST", `${LINK}/start_capture`, async (x) => {
-    const body = x.decode(LinkCaptureBody);
-    if (E.isLeft(body)) return;
-    const started = await uc.startLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id"), fileName: body.right.capture_file_name, dataLinkType: body.right.data_link_type });
+  api.add("POST", `${LINK}/start_capture`, withBody(LinkCaptureBody, async (x, body) => {
+    const started = await uc.startLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id"), fileName: body.capture_file_name, dataLinkType: body.data_link_type });
     x.respond(started, 201, presentLink);
-  });
+  }));
 
   api.add("POST", `${LINK}/stop_capture`, async (x) => {
     x.respond(await uc.stopLinkCapture.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 201, presentLink);

@@ -1,8 +1,7 @@
-import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
 import type { ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "../codecs/compute.js";
 import { presentComputeNode, presentNio } from "../presenters.js";
@@ -38,12 +37,10 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
     x.respond(await uc.deleteComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType }), 204, () => undefined);
   });
 
-  api.add("POST", `${NODE}/duplicate`, async (x) => {
-    const body = x.decode(DuplicateBody);
-    if (E.isLeft(body)) return;
-    const duplicated = await uc.duplicateComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), destinationNodeId: body.right.destination_node_id, nodeType });
+  api.add("POST", `${NODE}/duplicate`, withBody(DuplicateBody, async (x, body) => {
+    const duplicated = await uc.duplicateComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), destinationNodeId: body.destination_node_id, nodeType });
     x.respond(duplicated, 201, (node) => presentComputeNode(node));
-  });
+  }));
 
   for (const [action, status] of Object.entries(STATUS_OF_ACTION)) {
     api.add("POST", `${NODE}/${action}`, async (x) => {
@@ -51,17 +48,13 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
     });
   }
 
-  api.add("POST", NIO, async (x) => {
-    const body = x.decode(NioBody);
-    if (E.isLeft(body)) return;
-    x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: body.right }), 201, (nio) => presentNio(nio, false));
-  });
+  api.add("POST", NIO, withBody(NioBody, async (x, body) => {
+    x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, false));
+  }));
 
-  api.add("PUT", NIO, async (x) => {
-    const body = x.decode(NioBody);
-    if (E.isLeft(body)) return;
-    x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: body.right }), 201, (nio) => presentNio(nio, true));
-  });
+  api.add("PUT", NIO, withBody(NioBody, async (x, body) => {
+    x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, true));
+  }));
 
   api.add("DELETE", NIO, async (x) => {
     x.respond(await uc.removeNio.execute({ port: portAddress(x, nodeType) }), 204, () => undefined);
@@ -70,29 +63,28 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
 
 export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void {
   const NODES = nodesRoute("ethernet_switch");
-  api.add("POST", NODES, async (x) => {
-    const body = x.decode(SwitchCreateBody);
-    if (E.isLeft(body)) return;
-    const created = await uc.createSwitch.execute({ projectId: x.param("project_id"),
-      name: body.right.name,
-      nodeId: body.right.node_id,
-      console: body.right.console,
-      consoleType: body.right.console_type,
-      portsMapping: body.right.ports_mapping,
+  api.add("POST", NODES, withBody(SwitchCreateBody, async (x, body) => {
+    const created = await uc.createSwitch.execute({
+      projectId: x.param("project_id"),
+      name: body.name,
+      nodeId: body.node_id,
+      console: body.console,
+      consoleType: body.console_type,
+      portsMapping: body.ports_mapping,
     });
     x.respond(created, 201, (sw) => presentComputeNode(sw));
-  });
+  }));
 
-  api.add("PUT", `${NODES}/{node_id}`, async (x) => {
-    const body = x.decode(SwitchUpdateBody);
-    if (E.isLeft(body)) return;
-    const updated = await uc.updateSwitch.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
-      name: body.right.name,
-      consoleType: body.right.console_type,
-      portsMapping: body.right.ports_mapping,
+  api.add("PUT", `${NODES}/{node_id}`, withBody(SwitchUpdateBody, async (x, body) => {
+    const updated = await uc.updateSwitch.execute({
+      projectId: x.param("project_id"),
+      nodeId: x.param("node_id"),
+      name: body.name,
+      consoleType: body.console_type,
+      portsMapping: body.ports_mapping,
     });
     x.respond(updated, 200, (sw) => presentComputeNode(sw));
-  });
+  }));
 
   /** netemu extension: the learned MAC addresses (GNS3's `mac` console command was never finished). */
   api.add("GET", `${NODES}/{node_id}/mac_table`, async (x) => {
@@ -105,26 +97,25 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
 
 export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
   const NODES = nodesRoute("ethernet_hub");
-  api.add("POST", NODES, async (x) => {
-    const body = x.decode(HubCreateBody);
-    if (E.isLeft(body)) return;
-    const created = await uc.createHub.execute({ projectId: x.param("project_id"),
-      name: body.right.name,
-      nodeId: body.right.node_id,
-      portsMapping: body.right.ports_mapping,
+  api.add("POST", NODES, withBody(HubCreateBody, async (x, body) => {
+    const created = await uc.createHub.execute({
+      projectId: x.param("project_id"),
+      name: body.name,
+      nodeId: body.node_id,
+      portsMapping: body.ports_mapping,
     });
     x.respond(created, 201, (hub) => presentComputeNode(hub));
-  });
+  }));
 
-  api.add("PUT", `${NODES}/{node_id}`, async (x) => {
-    const body = x.decode(HubUpdateBody);
-    if (E.isLeft(body)) return;
-    const updated = await uc.updateHub.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
-      name: body.right.name,
-      portsMapping: body.right.ports_mapping,
+  api.add("PUT", `${NODES}/{node_id}`, withBody(HubUpdateBody, async (x, body) => {
+    const updated = await uc.updateHub.execute({
+      projectId: x.param("project_id"),
+      nodeId: x.param("node_id"),
+      name: body.name,
+      portsMapping: body.ports_mapping,
     });
     x.respond(updated, 200, (hub) => presentComputeNode(hub));
-  });
+  }));
 
   registerCommonRoutes(api, uc, "ethernet_hub");
 }

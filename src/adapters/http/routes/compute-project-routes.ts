@@ -2,7 +2,7 @@ import { PassThrough, Readable } from "node:stream";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ProjectVariable } from "../../../domain/topology/project.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import { ComputeProjectBody, ComputeProjectUpdateBody } from "../codecs/compute.js";
 import { presentComputeProject } from "../presenters.js";
 import { NotificationFeed } from "../notification-feed.js";
@@ -13,16 +13,14 @@ const FILE = `${PROJECT}/files/{path:.+}`;
 const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("POST", "/v2/compute/projects", async (x) => {
-    const body = x.decode(ComputeProjectBody);
-    if (E.isLeft(body)) return;
+  api.add("POST", "/v2/compute/projects", withBody(ComputeProjectBody, async (x, body) => {
     const created = await uc.createComputeProject.execute({
-      name: body.right.name ?? "",
-      projectId: body.right.project_id,
-      variables: body.right.variables,
+      name: body.name ?? "",
+      projectId: body.project_id,
+      variables: body.variables,
     });
     x.respond(created, 201, presentComputeProject);
-  });
+  }));
 
   api.add("GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
 
@@ -31,12 +29,10 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
   });
 
   /** The controller sends `{"variables": ...}` when the project's variables change; GNS3 answers 200. */
-  api.add("PUT", PROJECT, async (x) => {
-    const body = x.decode(ComputeProjectUpdateBody);
-    if (E.isLeft(body)) return;
-    const variables = (body.right.variables ?? null) as readonly ProjectVariable[] | null;
+  api.add("PUT", PROJECT, withBody(ComputeProjectUpdateBody, async (x, body) => {
+    const variables = (body.variables ?? null) as readonly ProjectVariable[] | null;
     x.respond(await uc.updateComputeProject.execute({ projectId: x.param("project_id"), variables }), 200, presentComputeProject);
-  });
+  }));
 
   api.add("DELETE", PROJECT, async (x) => {
     x.respond(await uc.deleteComputeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);

@@ -1,6 +1,5 @@
-import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import { LinkCreateBody, LinkUpdateBody } from "../codecs/controller.js";
 import { presentLink } from "../presenters.js";
 import { constantBody } from "../gns3-json.js";
@@ -11,18 +10,17 @@ const LINK = `${LINKS}/{link_id}`;
 
 export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void {
   constantBody(FILTER_CATALOGUE);
-  api.add("POST", LINKS, async (x) => {
-    const body = x.decode(LinkCreateBody);
-    if (E.isLeft(body)) return;
-    const b = body.right;
-    const created = await uc.createLink.execute({ projectId: x.param("project_id"),
+  api.add("POST", LINKS, withBody(LinkCreateBody, async (x, body) => {
+    const b = body;
+    const created = await uc.createLink.execute({
+      projectId: x.param("project_id"),
       nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label })),
       filters: b.filters,
       suspend: b.suspend,
       linkStyle: b.link_style,
     });
     x.respond(created, 201, presentLink);
-  });
+  }));
 
   api.add("GET", LINKS, async (x) => {
     x.respond(await uc.listLinks.execute({ projectId: x.param("project_id") }), 200, (links) => links.map(presentLink));
@@ -32,18 +30,18 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLink);
   });
 
-  api.add("PUT", LINK, async (x) => {
-    const body = x.decode(LinkUpdateBody);
-    if (E.isLeft(body)) return;
-    const b = body.right;
-    const updated = await uc.updateLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id"),
+  api.add("PUT", LINK, withBody(LinkUpdateBody, async (x, body) => {
+    const b = body;
+    const updated = await uc.updateLink.execute({
+      projectId: x.param("project_id"),
+      linkId: x.param("link_id"),
       filters: b.filters,
       suspend: b.suspend,
       linkStyle: b.link_style,
       nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label })),
     });
     x.respond(updated, 201, presentLink);
-  });
+  }));
 
   api.add("DELETE", LINK, async (x) => {
     x.respond(await uc.deleteLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 204, () => undefined);

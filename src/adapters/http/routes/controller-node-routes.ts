@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { NodeAction } from "../../../application/use-cases/controller/control-node.js";
 import type { NodePortEntry } from "../../../domain/topology/node.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange, Rejected } from "../exchange.js";
 import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "../codecs/controller.js";
 import { presentNode } from "../presenters.js";
@@ -21,13 +21,12 @@ function portsOf(x: Exchange, nodeType: string, properties: Record<string, unkno
 export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, consoleHost: string): void {
   const present = (node: Parameters<typeof presentNode>[0]) => presentNode(node, consoleHost);
 
-  api.add("POST", NODES, async (x) => {
-    const body = x.decode(NodeCreateBody);
-    if (E.isLeft(body)) return;
-    const b = body.right;
+  api.add("POST", NODES, withBody(NodeCreateBody, async (x, body) => {
+    const b = body;
     const ports = portsOf(x, b.node_type, b.properties);
     if (E.isLeft(ports)) return;
-    const created = await uc.createNode.execute({ projectId: x.param("project_id"),
+    const created = await uc.createNode.execute({
+      projectId: x.param("project_id"),
       name: b.name,
       nodeType: b.node_type,
       computeId: b.compute_id,
@@ -42,7 +41,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       symbol: b.symbol,
     });
     x.respond(created, 201, present);
-  });
+  }));
 
   api.add("GET", NODES, async (x) => {
     x.respond(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, (nodes) => nodes.map(present));
@@ -52,10 +51,8 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, present);
   });
 
-  api.add("PUT", NODE, async (x) => {
-    const body = x.decode(NodeUpdateBody);
-    if (E.isLeft(body)) return;
-    const b = body.right;
+  api.add("PUT", NODE, withBody(NodeUpdateBody, async (x, body) => {
+    const b = body;
     let portsMapping: readonly NodePortEntry[] | undefined;
     if (b.properties !== undefined) {
       // Which entries fit depends on the node's type, known once the node is found.
@@ -65,7 +62,9 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       if (E.isLeft(ports)) return;
       portsMapping = ports.right;
     }
-    const updated = await uc.updateNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"),
+    const updated = await uc.updateNode.execute({
+      projectId: x.param("project_id"),
+      nodeId: x.param("node_id"),
       name: b.name,
       x: b.x,
       y: b.y,
@@ -77,7 +76,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       portsMapping,
     });
     x.respond(updated, 200, present);
-  });
+  }));
 
   api.add("DELETE", NODE, async (x) => {
     x.respond(await uc.deleteNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 204, () => undefined);

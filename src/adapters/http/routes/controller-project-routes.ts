@@ -1,16 +1,13 @@
-import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import { ProjectCreateBody } from "../codecs/controller.js";
 import { presentProject } from "../presenters.js";
 
 const PROJECT = "/v2/projects/{project_id}";
 
 export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("POST", "/v2/projects", async (x) => {
-    const body = x.decode(ProjectCreateBody);
-    if (E.isLeft(body)) return;
-    const b = body.right;
+  api.add("POST", "/v2/projects", withBody(ProjectCreateBody, async (x, body) => {
+    const b = body;
     const created = await uc.createProject.execute({
       name: b.name,
       projectId: b.project_id,
@@ -33,7 +30,7 @@ export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): v
       },
     });
     x.respond(created, 201, presentProject);
-  });
+  }));
 
   api.add("GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
 

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { ApiRouter } from "../api-router.js";
+import { type ApiRouter, withBody } from "../api-router.js";
 import { IouLicenseBody, VersionBody } from "../codecs/server.js";
 
 export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
@@ -8,19 +8,19 @@ export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
     api.add("GET", template, (x) => x.json(200, uc.getServerVersion.execute()));
   }
 
-  api.add("POST", "/v2/version", (x) => {
-    const body = x.decode(VersionBody);
-    if (E.isLeft(body)) return;
-    x.respond(uc.checkClientVersion.execute({ version: body.right.version }), 200, (version) => ({ version }));
-  });
+  api.add(
+    "POST",
+    "/v2/version",
+    withBody(VersionBody, (x, body) => x.respond(uc.checkClientVersion.execute({ version: body.version }), 200, (version) => ({ version }))),
+  );
 
   api.add("GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));
 
-  api.add("PUT", "/v2/iou_license", async (x) => {
-    const body = x.decode(IouLicenseBody);
-    if (E.isLeft(body)) return;
-    x.json(201, await uc.updateIouLicense.execute(body.right));
-  });
+  api.add(
+    "PUT",
+    "/v2/iou_license",
+    withBody(IouLicenseBody, async (x, body) => x.json(201, await uc.updateIouLicense.execute(body))),
+  );
 
   api.add("POST", "/v2/debug", async (x) => {
     const written = await uc.writeDebugBundle.execute();

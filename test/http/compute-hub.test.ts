@@ -322,24 +322,27 @@ describe("HTTP: Ethernet hubs on the compute", () => {
   });
 
   describe("hubs and switches are not each other", () => {
-    it("answers 404 for a hub id on every ethernet_switch route", async () => {
-      const sw = `${SWITCHES}/${hubId}`;
-      for (const [method, path, body] of [
+    /** Every route a switch and a hub share under .../nodes/{id}: method, path after the id, body. */
+    const nodeRoutes = (id: string) =>
+      [
         ["GET", "", undefined],
         ["PUT", "", { name: "X" }],
         ["DELETE", "", undefined],
         ["POST", "/start", undefined],
         ["POST", "/stop", undefined],
         ["POST", "/suspend", undefined],
-        ["POST", "/duplicate", { destination_node_id: hubId }],
-        ["GET", "/mac_table", undefined],
+        ["POST", "/duplicate", { destination_node_id: id }],
         ["POST", "/adapters/0/ports/0/nio", UDP],
         ["PUT", "/adapters/0/ports/0/nio", UDP],
         ["DELETE", "/adapters/0/ports/0/nio", undefined],
         ["POST", "/adapters/0/ports/0/start_capture", { capture_file_name: "x.pcap", data_link_type: "DLT_EN10MB" }],
         ["POST", "/adapters/0/ports/0/stop_capture", undefined],
         ["GET", "/adapters/0/ports/0/pcap", undefined],
-      ] as const) {
+      ] as const;
+
+    it("answers 404 for a hub id on every ethernet_switch route", async () => {
+      const sw = `${SWITCHES}/${hubId}`;
+      for (const [method, path, body] of [...nodeRoutes(hubId), ["GET", "/mac_table", undefined] as const]) {
         const r = await s.request(method, `${sw}${path}`, body);
         expect(r.json, `${method} ${path}`).to.deep.equal({ message: `Node ID ${hubId} doesn't exist`, status: 404 });
       }
@@ -350,21 +353,7 @@ describe("HTTP: Ethernet hubs on the compute", () => {
     it("answers 404 for a switch id on every ethernet_hub route", async () => {
       const swId = (await s.request("POST", SWITCHES, { name: "SW1" })).json.node_id;
       const asHub = `${HUBS}/${swId}`;
-      for (const [method, path, body] of [
-        ["GET", "", undefined],
-        ["PUT", "", { name: "X" }],
-        ["DELETE", "", undefined],
-        ["POST", "/start", undefined],
-        ["POST", "/stop", undefined],
-        ["POST", "/suspend", undefined],
-        ["POST", "/duplicate", { destination_node_id: swId }],
-        ["POST", "/adapters/0/ports/0/nio", UDP],
-        ["PUT", "/adapters/0/ports/0/nio", UDP],
-        ["DELETE", "/adapters/0/ports/0/nio", undefined],
-        ["POST", "/adapters/0/ports/0/start_capture", { capture_file_name: "x.pcap", data_link_type: "DLT_EN10MB" }],
-        ["POST", "/adapters/0/ports/0/stop_capture", undefined],
-        ["GET", "/adapters/0/ports/0/pcap", undefined],
-      ] as const) {
+      for (const [method, path, body] of nodeRoutes(swId)) {
         const r = await s.request(method, `${asHub}${path}`, body);
         expect(r.json, `${method} ${path}`).to.deep.equal({ message: `Node ID ${swId} doesn't exist`, status: 404 });
       }

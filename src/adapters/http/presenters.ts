@@ -1,7 +1,5 @@
 import type { Project, ComputeProject } from "../../domain/topology/project.js";
 import type { Link } from "../../domain/topology/link.js";
-import type { EthernetSwitch } from "../../domain/switching/ethernet-switch.js";
-import type { EthernetHub } from "../../domain/switching/ethernet-hub.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
 import type { HostStatistics, NetworkInterface } from "../../application/ports/host.js";
 import type { ComputeNotification } from "../../application/ports/notifications.js";
@@ -50,44 +48,29 @@ function presentCounters(c: PortCounters): Record<string, unknown> {
   return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: c.drops };
 }
 
-/**
- * The compute switch object. `ports_statistics` is a netemu extension (per port counters), only in
- * GET answers, which a GNS3 controller never reads.
- */
-function presentSwitch(sw: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    console: sw.console,
-    console_type: sw.consoleType,
-    name: sw.name,
-    node_id: sw.nodeId,
-    ports_mapping: sw.portsMapping,
-    project_id: sw.projectId,
-    status: sw.status,
-  };
-  if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
-  return body;
-}
-
 function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
   return [...counters.entries()].sort(([a], [b]) => a - b).map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
 }
 
-/** The compute hub object: exactly GNS3's keys (the controller sends back what it does not know). */
-function presentHub(hub: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
+/**
+ * A switch or hub as its compute route answers it: exactly GNS3's keys (a controller sends back on
+ * its next PUT every key it does not know), a switch's console besides. `ports_statistics` is a netemu
+ * extension, only in GET answers (counters given), which a GNS3 controller never reads.
+ */
+export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
   const body: Record<string, unknown> = {
-    name: hub.name,
-    node_id: hub.nodeId,
-    ports_mapping: hub.portsMapping,
-    project_id: hub.projectId,
-    status: hub.status,
+    name: node.name,
+    node_id: node.nodeId,
+    ports_mapping: node.portsMapping,
+    project_id: node.projectId,
+    status: node.status,
   };
+  if (node.nodeType === "ethernet_switch") {
+    body["console"] = node.console;
+    body["console_type"] = node.consoleType;
+  }
   if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
   return body;
-}
-
-/** A switch or hub as its compute route answers it; counters only where GET asks for them. */
-export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
-  return node.nodeType === "ethernet_switch" ? presentSwitch(node, counters) : presentHub(node, counters);
 }
 
 /**

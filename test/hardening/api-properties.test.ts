@@ -6,7 +6,7 @@ import { HUB_MAPPING, MAPPING, World } from "../support/hardening-world.js";
 import { bodyTextArb, filePathArb, paramArb, queryArb } from "../support/hardening-mutate.js";
 
 /**
- * Every route of the API (src/adapters/http/routes/*.ts), fed valid bodies mutated at random,
+ * Every route of the API (src/adapters/http/{server,compute,controller}/*-routes.ts), fed valid bodies mutated at random,
  * random path parameters and query strings: the answer is the route's documented success or a
  * 4xx, never a 5xx; every error is JSON {message, status} (a 400 also has method/path/request);
  * a 4xx leaves every resource as it was; nothing reaches Object.prototype.

@@ -6,14 +6,15 @@ import { ApiRouter } from "./api-router.js";
 import { gns3Json } from "./gns3-json.js";
 import { createBodyParser } from "./request-body.js";
 import { basicAuth } from "./auth.js";
-import { registerServerRoutes } from "./routes/server-routes.js";
-import { registerComputeProjectRoutes } from "./routes/compute-project-routes.js";
-import { registerEthernetHubRoutes, registerEthernetSwitchRoutes } from "./routes/compute-node-routes.js";
-import { registerComputeServerRoutes } from "./routes/compute-server-routes.js";
-import { registerControllerProjectRoutes } from "./routes/controller-project-routes.js";
-import { registerControllerNodeRoutes } from "./routes/controller-node-routes.js";
-import { registerControllerLinkRoutes } from "./routes/controller-link-routes.js";
-import { registerCaptureRoutes } from "./routes/capture-routes.js";
+import { registerServerRoutes } from "./server/routes.js";
+import { registerComputeProjectRoutes } from "./compute/project-routes.js";
+import { registerEthernetHubRoutes, registerEthernetSwitchRoutes } from "./compute/node-routes.js";
+import { registerComputeServerRoutes } from "./compute/server-routes.js";
+import { registerControllerProjectRoutes } from "./controller/project-routes.js";
+import { registerControllerNodeRoutes } from "./controller/node-routes.js";
+import { registerControllerLinkRoutes } from "./controller/link-routes.js";
+import { registerCaptureRoutes } from "./compute/capture-routes.js";
+import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -45,6 +46,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerControllerNodeRoutes(api, useCases, settings.host);
   registerControllerLinkRoutes(api, useCases);
   registerCaptureRoutes(api, useCases);
+  registerLinkCaptureRoutes(api, useCases);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;

@@ -5,7 +5,7 @@ import type { NetemuError } from "../../application/errors.js";
 import { toHttpError, type HttpError } from "./error-mapping.js";
 import { gns3Json } from "./gns3-json.js";
 import { pythonRepr } from "./python-repr.js";
-import { schemaMessage } from "./codecs/schema.js";
+import { schemaMessage } from "./schema.js";
 
 /** Thrown nowhere: a decoded request either holds its value or the 400 already sent. */
 export interface Rejected {

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { NetemuError } from "../../application/errors.js";
-import { presentNotification, presentPing } from "./presenters.js";
+import { presentNotification, presentPing } from "./compute/presenters.js";
 
 interface FeedOptions {
   /** Only this project's notifications (GET /projects/{p}/notifications); every one when left out. */

@@ -1,4 +1,4 @@
-import { jsonBoolean, jsonClosedObject, jsonString } from "./schema.js";
+import { jsonBoolean, jsonClosedObject, jsonString } from "../schema.js";
 
 /** VERSION_SCHEMA: `local` is accepted and ignored. */
 export const VersionBody = jsonClosedObject("Version", { version: jsonString() }, { local: jsonBoolean });

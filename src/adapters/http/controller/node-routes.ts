@@ -4,8 +4,8 @@ import type { NodeAction } from "../../../application/use-cases/controller/contr
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange, Rejected } from "../exchange.js";
-import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "../codecs/controller.js";
-import { presentNode } from "../presenters.js";
+import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "./codecs.js";
+import { presentNode } from "./presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
 const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];

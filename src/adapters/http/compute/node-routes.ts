@@ -3,8 +3,8 @@ import type { PortAddress } from "../../../application/use-cases/compute/compute
 import type { ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
-import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "../codecs/compute.js";
-import { presentComputeNode, presentNio } from "../presenters.js";
+import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "./codecs.js";
+import { presentComputeNode, presentNio } from "./presenters.js";
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
 const nodesRoute = (nodeType: ComputeNodeType): string => `/v2/compute/projects/{project_id}/${nodeType}/nodes`;

@@ -1,7 +1,7 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
-import { LinkCreateBody, LinkUpdateBody } from "../codecs/controller.js";
-import { presentLink } from "../presenters.js";
+import { LinkCreateBody, LinkUpdateBody } from "./codecs.js";
+import { presentLink } from "./presenters.js";
 import { constantBody } from "../gns3-json.js";
 import { FILTER_CATALOGUE } from "../../../domain/filters/catalogue.js";
 

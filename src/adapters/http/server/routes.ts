@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
-import { IouLicenseBody, VersionBody } from "../codecs/server.js";
+import { IouLicenseBody, VersionBody } from "./codecs.js";
 
 export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
   for (const template of ["/v2/version", "/v2/compute/version"]) {

@@ -1,7 +1,7 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
-import { ProjectCreateBody } from "../codecs/controller.js";
-import { presentProject } from "../presenters.js";
+import { ProjectCreateBody } from "./codecs.js";
+import { presentProject } from "./presenters.js";
 
 const PROJECT = "/v2/projects/{project_id}";
 

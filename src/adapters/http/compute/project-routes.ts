@@ -3,8 +3,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ProjectVariable } from "../../../domain/topology/project.js";
 import { type ApiRouter, withBody } from "../api-router.js";
-import { ComputeProjectBody, ComputeProjectUpdateBody } from "../codecs/compute.js";
-import { presentComputeProject } from "../presenters.js";
+import { ComputeProjectBody, ComputeProjectUpdateBody } from "./codecs.js";
+import { presentComputeProject } from "./presenters.js";
 import { NotificationFeed } from "../notification-feed.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";

@@ -1,38 +1,12 @@
-import type { Project, ComputeProject } from "../../domain/topology/project.js";
-import type { Link } from "../../domain/topology/link.js";
-import type { ComputeNode } from "../../domain/switching/compute-node.js";
-import type { HostStatistics, NetworkInterface } from "../../application/ports/host.js";
-import type { ComputeNotification } from "../../application/ports/notifications.js";
-import type { NetworkPorts } from "../../application/use-cases/compute/list-network-ports.js";
-import type { ControllerNodeView } from "../../application/use-cases/controller/node-views.js";
-import type { Nio } from "../../domain/switching/nio.js";
-import type { PortCounters } from "../../application/ports/data-plane.js";
+import type { ComputeProject } from "../../../domain/topology/project.js";
+import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import type { Nio } from "../../../domain/switching/nio.js";
+import type { HostStatistics, NetworkInterface } from "../../../application/ports/host.js";
+import type { ComputeNotification } from "../../../application/ports/notifications.js";
+import type { PortCounters } from "../../../application/ports/data-plane.js";
+import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 
-/** Wire shapes of GNS3 2.2's answers, field for field. */
-export function presentProject(p: Project): Record<string, unknown> {
-  return {
-    auto_close: p.autoClose,
-    auto_open: p.autoOpen,
-    auto_start: p.autoStart,
-    drawing_grid_size: p.drawingGridSize,
-    filename: p.filename,
-    grid_size: p.gridSize,
-    name: p.name,
-    path: p.path,
-    project_id: p.projectId,
-    scene_height: p.sceneHeight,
-    scene_width: p.sceneWidth,
-    show_grid: p.showGrid,
-    show_interface_labels: p.showInterfaceLabels,
-    show_layers: p.showLayers,
-    snap_to_grid: p.snapToGrid,
-    status: p.status,
-    supplier: p.supplier,
-    variables: p.variables,
-    zoom: p.zoom,
-  };
-}
-
+/** Wire shapes of GNS3 2.2's compute answers, field for field. */
 export function presentComputeProject(p: ComputeProject): Record<string, unknown> {
   return { name: p.name, project_id: p.projectId, variables: p.variables };
 }
@@ -116,63 +90,4 @@ export function presentNetworkPorts(p: NetworkPorts): Record<string, unknown> {
   return { console_port_range: [1, 65535], console_ports: p.consolePorts, udp_port_range: p.udpPortRange, udp_ports: p.udpPorts };
 }
 
-export function presentNode(view: ControllerNodeView, consoleHost: string): Record<string, unknown> {
-  const node = view.node;
-  return {
-    command_line: null,
-    compute_id: node.computeId,
-    console: null,
-    console_auto_start: false,
-    console_host: consoleHost,
-    console_type: node.consoleType,
-    custom_adapters: [],
-    first_port_name: null,
-    height: 59,
-    label: node.label,
-    locked: node.locked,
-    name: node.name,
-    node_directory: null,
-    node_id: node.nodeId,
-    node_type: node.nodeType,
-    port_name_format: "Ethernet{0}",
-    port_segment_size: 0,
-    ports: node.portsMapping.map((p) => ({
-      adapter_number: 0,
-      data_link_types: { Ethernet: "DLT_EN10MB" },
-      link_type: "ethernet",
-      name: p.name,
-      port_number: p.port_number,
-      short_name: `e${p.port_number}`,
-    })),
-    project_id: node.projectId,
-    properties: { ports_mapping: node.portsMapping },
-    status: view.status,
-    symbol: node.symbol,
-    template_id: null,
-    width: 65,
-    x: node.x,
-    y: node.y,
-    z: node.z,
-  };
-}
 
-export function presentLink(link: Link): Record<string, unknown> {
-  return {
-    capture_compute_id: link.capture === null ? null : "local",
-    capture_file_name: link.capture?.fileName ?? null,
-    capture_file_path: link.capture?.filePath ?? null,
-    capturing: link.capture !== null,
-    filters: link.filters,
-    link_id: link.linkId,
-    link_style: link.linkStyle,
-    link_type: "ethernet",
-    nodes: link.nodes.map((n) => ({
-      adapter_number: n.adapterNumber,
-      label: n.label,
-      node_id: n.nodeId,
-      port_number: n.portNumber,
-    })),
-    project_id: link.projectId,
-    suspend: link.suspend,
-  };
-}

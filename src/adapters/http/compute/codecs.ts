@@ -11,7 +11,7 @@ import {
   jsonObject,
   jsonString,
   nullable,
-} from "./schema.js";
+} from "../schema.js";
 
 export const Uuid = jsonString({ minLength: 36, maxLength: 36, pattern: CANONICAL_UUID });
 

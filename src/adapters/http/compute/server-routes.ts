@@ -1,6 +1,6 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ApiRouter } from "../api-router.js";
-import { presentInterface, presentNetworkPorts, presentStatistics } from "../presenters.js";
+import { presentInterface, presentNetworkPorts, presentStatistics } from "./presenters.js";
 import { NOTIFICATION_SOCKET_PATH } from "../notification-socket.js";
 
 /** What a GNS3 controller asks of a compute beyond its projects and nodes (docs: gns3-compute-protocol). */

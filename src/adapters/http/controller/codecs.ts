@@ -1,6 +1,6 @@
 import * as t from "io-ts";
-import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "./schema.js";
-import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "./compute.js";
+import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "../schema.js";
+import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
   "ProjectCreate",

@@ -217,7 +217,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       chain,
       makeLine,
       (frame) => this.intoSwitch(live, livePort, frame),
-      (frame) => this.ontoWire(livePort, frame),
+      // A frame still held by the egress delay when the node stopped does not leave either.
+      (frame) => (live.running ? this.ontoWire(livePort, frame) : livePort.counters?.countEgressDrop("stopped")),
     );
     if (nio.type === "nio_udp") {
       const opened = await this.transport.open({

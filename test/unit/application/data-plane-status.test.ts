@@ -1,160 +1,46 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { SwitchDataPlane, type DataPlaneOptions } from "../../../src/application/dataplane/switch-data-plane.js";
-import { NotificationHub } from "../../../src/application/notification-hub.js";
+import type { SwitchDataPlane } from "../../../src/application/dataplane/switch-data-plane.js";
 import type { BpfCompiler } from "../../../src/application/ports/bpf-compiler.js";
-import type { CaptureSink, CaptureWriter } from "../../../src/application/ports/capture-sink.js";
 import type { ComputeNotification } from "../../../src/application/ports/notifications.js";
-import type { Clock, Logger } from "../../../src/application/ports/system.js";
-import type { RandomSourceFactory, Timers } from "../../../src/application/ports/timers.js";
-import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { type ComputeNode, attachNio, withStatus } from "../../../src/domain/switching/compute-node.js";
+import type { RandomSourceFactory } from "../../../src/application/ports/timers.js";
+import { type ComputeNode, attachNio, replaceNio, withStatus } from "../../../src/domain/switching/compute-node.js";
 import { createEthernetHub, defaultHubPorts } from "../../../src/domain/switching/ethernet-hub.js";
 import { createEthernetSwitch } from "../../../src/domain/switching/ethernet-switch.js";
 import type { FilterSettings } from "../../../src/domain/filters/filter-settings.js";
 import type { UdpNio } from "../../../src/domain/switching/nio.js";
 import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
 import { BROADCAST, eth, hex } from "../switching/support.js";
+import {
+  type InMemoryCaptureSink,
+  type InMemoryUdpTransport,
+  type ManualTime,
+  type RecordingLogger,
+  constantRandomness,
+  inMemoryDataPlane,
+} from "../../support/in-memory-data-plane.js";
 
 const PROJECT = "11111111-2222-4333-8444-555555555555";
 const H1 = 0x020000000001;
 const H2 = 0x020000000002;
 
-/** One NIO's socket, in memory: the test injects what the peer sends and reads what was sent to it. */
-class FakeEndpoint implements UdpEndpoint {
-  readonly sent: Uint8Array[] = [];
-  closed = false;
-  constructor(readonly options: UdpEndpointOptions) {}
-  send(frame: Uint8Array): void {
-    if (!this.closed) this.sent.push(Uint8Array.from(frame));
-  }
-  async close(): Promise<void> {
-    this.closed = true;
-  }
-  /** A datagram from the peer. */
-  fromPeer(frame: Uint8Array): void {
-    this.options.onFrame(frame);
-  }
-  /** The socket reports a failure (ICMP port unreachable, say). */
-  fail(reason: string): void {
-    this.options.onError?.(reason);
-  }
-}
-
-class FakeUdpTransport implements UdpTransport {
-  readonly endpoints = new Map<number, FakeEndpoint>();
-  async open(options: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
-    const endpoint = new FakeEndpoint(options);
-    this.endpoints.set(options.lport, endpoint);
-    return E.right(endpoint);
-  }
-  at(lport: number): FakeEndpoint {
-    const e = this.endpoints.get(lport);
-    if (e === undefined) throw new Error(`no endpoint on lport ${lport}`);
-    return e;
-  }
-}
-
-class FakeCaptureWriter implements CaptureWriter {
-  readonly frames: string[] = [];
-  closed = false;
-  constructor(
-    readonly path: string,
-    private readonly onFailure: ((reason: string) => void) | undefined,
-  ) {}
-  write(frame: Uint8Array): void {
-    if (!this.closed) this.frames.push(hex(frame));
-  }
-  async close(): Promise<void> {
-    this.closed = true;
-  }
-  /** The disk gave up (ENOSPC, file system gone). */
-  fail(reason: string): void {
-    this.onFailure?.(reason);
-  }
-}
-
-class FakeCaptureSink implements CaptureSink {
-  readonly writers: FakeCaptureWriter[] = [];
-  async open(filePath: string, onFailure?: (reason: string) => void): Promise<E.Either<string, CaptureWriter>> {
-    const writer = new FakeCaptureWriter(filePath, onFailure);
-    this.writers.push(writer);
-    return E.right(writer);
-  }
-}
-
-/** Time that moves only when the test says so, with the timers that go with it. */
-class ManualTime implements Clock, Timers {
-  now = 1_000_000;
-  private pending: { at: number; callback: () => void; handle: number }[] = [];
-  private nextHandle = 1;
-  nowMs(): number {
-    return this.now;
-  }
-  setTimeout(callback: () => void, ms: number): unknown {
-    const handle = this.nextHandle++;
-    this.pending.push({ at: this.now + Math.max(1, ms), callback, handle });
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending = this.pending.filter((t) => t.handle !== handle);
-  }
-  advance(ms: number): void {
-    const until = this.now + ms;
-    for (;;) {
-      this.pending.sort((a, b) => a.at - b.at);
-      const next = this.pending[0];
-      if (next === undefined || next.at > until) break;
-      this.pending.shift();
-      this.now = next.at;
-      next.callback();
-    }
-    this.now = until;
-  }
-}
-
-class RecordingLogger implements Logger {
-  readonly lines: { level: string; msg: string; fields: Record<string, unknown> | undefined }[] = [];
-  debug(msg: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: "debug", msg, fields });
-  }
-  info(msg: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: "info", msg, fields });
-  }
-  warn(msg: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: "warn", msg, fields });
-  }
-  error(msg: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: "error", msg, fields });
-  }
-}
-
-const noRandomness: RandomSourceFactory = { create: () => ({ next: () => 0.5 }) };
+const noRandomness: RandomSourceFactory = constantRandomness(0.5);
 const noBpf: BpfCompiler = () => E.left({ line: 1, message: "these tests use no bpf filter" });
-const OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 64 };
 
 function udpNio(lport: number, filters: FilterSettings = {}): UdpNio {
   return { type: "nio_udp", lport, rhost: "127.0.0.1", rport: lport + 1000, filters, suspend: false };
 }
 
 describe("data plane: node status, the MAC table on stop, and what it tells the user", () => {
-  let transport: FakeUdpTransport;
-  let sink: FakeCaptureSink;
+  let transport: InMemoryUdpTransport;
+  let sink: InMemoryCaptureSink;
   let time: ManualTime;
   let logger: RecordingLogger;
-  let hub: NotificationHub;
   let told: ComputeNotification[];
   let dp: SwitchDataPlane;
 
   beforeEach(() => {
-    transport = new FakeUdpTransport();
-    sink = new FakeCaptureSink();
-    time = new ManualTime();
-    logger = new RecordingLogger();
-    hub = new NotificationHub();
-    told = [];
-    hub.subscribe((n) => told.push(n));
-    dp = new SwitchDataPlane(transport, sink, time, time, noRandomness, noBpf, logger, OPTIONS, hub);
+    ({ dp, transport, sink, time, logger, told } = inMemoryDataPlane({ randomness: noRandomness, compileBpf: noBpf }));
   });
   afterEach(async () => dp.close());
 
@@ -232,6 +118,19 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       expect(sentTo(1)).to.deep.equal([]);
       expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
       expect(dp.counters(sw.nodeId).get(0), "received once, counted once").to.include({ framesIn: 1, bytesIn: 60 });
+    });
+
+    it("does not send a frame that its egress delay still held when the node stopped, and counts it as a stopped drop", async () => {
+      const plain = await wired(switchNode(), 2);
+      const delayedOut = replaceNio(plain, 1, udpNio(5001, { delay: [50] }));
+      if (E.isLeft(delayedOut)) throw new Error("replace");
+      await dp.sync(delayedOut.right);
+      peer(0).fromPeer(eth(BROADCAST, H1));
+      expect(sentTo(1), "held by port 1's delay").to.deep.equal([]);
+      await dp.sync(withStatus(delayedOut.right, "stopped"));
+      time.advance(100);
+      expect(sentTo(1)).to.deep.equal([]);
+      expect(dropsOf(delayedOut.right, 1)).to.deep.equal({ stopped: 1 });
     });
 
     it("forgets its learned MAC addresses when stopped: unicast floods after the restart", async () => {

@@ -13,6 +13,29 @@ describe("Concurrency: racing requests on the same ports", function () {
   });
   after(() => closeRawHttpAgent());
 
+  it("a compute project closing while switches, hubs and UDP ports are asked for in it leaves none of them behind", async () => {
+    s = await startTestServer();
+    const uc = s.netemu.useCases;
+    for (let round = 0; round < 20; round++) {
+      const created = await uc.createComputeProject.execute({ name: `race-${round}` });
+      if (created._tag === "Left") throw new Error(created.left._tag);
+      const projectId = created.right.projectId;
+      const racing = await Promise.all([
+        uc.createSwitch.execute({ projectId, name: "SW" }),
+        uc.reserveUdpPort.execute({ projectId }),
+        uc.closeComputeProject.execute({ projectId }),
+        uc.createHub.execute({ projectId, name: "HUB" }),
+        uc.reserveUdpPort.execute({ projectId }),
+      ]);
+      expect(racing[2]._tag, "the close").to.equal("Right");
+      // What was asked before the close ran first and went with it; what came after finds no project.
+      expect(racing[3]._tag === "Left" && racing[3].left._tag, "after the close").to.equal("ProjectNotFound");
+      expect(racing[4]._tag === "Left" && racing[4].left._tag, "after the close").to.equal("ProjectNotFound");
+    }
+    expect(await switchRepository(s.netemu).list(), "no node in a closed project").to.deep.equal([]);
+    expect(udpPool(s.netemu).reserved(), "no port held by a closed project").to.deep.equal([]);
+  });
+
   it("200 concurrent POST .../nio on one port give exactly one 201 and 199 JSON 409s, and leave one socket open", async () => {
     s = await startTestServer();
     await s.request("POST", "/v2/compute/projects", { name: "race", project_id: PROJECT });

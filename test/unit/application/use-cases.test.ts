@@ -56,7 +56,7 @@ function compute() {
     dataPlane,
     pool,
     switches,
-    createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }),
+    createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(lookup, switches, ids, lock),
     addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept),
     removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock),

@@ -1,11 +1,7 @@
-import { inject, injectable } from "tsyringe";
-import * as E from "fp-ts/lib/Either.js";
-import type { ComputeNodeRepository, ComputeProjectRepository } from "../../ports/repositories.js";
-import type { UdpPortPool } from "../../ports/udp-port-pool.js";
-import { TOKENS } from "../../ports/tokens.js";
+import { injectable } from "tsyringe";
+import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
-import { ComputeLookup } from "./compute-lookup.js";
-import { DeleteComputeNode } from "./delete-compute-node.js";
+import { ComputeProjectClosing } from "./compute-project-closing.js";
 
 /** What CloseComputeProject can answer instead of its result. */
 export type CloseComputeProjectError = ComputeProjectLookupError;
@@ -17,22 +13,9 @@ export type CloseComputeProjectError = ComputeProjectLookupError;
  */
 @injectable()
 export class CloseComputeProject {
-  constructor(
-    private readonly lookup: ComputeLookup,
-    private readonly deleteNode: DeleteComputeNode,
-    @inject(TOKENS.ComputeProjectRepository) private readonly projects: ComputeProjectRepository,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
-  ) {}
+  constructor(private readonly closing: ComputeProjectClosing) {}
 
-  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<CloseComputeProjectError, void>> {
-    const project = await this.lookup.project(projectId);
-    if (E.isLeft(project)) return project;
-    for (const node of await this.nodes.list()) {
-      if (node.projectId === projectId) await this.deleteNode.execute({ projectId, nodeId: node.nodeId });
-    }
-    this.pool.releaseProject(projectId);
-    await this.projects.delete(projectId);
-    return E.right(undefined);
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<CloseComputeProjectError, void>> {
+    return this.closing.close(projectId);
   }
 }

@@ -6,6 +6,8 @@ import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { computeProjectKey } from "./compute-project-closing.js";
 import type { ErrorOf } from "../../errors.js";
 
 /** What CreateComputeProject can answer instead of its result. */
@@ -24,16 +26,19 @@ export class CreateComputeProject {
     @inject(TOKENS.ComputeProjectRepository) private readonly projects: ComputeProjectRepository,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
   async execute(input: CreateComputeProjectInput): Promise<E.Either<CreateComputeProjectError, ComputeProject>> {
     if (input.projectId !== undefined && !isValidUuid(input.projectId)) return E.left({ _tag: "InvalidUuid", what: "Project", id: input.projectId });
     const projectId = input.projectId ?? this.ids.uuid();
-    const existing = await this.projects.get(projectId);
-    if (existing !== undefined) return E.right(existing);
-    const project: ComputeProject = { projectId, name: input.name, variables: input.variables ?? null };
-    await this.files.create(projectId);
-    await this.projects.save(project);
-    return E.right(project);
+    return this.lock.run(computeProjectKey(projectId), async () => {
+      const existing = await this.projects.get(projectId);
+      if (existing !== undefined) return E.right(existing);
+      const project: ComputeProject = { projectId, name: input.name, variables: input.variables ?? null };
+      await this.files.create(projectId);
+      await this.projects.save(project);
+      return E.right(project);
+    });
   }
 }

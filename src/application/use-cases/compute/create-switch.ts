@@ -8,6 +8,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { computeProjectKey } from "./compute-project-closing.js";
 
 /** What CreateSwitch can answer instead of its result. */
 export type CreateSwitchError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse">;
@@ -30,10 +31,12 @@ export class CreateSwitch {
   ) {}
 
   async execute({ projectId, ...input }: CreateSwitchInput & { readonly projectId: string }): Promise<E.Either<CreateSwitchError, EthernetSwitch>> {
-    const project = await this.lookup.project(projectId);
-    if (E.isLeft(project)) return project;
-    const nodeId = input.nodeId ?? this.ids.uuid();
-    return this.lock.run(nodeId, async () => {
+    // The project's lock first (ADR 0039): a close running meanwhile finishes before the check.
+    return this.lock.run(computeProjectKey(projectId), async () => {
+      const project = await this.lookup.project(projectId);
+      if (E.isLeft(project)) return project;
+      const nodeId = input.nodeId ?? this.ids.uuid();
+      return this.lock.run(nodeId, async () => {
       // GNS3 answers the existing node when its id is already known on this compute.
       const existing = await this.nodes.get(nodeId);
       if (existing?.nodeType === "ethernet_switch") return E.right(existing);
@@ -48,6 +51,7 @@ export class CreateSwitch {
       });
       await this.nodes.save(sw);
       return E.right(sw);
+      });
     });
   }
 }

@@ -1,9 +1,9 @@
 import { inject, injectable } from "tsyringe";
-import * as E from "fp-ts/lib/Either.js";
+import type * as E from "fp-ts/lib/Either.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
-import { CloseComputeProject } from "./close-compute-project.js";
+import { ComputeProjectClosing } from "./compute-project-closing.js";
 
 /** What DeleteComputeProject can answer instead of its result. */
 export type DeleteComputeProjectError = ComputeProjectLookupError;
@@ -12,14 +12,11 @@ export type DeleteComputeProjectError = ComputeProjectLookupError;
 @injectable()
 export class DeleteComputeProject {
   constructor(
-    private readonly close: CloseComputeProject,
+    private readonly closing: ComputeProjectClosing,
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteComputeProjectError, void>> {
-    const closed = await this.close.execute({ projectId });
-    if (E.isLeft(closed)) return closed;
-    await this.files.remove(projectId);
-    return closed;
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteComputeProjectError, void>> {
+    return this.closing.close(projectId, () => this.files.remove(projectId));
   }
 }

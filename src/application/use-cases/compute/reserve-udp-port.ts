@@ -4,6 +4,8 @@ import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { computeProjectKey } from "./compute-project-closing.js";
+import { KeyedLock } from "../../keyed-lock.js";
 
 /** What ReserveUdpPort can answer instead of its result. */
 export type ReserveUdpPortError = ComputeProjectLookupError | ErrorOf<"NoFreeUdpPort">;
@@ -14,11 +16,15 @@ export class ReserveUdpPort {
   constructor(
     private readonly lookup: ComputeLookup,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ReserveUdpPortError, number>> {
-    const project = await this.lookup.project(projectId);
-    if (E.isLeft(project)) return project;
-    return this.pool.reserve(projectId);
+  execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ReserveUdpPortError, number>> {
+    // Under the project's lock: a port reserved while the project closes would be held for ever.
+    return this.lock.run(computeProjectKey(projectId), async () => {
+      const project = await this.lookup.project(projectId);
+      if (E.isLeft(project)) return project;
+      return this.pool.reserve(projectId);
+    });
   }
 }

@@ -6,6 +6,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { computeProjectKey } from "./compute-project-closing.js";
 
 /** What UpdateComputeProject can answer instead of its result. */
 export type UpdateComputeProjectError = ComputeProjectLookupError;
@@ -20,7 +21,7 @@ export class UpdateComputeProject {
   ) {}
 
   execute({ projectId, variables }: { readonly projectId: string; readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<UpdateComputeProjectError, ComputeProject>> {
-    return this.lock.run(`compute-project:${projectId}`, async () => {
+    return this.lock.run(computeProjectKey(projectId), async () => {
       const found = await this.lookup.project(projectId);
       if (E.isLeft(found)) return found;
       const project: ComputeProject = { ...found.right, variables };

@@ -77,7 +77,7 @@ export class ProjectDirectoryFiles implements ProjectFiles {
     }
   }
 
-  async write(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<string, void>> {
+  async write(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<"outside" | { readonly failed: string }, void>> {
     const root = this.directory(projectId);
     const full = join(root, path);
     // Each upload has its own temporary file: two uploads of one path never write into each other,
@@ -85,7 +85,7 @@ export class ProjectDirectoryFiles implements ProjectFiles {
     const temp = `${full}.${randomUUID()}.upload`;
     try {
       await mkdir(dirname(full), { recursive: true });
-      if (!within(await realpath(root), await realpath(dirname(full)))) return E.left("the path leaves the project directory");
+      if (!within(await realpath(root), await realpath(dirname(full)))) return E.left("outside");
       const file = await open(temp, "w", 0o644);
       try {
         for await (const chunk of content) await file.write(chunk);
@@ -99,7 +99,7 @@ export class ProjectDirectoryFiles implements ProjectFiles {
       await rm(temp, { force: true }).catch(() => undefined);
       // The code, not the message: messages carry absolute paths of the server.
       const e = err as NodeJS.ErrnoException;
-      return E.left(e.code === undefined ? "the upload was interrupted" : `${e.syscall ?? "write"} failed with ${e.code}`);
+      return E.left({ failed: e.code === undefined ? "the upload was interrupted" : `${e.syscall ?? "write"} failed with ${e.code}` });
     }
   }
 

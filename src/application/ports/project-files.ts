@@ -17,8 +17,11 @@ export interface ProjectFiles {
   list(projectId: string): Promise<readonly ProjectFileEntry[]>;
   /** The file's bytes; Left "missing" when there is no such regular file. */
   read(projectId: string, path: string): Promise<E.Either<"missing", AsyncIterable<Uint8Array>>>;
-  /** Writes (replaces) a file, creating its directories; Left is the reason it could not. */
-  write(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<string, void>>;
+  /**
+   * Writes (replaces) a file, creating its directories. Left "outside" when the path leads out of
+   * the project through a symbolic link; else Left is the reason it could not.
+   */
+  write(projectId: string, path: string, content: AsyncIterable<Uint8Array>): Promise<E.Either<"outside" | { readonly failed: string }, void>>;
   /** Removes the project's directory and everything in it (a deleted project). */
   remove(projectId: string): Promise<void>;
 }

@@ -24,6 +24,9 @@ export class WriteProjectFile {
     if (E.isLeft(inside)) return E.left({ _tag: "PathOutsideProject", path });
     if (inside.right === "") return E.left({ _tag: "PathOutsideProject", path });
     const written = await this.files.write(projectId, inside.right, content);
-    return E.isLeft(written) ? E.left({ _tag: "ProjectFileUnwritable", path: inside.right, reason: written.left }) : E.right(undefined);
+    if (E.isRight(written)) return written;
+    return written.left === "outside"
+      ? E.left({ _tag: "PathOutsideProject", path })
+      : E.left({ _tag: "ProjectFileUnwritable", path: inside.right, reason: written.left.failed });
   }
 }

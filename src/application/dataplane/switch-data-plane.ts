@@ -4,7 +4,7 @@ import { EthernetSwitchFabric } from "../../domain/switching/forwarding.js";
 import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import { PortCounters as LivePortCounters, type DropReason } from "../../domain/switching/port-counters.js";
 import { portOf } from "../../domain/switching/ethernet-switch.js";
-import { type ComputeNode, hasPort, nodeKindName } from "../../domain/switching/compute-node.js";
+import { type ComputeNode, hasPort } from "../../domain/switching/compute-node.js";
 import { type Port, portFromMapping } from "../../domain/switching/port.js";
 import { type Nio, sameEndpoint } from "../../domain/switching/nio.js";
 import { FilterChain } from "../../domain/filters/filter-chain.js";
@@ -16,7 +16,7 @@ import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
 import type { BpfCompiler } from "../ports/bpf-compiler.js";
-import type { LogSeverity, Notifications } from "../ports/notifications.js";
+import type { ComputeNotification, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
 import { DelayLine } from "./delay-line.js";
@@ -83,10 +83,6 @@ class LiveNode {
     return this.live.fabric.counters(portNumber);
   }
 
-  /** "Ethernet switch SW1": how messages to the user name the node. */
-  get label(): string {
-    return `${nodeKindName(this.node.nodeType)} ${this.node.name}`;
-  }
 }
 
 /**
@@ -113,11 +109,12 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
 
-  /** Tells the user (the controller's console, through the notifications) and the log. */
-  private tell(live: LiveNode, severity: LogSeverity, message: string, fields: Record<string, unknown>): void {
-    this.notifications.publish({ kind: "log", severity, message, projectId: live.node.projectId });
-    const log = severity === "error" ? this.logger.error : severity === "warning" ? this.logger.warn : this.logger.info;
-    log.call(this.logger, message, { projectId: live.node.projectId, nodeId: live.node.nodeId, ...fields });
+  /** Tells the user (the controller's console, through the notifications) and the operator's log. */
+  private tell(notification: ComputeNotification, logLine: string, fields: Record<string, unknown>): void {
+    this.notifications.publish(notification);
+    const node = notification.kind === "log" ? undefined : notification.node;
+    const log = notification.kind === "capture_failed" ? this.logger.error : this.logger.warn;
+    log.call(this.logger, logLine, { projectId: node?.projectId, nodeId: node?.nodeId, ...fields });
   }
 
   private buildChain(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
@@ -239,7 +236,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (port.peerUnreachable || port.nio.type !== "nio_udp") return;
     port.peerUnreachable = true;
     const peer = `${port.nio.rhost}:${port.nio.rport}`;
-    this.tell(live, "warning", `${live.label} port ${port.portNumber}: the peer ${peer} is unreachable (${reason})`, { port: port.portNumber, peer, reason });
+    this.tell({ kind: "peer_unreachable", node: live.node, portNumber: port.portNumber, peer, reason }, "NIO peer unreachable", { port: port.portNumber, peer, reason });
   }
 
   /** A datagram from the port's peer. */
@@ -348,7 +345,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (port.capture !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber });
     const opened = await this.captureSink.open(filePath, (reason) => {
       if (port.capture?.path !== filePath) return;
-      this.tell(live, "error", `${live.label} port ${portNumber}: the capture to ${filePath} stopped: ${reason}`, { port: portNumber, reason });
+      this.tell({ kind: "capture_failed", node: live.node, portNumber, filePath, reason }, "capture stopped: its file cannot be written", { port: portNumber, filePath, reason });
       void this.closeCapture(port);
     });
     if (E.isLeft(opened)) return E.left({ _tag: "CaptureFileUnwritable", filePath, reason: opened.left });

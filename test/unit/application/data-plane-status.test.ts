@@ -11,6 +11,7 @@ import type { FilterSettings } from "../../../src/domain/filters/filter-settings
 import type { UdpNio } from "../../../src/domain/switching/nio.js";
 import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
 import { BROADCAST, eth, hex } from "../switching/support.js";
+import { presentNotification } from "../../../src/adapters/http/compute/presenters.js";
 import {
   type InMemoryCaptureSink,
   type InMemoryUdpTransport,
@@ -64,7 +65,14 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
   const peer = (port: number) => transport.at(5000 + port);
   const sentTo = (port: number) => peer(port).sent.map(hex);
   const dropsOf = (node: ComputeNode, port: number) => dp.counters(node.nodeId).get(port)?.drops;
-  const logs = () => told.filter((n): n is Extract<ComputeNotification, { kind: "log" }> => n.kind === "log");
+  /** What the user is told (peer unreachable, capture failed), as the GNS3 console line netemu words it. */
+  const logs = () =>
+    told
+      .filter((n) => n.kind === "peer_unreachable" || n.kind === "capture_failed")
+      .map((n) => {
+        const line = presentNotification(n) as { action: string; event: { message: string }; project_id: string };
+        return { kind: "log", severity: line.action.slice("log.".length), message: line.event.message, projectId: line.project_id, told: n };
+      });
 
   describe("a switch", () => {
     it("forwards while it is started", async () => {
@@ -201,6 +209,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       expect(logs()).to.have.length(1);
       const warning = logs()[0]!;
       expect(warning).to.include({ kind: "log", severity: "warning", projectId: PROJECT });
+      expect(warning.told).to.include({ kind: "peer_unreachable", portNumber: 1, peer: "127.0.0.1:6001", reason: "recvmsg ECONNREFUSED" });
       expect(warning.message).to.include("Ethernet switch SW1").and.include("port 1").and.include("127.0.0.1:6001").and.include("ECONNREFUSED");
       expect(logger.lines.filter((l) => l.level === "warn")).to.have.length(1);
 

@@ -1,5 +1,5 @@
 import type { ComputeProject } from "../../../domain/topology/project.js";
-import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import { type ComputeNode, nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { Nio } from "../../../domain/switching/nio.js";
 import type { HostStatistics, NetworkInterface } from "../../../application/ports/host.js";
 import type { ComputeNotification } from "../../../application/ports/notifications.js";
@@ -53,9 +53,26 @@ export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<num
  * key it does not know and sends it back on the next PUT.
  */
 export function presentNotification(n: ComputeNotification): Record<string, unknown> {
-  if (n.kind === "node.updated") return { action: "node.updated", event: presentComputeNode(n.node), project_id: n.node.projectId };
-  const message = { action: `log.${n.severity}`, event: { message: n.message } };
-  return n.projectId === undefined ? message : { ...message, project_id: n.projectId };
+  switch (n.kind) {
+    case "node.updated":
+      return { action: "node.updated", event: presentComputeNode(n.node), project_id: n.node.projectId };
+    case "peer_unreachable":
+      return {
+        action: "log.warning",
+        event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name} port ${n.portNumber}: the peer ${n.peer} is unreachable (${n.reason})` },
+        project_id: n.node.projectId,
+      };
+    case "capture_failed":
+      return {
+        action: "log.error",
+        event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name} port ${n.portNumber}: the capture to ${n.filePath} stopped: ${n.reason}` },
+        project_id: n.node.projectId,
+      };
+    case "log": {
+      const message = { action: `log.${n.severity}`, event: { message: n.message } };
+      return n.projectId === undefined ? message : { ...message, project_id: n.projectId };
+    }
+  }
 }
 
 export function presentPing(load: { readonly cpuUsagePercent: number; readonly memoryUsagePercent: number }): Record<string, unknown> {

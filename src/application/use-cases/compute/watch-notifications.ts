@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ComputeNotification, Notifications } from "../../ports/notifications.js";
+import { type ComputeNotification, type Notifications, projectOf } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
@@ -29,8 +29,7 @@ export class WatchNotifications {
     if (E.isLeft(project)) return project;
     return E.right(
       this.notifications.subscribe((n) => {
-        const of = n.kind === "node.updated" ? n.node.projectId : n.projectId;
-        if (of === projectId) listener(n);
+        if (projectOf(n) === projectId) listener(n);
       }),
     );
   }

@@ -4,6 +4,7 @@ import { KeyedLock } from "../../../src/application/keyed-lock.js";
 import { ComputeLookup } from "../../../src/application/use-cases/compute/compute-lookup.js";
 import { CreateComputeProject } from "../../../src/application/use-cases/compute/create-compute-project.js";
 import { CreateSwitch } from "../../../src/application/use-cases/compute/create-switch.js";
+import { NodeCreation } from "../../../src/application/use-cases/compute/node-creation.js";
 import { AddNio } from "../../../src/application/use-cases/compute/add-nio.js";
 import { RemoveNio } from "../../../src/application/use-cases/compute/remove-nio.js";
 import type { UdpPortPool } from "../../../src/application/ports/udp-port-pool.js";
@@ -57,7 +58,7 @@ function compute() {
     pool,
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
-    createSwitch: new CreateSwitch(lookup, switches, ids, lock),
+    createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
     addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept),
     removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock),
   };

@@ -17,7 +17,7 @@ export interface PortAddress {
   readonly nodeType?: ComputeNodeType | undefined;
 }
 
-type NodeOfType<T extends ComputeNodeType> = Extract<ComputeNode, { readonly nodeType: T }>;
+export type NodeOfType<T extends ComputeNodeType> = Extract<ComputeNode, { readonly nodeType: T }>;
 
 /** The compute's id checks, in GNS3's order: project syntax, project, node syntax, node, ownership. */
 @injectable()

@@ -1,0 +1,46 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
+import type { IdGenerator } from "../../ports/system.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup, type NodeOfType } from "./compute-lookup.js";
+import { computeProjectKey } from "./compute-project-closing.js";
+
+/**
+ * How a switch or hub comes to be, the same for both: under the project's lock, then the node's
+ * (ADR 0039), in a project that exists; an id already known answers that node when it is of the
+ * type asked for (as GNS3 does), and is refused when it is of the other.
+ */
+@injectable()
+export class NodeCreation {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+  ) {}
+
+  create<T extends ComputeNodeType>(
+    projectId: string,
+    wantedId: string | undefined,
+    nodeType: T,
+    build: (nodeId: string) => NodeOfType<T>,
+  ): Promise<E.Either<ComputeProjectLookupError | ErrorOf<"NodeIdInUse">, NodeOfType<T>>> {
+    return this.lock.run(computeProjectKey(projectId), async () => {
+      const project = await this.lookup.project(projectId);
+      if (E.isLeft(project)) return project;
+      const nodeId = wantedId ?? this.ids.uuid();
+      return this.lock.run(nodeId, async () => {
+        const existing = await this.nodes.get(nodeId);
+        if (existing?.nodeType === nodeType) return E.right(existing as NodeOfType<T>);
+        if (existing !== undefined) return E.left({ _tag: "NodeIdInUse", nodeId, nodeType: existing.nodeType });
+        const node = build(nodeId);
+        await this.nodes.save(node);
+        return E.right(node);
+      });
+    });
+  }
+}

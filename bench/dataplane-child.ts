@@ -254,7 +254,7 @@ async function dut(a: DutArgs): Promise<void> {
       }
       return out;
     },
-    counters: () => Object.fromEntries([...dataPlane.counters(nodeId)].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),
+    counters: async () => Object.fromEntries([...(await dataPlane.counters(nodeId))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),
   }, async () => {
     await netemu.shutdown();
     rmSync(configDir, { recursive: true, force: true });

@@ -48,10 +48,10 @@ export class FakeDataPlane implements DataPlane, PacketCaptures {
   async removeNode(nodeId: string): Promise<void> {
     for (const key of [...this.attached.keys()]) if (key.startsWith(`${nodeId}/`)) this.attached.delete(key);
   }
-  counters(): ReadonlyMap<number, PortCounters> {
+  async counters(): Promise<ReadonlyMap<number, PortCounters>> {
     return new Map();
   }
-  macTable(): readonly MacTableEntry[] {
+  async macTable(): Promise<readonly MacTableEntry[]> {
     return [];
   }
   async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
@@ -61,11 +61,11 @@ export class FakeDataPlane implements DataPlane, PacketCaptures {
   async stop(nodeId: string, portNumber: number): Promise<void> {
     this.captures.delete(this.key(nodeId, portNumber));
   }
-  fileOf(nodeId: string, portNumber: number): string | undefined {
+  async fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
     return this.captures.get(this.key(nodeId, portNumber));
   }
   isCapturing(nodeId: string, portNumber: number): boolean {
-    return this.fileOf(nodeId, portNumber) !== undefined;
+    return this.captures.has(this.key(nodeId, portNumber));
   }
   async close(): Promise<void> {
     this.closed = true;

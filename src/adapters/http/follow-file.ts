@@ -6,14 +6,14 @@ import { setTimeout as sleep } from "node:timers/promises";
  * Streams a growing file, like `tail -f`, until `isActive` says the writer stopped and the end is
  * reached (GNS3 polls every 0.1 s the same way). Stops reading at once when the client goes.
  */
-export function followFile(path: string, isActive: () => boolean, pollMs = 100): Readable {
+export function followFile(path: string, isActive: () => Promise<boolean>, pollMs = 100): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
     const file = await open(path, "r");
     try {
       const buffer = Buffer.alloc(64 * 1024);
       let position = 0;
       for (;;) {
-        const active = isActive();
+        const active = await isActive();
         const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
         if (bytesRead > 0) {
           position += bytesRead;

@@ -320,7 +320,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     for (const portNumber of [...live.ports.keys()]) await this.closePort(live, portNumber);
   }
 
-  counters(nodeId: string): ReadonlyMap<number, PortCounters> {
+  async counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
     const live = this.nodes.get(nodeId);
     const out = new Map<number, PortCounters>();
     if (live === undefined) return out;
@@ -333,7 +333,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     return out;
   }
 
-  macTable(nodeId: string): readonly MacTableEntry[] {
+  async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
     const live = this.nodes.get(nodeId)?.live;
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
@@ -364,7 +364,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     await capture?.writer.close();
   }
 
-  fileOf(nodeId: string, portNumber: number): string | undefined {
+  async fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
     return this.nodes.get(nodeId)?.ports.get(portNumber)?.capture?.path;
   }
 

@@ -31,8 +31,9 @@ export interface DataPlane {
   sync(node: ComputeNode): Promise<E.Either<SyncError, void>>;
   /** Closes every socket of the node and forgets it. */
   removeNode(nodeId: string): Promise<void>;
-  counters(nodeId: string): ReadonlyMap<number, PortCounters>;
-  macTable(nodeId: string): readonly MacTableEntry[];
+  /** The live counters of each port with a NIO (asked, so that a data plane may run apart: ADR 0037). */
+  counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>>;
+  macTable(nodeId: string): Promise<readonly MacTableEntry[]>;
   /** Closes everything (shutdown). */
   close(): Promise<void>;
 }

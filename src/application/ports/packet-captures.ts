@@ -8,5 +8,5 @@ export interface PacketCaptures {
   /** Stops the port's capture, if any. */
   stop(nodeId: string, portNumber: number): Promise<void>;
   /** The file the port's running capture writes, if any. */
-  fileOf(nodeId: string, portNumber: number): string | undefined;
+  fileOf(nodeId: string, portNumber: number): Promise<string | undefined>;
 }

@@ -64,7 +64,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
   }
   const peer = (port: number) => transport.at(5000 + port);
   const sentTo = (port: number) => peer(port).sent.map(hex);
-  const dropsOf = (node: ComputeNode, port: number) => dp.counters(node.nodeId).get(port)?.drops;
+  const dropsOf = async (node: ComputeNode, port: number) => (await dp.counters(node.nodeId)).get(port)?.drops;
   /** What the user is told (peer unreachable, capture failed), as the GNS3 console line netemu words it. */
   const logs = () =>
     told
@@ -92,7 +92,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
         peer(1).fromPeer(eth(H1, H2));
         peer(1).fromPeer(eth(BROADCAST, H2, [], 100));
         for (const p of [0, 1, 2]) expect(sentTo(p), `port ${p}`).to.deep.equal([]);
-        const counters = dp.counters(sw.nodeId);
+        const counters = (await dp.counters(sw.nodeId));
         expect(counters.get(0)).to.deep.include({ framesIn: 1, bytesIn: 60, framesOut: 0, drops: { stopped: 1 } });
         expect(counters.get(1)).to.deep.include({ framesIn: 2, bytesIn: 60 + 114, framesOut: 0, drops: { stopped: 2 } });
         expect(counters.get(2)).to.deep.include({ framesIn: 0, framesOut: 0 });
@@ -106,7 +106,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
         const frame = eth(BROADCAST, H1, [], 64);
         peer(0).fromPeer(frame);
         expect(sentTo(1)).to.deep.equal([hex(frame)]);
-        expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+        expect(await dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
       });
     }
 
@@ -115,7 +115,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       await wired(sw, 2);
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.deep.equal([]);
-      expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+      expect(await dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
     });
 
     it("drops a frame that was held by a delay filter when the node stopped meanwhile", async () => {
@@ -124,8 +124,8 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       await dp.sync(withStatus(sw, "stopped"));
       time.advance(100);
       expect(sentTo(1)).to.deep.equal([]);
-      expect(dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
-      expect(dp.counters(sw.nodeId).get(0), "received once, counted once").to.include({ framesIn: 1, bytesIn: 60 });
+      expect(await dropsOf(sw, 0)).to.deep.equal({ stopped: 1 });
+      expect((await dp.counters(sw.nodeId)).get(0), "received once, counted once").to.include({ framesIn: 1, bytesIn: 60 });
     });
 
     it("does not send a frame that its egress delay still held when the node stopped, and counts it as a stopped drop", async () => {
@@ -138,15 +138,15 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       await dp.sync(withStatus(delayedOut.right, "stopped"));
       time.advance(100);
       expect(sentTo(1)).to.deep.equal([]);
-      expect(dropsOf(delayedOut.right, 1)).to.deep.equal({ stopped: 1 });
+      expect(await dropsOf(delayedOut.right, 1)).to.deep.equal({ stopped: 1 });
     });
 
     it("forgets its learned MAC addresses when stopped: unicast floods after the restart", async () => {
       const sw = await wired(switchNode(), 3);
       peer(1).fromPeer(eth(BROADCAST, H2));
-      expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
+      expect((await dp.macTable(sw.nodeId)).map((e) => e.port)).to.deep.equal([1]);
       await dp.sync(withStatus(sw, "stopped"));
-      expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
+      expect((await dp.macTable(sw.nodeId))).to.deep.equal([]);
       await dp.sync(withStatus(sw, "started"));
       const toH2 = eth(H2, H1);
       peer(0).fromPeer(toH2);
@@ -157,7 +157,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       const sw = await wired(switchNode(), 3);
       peer(1).fromPeer(eth(BROADCAST, H2));
       await dp.sync(withStatus(sw, "suspended"));
-      expect(dp.macTable(sw.nodeId).map((e) => e.port)).to.deep.equal([1]);
+      expect((await dp.macTable(sw.nodeId)).map((e) => e.port)).to.deep.equal([1]);
       await dp.sync(withStatus(sw, "started"));
       const toH2 = eth(H2, H1);
       peer(0).fromPeer(toH2);
@@ -170,7 +170,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       peer(1).fromPeer(eth(BROADCAST, H2));
       await dp.sync(withStatus(sw, "suspended"));
       await dp.sync(withStatus(sw, "stopped"));
-      expect(dp.macTable(sw.nodeId)).to.deep.equal([]);
+      expect((await dp.macTable(sw.nodeId))).to.deep.equal([]);
     });
   });
 
@@ -183,7 +183,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       expect(sentTo(1)).to.include(hex(frame));
       expect(sentTo(2)).to.include(hex(frame));
       expect(sentTo(0)).to.deep.equal([hex(eth(BROADCAST, H2))]);
-      expect(dp.macTable(hubNode().nodeId), "a hub has no MAC table").to.deep.equal([]);
+      expect((await dp.macTable(hubNode().nodeId)), "a hub has no MAC table").to.deep.equal([]);
     });
 
     it("forwards nothing while stopped or suspended, and again once started", async () => {
@@ -193,7 +193,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       await dp.sync(withStatus(h, "suspended"));
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.deep.equal([]);
-      expect(dropsOf(h, 0)).to.deep.equal({ stopped: 2 });
+      expect(await dropsOf(h, 0)).to.deep.equal({ stopped: 2 });
       await dp.sync(withStatus(h, "started"));
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.have.length(1);
@@ -253,8 +253,8 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       expect(logs()[0]).to.include({ kind: "log", severity: "error", projectId: PROJECT });
       expect(logs()[0]!.message).to.include("Ethernet switch SW1 port 1").and.include(path).and.include("ENOSPC");
       expect(logger.lines.filter((l) => l.level === "error")).to.have.length(1);
-      expect(dp.fileOf(sw.nodeId, 1)).to.equal(undefined);
-      expect(dp.fileOf(sw.nodeId, 1) !== undefined).to.equal(false);
+      expect((await dp.fileOf(sw.nodeId, 1))).to.equal(undefined);
+      expect((await dp.fileOf(sw.nodeId, 1)) !== undefined).to.equal(false);
       await Promise.resolve();
       expect(writer.closed, "the failed writer is closed").to.equal(true);
 
@@ -262,7 +262,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       peer(0).fromPeer(eth(BROADCAST, H1));
       expect(sentTo(1)).to.have.length(2);
       expect(E.isRight(await dp.start(sw.nodeId, 1, path))).to.equal(true);
-      expect(dp.fileOf(sw.nodeId, 1)).to.equal(path);
+      expect((await dp.fileOf(sw.nodeId, 1))).to.equal(path);
     });
 
     it("ignores a failure reported by a capture that was already stopped", async () => {
@@ -273,7 +273,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
       await dp.start(sw.nodeId, 1, "/c/new.pcap");
       old.fail("EIO");
       expect(logs()).to.deep.equal([]);
-      expect(dp.fileOf(sw.nodeId, 1)).to.equal("/c/new.pcap");
+      expect((await dp.fileOf(sw.nodeId, 1))).to.equal("/c/new.pcap");
     });
   });
 });

@@ -108,8 +108,8 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(c).to.deep.include({ framesIn: 4, framesForwarded: 2, framesOffered: 4, framesOut: 2 });
       expect(c.ingressDrops).to.deep.equal({ frequency_drop: 2 });
       expect(c.egressDrops).to.deep.equal({ frequency_drop: 2 });
-      expect(dp.counters(SWITCH_ID).get(1)?.drops).to.deep.equal({ frequency_drop: 4 });
-      expect(dp.counters(SWITCH_ID).get(0)?.drops, "port 0 has no filter").to.deep.equal({});
+      expect((await dp.counters(SWITCH_ID)).get(1)?.drops).to.deep.equal({ frequency_drop: 4 });
+      expect((await dp.counters(SWITCH_ID)).get(0)?.drops, "port 0 has no filter").to.deep.equal({});
     });
 
     it("share one frequency_drop count between the two directions of the port", async () => {
@@ -313,7 +313,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       const c = countersOf(SWITCH_ID, 1);
       expect(c).to.deep.include({ framesIn: 0, framesOffered: 3, framesOut: 0 });
       expect(c.egressDrops).to.deep.equal({ nio_null: 3 });
-      expect(dp.counters(SWITCH_ID).get(1)?.drops).to.deep.equal({ nio_null: 3 });
+      expect((await dp.counters(SWITCH_ID)).get(1)?.drops).to.deep.equal({ nio_null: 3 });
     });
   });
 
@@ -380,7 +380,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect([...reasons].sort(), "the traffic exercised every drop reason").to.deep.equal([...ALL_REASONS].sort());
       // What dp.counters shows agrees with the live counters.
       for (const [port, s] of liveCounters(dp, SWITCH_ID)) {
-        expect(dp.counters(SWITCH_ID).get(port)).to.deep.equal({ framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
+        expect((await dp.counters(SWITCH_ID)).get(port)).to.deep.equal({ framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
       }
     });
 
@@ -426,7 +426,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(synced).to.deep.equal(E.left({ _tag: "UdpConnectionFailed", rhost: "127.0.0.1", rport: LPORT + 1003, reason: `bind EADDRINUSE 0.0.0.0:${LPORT + 3}` }));
       expect(transport.attempts, "port 2's socket was opened, then port 3's refused").to.deep.equal([LPORT, LPORT + 1, LPORT + 2, LPORT + 3]);
       expect(transport.openLports(), "port 2's socket closed again").to.deep.equal([LPORT, LPORT + 1]);
-      expect([...dp.counters(SWITCH_ID).keys()]).to.deep.equal([0, 1]);
+      expect([...(await dp.counters(SWITCH_ID)).keys()]).to.deep.equal([0, 1]);
 
       // Still started, port 0 without filters, port 1 in VLAN 1.
       const f = eth(BROADCAST, H1);
@@ -442,7 +442,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(E.isLeft(synced) && synced.left._tag).to.equal("UdpConnectionFailed");
       expect(transport.attempts).to.deep.equal([LPORT, LPORT + 1]);
       expect(transport.openLports(), "neither socket open").to.deep.equal([]);
-      expect(dp.counters(SWITCH_ID).size).to.equal(0);
+      expect((await dp.counters(SWITCH_ID)).size).to.equal(0);
 
       // Port 0's local port was given back: the node comes up once port 1 uses another one.
       const retry = withNios(switchNode(), { 0: udpNio(0), 1: udpNio(2) });
@@ -460,7 +460,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(E.isLeft(synced) && synced.left).to.deep.include({ _tag: "InvalidFilterSettings" });
       expect(E.isLeft(synced) && synced.left._tag === "InvalidFilterSettings" && synced.left.problem).to.deep.include({ problem: "bpf_invalid", line: 2 });
       expect(transport.attempts, "no socket opened for port 2").to.deep.equal([LPORT, LPORT + 1]);
-      expect([...dp.counters(SWITCH_ID).keys()]).to.deep.equal([0, 1]);
+      expect([...(await dp.counters(SWITCH_ID)).keys()]).to.deep.equal([0, 1]);
 
       // Port 0's valid bpf line was not applied either: H1's frames still pass.
       const f = eth(BROADCAST, H1);
@@ -468,7 +468,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       peer(1).fromPeer(eth(BROADCAST, H2, [], 50));
       expect(sentTo(1)).to.deep.equal([hex(f)]);
       expect(sentTo(0)).to.have.length(1);
-      expect(dp.counters(SWITCH_ID).get(0)?.drops).to.deep.equal({});
+      expect((await dp.counters(SWITCH_ID)).get(0)?.drops).to.deep.equal({});
     });
   });
 });

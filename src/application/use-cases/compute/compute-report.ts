@@ -3,10 +3,10 @@ import { nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 
 /** The compute's switches and hubs, port by port with NIOs, filters and counters, for debug reports. */
-export function describeComputeNodes(nodes: readonly ComputeNode[], dataPlane: DataPlane): string[] {
+export async function describeComputeNodes(nodes: readonly ComputeNode[], dataPlane: DataPlane): Promise<string[]> {
   const lines: string[] = [];
   for (const node of nodes) {
-    const counters = dataPlane.counters(node.nodeId);
+    const counters = await dataPlane.counters(node.nodeId);
     lines.push(`${nodeKindName(node.nodeType)} ${node.name} (${node.nodeId}) in project ${node.projectId}, ${node.status}`);
     for (const port of node.portsMapping) {
       const nio = node.nios.get(port.port_number);
@@ -18,7 +18,7 @@ export function describeComputeNodes(nodes: readonly ComputeNode[], dataPlane: D
           (stats === undefined ? "" : ` counters=${JSON.stringify(stats)}`),
       );
     }
-    for (const entry of dataPlane.macTable(node.nodeId)) lines.push(`  MAC ${entry.mac} vlan ${entry.vlan} port ${entry.port}`);
+    for (const entry of await dataPlane.macTable(node.nodeId)) lines.push(`  MAC ${entry.mac} vlan ${entry.vlan} port ${entry.port}`);
   }
   return lines;
 }

@@ -24,7 +24,7 @@ export class DescribeCompute {
     const lines = [`Version: ${this.settings.gns3Version} (netemu)`, ...info.lines, "", "Projects:"];
     for (const project of await this.projects.list()) lines.push(`* ${project.name} (${project.projectId})`);
     lines.push("", `UDP ports in use (${this.pool.range.start}-${this.pool.range.end}): ${this.pool.reserved().join(" ") || "none"}`, "", "Nodes:");
-    lines.push(...describeComputeNodes(await this.nodes.list(), this.dataPlane));
+    lines.push(...(await describeComputeNodes(await this.nodes.list(), this.dataPlane)));
     return lines.join("\n") + "\n";
   }
 }

@@ -26,6 +26,6 @@ export class GetComputeNode {
   async execute(input: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType }): Promise<E.Either<GetComputeNodeError, ComputeNodeView>> {
     const node = await this.lookup.nodeOf(input.projectId, input.nodeId, input.nodeType);
     if (E.isLeft(node)) return node;
-    return E.right({ node: node.right, counters: this.dataPlane.counters(input.nodeId) });
+    return E.right({ node: node.right, counters: await this.dataPlane.counters(input.nodeId) });
   }
 }

@@ -19,6 +19,6 @@ export class GetMacTable {
   async execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<GetMacTableError, readonly MacTableEntry[]>> {
     const sw = await this.lookup.nodeOf(projectId, nodeId, "ethernet_switch");
     if (E.isLeft(sw)) return sw;
-    return E.right(this.dataPlane.macTable(nodeId));
+    return E.right(await this.dataPlane.macTable(nodeId));
   }
 }

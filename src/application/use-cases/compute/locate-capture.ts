@@ -12,7 +12,7 @@ export type LocateCaptureError = ComputePortLookupError | ErrorOf<"PortNotAlloca
 /** The file a running capture grows, and a way to know when it stops (for GET .../pcap). */
 export interface ActiveCapture {
   readonly filePath: string;
-  isActive(): boolean;
+  isActive(): Promise<boolean>;
 }
 
 @injectable()
@@ -26,10 +26,10 @@ export class LocateCapture {
     const sw = await this.lookup.nodeAt(at);
     if (E.isLeft(sw)) return sw;
     if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
-    const filePath = this.captures.fileOf(at.nodeId, at.portNumber);
+    const filePath = await this.captures.fileOf(at.nodeId, at.portNumber);
     if (filePath === undefined) {
       return E.left({ _tag: "NoCaptureToStream" });
     }
-    return E.right({ filePath, isActive: () => this.captures.fileOf(at.nodeId, at.portNumber) === filePath });
+    return E.right({ filePath, isActive: async () => (await this.captures.fileOf(at.nodeId, at.portNumber)) === filePath });
   }
 }

@@ -30,7 +30,7 @@ export class StartCapture {
         return E.left({ _tag: "DataLinkTypeNotSupported", nodeType: sw.right.nodeType, dataLinkType });
       }
       if (!sw.right.nios.has(at.portNumber)) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
-      if (this.captures.fileOf(at.nodeId, at.portNumber) !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });
+      if ((await this.captures.fileOf(at.nodeId, at.portNumber)) !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber: at.portNumber });
       const path = capturePath(this.settings.projectsPath, at.projectId, fileName);
       if (E.isLeft(path)) return path;
       const started = await this.captures.start(at.nodeId, at.portNumber, path.right);

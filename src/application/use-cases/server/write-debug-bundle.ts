@@ -40,7 +40,7 @@ export class WriteDebugBundle {
       }
     }
     const compute = [`Compute ID: local`, `Version: ${this.settings.gns3Version}`, ...info.lines, "", "Switches and hubs"];
-    compute.push(...describeComputeNodes(await this.nodes.list(), this.dataPlane));
+    compute.push(...(await describeComputeNodes(await this.nodes.list(), this.dataPlane)));
     const dir = await this.writer.write([
       { name: "controller.txt", content: controller.join("\n") + "\n" },
       { name: "compute_local.txt", content: compute.join("\n") + "\n" },

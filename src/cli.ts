@@ -48,13 +48,14 @@ async function serve(args: readonly string[]): Promise<number> {
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
     udpBufferBytes: config.udpBufferBytes,
+    dataPlaneWorkers: config.dataPlaneWorkers,
     overrides: { logger },
   });
   const warning = exposureWarning(config);
   if (warning !== undefined) logger.warn(warning);
   try {
     const { url } = await netemu.listen(config.port, config.host);
-    logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange });
+    logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
   } catch (err) {
     process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
     return 1;

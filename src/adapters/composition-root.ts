@@ -41,6 +41,7 @@ import { NotificationSocketServer } from "./http/notification-socket.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
+import { WorkerDataPlane } from "./data-plane-workers.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -89,6 +90,11 @@ export interface NetemuOptions {
   readonly httpTimeouts?: Partial<HttpTimeouts>;
   /** MAC aging and table size of every switch. */
   readonly dataPlane?: Partial<DataPlaneOptions>;
+  /**
+   * How many worker threads run the data plane (ADR 0041): 0 (the default) runs it on the main
+   * thread; N ≥ 1 spreads the switches and hubs over N workers, so frames never wait for the API.
+   */
+  readonly dataPlaneWorkers?: number;
   readonly overrides?: PortOverrides;
 }
 
@@ -144,14 +150,16 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.BpfCompiler, compileBpf);
   value(TOKENS.Timers, o.timers ?? new NodeTimers());
   value(TOKENS.RandomSourceFactory, o.randomSourceFactory ?? new SeededRandomFactory());
-  value(TOKENS.DataPlaneOptions, { ...DEFAULT_DATA_PLANE_OPTIONS, ...options.dataPlane });
+  const dataPlaneOptions = { ...DEFAULT_DATA_PLANE_OPTIONS, ...options.dataPlane };
+  value(TOKENS.DataPlaneOptions, dataPlaneOptions);
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
   value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
   value(TOKENS.ProjectFiles, o.projectFiles ?? new ProjectDirectoryFiles(settings.projectsPath));
-  value(TOKENS.Notifications, o.notifications ?? new NotificationHub());
+  const notifications = o.notifications ?? new NotificationHub();
+  value(TOKENS.Notifications, notifications);
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
   value(TOKENS.HostFacts, { platform: process.platform });
   value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
@@ -162,10 +170,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.DebugBundleWriter, new DirectoryDebugBundleWriter(settings.configDir));
   const bindHost = settings.host === "::" || settings.host === "0.0.0.0" ? settings.host : settings.host === "localhost" ? "127.0.0.1" : settings.host;
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
-  value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport({ bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer }));
+  const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
+  value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport(transport));
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
+  const workers = options.dataPlaneWorkers ?? 0;
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
+  else if (workers > 0) value(TOKENS.DataPlane, new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger }));
   else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
   // The data plane's sockets are where captures tap the frames: one object serves both ports.
   c.register(TOKENS.PacketCaptures, { useFactory: (container) => container.resolve(TOKENS.DataPlane) });

@@ -64,6 +64,29 @@ describe("the netemu command", function () {
     });
   }
 
+  it("runs the data plane in worker threads when asked (--dataplane-workers), and still stops cleanly on SIGTERM", async () => {
+    const s = await serve(configDir, ["--dataplane-workers", "2"]);
+    const project = "77777777-3333-4444-8555-888888888888";
+    expect((await fetch(`${s.url}/v2/compute/projects`, { method: "POST", body: JSON.stringify({ name: "w", project_id: project }) })).status).to.equal(201);
+    const sw = (await (await fetch(`${s.url}/v2/compute/projects/${project}/ethernet_switch/nodes`, { method: "POST", body: JSON.stringify({ name: "SW" }) })).json()) as { node_id: string };
+    const lport = ((await (await fetch(`${s.url}/v2/compute/projects/${project}/ports/udp`, { method: "POST" })).json()) as { udp_port: number }).udp_port;
+    const nio = await fetch(`${s.url}/v2/compute/projects/${project}/ethernet_switch/nodes/${sw.node_id}/adapters/0/ports/0/nio`, {
+      method: "POST",
+      body: JSON.stringify({ type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 }),
+    });
+    expect(nio.status).to.equal(201);
+    s.child.kill("SIGTERM");
+    const { code, ms } = await s.exit;
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(2000);
+  });
+
+  it("refuses a worker count outside 0..64 with status 2", () => {
+    const r = spawnSync(process.execPath, [CLI, "serve", "--config-dir", configDir, "--dataplane-workers", "65"], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include("--dataplane-workers must be an integer between 0 and 64");
+  });
+
   it("exits 0 after POST /v2/shutdown", async () => {
     const s = await serve(configDir);
     const r = await fetch(`${s.url}/v2/shutdown`, { method: "POST" });

@@ -15,12 +15,13 @@ interface NetemuCompute {
 
 let udpBase = 33000 + (process.pid % 20) * 100;
 
-async function startNetemuCompute(auth?: { user: string; password: string }): Promise<NetemuCompute> {
+async function startNetemuCompute(auth?: { user: string; password: string }, dataPlaneWorkers = 0): Promise<NetemuCompute> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-compute-"));
   const start = udpBase;
   udpBase += 100;
   const netemu = createNetemu({
     logLevel: "silent",
+    dataPlaneWorkers,
     settings: {
       host: "127.0.0.2",
       port: 0,
@@ -99,9 +100,9 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
       15_000,
     );
 
-  it("runs a lab through netemu's switch and hub: link, ping, capture, edit, stop and start, snapshot, statistics, delete", async () => {
+  it("runs a lab through netemu's switch and hub, its data plane in a worker thread: link, ping, capture, edit, stop and start, snapshot, statistics, delete", async () => {
     const g = (gns3 = await Gns3Server.start());
-    const c = (compute = await startNetemuCompute());
+    const c = (compute = await startNetemuCompute(undefined, 1));
 
     // Connecting: the capabilities probe, then the websocket with its pings.
     ok(await addCompute(g, c), 201, "POST /v2/computes");

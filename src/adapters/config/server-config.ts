@@ -10,6 +10,7 @@ export interface NetemuConfig extends ServerSettings {
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
   readonly udpBufferBytes: number;
+  readonly dataPlaneWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +42,7 @@ const SETTINGS = {
   logLevel: { flag: "log-level", env: "NETEMU_LOG_LEVEL", ini: "log_level" },
   bodyLimit: { flag: "body-limit", env: "NETEMU_BODY_LIMIT", ini: "body_limit" },
   udpBuffer: { flag: "udp-buffer", env: "NETEMU_UDP_BUFFER", ini: "udp_buffer" },
+  dataPlaneWorkers: { flag: "dataplane-workers", env: "NETEMU_DATAPLANE_WORKERS", ini: "dataplane_workers" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -61,6 +63,7 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --log-level LEVEL       fatal|error|warn|info|debug|trace|silent (NETEMU_LOG_LEVEL, default info)
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
+  --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default 0)
 `;
 
 function parseBool(name: string, value: string): boolean {
@@ -102,6 +105,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
         "log-level": { type: "string" },
         "body-limit": { type: "string" },
         "udp-buffer": { type: "string" },
+        "dataplane-workers": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -161,6 +165,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     logLevel,
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
+    dataPlaneWorkers: int("dataPlaneWorkers", 0, 0, 64),
   };
 }
 

@@ -3,7 +3,7 @@ import { lookup } from "node:dns/promises";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
 
-interface DgramOptions {
+export interface DgramOptions {
   /** Address NIO sockets bind to (the IPv4 one; IPv6 peers bind the matching IPv6 address). */
   readonly bindHost: string;
   /** Socket buffer sizes in bytes: large enough to absorb bursts while the event loop is busy. */

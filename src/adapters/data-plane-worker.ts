@@ -1,0 +1,66 @@
+import "reflect-metadata";
+import { parentPort, workerData } from "node:worker_threads";
+import { SwitchDataPlane, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
+import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
+import type { Logger } from "../application/ports/system.js";
+import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-transport.js";
+import { PcapFileSink } from "./capture/pcap-file-sink.js";
+import { SystemClock } from "./system/system-clock.js";
+import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
+import { compileBpf } from "./bpf-check.js";
+
+/**
+ * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
+ * sockets, timers and captures, driven by the main thread's messages ({id, op, args} → {id, value}
+ * or {id, error}); its notifications and log lines go back as events.
+ */
+export interface DataPlaneWorkerData {
+  readonly dataPlane: DataPlaneOptions;
+  readonly transport: DgramOptions;
+}
+
+const port = parentPort;
+if (port === null) throw new Error("data-plane-worker.js runs as a worker thread");
+const data = workerData as DataPlaneWorkerData;
+
+const logger: Logger = {
+  debug: (msg, fields) => port.postMessage({ event: "log", level: "debug", msg, fields }),
+  info: (msg, fields) => port.postMessage({ event: "log", level: "info", msg, fields }),
+  warn: (msg, fields) => port.postMessage({ event: "log", level: "warn", msg, fields }),
+  error: (msg, fields) => port.postMessage({ event: "log", level: "error", msg, fields }),
+};
+const notifications: Notifications = {
+  publish: (notification: ComputeNotification) => port.postMessage({ event: "notification", notification }),
+  subscribe: () => () => undefined,
+};
+const dataPlane = new SwitchDataPlane(
+  new DgramUdpTransport(data.transport),
+  new PcapFileSink(),
+  new SystemClock(),
+  new NodeTimers(),
+  new SeededRandomFactory(),
+  compileBpf,
+  logger,
+  data.dataPlane,
+  notifications,
+);
+
+/** The calls the main thread may make: the DataPlane and PacketCaptures ports. */
+const OPS = {
+  sync: (node: Parameters<SwitchDataPlane["sync"]>[0]) => dataPlane.sync(node),
+  removeNode: (nodeId: string) => dataPlane.removeNode(nodeId),
+  counters: (nodeId: string) => dataPlane.counters(nodeId),
+  macTable: (nodeId: string) => dataPlane.macTable(nodeId),
+  start: (nodeId: string, portNumber: number, filePath: string) => dataPlane.start(nodeId, portNumber, filePath),
+  stop: (nodeId: string, portNumber: number) => dataPlane.stop(nodeId, portNumber),
+  fileOf: (nodeId: string, portNumber: number) => dataPlane.fileOf(nodeId, portNumber),
+  close: () => dataPlane.close(),
+} as const;
+
+port.on("message", (m: { id: number; op: keyof typeof OPS; args: unknown[] }) => {
+  const op = OPS[m.op] as (...args: unknown[]) => Promise<unknown>;
+  op(...m.args).then(
+    (value) => port.postMessage({ id: m.id, value }),
+    (err: unknown) => port.postMessage({ id: m.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+  );
+});

@@ -25,6 +25,8 @@ export class InMemoryEndpoint implements UdpEndpoint {
   /** The clock's time of each send (same index as `sent`); NaN without a clock. */
   readonly sentAtMs: number[] = [];
   closed = false;
+  /** When set, every send throws it (a socket that broke under the data plane). */
+  sendThrows: Error | undefined;
   constructor(
     readonly options: UdpEndpointOptions,
     private readonly clock: Clock | undefined,
@@ -34,6 +36,7 @@ export class InMemoryEndpoint implements UdpEndpoint {
   }
   send(frame: Uint8Array): void {
     if (this.closed) return;
+    if (this.sendThrows !== undefined) throw this.sendThrows;
     this.sent.push(Uint8Array.from(frame));
     this.sentAtMs.push(this.clock?.nowMs() ?? Number.NaN);
   }

@@ -19,6 +19,8 @@ export class DelayLine {
     private readonly clock: Clock,
     private readonly timers: Timers,
     private readonly deliver: (frame: Uint8Array) => void,
+    /** Told when delivering a frame threw: that frame is lost, the ones behind it still leave. */
+    private readonly onFault: (err: unknown) => void = () => undefined,
   ) {}
 
   get pending(): number {
@@ -48,7 +50,12 @@ export class DelayLine {
     while (this.head < this.frames.length && (this.departures[this.head] as number) <= now) {
       const frame = this.frames[this.head] as Uint8Array;
       this.head++;
-      this.deliver(frame);
+      // A throw out of a timer would end the process; out of this loop it would strand the rest.
+      try {
+        this.deliver(frame);
+      } catch (err) {
+        this.onFault(err);
+      }
     }
     if (this.head === this.frames.length) {
       this.frames.length = 0;

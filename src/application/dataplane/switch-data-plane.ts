@@ -40,6 +40,8 @@ class LivePort {
   counters: LivePortCounters | undefined;
   chain: FilterChain;
   capture: { writer: CaptureWriter; path: string } | undefined;
+  /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
+  faults = 0;
   /** Set when the socket reported the peer unreachable; cleared when a frame from it arrives. */
   peerUnreachable = false;
   /** Frames received on the port, waiting out its delay before they reach the switch. */
@@ -207,7 +209,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
   private async openPort(live: LiveNode, portNumber: number, nio: Nio, chain: FilterChain): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
-    const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver);
+    const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err));
     const livePort: LivePort = new LivePort(
       portNumber,
       nio,
@@ -222,7 +224,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
         lport: nio.lport,
         rhost: nio.rhost,
         rport: nio.rport,
-        onFrame: (frame) => this.received(live, livePort, frame),
+        onFrame: (frame) => this.receivedGuarded(live, livePort, frame),
         onError: (reason) => this.peerFailed(live, livePort, reason),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
@@ -237,6 +239,29 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     port.peerUnreachable = true;
     const peer = `${port.nio.rhost}:${port.nio.rport}`;
     this.tell({ kind: "peer_unreachable", node: live.node, portNumber: port.portNumber, peer, reason }, "NIO peer unreachable", { port: port.portNumber, peer, reason });
+  }
+
+  /** A throw out of a socket's message event would end the process: it costs the one frame instead. */
+  private receivedGuarded(live: LiveNode, port: LivePort, frame: Uint8Array): void {
+    try {
+      this.received(live, port, frame);
+    } catch (err) {
+      this.faulted(live, port, err);
+    }
+  }
+
+  /** Logged at the first fault of a port and then every 1,000th, so a fault per frame cannot flood the log. */
+  private faulted(live: LiveNode, port: LivePort, err: unknown): void {
+    port.faults++;
+    if (port.faults !== 1 && port.faults % 1000 !== 0) return;
+    const reason = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    this.logger.error("frame lost to a fault in the data plane", {
+      projectId: live.node.projectId,
+      nodeId: live.node.nodeId,
+      port: port.portNumber,
+      faults: port.faults,
+      reason,
+    });
   }
 
   /** A datagram from the port's peer. */

@@ -109,4 +109,24 @@ describe("delay line", () => {
     expect(out).to.deep.equal([]);
     expect(line.pending).to.equal(0);
   });
+
+  it("tells of a frame whose delivery threw and still hands on the frames behind it", () => {
+    const time = new ManualTime();
+    const out: number[] = [];
+    const faults: unknown[] = [];
+    const line = new DelayLine(
+      time,
+      time,
+      (f) => {
+        if (f[0] === 2) throw new Error("socket gone");
+        out.push(f[0]!);
+      },
+      (err) => faults.push(err),
+    );
+    for (const n of [1, 2, 3]) line.push(frame(n), 10);
+    expect(() => time.advanceTo(time.now + 20)).to.not.throw();
+    expect(out).to.deep.equal([1, 3]);
+    expect(faults.map((e) => (e as Error).message)).to.deep.equal(["socket gone"]);
+    expect(line.pending).to.equal(0);
+  });
 });

@@ -317,6 +317,48 @@ describe("the frame path of the data plane, frame by frame", () => {
     });
   });
 
+  describe("a fault on the path", () => {
+    it("costs the frame it struck, is logged with its node and port, and never escapes the socket's event", async () => {
+      let logger: ReturnType<typeof inMemoryDataPlane>["logger"];
+      ({ dp, transport, sink, time, logger } = inMemoryDataPlane());
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1) }));
+      peer(1).sendThrows = new Error("ERR_SOCKET_DGRAM_NOT_RUNNING");
+      for (let i = 0; i < 1000; i++) expect(() => peer(0).fromPeer(marked(BROADCAST, H1, 46, i & 0xff))).to.not.throw();
+
+      const faults = logger.lines.filter((l) => l.level === "error");
+      expect(faults.map((l) => l.fields?.faults), "the 1st fault of the port, then every 1,000th").to.deep.equal([1, 1000]);
+      expect(faults[0]?.fields).to.deep.include({ projectId: PROJECT, nodeId: SWITCH_ID, port: 0 });
+      expect(String(faults[0]?.fields?.reason)).to.contain("ERR_SOCKET_DGRAM_NOT_RUNNING");
+
+      peer(1).sendThrows = undefined;
+      const after = marked(BROADCAST, H1, 46, 0xee);
+      peer(0).fromPeer(after);
+      expect(sentTo(1), "the port works again once its socket does").to.deep.equal([hex(after)]);
+    });
+
+    it("costs only the delayed frame it struck: the frames held behind it still leave, and the timer does not throw", async () => {
+      let logger: ReturnType<typeof inMemoryDataPlane>["logger"];
+      ({ dp, transport, sink, time, logger } = inMemoryDataPlane());
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { delay: [10] }) }));
+      const frames = [1, 2, 3].map((i) => marked(BROADCAST, H1, 46, i));
+      for (const f of frames) peer(0).fromPeer(f);
+      // The socket breaks for the first departure only.
+      const endpoint = peer(1);
+      const original = endpoint.send.bind(endpoint);
+      let first = true;
+      endpoint.send = (f: Uint8Array) => {
+        if (first) {
+          first = false;
+          throw new Error("EBADF");
+        }
+        original(f);
+      };
+      expect(() => time.advance(20)).to.not.throw();
+      expect(sentTo(1)).to.deep.equal([hex(frames[1]!), hex(frames[2]!)]);
+      expect(logger.lines.filter((l) => l.level === "error").map((l) => l.fields?.port)).to.deep.equal([1]);
+    });
+  });
+
   describe("counters", () => {
     /** Every drop reason a port can count. */
     const ALL_REASONS = ["bpf", "frequency_drop", "packet_loss", "suspend", "runt", "vlan", "no_route", "nio_null", "oversize", "stopped"];

@@ -29,6 +29,9 @@ const DIGITS = /^\d+$/;
 export class ApiRouter {
   readonly router = new Router({ strict: true, sensitive: true });
 
+  /** Each handler's name and what it answers ("GET /v2/version"): a name is given once. */
+  readonly routes = new Map<string, string>();
+
   /** Templates with digit-only parameters, as regexes capturing those parameters. */
   private readonly digitTemplates: RegExp[] = [];
 
@@ -47,10 +50,15 @@ export class ApiRouter {
   }
 
   /**
-   * `{name:.+}` is a parameter spanning several segments (a file path); `rawBody` routes read the
-   * request stream themselves (file uploads), so no JSON is parsed and no body limit applies.
+   * `name` says which handler answered, in the request log and the Koa router (`area.resource.action`,
+   * e.g. `compute.ethernet_switch.nio.create`). `{name:.+}` is a parameter spanning several segments (a
+   * file path); `rawBody` routes read the request stream themselves (file uploads), so no JSON is parsed
+   * and no body limit applies.
    */
-  add(method: Method, template: string, handler: Handler, options: { readonly rawBody?: boolean } = {}): void {
+  add(name: string, method: Method, template: string, handler: Handler, options: { readonly rawBody?: boolean } = {}): void {
+    const taken = this.routes.get(name);
+    if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken}`);
+    this.routes.set(name, `${method} ${template}`);
     const digitParams = [...template.matchAll(/\{(\w+):\\d\+\}/g)].map((m) => m[1] as string);
     const path = template.replace(/\{(\w+):\.\+\}/g, "*$1").replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
     if (digitParams.length > 0) {
@@ -72,7 +80,9 @@ export class ApiRouter {
         await next();
         return;
       }
-      (ctx.state as { handled?: boolean }).handled = true;
+      const state = ctx.state as { handled?: boolean; route?: string };
+      state.handled = true;
+      state.route = name;
       ctx.set("X-Route", template);
       const exchange = new Exchange(ctx, template);
       if (options.rawBody === true) return handler(exchange);
@@ -81,16 +91,16 @@ export class ApiRouter {
     };
     switch (method) {
       case "GET":
-        this.router.get(path, middleware);
+        this.router.get(name, path, middleware);
         break;
       case "POST":
-        this.router.post(path, middleware);
+        this.router.post(name, path, middleware);
         break;
       case "PUT":
-        this.router.put(path, middleware);
+        this.router.put(name, path, middleware);
         break;
       case "DELETE":
-        this.router.delete(path, middleware);
+        this.router.delete(name, path, middleware);
         break;
     }
   }

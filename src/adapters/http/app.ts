@@ -31,6 +31,11 @@ function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
   ctx.body = gns3Json(body);
 }
 
+/** The name of the handler that answered, when one did (an unrouted path has none). */
+function routeOf(ctx: Koa.Context): string | undefined {
+  return (ctx.state as { route?: string }).route;
+}
+
 /** The Koa application serving the GNS3 v2 API. */
 export function createHttpApp(options: HttpAppOptions): Koa {
   const { useCases, settings, logger } = options;
@@ -56,11 +61,11 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     try {
       await next();
     } catch (err) {
-      logger.error("request failed", { method: ctx.method, url: ctx.originalUrl, err: err instanceof Error ? err.stack : String(err) });
+      logger.error("request failed", { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), err: err instanceof Error ? err.stack : String(err) });
       sendJson(ctx, 500, { message: "Internal server error: the failure was logged", status: 500 });
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info("request", { method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
+    logger.info("request", { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
   });
   if (settings.auth.enabled) app.use(basicAuth(settings.auth));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).

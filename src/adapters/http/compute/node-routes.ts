@@ -29,41 +29,41 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
   const NIO = `${portRoute(nodeType)}/nio`;
   const ids = (x: Exchange) => ({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType });
 
-  api.add("GET", NODE, async (x) => {
+  api.add(`compute.${nodeType}.get`, "GET", NODE, async (x) => {
     x.respond(await uc.getComputeNode.execute(ids(x)), 200, (v) => presentComputeNode(v.node, v.counters));
   });
 
-  api.add("DELETE", NODE, async (x) => {
+  api.add(`compute.${nodeType}.delete`, "DELETE", NODE, async (x) => {
     x.respond(await uc.deleteComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType }), 204, () => undefined);
   });
 
-  api.add("POST", `${NODE}/duplicate`, withBody(DuplicateBody, async (x, body) => {
+  api.add(`compute.${nodeType}.duplicate`, "POST", `${NODE}/duplicate`, withBody(DuplicateBody, async (x, body) => {
     const duplicated = await uc.duplicateComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), destinationNodeId: body.destination_node_id, nodeType });
     x.respond(duplicated, 201, (node) => presentComputeNode(node));
   }));
 
   for (const [action, status] of Object.entries(STATUS_OF_ACTION)) {
-    api.add("POST", `${NODE}/${action}`, async (x) => {
+    api.add(`compute.${nodeType}.${action}`, "POST", `${NODE}/${action}`, async (x) => {
       x.respond(await uc.changeNodeStatus.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), status, nodeType }), 204, () => undefined);
     });
   }
 
-  api.add("POST", NIO, withBody(NioBody, async (x, body) => {
+  api.add(`compute.${nodeType}.nio.create`, "POST", NIO, withBody(NioBody, async (x, body) => {
     x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, false));
   }));
 
-  api.add("PUT", NIO, withBody(NioBody, async (x, body) => {
+  api.add(`compute.${nodeType}.nio.update`, "PUT", NIO, withBody(NioBody, async (x, body) => {
     x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, true));
   }));
 
-  api.add("DELETE", NIO, async (x) => {
+  api.add(`compute.${nodeType}.nio.delete`, "DELETE", NIO, async (x) => {
     x.respond(await uc.removeNio.execute({ port: portAddress(x, nodeType) }), 204, () => undefined);
   });
 }
 
 export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void {
   const NODES = nodesRoute("ethernet_switch");
-  api.add("POST", NODES, withBody(SwitchCreateBody, async (x, body) => {
+  api.add("compute.ethernet_switch.create", "POST", NODES, withBody(SwitchCreateBody, async (x, body) => {
     const created = await uc.createSwitch.execute({
       projectId: x.param("project_id"),
       name: body.name,
@@ -75,7 +75,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(created, 201, (sw) => presentComputeNode(sw));
   }));
 
-  api.add("PUT", `${NODES}/{node_id}`, withBody(SwitchUpdateBody, async (x, body) => {
+  api.add("compute.ethernet_switch.update", "PUT", `${NODES}/{node_id}`, withBody(SwitchUpdateBody, async (x, body) => {
     const updated = await uc.updateSwitch.execute({
       projectId: x.param("project_id"),
       nodeId: x.param("node_id"),
@@ -87,7 +87,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
   }));
 
   /** netemu extension: the learned MAC addresses (GNS3's `mac` console command was never finished). */
-  api.add("GET", `${NODES}/{node_id}/mac_table`, async (x) => {
+  api.add("compute.ethernet_switch.mac_table", "GET", `${NODES}/{node_id}/mac_table`, async (x) => {
     const table = await uc.getMacTable.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") });
     x.respond(table, 200, (entries) => entries.map((e) => ({ mac: e.mac, vlan: e.vlan, port_number: e.port, age: e.age })));
   });
@@ -97,7 +97,7 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
 
 export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
   const NODES = nodesRoute("ethernet_hub");
-  api.add("POST", NODES, withBody(HubCreateBody, async (x, body) => {
+  api.add("compute.ethernet_hub.create", "POST", NODES, withBody(HubCreateBody, async (x, body) => {
     const created = await uc.createHub.execute({
       projectId: x.param("project_id"),
       name: body.name,
@@ -107,7 +107,7 @@ export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
     x.respond(created, 201, (hub) => presentComputeNode(hub));
   }));
 
-  api.add("PUT", `${NODES}/{node_id}`, withBody(HubUpdateBody, async (x, body) => {
+  api.add("compute.ethernet_hub.update", "PUT", `${NODES}/{node_id}`, withBody(HubUpdateBody, async (x, body) => {
     const updated = await uc.updateHub.execute({
       projectId: x.param("project_id"),
       nodeId: x.param("node_id"),

@@ -13,7 +13,7 @@ const FILE = `${PROJECT}/files/{path:.+}`;
 const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("POST", "/v2/compute/projects", withBody(ComputeProjectBody, async (x, body) => {
+  api.add("compute.project.create", "POST", "/v2/compute/projects", withBody(ComputeProjectBody, async (x, body) => {
     const created = await uc.createComputeProject.execute({
       name: body.name ?? "",
       projectId: body.project_id,
@@ -22,35 +22,35 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(created, 201, presentComputeProject);
   }));
 
-  api.add("GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
+  api.add("compute.project.list", "GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
 
-  api.add("GET", PROJECT, async (x) => {
+  api.add("compute.project.get", "GET", PROJECT, async (x) => {
     x.respond(await uc.getComputeProject.execute({ projectId: x.param("project_id") }), 200, presentComputeProject);
   });
 
   /** The controller sends `{"variables": ...}` when the project's variables change; GNS3 answers 200. */
-  api.add("PUT", PROJECT, withBody(ComputeProjectUpdateBody, async (x, body) => {
+  api.add("compute.project.update", "PUT", PROJECT, withBody(ComputeProjectUpdateBody, async (x, body) => {
     const variables = (body.variables ?? null) as readonly ProjectVariable[] | null;
     x.respond(await uc.updateComputeProject.execute({ projectId: x.param("project_id"), variables }), 200, presentComputeProject);
   }));
 
-  api.add("DELETE", PROJECT, async (x) => {
+  api.add("compute.project.delete", "DELETE", PROJECT, async (x) => {
     x.respond(await uc.deleteComputeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
-  api.add("POST", `${PROJECT}/close`, async (x) => {
+  api.add("compute.project.close", "POST", `${PROJECT}/close`, async (x) => {
     x.respond(await uc.closeComputeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
-  api.add("POST", `${PROJECT}/ports/udp`, async (x) => {
+  api.add("compute.project.udp_port", "POST", `${PROJECT}/ports/udp`, async (x) => {
     x.respond(await uc.reserveUdpPort.execute({ projectId: x.param("project_id") }), 201, (udpPort) => ({ udp_port: udpPort }));
   });
 
-  api.add("GET", `${PROJECT}/files`, async (x) => {
+  api.add("compute.project.files", "GET", `${PROJECT}/files`, async (x) => {
     x.respond(await uc.listProjectFiles.execute({ projectId: x.param("project_id") }), 200, (files) => files.map((f) => ({ md5sum: f.md5sum, path: f.path })));
   });
 
-  api.add("GET", FILE, async (x) => {
+  api.add("compute.project.file.read", "GET", FILE, async (x) => {
     const content = await uc.readProjectFile.execute({ projectId: x.param("project_id"), path: x.param("path") });
     if (E.isLeft(content)) return x.fail(content.left);
     x.ctx.status = 200;
@@ -60,6 +60,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
 
   /** The body is the file itself, streamed to disk (a controller importing or duplicating a project). */
   api.add(
+    "compute.project.file.write",
     "POST",
     FILE,
     async (x) => {
@@ -71,7 +72,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
   );
 
   /** GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. */
-  api.add("GET", `${PROJECT}/notifications`, async (x) => {
+  api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, async (x) => {
     const stream = new PassThrough();
     const feed = await NotificationFeed.open(uc, {
       projectId: x.param("project_id"),

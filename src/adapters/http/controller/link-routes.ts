@@ -10,7 +10,7 @@ const LINK = `${LINKS}/{link_id}`;
 
 export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void {
   constantBody(FILTER_CATALOGUE);
-  api.add("POST", LINKS, withBody(LinkCreateBody, async (x, body) => {
+  api.add("controller.link.create", "POST", LINKS, withBody(LinkCreateBody, async (x, body) => {
     const b = body;
     const created = await uc.createLink.execute({
       projectId: x.param("project_id"),
@@ -22,15 +22,15 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(created, 201, presentLink);
   }));
 
-  api.add("GET", LINKS, async (x) => {
+  api.add("controller.link.list", "GET", LINKS, async (x) => {
     x.respond(await uc.listLinks.execute({ projectId: x.param("project_id") }), 200, (links) => links.map(presentLink));
   });
 
-  api.add("GET", LINK, async (x) => {
+  api.add("controller.link.get", "GET", LINK, async (x) => {
     x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLink);
   });
 
-  api.add("PUT", LINK, withBody(LinkUpdateBody, async (x, body) => {
+  api.add("controller.link.update", "PUT", LINK, withBody(LinkUpdateBody, async (x, body) => {
     const b = body;
     const updated = await uc.updateLink.execute({
       projectId: x.param("project_id"),
@@ -43,11 +43,11 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(updated, 201, presentLink);
   }));
 
-  api.add("DELETE", LINK, async (x) => {
+  api.add("controller.link.delete", "DELETE", LINK, async (x) => {
     x.respond(await uc.deleteLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 204, () => undefined);
   });
 
-  api.add("GET", `${LINK}/available_filters`, async (x) => {
+  api.add("controller.link.available_filters", "GET", `${LINK}/available_filters`, async (x) => {
     x.respond(await uc.listAvailableFilters.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, (filters) => filters);
   });
 }

@@ -21,7 +21,7 @@ function portsOf(x: Exchange, nodeType: string, properties: Record<string, unkno
 export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, consoleHost: string): void {
   const present = (node: Parameters<typeof presentNode>[0]) => presentNode(node, consoleHost);
 
-  api.add("POST", NODES, withBody(NodeCreateBody, async (x, body) => {
+  api.add("controller.node.create", "POST", NODES, withBody(NodeCreateBody, async (x, body) => {
     const b = body;
     const ports = portsOf(x, b.node_type, b.properties);
     if (E.isLeft(ports)) return;
@@ -43,15 +43,15 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     x.respond(created, 201, present);
   }));
 
-  api.add("GET", NODES, async (x) => {
+  api.add("controller.node.list", "GET", NODES, async (x) => {
     x.respond(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, (nodes) => nodes.map(present));
   });
 
-  api.add("GET", NODE, async (x) => {
+  api.add("controller.node.get", "GET", NODE, async (x) => {
     x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, present);
   });
 
-  api.add("PUT", NODE, withBody(NodeUpdateBody, async (x, body) => {
+  api.add("controller.node.update", "PUT", NODE, withBody(NodeUpdateBody, async (x, body) => {
     const b = body;
     let portsMapping: readonly NodePortEntry[] | undefined;
     if (b.properties !== undefined) {
@@ -78,15 +78,15 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     x.respond(updated, 200, present);
   }));
 
-  api.add("DELETE", NODE, async (x) => {
+  api.add("controller.node.delete", "DELETE", NODE, async (x) => {
     x.respond(await uc.deleteNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 204, () => undefined);
   });
 
   for (const action of NODE_ACTIONS) {
-    api.add("POST", `${NODES}/${action}`, async (x) => {
+    api.add(`controller.nodes.${action}`, "POST", `${NODES}/${action}`, async (x) => {
       x.respond(await uc.controlAllNodes.execute({ projectId: x.param("project_id"), action }), 204, () => undefined);
     });
-    api.add("POST", `${NODE}/${action}`, async (x) => {
+    api.add(`controller.node.${action}`, "POST", `${NODE}/${action}`, async (x) => {
       x.respond(await uc.controlNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), action }), 200, present);
     });
   }

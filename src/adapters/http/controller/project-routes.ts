@@ -6,7 +6,7 @@ import { presentProject } from "./presenters.js";
 const PROJECT = "/v2/projects/{project_id}";
 
 export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("POST", "/v2/projects", withBody(ProjectCreateBody, async (x, body) => {
+  api.add("controller.project.create", "POST", "/v2/projects", withBody(ProjectCreateBody, async (x, body) => {
     const b = body;
     const created = await uc.createProject.execute({
       name: b.name,
@@ -32,21 +32,21 @@ export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): v
     x.respond(created, 201, presentProject);
   }));
 
-  api.add("GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
+  api.add("controller.project.list", "GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
 
-  api.add("GET", PROJECT, async (x) => {
+  api.add("controller.project.get", "GET", PROJECT, async (x) => {
     x.respond(await uc.getProject.execute({ projectId: x.param("project_id") }), 200, presentProject);
   });
 
-  api.add("DELETE", PROJECT, async (x) => {
+  api.add("controller.project.delete", "DELETE", PROJECT, async (x) => {
     x.respond(await uc.deleteProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
   });
 
-  api.add("POST", `${PROJECT}/open`, async (x) => {
+  api.add("controller.project.open", "POST", `${PROJECT}/open`, async (x) => {
     x.respond(await uc.openProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
   });
 
-  api.add("POST", `${PROJECT}/close`, async (x) => {
+  api.add("controller.project.close", "POST", `${PROJECT}/close`, async (x) => {
     x.respond(await uc.closeProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
   });
 }

@@ -4,31 +4,36 @@ import { type ApiRouter, withBody } from "../api-router.js";
 import { IouLicenseBody, VersionBody } from "./codecs.js";
 
 export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
-  for (const template of ["/v2/version", "/v2/compute/version"]) {
-    api.add("GET", template, (x) => x.json(200, uc.getServerVersion.execute()));
+  for (const [name, template] of [
+    ["server.version", "/v2/version"],
+    ["compute.version", "/v2/compute/version"],
+  ] as const) {
+    api.add(name, "GET", template, (x) => x.json(200, uc.getServerVersion.execute()));
   }
 
   api.add(
+    "server.check_version",
     "POST",
     "/v2/version",
     withBody(VersionBody, (x, body) => x.respond(uc.checkClientVersion.execute({ version: body.version }), 200, (version) => ({ version }))),
   );
 
-  api.add("GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));
+  api.add("server.iou_license.get", "GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));
 
   api.add(
+    "server.iou_license.update",
     "PUT",
     "/v2/iou_license",
     withBody(IouLicenseBody, async (x, body) => x.json(201, await uc.updateIouLicense.execute(body))),
   );
 
-  api.add("POST", "/v2/debug", async (x) => {
+  api.add("server.debug", "POST", "/v2/debug", async (x) => {
     const written = await uc.writeDebugBundle.execute();
     if (E.isLeft(written)) x.fail(written.left);
     else x.empty(201);
   });
 
-  api.add("POST", "/v2/shutdown", (x) => {
+  api.add("server.shutdown", "POST", "/v2/shutdown", (x) => {
     const result = uc.shutdownServer.execute();
     if (E.isLeft(result)) x.fail(result.left);
     else x.empty(201);

@@ -1,52 +1,6 @@
 import { expect } from "chai";
 import { DelayLine } from "../../../src/application/dataplane/delay-line.js";
-import type { Clock } from "../../../src/application/ports/system.js";
-import type { Timers } from "../../../src/application/ports/timers.js";
-
-/**
- * A clock and timers driven by the test. `earlyByMs` makes every timer fire that much before its
- * time, as Node's do when they were armed late in an event-loop turn (they count from the loop's
- * cached time).
- */
-class ManualTime implements Clock, Timers {
-  now = 1000;
-  private pending: { at: number; callback: () => void; handle: number }[] = [];
-  private nextHandle = 1;
-
-  constructor(private readonly earlyByMs = 0) {}
-
-  nowMs(): number {
-    return this.now;
-  }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const handle = this.nextHandle++;
-    // Node runs a timer of less than 1 ms after 1 ms.
-    this.pending.push({ at: this.now + Math.max(1, ms) - this.earlyByMs, callback, handle });
-    return handle;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.pending = this.pending.filter((t) => t.handle !== handle);
-  }
-
-  get timersWaiting(): number {
-    return this.pending.length;
-  }
-
-  /** Moves time forward to `until`, firing each timer at its time. */
-  advanceTo(until: number): void {
-    for (;;) {
-      this.pending.sort((a, b) => a.at - b.at);
-      const next = this.pending[0];
-      if (next === undefined || next.at > until) break;
-      this.pending.shift();
-      this.now = Math.max(this.now, next.at);
-      next.callback();
-    }
-    this.now = until;
-  }
-}
+import { ManualTime } from "../../support/in-memory-data-plane.js";
 
 function frame(n: number): Uint8Array {
   return Uint8Array.of(n);
@@ -54,7 +8,7 @@ function frame(n: number): Uint8Array {
 
 describe("delay line", () => {
   it("hands each frame on once its delay is over, with one timer for the whole line", () => {
-    const time = new ManualTime();
+    const time = new ManualTime(1000);
     const out: [number, number][] = [];
     const line = new DelayLine(time, time, (f) => out.push([f[0]!, time.now]));
     for (let i = 0; i < 100; i++) {
@@ -69,7 +23,7 @@ describe("delay line", () => {
   });
 
   it("never hands a frame on before its departure, even when its timer fires early", () => {
-    const time = new ManualTime(0.7);
+    const time = new ManualTime(1000, 0.7);
     const departures: number[] = [];
     const sent: number[] = [];
     const line = new DelayLine(time, time, (f) => void sent.push(time.now - departures[f[0]!]!));
@@ -84,7 +38,7 @@ describe("delay line", () => {
   });
 
   it("keeps the order of frames when a later one draws a shorter delay (jitter)", () => {
-    const time = new ManualTime();
+    const time = new ManualTime(1000);
     const order: number[] = [];
     const line = new DelayLine(time, time, (f) => void order.push(f[0]!));
     line.push(frame(1), 30);
@@ -97,7 +51,7 @@ describe("delay line", () => {
   });
 
   it("drops what is still waiting when it is closed, and takes nothing after that", () => {
-    const time = new ManualTime();
+    const time = new ManualTime(1000);
     const out: number[] = [];
     const line = new DelayLine(time, time, (f) => void out.push(f[0]!));
     line.push(frame(1), 10);
@@ -111,7 +65,7 @@ describe("delay line", () => {
   });
 
   it("tells of a frame whose delivery threw and still hands on the frames behind it", () => {
-    const time = new ManualTime();
+    const time = new ManualTime(1000);
     const out: number[] = [];
     const faults: unknown[] = [];
     const line = new DelayLine(

@@ -30,7 +30,7 @@ export class ApiRouter {
   readonly router = new Router({ strict: true, sensitive: true });
 
   /** Each handler's name and what it answers ("GET /v2/version"): a name is given once. */
-  readonly routes = new Map<string, string>();
+  private readonly routes = new Map<string, string>();
 
   /** Templates with digit-only parameters, as regexes capturing those parameters. */
   private readonly digitTemplates: RegExp[] = [];
@@ -80,9 +80,8 @@ export class ApiRouter {
         await next();
         return;
       }
-      const state = ctx.state as { handled?: boolean; route?: string };
-      state.handled = true;
-      state.route = name;
+      // Marks the request as answered by a route (app.ts's JSON 404/405 leaves it alone) and names it.
+      (ctx.state as { route?: string }).route = name;
       ctx.set("X-Route", template);
       const exchange = new Exchange(ctx, template);
       if (options.rawBody === true) return handler(exchange);

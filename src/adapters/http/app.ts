@@ -71,7 +71,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();
-    if ((ctx.state as { handled?: boolean }).handled === true) return;
+    if (routeOf(ctx) !== undefined) return;
     if (ctx.status === 405 && !api.isUnroutedPath(ctx.path)) {
       sendJson(ctx, 405, { message: "405: Method Not Allowed", status: 405 });
     } else if (ctx.status === 404 || ctx.status === 405) {

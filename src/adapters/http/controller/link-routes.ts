@@ -10,8 +10,7 @@ const LINK = `${LINKS}/{link_id}`;
 
 export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void {
   constantBody(FILTER_CATALOGUE);
-  api.add("controller.link.create", "POST", LINKS, withBody(LinkCreateBody, async (x, body) => {
-    const b = body;
+  api.add("controller.link.create", "POST", LINKS, withBody(LinkCreateBody, async (x, b) => {
     const created = await uc.createLink.execute({
       projectId: x.param("project_id"),
       nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label })),
@@ -30,8 +29,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLink);
   });
 
-  api.add("controller.link.update", "PUT", LINK, withBody(LinkUpdateBody, async (x, body) => {
-    const b = body;
+  api.add("controller.link.update", "PUT", LINK, withBody(LinkUpdateBody, async (x, b) => {
     const updated = await uc.updateLink.execute({
       projectId: x.param("project_id"),
       linkId: x.param("link_id"),

@@ -21,8 +21,7 @@ function portsOf(x: Exchange, nodeType: string, properties: Record<string, unkno
 export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, consoleHost: string): void {
   const present = (node: Parameters<typeof presentNode>[0]) => presentNode(node, consoleHost);
 
-  api.add("controller.node.create", "POST", NODES, withBody(NodeCreateBody, async (x, body) => {
-    const b = body;
+  api.add("controller.node.create", "POST", NODES, withBody(NodeCreateBody, async (x, b) => {
     const ports = portsOf(x, b.node_type, b.properties);
     if (E.isLeft(ports)) return;
     const created = await uc.createNode.execute({
@@ -51,8 +50,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
     x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, present);
   });
 
-  api.add("controller.node.update", "PUT", NODE, withBody(NodeUpdateBody, async (x, body) => {
-    const b = body;
+  api.add("controller.node.update", "PUT", NODE, withBody(NodeUpdateBody, async (x, b) => {
     let portsMapping: readonly NodePortEntry[] | undefined;
     if (b.properties !== undefined) {
       // Which entries fit depends on the node's type, known once the node is found.

@@ -6,8 +6,7 @@ import { presentProject } from "./presenters.js";
 const PROJECT = "/v2/projects/{project_id}";
 
 export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("controller.project.create", "POST", "/v2/projects", withBody(ProjectCreateBody, async (x, body) => {
-    const b = body;
+  api.add("controller.project.create", "POST", "/v2/projects", withBody(ProjectCreateBody, async (x, b) => {
     const created = await uc.createProject.execute({
       name: b.name,
       projectId: b.project_id,

@@ -23,12 +23,12 @@ const port = parentPort;
 if (port === null) throw new Error("data-plane-worker.js runs as a worker thread");
 const data = workerData as DataPlaneWorkerData;
 
-const logger: Logger = {
-  debug: (msg, fields) => port.postMessage({ event: "log", level: "debug", msg, fields }),
-  info: (msg, fields) => port.postMessage({ event: "log", level: "info", msg, fields }),
-  warn: (msg, fields) => port.postMessage({ event: "log", level: "warn", msg, fields }),
-  error: (msg, fields) => port.postMessage({ event: "log", level: "error", msg, fields }),
-};
+/** A log line of this level goes to the main thread's logger. */
+const relay =
+  (level: keyof Logger): Logger[keyof Logger] =>
+  (msg, fields) =>
+    port.postMessage({ event: "log", level, msg, fields });
+const logger: Logger = { debug: relay("debug"), info: relay("info"), warn: relay("warn"), error: relay("error") };
 const notifications: Notifications = {
   publish: (notification: ComputeNotification) => port.postMessage({ event: "notification", notification }),
   subscribe: () => () => undefined,

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type * as E from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
 import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
 import type { PacketCaptures } from "../application/ports/packet-captures.js";
@@ -15,6 +15,25 @@ type WorkerEvent =
   | { readonly event: "notification"; readonly notification: ComputeNotification }
   | { readonly event: "log"; readonly level: "debug" | "info" | "warn" | "error"; readonly msg: string; readonly fields?: Record<string, unknown> };
 
+interface PendingCall {
+  readonly op: string;
+  readonly resolve: (v: unknown) => void;
+  readonly reject: (e: Error) => void;
+}
+
+/** One worker thread and the calls it has not answered yet. */
+interface Slot {
+  readonly index: number;
+  worker: Worker | undefined;
+  readonly pending: Map<number, PendingCall>;
+  /** When it last died, newest last: a worker that keeps dying is given up on. */
+  readonly deaths: number[];
+}
+
+/** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
+const MAX_DEATHS = 5;
+const RESTART_WINDOW_MS = 60_000;
+
 /** FNV-1a of the node id: a node stays on one worker for its whole life. */
 function hash(id: string): number {
   let h = 0x811c9dc5;
@@ -22,65 +41,129 @@ function hash(id: string): number {
   return h;
 }
 
+interface WorkerDataPlaneOptions {
+  readonly workers: number;
+  readonly dataPlane: DataPlaneOptions;
+  readonly transport: DgramOptions;
+  readonly notifications: Notifications;
+  readonly logger: Logger;
+  /** The worker's module; only tests replace it (with one that can be made to fail). */
+  readonly workerScript?: URL;
+}
+
 /**
  * The data plane in worker threads (ADR 0041): each node lives on one worker, chosen by its id, where
  * its sockets, filters, delay lines and captures run on that worker's own event loop, so frames never
  * wait for the API. The main thread sends desired state (sync) and asks for counters, MAC tables and
  * captures by message; notifications and log lines come back as events.
+ *
+ * A worker that dies (a bug, out of memory) fails the calls it had not answered, is started again and
+ * given back its nodes as they were last synced; their captures, counters and MAC tables start afresh.
  */
 export class WorkerDataPlane implements DataPlane, PacketCaptures {
-  private readonly workers: Worker[];
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly slots: Slot[];
+  /** Each live node as last synced: what a restarted worker is given back. */
+  private readonly desired = new Map<string, ComputeNode>();
+  private readonly script: URL;
+  private readonly workerData: DataPlaneWorkerData;
   private nextId = 1;
   private closed = false;
 
-  constructor(options: {
-    readonly workers: number;
-    readonly dataPlane: DataPlaneOptions;
-    readonly transport: DgramOptions;
-    readonly notifications: Notifications;
-    readonly logger: Logger;
-  }) {
-    const workerData: DataPlaneWorkerData = { dataPlane: options.dataPlane, transport: options.transport };
-    this.workers = Array.from({ length: options.workers }, (_, index) => {
-      const worker = new Worker(new URL("./data-plane-worker.js", import.meta.url), { workerData });
-      worker.on("message", (m: Reply | WorkerEvent) => {
-        if ("event" in m) {
-          if (m.event === "notification") options.notifications.publish(m.notification);
-          else options.logger[m.level](m.msg, { worker: index, ...m.fields });
-          return;
-        }
-        const call = this.pending.get(m.id);
-        if (call === undefined) return;
-        this.pending.delete(m.id);
-        if (m.error !== undefined) call.reject(new Error(`data plane worker ${index}: ${m.error}`));
-        else call.resolve(m.value);
-      });
-      worker.on("error", (err) => options.logger.error("data plane worker failed", { worker: index, err: err.stack ?? String(err) }));
-      // A worker must not keep an embedding host's process alive; shutdown ends them anyway.
-      worker.unref();
-      return worker;
+  constructor(private readonly options: WorkerDataPlaneOptions) {
+    this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
+    this.workerData = { dataPlane: options.dataPlane, transport: options.transport };
+    this.slots = Array.from({ length: options.workers }, (_, index) => {
+      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [] };
+      this.spawn(slot);
+      return slot;
     });
   }
 
-  private call<T>(nodeId: string | undefined, op: string, ...args: unknown[]): Promise<T> {
-    const worker = this.workers[nodeId === undefined ? 0 : hash(nodeId) % this.workers.length] as Worker;
-    return this.send<T>(worker, op, args);
+  private spawn(slot: Slot): void {
+    const { logger, notifications } = this.options;
+    const worker = new Worker(this.script, { workerData: this.workerData });
+    slot.worker = worker;
+    worker.on("message", (m: Reply | WorkerEvent) => {
+      if ("event" in m) {
+        if (m.event === "notification") notifications.publish(m.notification);
+        else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
+        return;
+      }
+      const call = slot.pending.get(m.id);
+      if (call === undefined) return;
+      slot.pending.delete(m.id);
+      if (m.error !== undefined) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
+      else call.resolve(m.value);
+    });
+    worker.on("error", (err) => logger.error("data plane worker failed", { worker: slot.index, err: err.stack ?? String(err) }));
+    worker.on("exit", (code) => this.died(slot, worker, code));
+    // A worker must not keep an embedding host's process alive; shutdown ends them anyway.
+    worker.unref();
   }
 
-  private send<T>(worker: Worker, op: string, args: unknown[]): Promise<T> {
+  /** A worker ended: fail what it owed, and unless netemu is closing, start it again with its nodes. */
+  private died(slot: Slot, worker: Worker, code: number): void {
+    if (slot.worker !== worker) return;
+    slot.worker = undefined;
+    const owed = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const call of owed) call.reject(new Error(`data plane worker ${slot.index} stopped (exit code ${code}) before answering ${call.op}`));
+    if (this.closed) return;
+
+    const now = Date.now();
+    slot.deaths.push(now);
+    while (slot.deaths.length > 0 && (slot.deaths[0] as number) < now - RESTART_WINDOW_MS) slot.deaths.shift();
+    const nodes = [...this.desired.values()].filter((node) => this.slotOf(node.nodeId) === slot);
+    const fields = { worker: slot.index, exitCode: code, unanswered: owed.length, nodes: nodes.length };
+    if (slot.deaths.length >= MAX_DEATHS) {
+      this.options.logger.error("data plane worker keeps dying; not restarted: its nodes forward nothing until netemu restarts", { ...fields, deaths: slot.deaths.length });
+      this.tell(nodes, "stopped after repeated failures: it forwards nothing until netemu restarts");
+      return;
+    }
+    this.options.logger.error("data plane worker died; restarting it with its nodes", fields);
+    this.spawn(slot);
+    for (const node of nodes) {
+      this.send<E.Either<SyncError, void>>(slot, "sync", [node]).then(
+        (synced) => {
+          if (E.isLeft(synced)) this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, error: synced.left._tag });
+        },
+        (err: Error) => this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, err: err.message }),
+      );
+    }
+    this.tell(nodes, "restarted after a failure: its captures stopped and its counters and MAC table start again from zero");
+  }
+
+  /** Tells each node's project, as GNS3 shows a compute's log.error to the user. */
+  private tell(nodes: readonly ComputeNode[], what: string): void {
+    for (const node of nodes) this.options.notifications.publish({ kind: "log", severity: "error", projectId: node.projectId, message: `The data plane of ${node.name} ${what}` });
+  }
+
+  private slotOf(nodeId: string | undefined): Slot {
+    return this.slots[nodeId === undefined ? 0 : hash(nodeId) % this.slots.length] as Slot;
+  }
+
+  private call<T>(nodeId: string | undefined, op: string, ...args: unknown[]): Promise<T> {
+    return this.send<T>(this.slotOf(nodeId), op, args);
+  }
+
+  private send<T>(slot: Slot, op: string, args: unknown[]): Promise<T> {
+    const worker = slot.worker;
+    if (worker === undefined) return Promise.reject(new Error(`data plane worker ${slot.index} is not running`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      slot.pending.set(id, { op, resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, op, args });
     });
   }
 
-  sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    return this.call(node.nodeId, "sync", node);
+  async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
+    const synced = await this.call<E.Either<SyncError, void>>(node.nodeId, "sync", node);
+    if (E.isRight(synced)) this.desired.set(node.nodeId, node);
+    return synced;
   }
-  removeNode(nodeId: string): Promise<void> {
-    return this.call(nodeId, "removeNode", nodeId);
+  async removeNode(nodeId: string): Promise<void> {
+    this.desired.delete(nodeId);
+    await this.call(nodeId, "removeNode", nodeId);
   }
   counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
     return this.call(nodeId, "counters", nodeId);
@@ -98,11 +181,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
     return this.call(nodeId, "fileOf", nodeId, portNumber);
   }
 
-  /** Closes every node's sockets and captures in each worker, then ends the workers. Idempotent. */
+  /** Closes every node's sockets and captures in each running worker, then ends the workers. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => this.send(w, "close", [])));
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    const running = this.slots.filter((slot) => slot.worker !== undefined);
+    await Promise.all(running.map((slot) => this.send(slot, "close", []).catch(() => undefined)));
+    await Promise.all(running.map((slot) => slot.worker?.terminate()));
   }
 }

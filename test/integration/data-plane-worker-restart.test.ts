@@ -1,0 +1,109 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import { NotificationHub } from "../../src/application/notification-hub.js";
+import type { ComputeNotification } from "../../src/application/ports/notifications.js";
+import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
+import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
+import { defaultPortsMapping } from "../../src/domain/switching/port.js";
+import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+
+const PROJECT = "77777777-3333-4444-8555-777777777777";
+const A = "00:50:79:66:68:01";
+const BROADCAST = "ff:ff:ff:ff:ff:ff";
+const CRASHING_WORKER = new URL("../support/crashing-data-plane-worker.js", import.meta.url);
+
+/** A free UDP port on 127.0.0.1 (bound, then released). */
+async function freePort(): Promise<number> {
+  const peer = await UdpPeer.open();
+  await peer.close();
+  return peer.port;
+}
+
+describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function () {
+  this.timeout(30_000);
+  let dp: WorkerDataPlane;
+  let logger: RecordingLogger;
+  let told: ComputeNotification[];
+  const opened: UdpPeer[] = [];
+
+  beforeEach(() => {
+    logger = new RecordingLogger();
+    const notifications = new NotificationHub();
+    told = [];
+    notifications.subscribe((n) => told.push(n));
+    dp = new WorkerDataPlane({
+      workers: 1,
+      dataPlane: TEST_DATA_PLANE_OPTIONS,
+      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
+      notifications,
+      logger,
+      workerScript: CRASHING_WORKER,
+    });
+  });
+  afterEach(async () => {
+    await dp.close();
+    await Promise.all(opened.splice(0).map((p) => p.close()));
+  });
+
+  const switchNode = (nodeId: string, name: string) =>
+    createEthernetSwitch({ nodeId, projectId: PROJECT, name, console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+
+  /** A switch with UDP NIOs on ports 0 and 1, each to a peer of its own. */
+  async function wiredSwitch(): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
+    let node: ComputeNode = switchNode("aaaaaaaa-0000-4000-8000-000000000001", "SW1");
+    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
+    opened.push(...peers);
+    const lports = [await freePort(), await freePort()] as [number, number];
+    for (const [i, peer] of peers.entries()) {
+      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
+      if (E.isLeft(attached)) throw new Error(attached.left._tag);
+      node = attached.right;
+    }
+    expect(E.isRight(await dp.sync(node))).to.equal(true);
+    return { node, peers, lports };
+  }
+
+  const crash = () => dp.sync(switchNode("bbbbbbbb-0000-4000-8000-000000000002", "crash-me"));
+
+  it("fails the call it was answering, comes back with its nodes, and tells their project", async () => {
+    const sw = await wiredSwitch();
+    let failure: unknown;
+    await crash().catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.match(/data plane worker 0 stopped \(exit code 1\) before answering sync/);
+
+    // The restarted worker has the switch back on the same local ports.
+    const frame = ethernetFrame(BROADCAST, A, { payload: 46 });
+    for (let attempt = 0; attempt < 20 && sw.peers[1].received.length === 0; attempt++) {
+      await sw.peers[0].send(frame, sw.lports[0]);
+      await sw.peers[1].settle(50);
+    }
+    expect(sw.peers[1].received[0]?.equals(frame), "the switch forwards again after the restart").to.equal(true);
+    const counters = await dp.counters(sw.node.nodeId);
+    expect(counters.get(0)?.framesIn, "counters start again from zero").to.be.within(1, 20);
+    expect((await dp.macTable(sw.node.nodeId)).map((e) => e.mac)).to.deep.equal([A]);
+
+    expect(logger.lines.find((l) => l.msg === "data plane worker died; restarting it with its nodes")?.fields).to.deep.include({ worker: 0, exitCode: 1, unanswered: 1, nodes: 1 });
+    expect(told).to.deep.include({
+      kind: "log",
+      severity: "error",
+      projectId: PROJECT,
+      message: "The data plane of SW1 restarted after a failure: its captures stopped and its counters and MAC table start again from zero",
+    });
+  });
+
+  it("is given up on after dying five times within a minute: its calls fail at once instead of hanging", async () => {
+    for (let i = 0; i < 5; i++) await crash().catch(() => undefined);
+    let failure: unknown;
+    await dp.counters("aaaaaaaa-0000-4000-8000-000000000001").catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.include("data plane worker 0 is not running");
+    expect(logger.lines.map((l) => l.msg)).to.include("data plane worker keeps dying; not restarted: its nodes forward nothing until netemu restarts");
+  });
+
+  it("is not restarted when netemu closes it", async () => {
+    await wiredSwitch();
+    await dp.close();
+    expect(logger.lines.filter((l) => l.level === "error")).to.deep.equal([]);
+  });
+});

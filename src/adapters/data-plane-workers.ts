@@ -34,11 +34,29 @@ interface Slot {
 const MAX_DEATHS = 5;
 const RESTART_WINDOW_MS = 60_000;
 
-/** FNV-1a of the node id: a node stays on one worker for its whole life. */
-function hash(id: string): number {
+/** The worker a node runs on: FNV-1a of its id, so a node stays on one worker for its whole life. */
+export function workerIndexOf(nodeId: string, workers: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+  for (let i = 0; i < nodeId.length; i++) h = Math.imul(h ^ nodeId.charCodeAt(i), 0x01000193) >>> 0;
+  return h % workers;
+}
+
+/** Options that take the next argument as their value, and that a worker must not inherit. */
+const HOST_ONLY_WITH_VALUE = new Set(["-e", "--eval", "-p", "--print", "--input-type"]);
+
+/**
+ * The host's Node options minus those about how the host's own script is given (`-e`,
+ * `--input-type`): a worker inherits the others (memory limits, loaders), but with these it would
+ * refuse to load its module file.
+ */
+function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] as string;
+    if (HOST_ONLY_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith("--input-type=") && !arg.startsWith("--eval=") && !arg.startsWith("--print=")) kept.push(arg);
+  }
+  return kept;
 }
 
 interface WorkerDataPlaneOptions {
@@ -81,7 +99,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
 
   private spawn(slot: Slot): void {
     const { logger, notifications } = this.options;
-    const worker = new Worker(this.script, { workerData: this.workerData });
+    const worker = new Worker(this.script, { workerData: this.workerData, execArgv: workerExecArgv(process.execArgv) });
     slot.worker = worker;
     worker.on("message", (m: Reply | WorkerEvent) => {
       if ("event" in m) {
@@ -92,12 +110,14 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
       const call = slot.pending.get(m.id);
       if (call === undefined) return;
       slot.pending.delete(m.id);
+      if (slot.pending.size === 0) worker.unref();
       if (m.error !== undefined) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
       else call.resolve(m.value);
     });
     worker.on("error", (err) => logger.error("data plane worker failed", { worker: slot.index, err: err.stack ?? String(err) }));
     worker.on("exit", (code) => this.died(slot, worker, code));
-    // A worker must not keep an embedding host's process alive; shutdown ends them anyway.
+    // An idle worker must not keep an embedding host's process alive (shutdown ends them anyway), but
+    // one that owes an answer must: a host awaiting a call would otherwise exit with nothing to do.
     worker.unref();
   }
 
@@ -139,7 +159,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
   }
 
   private slotOf(nodeId: string | undefined): Slot {
-    return this.slots[nodeId === undefined ? 0 : hash(nodeId) % this.slots.length] as Slot;
+    return this.slots[nodeId === undefined ? 0 : workerIndexOf(nodeId, this.slots.length)] as Slot;
   }
 
   private call<T>(nodeId: string | undefined, op: string, ...args: unknown[]): Promise<T> {
@@ -151,6 +171,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
     if (worker === undefined) return Promise.reject(new Error(`data plane worker ${slot.index} is not running`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (slot.pending.size === 0) worker.ref();
       slot.pending.set(id, { op, resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, op, args });
     });

@@ -1,5 +1,9 @@
 import { expect } from "chai";
+import { execFile } from "node:child_process";
 import { createSocket } from "node:dgram";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
@@ -133,5 +137,33 @@ describe("the data plane in worker threads (real sockets on 127.0.0.1)", functio
       probe.bind(sw.lports[0], "127.0.0.1", () => resolve());
     });
     await new Promise<void>((resolve) => probe.close(() => resolve()));
+  });
+
+  it("keeps an embedding host's process alive while a worker owes it an answer, and lets it end once idle", async () => {
+    // A host whose only work is awaiting the data plane: with its workers unreferenced throughout,
+    // Node would end it mid-await (exit code 13, "unsettled top-level await").
+    const configDir = mkdtempSync(join(tmpdir(), "netemu-host-"));
+    const root = new URL("../../src/adapters/composition-root.js", import.meta.url).href;
+    const host = [
+      `import "reflect-metadata";`,
+      `import { createNetemu } from ${JSON.stringify(root)};`,
+      `const netemu = createNetemu({ logLevel: "silent", dataPlaneWorkers: 1, settings: { configDir: ${JSON.stringify(configDir)} } });`,
+      `const project = await netemu.useCases.createComputeProject.execute({ name: "host" });`,
+      `const sw = await netemu.useCases.createSwitch.execute({ projectId: project.right.projectId, name: "SW1" });`,
+      `const table = await netemu.useCases.getMacTable.execute({ projectId: project.right.projectId, nodeId: sw.right.nodeId });`,
+      `console.log(sw._tag, table._tag);`,
+    ].join("\n");
+    try {
+      const ended = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, ["--input-type=module", "-e", host], { timeout: 15_000 }, (err, stdout, stderr) =>
+          resolve({ code: err === null ? 0 : typeof err.code === "number" ? err.code : null, stdout, stderr }),
+        );
+        child.stdin?.end();
+      });
+      expect(ended.stdout.trim(), ended.stderr).to.equal("Right Right");
+      expect(ended.code, "it ends by itself, with nothing left to do").to.equal(0);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });

@@ -43,20 +43,29 @@ export function workerIndexOf(nodeId: string, workers: number): number {
 
 /** Options that take the next argument as their value, and that a worker must not inherit. */
 const HOST_ONLY_WITH_VALUE = new Set(["-e", "--eval", "-p", "--print", "--input-type"]);
+const isHostOnly = (arg: string): boolean => HOST_ONLY_WITH_VALUE.has(arg) || /^--(input-type|eval|print)=/.test(arg);
 
 /**
- * The host's Node options minus those about how the host's own script is given (`-e`,
- * `--input-type`): a worker inherits the others (memory limits, loaders), but with these it would
- * refuse to load its module file.
+ * Starts a worker thread of `script`. It inherits the host's Node options (memory limits, loaders)
+ * except those about how the host's own script was given (`-e`, `--input-type`), with which it
+ * would refuse to load its module file. Node drops the options a worker cannot take (per-process V8
+ * flags) only when it inherits them itself, so a list of our own that holds one is refused: then
+ * the worker starts with none.
  */
-function workerExecArgv(execArgv: readonly string[]): string[] {
+function startWorker(script: URL, workerData: DataPlaneWorkerData): Worker {
+  if (!process.execArgv.some(isHostOnly)) return new Worker(script, { workerData });
   const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i] as string;
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i] as string;
     if (HOST_ONLY_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith("--input-type=") && !arg.startsWith("--eval=") && !arg.startsWith("--print=")) kept.push(arg);
+    else if (!isHostOnly(arg)) kept.push(arg);
   }
-  return kept;
+  try {
+    return new Worker(script, { workerData, execArgv: kept });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw err;
+    return new Worker(script, { workerData, execArgv: [] });
+  }
 }
 
 interface WorkerDataPlaneOptions {
@@ -99,7 +108,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
 
   private spawn(slot: Slot): void {
     const { logger, notifications } = this.options;
-    const worker = new Worker(this.script, { workerData: this.workerData, execArgv: workerExecArgv(process.execArgv) });
+    const worker = startWorker(this.script, this.workerData);
     slot.worker = worker;
     worker.on("message", (m: Reply | WorkerEvent) => {
       if ("event" in m) {

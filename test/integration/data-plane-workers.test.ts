@@ -141,7 +141,9 @@ describe("the data plane in worker threads (real sockets on 127.0.0.1)", functio
 
   it("keeps an embedding host's process alive while a worker owes it an answer, and lets it end once idle", async () => {
     // A host whose only work is awaiting the data plane: with its workers unreferenced throughout,
-    // Node would end it mid-await (exit code 13, "unsettled top-level await").
+    // Node would end it mid-await (exit code 13, "unsettled top-level await"). The host is given as
+    // -e with --input-type, which a worker must not inherit, beside a per-process V8 flag, which a
+    // worker refuses when told it explicitly.
     const configDir = mkdtempSync(join(tmpdir(), "netemu-host-"));
     const root = new URL("../../src/adapters/composition-root.js", import.meta.url).href;
     const host = [
@@ -155,7 +157,7 @@ describe("the data plane in worker threads (real sockets on 127.0.0.1)", functio
     ].join("\n");
     try {
       const ended = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, ["--input-type=module", "-e", host], { timeout: 15_000 }, (err, stdout, stderr) =>
+        const child = execFile(process.execPath, ["--max-semi-space-size=16", "--input-type=module", "-e", host], { timeout: 15_000 }, (err, stdout, stderr) =>
           resolve({ code: err === null ? 0 : typeof err.code === "number" ? err.code : null, stdout, stderr }),
         );
         child.stdin?.end();

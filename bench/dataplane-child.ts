@@ -174,6 +174,8 @@ interface DutArgs {
   lports: [number, number];
   peers: [number, number];
   http: boolean;
+  workers: number;
+  chain: number;
 }
 
 async function dut(a: DutArgs): Promise<void> {
@@ -219,32 +221,57 @@ async function dut(a: DutArgs): Promise<void> {
     return;
   }
   const { createNetemu } = await import("../src/adapters/composition-root.js");
+  const { workerIndexOf } = await import("../src/adapters/data-plane-workers.js");
   const { TOKENS } = await import("../src/application/ports/tokens.js");
   const configDir = mkdtempSync(join(tmpdir(), "netemu-bench-"));
+  // A chain of switches: gen → SW1 port 0, SW1 port 1 ↔ SW2 port 0, …, SWn port 1 → sink. The links
+  // inside the chain use free ports of the machine, found by binding port 0.
+  const inner: number[] = [];
+  for (let i = 0; i < 2 * (a.chain - 1); i++) {
+    const probe = await bindSocket(0);
+    inner.push(probe.address().port);
+    await new Promise<void>((r) => probe.close(() => r()));
+  }
   const netemu = createNetemu({
     logLevel: "silent",
     settings: { configDir, udpPortRange: { start: Math.min(...a.lports), end: Math.max(...a.lports) } },
     udpBufferBytes: a.bufferBytes,
+    dataPlaneWorkers: a.workers,
   });
   const uc = netemu.useCases;
   const project = await uc.createComputeProject.execute({ name: "bench" });
   if (E.isLeft(project)) throw new Error(JSON.stringify(project.left));
   const projectId = project.right.projectId;
-  const sw = await uc.createSwitch.execute({ projectId, name: "SW1" });
-  if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
-  const nodeId = sw.right.nodeId;
-  const at = (portNumber: number) => ({ projectId, nodeId, adapterNumber: 0, portNumber });
-  const nio = (i: 0 | 1, filters?: RawFilterSettings) => ({ type: "nio_udp" as const, lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], filters });
-  for (const i of [0, 1] as const) {
-    const r = await uc.addNio.execute({ port: at(i), nio: nio(i) });
-    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
+  const chain: string[] = [];
+  for (let i = 0; i < a.chain; i++) {
+    const sw = await uc.createSwitch.execute({ projectId, name: `SW${i + 1}` });
+    if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
+    chain.push(sw.right.nodeId);
+  }
+  const nodeId = chain[0] as string;
+  /** Port `portNumber` (0 or 1) of the chain's `index`-th switch: its local port and its peer's. */
+  const ends = (index: number, portNumber: 0 | 1): { lport: number; rport: number } => {
+    if (index === 0 && portNumber === 0) return { lport: a.lports[0], rport: a.peers[0] };
+    if (index === a.chain - 1 && portNumber === 1) return { lport: a.lports[1], rport: a.peers[1] };
+    // Link k joins switch k's port 1 (inner[2k]) and switch k+1's port 0 (inner[2k+1]).
+    const link = portNumber === 1 ? index : index - 1;
+    const [left, right] = [inner[2 * link] as number, inner[2 * link + 1] as number];
+    return portNumber === 1 ? { lport: left, rport: right } : { lport: right, rport: left };
+  };
+  const at = (portNumber: number, node = nodeId) => ({ projectId, nodeId: node, adapterNumber: 0, portNumber });
+  const nio = (i: 0 | 1, filters?: RawFilterSettings, index = 0) => ({ type: "nio_udp" as const, ...ends(index, i), rhost: "127.0.0.1", filters });
+  for (const [index, node] of chain.entries()) {
+    for (const i of [0, 1] as const) {
+      const r = await uc.addNio.execute({ port: at(i, node), nio: nio(i, undefined, index) });
+      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
+    }
   }
   let url: string | undefined;
   if (a.http) url = (await netemu.listen(0, "127.0.0.1")).url;
   const dataPlane = netemu.container.resolve<{ counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }> }>(TOKENS.DataPlane);
   serveIpc({
     ...common,
-    info: () => ({ url, nodeId, projectId }),
+    info: () => ({ url, nodeId, projectId, split: a.workers > 0 ? chain.map((id) => workerIndexOf(id, a.workers)) : undefined }),
     /** Sets `filters` on the NIOs of `ports`; answers, per port, the NIO or the refusal. */
     setFilters: async (f: { filters: RawFilterSettings; ports: number[] }) => {
       const out: Record<number, unknown> = {};

@@ -10,6 +10,10 @@ export interface DutOptions {
   readonly bufferBytes: number;
   readonly http?: boolean;
   readonly execArgv?: readonly string[];
+  /** netemu's data-plane worker threads (0: the main thread). */
+  readonly workers?: number;
+  /** A chain of this many switches between the generator and the sink (1 unless given). */
+  readonly chain?: number;
 }
 
 export interface Dut {
@@ -17,6 +21,8 @@ export interface Dut {
   readonly options: DutOptions;
   readonly lports: readonly [number, number];
   readonly url: string | undefined;
+  /** With workers: the worker each switch of the chain runs on, in chain order. */
+  readonly split: readonly number[] | undefined;
 }
 
 export interface Latency {
@@ -98,13 +104,13 @@ export class DataplaneRig {
   async startDut(options: DutOptions): Promise<Dut> {
     const lports: [number, number] = [this.nextLport, this.nextLport + 1];
     this.nextLport += 2;
-    const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false };
+    const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false, workers: options.workers ?? 0, chain: options.chain ?? 1 };
     const child = await Child.start(import.meta.url, "../dataplane-child.js", ["dut", JSON.stringify(args)], `dut:${options.mode}`, options.execArgv ?? []);
-    const info = options.mode === "netemu" ? await child.call<{ url?: string }>("info") : {};
+    const info = options.mode === "netemu" ? await child.call<{ url?: string; split?: number[] }>("info") : {};
     await this.gen.call("target", { port: lports[0] });
     await this.sink.call("hello", { port: lports[1] });
     await sleep(50);
-    return { child, options, lports, url: info.url };
+    return { child, options, lports, url: info.url, split: info.split };
   }
 
   async trial(dut: Dut, o: { rate: number; durationMs: number; size: number; latency?: boolean; count?: number; settleMs?: number }): Promise<Trial> {

@@ -1,0 +1,238 @@
+/**
+ * The data plane in worker threads (issue 10, ADR 0041), against the data plane on the main thread,
+ * measured in the same run with the generator / DUT / sink processes of the data-plane benchmark:
+ *
+ *   1. a 50 ms delay at 20,000 frames/s while a client polls the node list of a 1,000-node project
+ *      as fast as it can (and, for reference, with the API idle);
+ *   2. the CPU time per frame (the whole DUT process: main thread and workers) at 40,000 frames/s;
+ *   3. the aggregate loss-free rate of a chain of switches (each frame crosses every switch) with the
+ *      data plane on the main thread, in 1 worker and in 2.
+ *
+ *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N]
+ *
+ * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
+ * 127.0.0.1 and every child process is ended by the benchmark.
+ */
+import { cpus } from "node:os";
+import { DataplaneRig, type Dut, type DutOptions, type Trial } from "./lib/dataplane-rig.js";
+import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes("--quick");
+const roundsAt = argv.indexOf("--rounds");
+const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(argv[roundsAt + 1]) || 1) : QUICK ? 1 : 3;
+const MiB4 = 4 * 1024 * 1024;
+const API_NODES = 1000;
+const DELAY_RATE = 20_000;
+const COST_RATE = 40_000;
+const CHAIN = 4;
+
+const started = monoMs();
+const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
+const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
+const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
+const where = (workers: number): string => (workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`);
+
+async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Dut) => Promise<T>): Promise<T> {
+  const dut = await rig.startDut(options);
+  try {
+    return await body(dut);
+  } finally {
+    await dut.child.stop();
+  }
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = (await r.json()) as Record<string, unknown>;
+  if (!r.ok) throw new Error(`POST ${url}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A controller project of `count` switches on the local compute: its node list is what the client polls. */
+async function bigProject(base: string, count: number): Promise<string> {
+  const project = (await post(`${base}/v2/projects`, { name: "api-load" }))["project_id"] as string;
+  for (let i = 0; i < count; i++) await post(`${base}/v2/projects/${project}/nodes`, { name: `SW${i + 1}`, node_type: "ethernet_switch", compute_id: "local" });
+  return `${base}/v2/projects/${project}/nodes`;
+}
+
+/** GETs `url` back to back until `stop` says so; answers each request's duration (ms) and the bytes of the last. */
+function pollAsFastAsItCan(url: string): { stop: () => Promise<{ durations: number[]; bytes: number }> } {
+  let polling = true;
+  const durations: number[] = [];
+  let bytes = 0;
+  const loop = (async () => {
+    while (polling) {
+      const t0 = monoMs();
+      const r = await fetch(url);
+      bytes = (await r.arrayBuffer()).byteLength;
+      durations.push(monoMs() - t0);
+    }
+  })();
+  return {
+    stop: async () => {
+      polling = false;
+      await loop;
+      return { durations, bytes };
+    },
+  };
+}
+
+/** CPU (% of one core) of the DUT process, the generator, the sink and the rest of the machine. */
+const cpuSplit = (t: Trial): string => `${t.cpu.dut.toFixed(0)} / ${t.cpu.gen.toFixed(0)} / ${t.cpu.sink.toFixed(0)} / ${t.cpu.other.toFixed(0)} %`;
+
+/** Where the polled API runs: in the DUT's process, or (the control) in another netemu process. */
+type ApiLoad = "idle" | "polled" | "polled elsewhere";
+
+interface DelayRow {
+  workers: number;
+  /** The delay filter's value on the ingress NIO (0: none, the path's own latency for reference). */
+  delayMs: number;
+  api: ApiLoad;
+  t: Trial;
+  polls?: { count: number; p50: number; bytes: number };
+}
+
+/**
+ * The delay line's error with the DUT's API idle and polled; for each data plane also the path's own
+ * latency (no delay) under the poll, and, as the control, the same poll served by another netemu
+ * process: what the machine's 2 cores impose whatever the DUT does.
+ */
+async function delayUnderApiLoad(rig: DataplaneRig): Promise<DelayRow[]> {
+  const rows: DelayRow[] = [];
+  const durationMs = QUICK ? 2000 : 5000;
+  // The control's API process: started first, as a DUT starting later takes the generator and sink.
+  const elsewhere = await rig.startDut({ mode: "netemu", bufferBytes: MiB4, http: true });
+  try {
+    log(`API elsewhere: creating ${API_NODES} nodes`);
+    const elsewhereList = await bigProject(elsewhere.url as string, API_NODES);
+    for (const workers of [0, 1]) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, http: true, workers }, async (dut) => {
+        log(`delay under API load, ${where(workers)}: creating ${API_NODES} nodes`);
+        const list = await bigProject(dut.url as string, API_NODES);
+        const trial = async (delayMs: number, api: ApiLoad): Promise<void> => {
+          const poller = api === "idle" ? undefined : pollAsFastAsItCan(api === "polled" ? list : elsewhereList);
+          const t = await rig.trial(dut, { rate: DELAY_RATE, durationMs, size: 64, latency: true, settleMs: 100 });
+          const polled = await poller?.stop();
+          const row: DelayRow = { workers, delayMs, api, t };
+          if (polled !== undefined) {
+            const sorted = Float64Array.from(polled.durations).sort();
+            row.polls = { count: polled.durations.length, p50: percentile(sorted, 50), bytes: polled.bytes };
+          }
+          const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
+          log(`  ${where(workers)}, delay ${delayMs} ms, API ${api}${row.polls ? ` (${row.polls.count} polls)` : ""}: error p50 ${e(t.latency?.p50)} p99 ${e(t.latency?.p99)} max ${e(t.latency?.max)} ms, loss ${pct(t.loss)}, cpu DUT/gen/sink/rest ${cpuSplit(t)}`);
+          rows.push(row);
+        };
+        await rig.trial(dut, { rate: 5000, durationMs: 500, size: 64, settleMs: 100 }); // warm-up
+        await trial(0, "polled");
+        await dut.child.call("setFilters", { filters: { delay: [50] }, ports: [0] });
+        for (let round = 1; round <= ROUNDS; round++) {
+          await trial(50, "idle");
+          await trial(50, "polled");
+          await trial(50, "polled elsewhere");
+        }
+      });
+    }
+  } finally {
+    await elsewhere.child.stop();
+  }
+  return rows;
+}
+
+async function costPerFrame(rig: DataplaneRig): Promise<{ workers: number; size: number; usPerFrame: number; t: Trial }[]> {
+  const cost: { workers: number; size: number; usPerFrame: number; t: Trial }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const size of [64, 1500]) {
+      for (const workers of [0, 1]) {
+        await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers }, async (dut) => {
+          await rig.trial(dut, { rate: COST_RATE, durationMs: 500, size }); // JIT warm-up
+          const t = await rig.trial(dut, { rate: COST_RATE, durationMs: QUICK ? 1500 : 4000, size });
+          const usPerFrame = t.dutCpuUs / Math.max(1, t.sent - t.kernelDrops.dutIn);
+          log(`cost ${where(workers)} ${size} B round ${round}: ${usPerFrame.toFixed(2)} µs/frame (loss ${pct(t.loss)}, rest of machine ${t.cpu.other.toFixed(0)} %)`);
+          cost.push({ workers, size, usPerFrame, t });
+        });
+      }
+    }
+  }
+  return cost;
+}
+
+async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: number; split: readonly number[] | undefined }[]> {
+  const rows: { workers: number; rate: number; split: readonly number[] | undefined }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const workers of [0, 1, 2]) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN }, async (dut) => {
+        const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
+        log(`chain of ${CHAIN}, ${where(workers)}${dut.split ? ` (switches on workers ${dut.split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        rows.push({ workers, rate: result.rate, split: dut.split });
+      });
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  log(`machine ${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}, quick=${QUICK}, rounds ${ROUNDS}`);
+  const rig = await DataplaneRig.start();
+  const delay = await delayUnderApiLoad(rig);
+  const cost = await costPerFrame(rig);
+  const chain = await chainRates(rig);
+  await rig.stop();
+
+  const out: string[] = [`## Data plane in worker threads (${QUICK ? "--quick" : "full"} run, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, ${((monoMs() - started) / 1000).toFixed(0)} s)`, ""];
+  out.push(`### delay 50 ms at ${fmt(DELAY_RATE)} frames/s of 64 B (error = one-way latency − delay), the API idle or polled (GET of a ${fmt(API_NODES)}-node list, back to back) in the DUT's process or, as the control, in another netemu process`);
+  out.push("");
+  out.push(
+    markdownTable(
+      ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
+      delay.map(({ workers, delayMs, api, t, polls }) => {
+        const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
+        return [
+          where(workers),
+          delayMs === 0 ? "none (the path itself)" : `${delayMs} ms`,
+          api,
+          fmt(t.sent),
+          pct(t.loss),
+          e(t.latency?.p50),
+          e(t.latency?.p99),
+          e(t.latency?.max),
+          polls === undefined ? "–" : `${polls.count} (${polls.p50.toFixed(0)} ms, ${(polls.bytes / 1e6).toFixed(1)} MB)`,
+          cpuSplit(t),
+          delayMs === 0 ? "" : t.loss === 0 && (t.latency?.p99 ?? 99) - delayMs <= 2 ? "met" : "not met",
+        ];
+      }),
+    ),
+  );
+  out.push("");
+  out.push(`### CPU time per frame at ${fmt(COST_RATE)} frames/s (µs, the whole DUT process; median of ${ROUNDS}, each round in brackets)`);
+  out.push("");
+  const costOf = (workers: number, size: number): number[] => cost.filter((c) => c.workers === workers && c.size === size).map((c) => c.usPerFrame);
+  out.push(
+    markdownTable(
+      ["frame", "main thread", "1 worker", "worker / main (≤ 1.10)"],
+      [64, 1500].map((size) => {
+        const [m, w] = [median(costOf(0, size)), median(costOf(1, size))];
+        const each = (workers: number): string => costOf(workers, size).map((x) => x.toFixed(2)).join(", ");
+        return [`${size} B`, `${m.toFixed(2)} (${each(0)})`, `${w.toFixed(2)} (${each(1)})`, `${(w / m).toFixed(2)} ${w / m <= 1.1 ? "(met)" : "(not met)"}`];
+      }),
+    ),
+  );
+  out.push("");
+  out.push(`### Loss-free rate through a chain of ${CHAIN} switches (64 B; aggregate = rate × ${CHAIN} switch crossings; median of ${ROUNDS}, each round in brackets)`);
+  out.push("");
+  out.push(
+    markdownTable(
+      ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
+      [0, 1, 2].map((workers) => {
+        const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
+        const split = chain.find((c) => c.workers === workers)?.split;
+        const perWorker = split === undefined ? "–" : Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ");
+        const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
+        return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
+      }),
+    ),
+  );
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+await main();

@@ -11,6 +11,7 @@ import "reflect-metadata";
 import { createSocket, type Socket } from "node:dgram";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { serveIpc, monoMs, percentile } from "./lib/util.js";
@@ -244,7 +245,11 @@ async function dut(a: DutArgs): Promise<void> {
   const projectId = project.right.projectId;
   const chain: string[] = [];
   for (let i = 0; i < a.chain; i++) {
-    const sw = await uc.createSwitch.execute({ projectId, name: `SW${i + 1}` });
+    // With workers, the chain alternates them (switch i on worker i mod N): a node's worker is a hash
+    // of its id, so the bench picks ids, where a lab's random ids spread evenly only on average.
+    let nodeId: string | undefined;
+    while (a.workers > 1 && (nodeId === undefined || workerIndexOf(nodeId, a.workers) !== i % a.workers)) nodeId = randomUUID();
+    const sw = await uc.createSwitch.execute({ projectId, name: `SW${i + 1}`, nodeId });
     if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
     chain.push(sw.right.nodeId);
   }

@@ -8,7 +8,7 @@
  *   3. the aggregate loss-free rate of a chain of switches (each frame crosses every switch) with the
  *      data plane on the main thread, in 1 worker and in 2.
  *
- *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N]
+ *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
  *
  * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
  * 127.0.0.1 and every child process is ended by the benchmark.
@@ -21,6 +21,10 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
 const roundsAt = argv.indexOf("--rounds");
 const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(argv[roundsAt + 1]) || 1) : QUICK ? 1 : 3;
+const onlyAt = argv.indexOf("--only");
+/** Runs one section only (all three unless given). */
+const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
+const runs = (section: "delay" | "cost" | "chain"): boolean => ONLY === undefined || ONLY === section;
 const MiB4 = 4 * 1024 * 1024;
 const API_NODES = 1000;
 const DELAY_RATE = 20_000;
@@ -174,64 +178,70 @@ async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: n
 async function main(): Promise<void> {
   log(`machine ${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}, quick=${QUICK}, rounds ${ROUNDS}`);
   const rig = await DataplaneRig.start();
-  const delay = await delayUnderApiLoad(rig);
-  const cost = await costPerFrame(rig);
-  const chain = await chainRates(rig);
+  const delay = runs("delay") ? await delayUnderApiLoad(rig) : [];
+  const cost = runs("cost") ? await costPerFrame(rig) : [];
+  const chain = runs("chain") ? await chainRates(rig) : [];
   await rig.stop();
 
-  const out: string[] = [`## Data plane in worker threads (${QUICK ? "--quick" : "full"} run, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, ${((monoMs() - started) / 1000).toFixed(0)} s)`, ""];
-  out.push(`### delay 50 ms at ${fmt(DELAY_RATE)} frames/s of 64 B (error = one-way latency − delay), the API idle or polled (GET of a ${fmt(API_NODES)}-node list, back to back) in the DUT's process or, as the control, in another netemu process`);
-  out.push("");
-  out.push(
-    markdownTable(
-      ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
-      delay.map(({ workers, delayMs, api, t, polls }) => {
-        const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
-        return [
-          where(workers),
-          delayMs === 0 ? "none (the path itself)" : `${delayMs} ms`,
-          api,
-          fmt(t.sent),
-          pct(t.loss),
-          e(t.latency?.p50),
-          e(t.latency?.p99),
-          e(t.latency?.max),
-          polls === undefined ? "–" : `${polls.count} (${polls.p50.toFixed(0)} ms, ${(polls.bytes / 1e6).toFixed(1)} MB)`,
-          cpuSplit(t),
-          delayMs === 0 ? "" : t.loss === 0 && (t.latency?.p99 ?? 99) - delayMs <= 2 ? "met" : "not met",
-        ];
-      }),
-    ),
-  );
-  out.push("");
-  out.push(`### CPU time per frame at ${fmt(COST_RATE)} frames/s (µs, the whole DUT process; median of ${ROUNDS}, each round in brackets)`);
-  out.push("");
-  const costOf = (workers: number, size: number): number[] => cost.filter((c) => c.workers === workers && c.size === size).map((c) => c.usPerFrame);
-  out.push(
-    markdownTable(
-      ["frame", "main thread", "1 worker", "worker / main (≤ 1.10)"],
-      [64, 1500].map((size) => {
-        const [m, w] = [median(costOf(0, size)), median(costOf(1, size))];
-        const each = (workers: number): string => costOf(workers, size).map((x) => x.toFixed(2)).join(", ");
-        return [`${size} B`, `${m.toFixed(2)} (${each(0)})`, `${w.toFixed(2)} (${each(1)})`, `${(w / m).toFixed(2)} ${w / m <= 1.1 ? "(met)" : "(not met)"}`];
-      }),
-    ),
-  );
-  out.push("");
-  out.push(`### Loss-free rate through a chain of ${CHAIN} switches (64 B; aggregate = rate × ${CHAIN} switch crossings; median of ${ROUNDS}, each round in brackets)`);
-  out.push("");
-  out.push(
-    markdownTable(
-      ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
-      [0, 1, 2].map((workers) => {
-        const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
-        const split = chain.find((c) => c.workers === workers)?.split;
-        const perWorker = split === undefined ? "–" : Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ");
-        const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
-        return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
-      }),
-    ),
-  );
+  const out: string[] = [`## Data plane in worker threads (${QUICK ? "--quick" : "full"} run${ONLY === undefined ? "" : ` of --only ${ONLY}`}, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, ${((monoMs() - started) / 1000).toFixed(0)} s)`, ""];
+  if (delay.length > 0) {
+    out.push(`### delay 50 ms at ${fmt(DELAY_RATE)} frames/s of 64 B (error = one-way latency − delay), the API idle or polled (GET of a ${fmt(API_NODES)}-node list, back to back) in the DUT's process or, as the control, in another netemu process`);
+    out.push("");
+    out.push(
+      markdownTable(
+        ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
+        delay.map(({ workers, delayMs, api, t, polls }) => {
+          const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
+          return [
+            where(workers),
+            delayMs === 0 ? "none (the path itself)" : `${delayMs} ms`,
+            api,
+            fmt(t.sent),
+            pct(t.loss),
+            e(t.latency?.p50),
+            e(t.latency?.p99),
+            e(t.latency?.max),
+            polls === undefined ? "–" : `${polls.count} (${polls.p50.toFixed(0)} ms, ${(polls.bytes / 1e6).toFixed(1)} MB)`,
+            cpuSplit(t),
+            delayMs === 0 ? "" : t.loss === 0 && (t.latency?.p99 ?? 99) - delayMs <= 2 ? "met" : "not met",
+          ];
+        }),
+      ),
+    );
+    out.push("");
+  }
+  if (cost.length > 0) {
+    out.push(`### CPU time per frame at ${fmt(COST_RATE)} frames/s (µs, the whole DUT process; median of ${ROUNDS}, each round in brackets)`);
+    out.push("");
+    const costOf = (workers: number, size: number): number[] => cost.filter((c) => c.workers === workers && c.size === size).map((c) => c.usPerFrame);
+    out.push(
+      markdownTable(
+        ["frame", "main thread", "1 worker", "worker / main (≤ 1.10)"],
+        [64, 1500].map((size) => {
+          const [m, w] = [median(costOf(0, size)), median(costOf(1, size))];
+          const each = (workers: number): string => costOf(workers, size).map((x) => x.toFixed(2)).join(", ");
+          return [`${size} B`, `${m.toFixed(2)} (${each(0)})`, `${w.toFixed(2)} (${each(1)})`, `${(w / m).toFixed(2)} ${w / m <= 1.1 ? "(met)" : "(not met)"}`];
+        }),
+      ),
+    );
+    out.push("");
+  }
+  if (chain.length > 0) {
+    out.push(`### Loss-free rate through a chain of ${CHAIN} switches (64 B; aggregate = rate × ${CHAIN} switch crossings; median of ${ROUNDS}, each round in brackets)`);
+    out.push("");
+    out.push(
+      markdownTable(
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
+        [0, 1, 2].map((workers) => {
+          const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
+          const split = chain.find((c) => c.workers === workers)?.split;
+          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain)`;
+          const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
+          return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
+        }),
+      ),
+    );
+  }
   process.stdout.write(`${out.join("\n")}\n`);
 }
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,6 +11,8 @@ const CLI = join(ROOT, "dist", "cli.js");
 interface Served {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
+  /** The "netemu listening" log line. */
+  readonly listening: { readonly url: string; readonly dataPlaneWorkers: number };
   readonly exit: Promise<{ code: number | null; ms: number }>;
   stderr(): string;
 }
@@ -32,8 +34,8 @@ async function serve(configDir: string, extra: string[] = [], env: Record<string
   for (;;) {
     const line = out.split("\n").find((l) => l.includes('"msg":"netemu listening"'));
     if (line !== undefined) {
-      const url = (JSON.parse(line) as { url: string }).url;
-      const served: Served = { child, url, exit, stderr: () => err };
+      const listening = JSON.parse(line) as Served["listening"];
+      const served: Served = { child, url: listening.url, listening, exit, stderr: () => err };
       const kill = child.kill.bind(child);
       child.kill = (signal?: NodeJS.Signals | number) => {
         stoppedAt = Date.now();
@@ -79,6 +81,17 @@ describe("the netemu command", function () {
     const { code, ms } = await s.exit;
     expect(code).to.equal(0);
     expect(ms).to.be.below(2000);
+  });
+
+  it("runs the data plane in one worker per core but the API's by default (1 to 8), and on the main thread with --dataplane-workers 0", async () => {
+    const byDefault = await serve(configDir);
+    expect(byDefault.listening.dataPlaneWorkers).to.equal(Math.max(1, Math.min(8, availableParallelism() - 1)));
+    byDefault.child.kill("SIGTERM");
+    expect((await byDefault.exit).code).to.equal(0);
+    const inThread = await serve(configDir, ["--dataplane-workers", "0"]);
+    expect(inThread.listening.dataPlaneWorkers).to.equal(0);
+    inThread.child.kill("SIGTERM");
+    expect((await inThread.exit).code).to.equal(0);
   });
 
   it("refuses a worker count outside 0..64 with status 2", () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
@@ -25,6 +25,8 @@ export const DEFAULTS = {
   logLevel: "info" as LogLevel,
   bodyLimitBytes: 1024 * 1024,
   udpBufferBytes: 4 * 1024 * 1024,
+  /** One worker per core but one, which the API keeps; at least one, at most eight (ADR 0041). */
+  dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
@@ -63,7 +65,7 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --log-level LEVEL       fatal|error|warn|info|debug|trace|silent (NETEMU_LOG_LEVEL, default info)
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
-  --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default 0)
+  --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
 `;
 
 function parseBool(name: string, value: string): boolean {
@@ -165,7 +167,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     logLevel,
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
-    dataPlaneWorkers: int("dataPlaneWorkers", 0, 0, 64),
+    dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
   };
 }
 

@@ -14,7 +14,7 @@
  * 127.0.0.1 and every child process is ended by the benchmark.
  */
 import { cpus } from "node:os";
-import { DataplaneRig, type Dut, type DutOptions, type Trial } from "./lib/dataplane-rig.js";
+import { DataplaneRig, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -36,15 +36,6 @@ const log = (s: string): void => void process.stderr.write(`[${((monoMs() - star
 const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
 const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
 const where = (workers: number): string => (workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`);
-
-async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Dut) => Promise<T>): Promise<T> {
-  const dut = await rig.startDut(options);
-  try {
-    return await body(dut);
-  } finally {
-    await dut.child.stop();
-  }
-}
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -12,7 +12,7 @@
  */
 import { cpus } from "node:os";
 import { writeFileSync } from "node:fs";
-import { DISTURBED_OTHER_CPU_PCT, DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial } from "./lib/dataplane-rig.js";
+import { DISTURBED_OTHER_CPU_PCT, DataplaneRig, type Dut, type DutOptions, type SearchResult, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, readSysctl, sleep } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -65,15 +65,6 @@ const ms = (x: number | undefined): string => (x === undefined || !Number.isFini
 
 function stepLine(t: Trial): string {
   return `rate ${fmt(t.rate)} (sent ${fmt(t.achievedRate)}/s, burst ≤${t.maxBurst}) loss ${pct(t.loss)} intended ${t.intendedDrops} kdrops in/out/sink ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}/${t.kernelDrops.sink} cpu dut/gen/sink/other ${t.cpu.dut.toFixed(0)}/${t.cpu.gen.toFixed(0)}/${t.cpu.sink.toFixed(0)}/${t.cpu.other.toFixed(0)} %`;
-}
-
-async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Dut) => Promise<T>): Promise<T> {
-  const dut = await rig.startDut(options);
-  try {
-    return await body(dut);
-  } finally {
-    await dut.child.stop();
-  }
 }
 
 interface SearchRow {

@@ -234,3 +234,13 @@ export class DataplaneRig {
     await Promise.all([this.gen.stop(), this.sink.stop()]);
   }
 }
+
+/** Runs `body` with a DUT started for it, and ends the DUT whatever happens. */
+export async function withDut<T>(rig: DataplaneRig, options: DutOptions, body: (dut: Dut) => Promise<T>): Promise<T> {
+  const dut = await rig.startDut(options);
+  try {
+    return await body(dut);
+  } finally {
+    await dut.child.stop();
+  }
+}

@@ -49,6 +49,7 @@ async function serve(args: readonly string[]): Promise<number> {
     bodyLimitBytes: config.bodyLimitBytes,
     udpBufferBytes: config.udpBufferBytes,
     dataPlaneWorkers: config.dataPlaneWorkers,
+    persistProjects: true,
     overrides: { logger },
   });
   const warning = exposureWarning(config);

@@ -42,6 +42,7 @@ import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
+import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -95,6 +96,12 @@ export interface NetemuOptions {
    * thread; N ≥ 1 spreads the switches and hubs over N workers, so frames never wait for the API.
    */
   readonly dataPlaneWorkers?: number;
+  /**
+   * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,
+   * read back (closed) on the next start (ADR 0042). Off by default: an embedder's projects stay in
+   * memory, or in repositories of its own (overrides); `netemu serve` turns it on.
+   */
+  readonly persistProjects?: boolean;
   readonly overrides?: PortOverrides;
 }
 
@@ -154,7 +161,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.DataPlaneOptions, dataPlaneOptions);
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
-  value(TOKENS.ProjectRepository, o.projectRepository ?? new InMemoryProjectRepository());
+  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, compileBpf, logger) : undefined;
+  value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
   value(TOKENS.ProjectFiles, o.projectFiles ?? new ProjectDirectoryFiles(settings.projectsPath));
@@ -163,8 +171,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
   value(TOKENS.HostFacts, { platform: process.platform });
   value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
-  value(TOKENS.NodeRepository, o.nodeRepository ?? new InMemoryNodeRepository());
-  value(TOKENS.LinkRepository, o.linkRepository ?? new InMemoryLinkRepository());
+  value(TOKENS.NodeRepository, o.nodeRepository ?? projectFiles?.nodes ?? new InMemoryNodeRepository());
+  value(TOKENS.LinkRepository, o.linkRepository ?? projectFiles?.links ?? new InMemoryLinkRepository());
   value(TOKENS.SettingsStore, o.settingsStore ?? new FileSettingsStore(settings.configDir));
   value(TOKENS.SystemInfoProvider, new HostSystemInfo(PACKAGE_VERSION));
   value(TOKENS.DebugBundleWriter, new DirectoryDebugBundleWriter(settings.configDir));
@@ -191,6 +199,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       await stopHttp(httpServer, async () => {
         await notificationSockets.close();
         await c.resolve(StopCore).execute();
+        await projectFiles?.flush();
       });
       logger.info("stopped");
       resolveStopped();

@@ -11,6 +11,8 @@ export type NetemuError =
   | { readonly _tag: "ProjectNotFound"; readonly projectId: string }
   | { readonly _tag: "ProjectNotOpened"; readonly projectId: string }
   | { readonly _tag: "ProjectNameTaken"; readonly name: string }
+  /** Opening a project whose file (written by GNS3) has nodes of types netemu does not run. */
+  | { readonly _tag: "ProjectHasUnsupportedNodes"; readonly projectName: string; readonly nodeTypes: readonly string[] }
   | { readonly _tag: "NodeNotFound"; readonly nodeId: string }
   | { readonly _tag: "LinkNotFound"; readonly linkId: string }
   | { readonly _tag: "InvalidUuid"; readonly what: "Project" | "Node"; readonly id: string }

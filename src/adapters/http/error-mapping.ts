@@ -18,6 +18,11 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 403, message: "The project is not opened" };
     case "ProjectNameTaken":
       return { status: 409, message: `Project "${error.name}" already exists` };
+    case "ProjectHasUnsupportedNodes":
+      return {
+        status: 409,
+        message: `Project "${error.projectName}" cannot be opened here: it has nodes of types netemu does not run (${error.nodeTypes.join(", ")}); netemu runs ethernet_switch and ethernet_hub nodes only`,
+      };
     case "NodeNotFound":
       return { status: 404, message: `Node ID ${error.nodeId} doesn't exist` };
     case "LinkNotFound":

@@ -21,9 +21,14 @@ export interface Project {
   readonly showInterfaceLabels: boolean;
   readonly supplier: unknown;
   readonly variables: unknown;
+  /**
+   * Node types of a project file (written by GNS3) that netemu does not run, e.g. "qemu", "vpcs":
+   * such a project is listed but cannot be opened here, and its file is never rewritten.
+   */
+  readonly unsupportedNodeTypes: readonly string[];
 }
 
-export type ProjectOptions = Partial<Omit<Project, "projectId" | "name" | "status" | "path" | "filename">>;
+export type ProjectOptions = Partial<Omit<Project, "projectId" | "name" | "status" | "path" | "filename" | "unsupportedNodeTypes">>;
 
 export function createProject(projectId: string, name: string, path: string, options: ProjectOptions = {}): Project {
   return {
@@ -47,6 +52,7 @@ export function createProject(projectId: string, name: string, path: string, opt
     supplier: null,
     variables: null,
     ...options,
+    unsupportedNodeTypes: [],
   };
 }
 

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
+import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository, NodeRepository, ProjectRepository } from "../../ports/repositories.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { Logger } from "../../ports/system.js";
@@ -10,15 +11,17 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { LinkWiring } from "./link-wiring.js";
+import { LinkWiring, type WiringError } from "./link-wiring.js";
 
 /** What OpenProject can answer instead of its result. */
-export type OpenProjectError = ErrorOf<"ProjectNotFound">;
+export type OpenProjectError = ErrorOf<"ProjectNotFound" | "ProjectHasUnsupportedNodes">;
 
 /**
  * Opens a closed project: its switches and hubs are created again on the local compute and its links
- * wired with the UDP ports they had. A link whose port has been taken meanwhile is dropped with
- * a warning in the log, as GNS3 drops links it cannot restore.
+ * wired on UDP ports reserved afresh, as GNS3's controller does (a project read from its file has
+ * none, and the old ones may have been taken meanwhile). A link that cannot be wired is dropped
+ * with a warning in the log, as GNS3 drops links it cannot restore. A project whose file has nodes
+ * netemu does not run is refused, naming their types.
  */
 @injectable()
 export class OpenProject {
@@ -40,6 +43,8 @@ export class OpenProject {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;
       if (project.right.status === "opened") return project;
+      const { unsupportedNodeTypes } = project.right;
+      if (unsupportedNodeTypes.length > 0) return E.left({ _tag: "ProjectHasUnsupportedNodes", projectName: project.right.name, nodeTypes: unsupportedNodeTypes });
       await this.createComputeProject.execute({ name: project.right.name, projectId });
       for (const node of await this.nodes.listByProject(projectId)) {
         await this.computeNodes.create(projectId, node.nodeId, node.nodeType, {
@@ -49,10 +54,9 @@ export class OpenProject {
         });
       }
       for (const link of await this.links.listByProject(projectId)) {
-        const wired = await this.wiring.wire(link);
-        if (E.isLeft(wired)) {
-          this.logger.warn("link could not be restored", { projectId, linkId: link.linkId, error: wired.left._tag });
-          for (const end of link.nodes) this.pool.release(end.udpPort);
+        const restored = await this.restore(link);
+        if (E.isLeft(restored)) {
+          this.logger.warn("link could not be restored", { projectId, linkId: link.linkId, error: restored.left._tag });
           await this.links.delete(projectId, link.linkId);
         }
       }
@@ -60,5 +64,27 @@ export class OpenProject {
       await this.projects.save(opened);
       return E.right(opened);
     });
+  }
+
+  /** Wires the link on two newly reserved UDP ports and saves it with them. */
+  private async restore(link: Link): Promise<E.Either<ErrorOf<"NoFreeUdpPort"> | WiringError, void>> {
+    const ports: number[] = [];
+    for (const _end of link.nodes) {
+      const port = await this.pool.reserve(link.projectId);
+      if (E.isLeft(port)) {
+        for (const p of ports) this.pool.release(p);
+        return port;
+      }
+      ports.push(port.right);
+    }
+    const [a, b] = link.nodes;
+    const rewired: Link = { ...link, nodes: [{ ...a, udpPort: ports[0] as number }, { ...b, udpPort: ports[1] as number }] };
+    const wired = await this.wiring.wire(rewired);
+    if (E.isLeft(wired)) {
+      for (const p of ports) this.pool.release(p);
+      return wired;
+    }
+    await this.links.save(rewired);
+    return E.right(undefined);
   }
 }

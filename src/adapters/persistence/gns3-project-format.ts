@@ -1,0 +1,288 @@
+import * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { type BpfCheck, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import type { Project } from "../../domain/topology/project.js";
+import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType } from "../../domain/topology/node.js";
+import type { Link, LinkEnd } from "../../domain/topology/link.js";
+import type { Label } from "../../domain/topology/label.js";
+
+/**
+ * GNS3 2.2's project file (`<name>.gns3`, topology revision 9), as GNS3 writes it: keys sorted,
+ * four-space indents. netemu writes the parts it models (the project's settings, its switches and
+ * hubs with their ports_mapping, its links with filters and suspend) and reads what GNS3 wrote.
+ */
+export const GNS3_TOPOLOGY_REVISION = 9;
+
+/** The whole topology of one project, as the repositories hold it. */
+export interface ProjectTopology {
+  readonly project: Project;
+  readonly nodes: readonly ControllerNode[];
+  readonly links: readonly Link[];
+}
+
+const LabelCodec = t.intersection([
+  t.type({ text: t.string }),
+  t.partial({ style: t.union([t.string, t.null]), x: t.union([t.number, t.null]), y: t.union([t.number, t.null]), rotation: t.union([t.number, t.null]) }),
+]);
+
+const PortEntryCodec = t.intersection([
+  t.type({ name: t.string, port_number: t.number }),
+  t.partial({ type: t.keyof({ access: null, dot1q: null, qinq: null }), vlan: t.number, ethertype: t.string }),
+]);
+
+const NodeCodec = t.intersection([
+  t.type({ node_id: t.string, node_type: t.string, name: t.string }),
+  t.partial({
+    compute_id: t.string,
+    console_type: t.union([t.string, t.null]),
+    label: LabelCodec,
+    locked: t.boolean,
+    symbol: t.union([t.string, t.null]),
+    x: t.number,
+    y: t.number,
+    z: t.number,
+    properties: t.partial({ ports_mapping: t.array(PortEntryCodec) }),
+  }),
+]);
+
+const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec })]);
+
+const LinkCodec = t.intersection([
+  t.type({ link_id: t.string, nodes: t.array(LinkEndCodec) }),
+  t.partial({ filters: t.unknown, suspend: t.boolean, link_style: t.UnknownRecord }),
+]);
+
+const ProjectFileCodec = t.intersection([
+  t.type({
+    project_id: t.string,
+    name: t.string,
+    revision: t.number,
+    type: t.literal("topology"),
+    topology: t.intersection([t.type({ nodes: t.array(NodeCodec) }), t.partial({ links: t.array(LinkCodec) })]),
+  }),
+  t.partial({
+    auto_close: t.boolean,
+    auto_open: t.boolean,
+    auto_start: t.boolean,
+    drawing_grid_size: t.number,
+    grid_size: t.number,
+    scene_height: t.number,
+    scene_width: t.number,
+    show_grid: t.boolean,
+    show_interface_labels: t.boolean,
+    show_layers: t.boolean,
+    snap_to_grid: t.boolean,
+    supplier: t.unknown,
+    variables: t.unknown,
+    zoom: t.number,
+  }),
+]);
+
+/** Why a project file could not be read (the file is then left as it is, and not listed). */
+export type ProjectFileProblem =
+  | { readonly _tag: "NotJson"; readonly reason: string }
+  | { readonly _tag: "NotAProjectFile"; readonly reason: string }
+  | { readonly _tag: "NewerRevision"; readonly revision: number }
+  | { readonly _tag: "BadLink"; readonly linkId: string; readonly reason: string };
+
+export function describeProblem(problem: ProjectFileProblem): string {
+  switch (problem._tag) {
+    case "NotJson":
+      return `not JSON: ${problem.reason}`;
+    case "NotAProjectFile":
+      return `not a GNS3 project file: ${problem.reason}`;
+    case "NewerRevision":
+      return `topology revision ${problem.revision} is newer than GNS3 2.2's (${GNS3_TOPOLOGY_REVISION})`;
+    case "BadLink":
+      return `link ${problem.linkId}: ${problem.reason}`;
+  }
+}
+
+function firstError(errors: t.Errors): string {
+  const e = errors[0];
+  if (e === undefined) return "invalid";
+  // io-ts names intersection members by index too: keep the field names, which say where.
+  const path = e.context
+    .map((c) => c.key)
+    .filter((k) => k !== "" && !/^\d+$/.test(k))
+    .join(".");
+  return `${path || "(top)"}: got ${JSON.stringify(e.value)?.slice(0, 80)}`;
+}
+
+const isSupported = (nodeType: string): nodeType is NodeType => (SUPPORTED_NODE_TYPES as readonly string[]).includes(nodeType);
+
+/** A label as written: the fields present are kept, as GNS3 reads them back. */
+function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): Label {
+  if (raw === undefined) return fallback;
+  return {
+    text: raw.text,
+    ...(raw.style === undefined ? {} : { style: raw.style }),
+    ...(raw.x === undefined ? {} : { x: raw.x }),
+    ...(raw.y === undefined || raw.y === null ? {} : { y: raw.y }),
+    ...(raw.rotation === undefined || raw.rotation === null ? {} : { rotation: raw.rotation }),
+  };
+}
+
+function portEntries(nodeType: NodeType, raw: readonly t.TypeOf<typeof PortEntryCodec>[]): NodePortEntry[] {
+  if (nodeType === "ethernet_hub") return raw.map((p) => ({ name: p.name, port_number: p.port_number }));
+  return raw.map((p) => ({
+    name: p.name,
+    port_number: p.port_number,
+    type: p.type ?? "access",
+    ...(p.vlan === undefined ? {} : { vlan: p.vlan }),
+    ...(p.ethertype === undefined ? {} : { ethertype: p.ethertype as never }),
+  }));
+}
+
+/**
+ * Reads a project file. `path` is the project's directory and `filename` the file's name; the
+ * project comes back closed. Node types netemu does not run are listed in `unsupportedNodeTypes`
+ * and their nodes and links are not read.
+ */
+export function parseProjectFile(text: string, path: string, filename: string, checkBpf: BpfCheck): E.Either<ProjectFileProblem, ProjectTopology> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return E.left({ _tag: "NotJson", reason: (err as Error).message });
+  }
+  const decoded = ProjectFileCodec.decode(json);
+  if (E.isLeft(decoded)) return E.left({ _tag: "NotAProjectFile", reason: firstError(decoded.left) });
+  const file = decoded.right;
+  if (file.revision > GNS3_TOPOLOGY_REVISION) return E.left({ _tag: "NewerRevision", revision: file.revision });
+
+  const unsupported = [...new Set(file.topology.nodes.map((n) => n.node_type).filter((type) => !isSupported(type)))].sort();
+  const project: Project = {
+    projectId: file.project_id,
+    name: file.name,
+    status: "closed",
+    path,
+    filename,
+    autoClose: file.auto_close ?? true,
+    autoOpen: file.auto_open ?? false,
+    autoStart: file.auto_start ?? false,
+    sceneWidth: file.scene_width ?? 2000,
+    sceneHeight: file.scene_height ?? 1000,
+    zoom: file.zoom ?? 100,
+    showLayers: file.show_layers ?? false,
+    snapToGrid: file.snap_to_grid ?? false,
+    showGrid: file.show_grid ?? false,
+    gridSize: file.grid_size ?? 75,
+    drawingGridSize: file.drawing_grid_size ?? 25,
+    showInterfaceLabels: file.show_interface_labels ?? false,
+    supplier: file.supplier ?? null,
+    variables: file.variables ?? null,
+    unsupportedNodeTypes: unsupported,
+  };
+  if (unsupported.length > 0) return E.right({ project, nodes: [], links: [] });
+
+  const nodes: ControllerNode[] = file.topology.nodes.map((n) => {
+    const nodeType = n.node_type as NodeType;
+    return {
+      nodeId: n.node_id,
+      projectId: file.project_id,
+      nodeType,
+      computeId: n.compute_id ?? "local",
+      name: n.name,
+      x: n.x ?? 0,
+      y: n.y ?? 0,
+      z: n.z ?? 1,
+      locked: n.locked ?? false,
+      label: label(n.label, { text: n.name, style: null, x: null, y: -40, rotation: 0 }),
+      symbol: n.symbol ?? (nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg"),
+      portsMapping: portEntries(nodeType, n.properties?.ports_mapping ?? []),
+      consoleType: nodeType === "ethernet_hub" ? null : n.console_type === "telnet" ? "telnet" : "none",
+    };
+  });
+
+  const links: Link[] = [];
+  for (const l of file.topology.links ?? []) {
+    const [a, b] = l.nodes;
+    if (l.nodes.length !== 2 || a === undefined || b === undefined) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `${l.nodes.length} ends` });
+    const filters = parseFilterSettings(l.filters ?? {}, checkBpf);
+    if (E.isLeft(filters)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `filters ${JSON.stringify(l.filters)} are not valid` });
+    // The UDP ports of a link's tunnel are not in the file: opening the project reserves new ones.
+    const end = (e: t.TypeOf<typeof LinkEndCodec>): LinkEnd => ({
+      nodeId: e.node_id,
+      adapterNumber: e.adapter_number,
+      portNumber: e.port_number,
+      label: label(e.label, { text: `${e.adapter_number}/${e.port_number}`, style: null }),
+      udpPort: 0,
+    });
+    links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [end(a), end(b)], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
+  }
+  return E.right({ project, nodes, links });
+}
+
+/** Sorts object keys at every depth, as GNS3's json.dump(sort_keys=True) does. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/** The project file of a topology: what GNS3 2.2 would write for the same project. */
+export function renderProjectFile(topology: ProjectTopology, gns3Version: string): string {
+  const { project, nodes, links } = topology;
+  const file = {
+    auto_close: project.autoClose,
+    auto_open: project.autoOpen,
+    auto_start: project.autoStart,
+    drawing_grid_size: project.drawingGridSize,
+    grid_size: project.gridSize,
+    name: project.name,
+    project_id: project.projectId,
+    revision: GNS3_TOPOLOGY_REVISION,
+    scene_height: project.sceneHeight,
+    scene_width: project.sceneWidth,
+    show_grid: project.showGrid,
+    show_interface_labels: project.showInterfaceLabels,
+    show_layers: project.showLayers,
+    snap_to_grid: project.snapToGrid,
+    supplier: project.supplier,
+    topology: {
+      computes: [],
+      drawings: [],
+      links: links.map((l) => ({
+        filters: l.filters,
+        link_id: l.linkId,
+        link_style: l.linkStyle,
+        nodes: l.nodes.map((n) => ({ adapter_number: n.adapterNumber, label: n.label, node_id: n.nodeId, port_number: n.portNumber })),
+        suspend: l.suspend,
+      })),
+      nodes: nodes.map((n) => ({
+        compute_id: n.computeId,
+        console: null,
+        console_auto_start: false,
+        console_type: n.consoleType,
+        custom_adapters: [],
+        first_port_name: null,
+        height: 59,
+        label: n.label,
+        locked: n.locked,
+        name: n.name,
+        node_id: n.nodeId,
+        node_type: n.nodeType,
+        port_name_format: "Ethernet{0}",
+        port_segment_size: 0,
+        properties: { ports_mapping: n.portsMapping },
+        symbol: n.symbol,
+        template_id: null,
+        width: 65,
+        x: n.x,
+        y: n.y,
+        z: n.z,
+      })),
+    },
+    type: "topology",
+    variables: project.variables,
+    version: gns3Version,
+    zoom: project.zoom,
+  };
+  return `${JSON.stringify(sortedKeys(file), null, 4)}\n`;
+}

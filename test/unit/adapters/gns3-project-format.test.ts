@@ -1,0 +1,93 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import * as E from "fp-ts/lib/Either.js";
+import { GNS3_TOPOLOGY_REVISION, type ProjectTopology, describeProblem, parseProjectFile, renderProjectFile } from "../../../src/adapters/persistence/gns3-project-format.js";
+import { compileBpf } from "../../../src/adapters/bpf-check.js";
+
+/** Project files a real GNS3 2.2.59 wrote (../shared/gns3-peer/projects). */
+const GNS3_WROTE = new URL("../../../../../shared/gns3-peer/projects/", import.meta.url);
+const gns3File = (name: string): string => readFileSync(new URL(name, GNS3_WROTE), "utf8");
+
+function parsed(text: string, path = "/p", filename = "lab.gns3"): ProjectTopology {
+  const r = parseProjectFile(text, path, filename, compileBpf);
+  if (E.isLeft(r)) throw new Error(describeProblem(r.left));
+  return r.right;
+}
+
+function problem(text: string): string {
+  const r = parseProjectFile(text, "/p", "lab.gns3", compileBpf);
+  if (E.isRight(r)) throw new Error("expected the file to be refused");
+  return describeProblem(r.left);
+}
+
+describe("GNS3 project files (.gns3, topology revision 9)", () => {
+  it("reads a file GNS3 2.2 wrote: its switches, hub, ports_mapping, links, filters and suspend, the project closed", () => {
+    const { project, nodes, links } = parsed(gns3File("switches-and-hub.gns3"), "/projects/02ae1f4f", "switches-and-hub.gns3");
+    expect(project).to.deep.include({
+      projectId: "02ae1f4f-ce48-4b47-a893-97a2af975372",
+      name: "switches-and-hub",
+      status: "closed",
+      path: "/projects/02ae1f4f",
+      filename: "switches-and-hub.gns3",
+      autoClose: true,
+      sceneWidth: 2000,
+      gridSize: 75,
+      unsupportedNodeTypes: [],
+    });
+    expect(nodes.map((n) => [n.name, n.nodeType, n.portsMapping.length])).to.deep.equal([
+      ["SW1", "ethernet_switch", 8],
+      ["SW2", "ethernet_switch", 8],
+      ["HUB1", "ethernet_hub", 8],
+    ]);
+    expect(nodes[0]?.portsMapping[0]).to.deep.equal({ name: "Ethernet0", port_number: 0, type: "access", vlan: 10 });
+    expect(nodes[2]?.portsMapping[0]).to.deep.equal({ name: "Ethernet0", port_number: 0 });
+    expect(nodes[2]?.consoleType).to.equal(null);
+    const byId = new Map(links.map((l) => [l.linkId, l]));
+    expect(byId.get("43a405f8-e728-4975-895e-ce2c8ea0384f")?.filters).to.deep.equal({ delay: [40, 5], packet_loss: [2] });
+    expect(byId.get("cd2ffb22-df52-4710-8fb7-ec995cfb4e3b")?.suspend).to.equal(true);
+    expect(byId.get("a2f3a083-f894-46ce-b515-4b14056778fe")?.nodes.map((e) => [e.portNumber, e.label.text, e.udpPort])).to.deep.equal([
+      [1, "0/1", 0],
+      [1, "0/1", 0],
+    ]);
+  });
+
+  it("lists the node types it does not run, and reads none of that project's nodes or links", () => {
+    const { project, nodes, links } = parsed(gns3File("switch-and-vpcs.gns3"));
+    expect(project.unsupportedNodeTypes).to.deep.equal(["vpcs"]);
+    expect(nodes).to.deep.equal([]);
+    expect(links).to.deep.equal([]);
+  });
+
+  it("writes what GNS3 writes: every key of GNS3's own file, keys sorted, four-space indents, revision 9", () => {
+    const theirs = JSON.parse(gns3File("switches-and-hub.gns3")) as Record<string, unknown> & { topology: { nodes: Record<string, unknown>[]; links: Record<string, unknown>[] } };
+    const text = renderProjectFile(parsed(gns3File("switches-and-hub.gns3")), "2.2.59");
+    const ours = JSON.parse(text) as typeof theirs;
+    expect(Object.keys(ours)).to.deep.equal(Object.keys(theirs));
+    expect(Object.keys(ours.topology.nodes[0] as object)).to.deep.equal(Object.keys(theirs.topology.nodes[0] as object));
+    expect(Object.keys(ours.topology.links[0] as object)).to.deep.equal(Object.keys(theirs.topology.links[0] as object));
+    expect(ours).to.deep.include({ revision: GNS3_TOPOLOGY_REVISION, type: "topology", version: "2.2.59", project_id: theirs["project_id"] });
+    expect(ours.topology.links).to.deep.equal(theirs.topology.links);
+    expect(ours.topology.nodes.map((n) => n["properties"])).to.deep.equal(theirs.topology.nodes.map((n) => n["properties"]));
+    expect(text.split("\n")[1]).to.match(/^ {4}"auto_close": true,$/);
+  });
+
+  it("reads back exactly what it wrote", () => {
+    const first = parsed(gns3File("switches-and-hub.gns3"));
+    expect(parsed(renderProjectFile(first, "2.2.59"))).to.deep.equal(first);
+  });
+
+  it("refuses what is not a GNS3 2.2 project file, saying why", () => {
+    const good = JSON.parse(gns3File("switches-and-hub.gns3")) as Record<string, unknown> & { topology: { links: { filters: unknown; nodes: unknown[] }[] } };
+    expect(problem("{ not json")).to.match(/^not JSON: /);
+    expect(problem(JSON.stringify({ ...good, topology: undefined }))).to.match(/^not a GNS3 project file: topology/);
+    expect(problem(JSON.stringify({ ...good, type: "appliance" }))).to.match(/^not a GNS3 project file: type/);
+    expect(problem(JSON.stringify({ ...good, revision: 10 }))).to.equal("topology revision 10 is newer than GNS3 2.2's (9)");
+    const badFilters = structuredClone(good);
+    (badFilters.topology.links[0] as { filters: unknown }).filters = { delay: [99999] };
+    expect(problem(JSON.stringify(badFilters))).to.match(/^link 43a405f8-e728-4975-895e-ce2c8ea0384f: filters \{"delay":\[99999\]\} are not valid$/);
+    const threeEnds = structuredClone(good);
+    const ends = threeEnds.topology.links[0]?.nodes as unknown[];
+    ends.push(ends[0]);
+    expect(problem(JSON.stringify(threeEnds))).to.equal("link 43a405f8-e728-4975-895e-ce2c8ea0384f: 3 ends");
+  });
+});

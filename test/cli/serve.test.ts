@@ -1,52 +1,10 @@
 import { expect } from "chai";
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const CLI = join(ROOT, "dist", "cli.js");
-
-interface Served {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  /** The "netemu listening" log line. */
-  readonly listening: { readonly url: string; readonly dataPlaneWorkers: number };
-  readonly exit: Promise<{ code: number | null; ms: number }>;
-  stderr(): string;
-}
-
-/** Starts `netemu serve` on 127.0.0.1:0 and reads the URL from its "netemu listening" log line. */
-async function serve(configDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--config-dir", configDir, ...extra], {
-    env: { ...process.env, ...env },
-  });
-  let out = "";
-  let err = "";
-  let stoppedAt = 0;
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; ms: number }>((resolve) =>
-    child.once("exit", (code) => resolve({ code, ms: stoppedAt === 0 ? 0 : Date.now() - stoppedAt })),
-  );
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const line = out.split("\n").find((l) => l.includes('"msg":"netemu listening"'));
-    if (line !== undefined) {
-      const listening = JSON.parse(line) as Served["listening"];
-      const served: Served = { child, url: listening.url, listening, exit, stderr: () => err };
-      const kill = child.kill.bind(child);
-      child.kill = (signal?: NodeJS.Signals | number) => {
-        stoppedAt = Date.now();
-        return kill(signal);
-      };
-      return served;
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`netemu serve did not start: ${out}${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { CLI, serve } from "../support/netemu-cli.js";
 
 describe("the netemu command", function () {
   this.timeout(20_000);

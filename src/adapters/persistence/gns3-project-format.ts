@@ -80,7 +80,7 @@ const ProjectFileCodec = t.intersection([
 ]);
 
 /** Why a project file could not be read (the file is then left as it is, and not listed). */
-export type ProjectFileProblem =
+type ProjectFileProblem =
   | { readonly _tag: "NotJson"; readonly reason: string }
   | { readonly _tag: "NotAProjectFile"; readonly reason: string }
   | { readonly _tag: "NewerRevision"; readonly revision: number }

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNetemu, type Netemu } from "../../src/adapters/composition-root.js";
@@ -287,6 +287,59 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
     ok(l, 201, "link across computes with auth", g);
     const view = await c.netemu.useCases.getComputeNode.execute({ projectId: p, nodeId: sw.json.node_id });
     expect(view._tag === "Right" && view.right.node.nios.has(2), "the NIO is on netemu's port 2").to.equal(true);
+    ok(await g.request("DELETE", `/v2/projects/${p}`), 204, "delete project", g);
+  });
+
+  it("moves a lab as a file: the project GNS3 wrote with switches and a hub on netemu opens in netemu's own controller, filters and suspend included", async () => {
+    const g = (gns3 = await Gns3Server.start());
+    const c = (compute = await startNetemuCompute());
+    ok(await addCompute(g, c), 201, "POST /v2/computes", g);
+    await waitConnected(g);
+    const p = (await g.request("POST", "/v2/projects", { name: "moved-lab" })).json.project_id as string;
+    const portsMapping = [
+      { name: "Ethernet0", port_number: 0, type: "access", vlan: 10 },
+      { name: "Ethernet1", port_number: 1, type: "dot1q", vlan: 1 },
+      { name: "Ethernet2", port_number: 2, type: "qinq", vlan: 30, ethertype: "0x8100" },
+    ];
+    const sw = await g.request("POST", `/v2/projects/${p}/nodes`, { name: "SW1", node_type: "ethernet_switch", compute_id: "netemu", properties: { ports_mapping: portsMapping } });
+    ok(sw, 201, "switch on netemu", g);
+    const hub = await g.request("POST", `/v2/projects/${p}/nodes`, { name: "HUB1", node_type: "ethernet_hub", compute_id: "netemu" });
+    ok(hub, 201, "hub on netemu", g);
+    const end = (node: Gns3Reply, port_number: number) => ({ node_id: node.json.node_id, adapter_number: 0, port_number });
+    const filtered = await g.request("POST", `/v2/projects/${p}/links`, { nodes: [end(sw, 0), end(hub, 0)], filters: { packet_loss: [3], delay: [25, 2] } });
+    ok(filtered, 201, "filtered link", g);
+    const plain = await g.request("POST", `/v2/projects/${p}/links`, { nodes: [end(sw, 1), end(hub, 1)] });
+    ok(plain, 201, "second link", g);
+    ok(await g.request("PUT", `/v2/projects/${p}/links/${plain.json.link_id}`, { suspend: true }), 201, "suspend", g);
+    const gns3Nodes = (await g.request("GET", `/v2/projects/${p}/nodes`)).json as { name: string; properties: { ports_mapping: unknown } }[];
+    const gns3Links = (await g.request("GET", `/v2/projects/${p}/links`)).json as { link_id: string; filters: unknown; suspend: boolean }[];
+    const project = (await g.request("GET", `/v2/projects/${p}`)).json as { path: string; filename: string };
+    ok(await g.request("POST", `/v2/projects/${p}/close`), 204, "close (GNS3 writes the project file)", g);
+
+    // The file GNS3 wrote, into a fresh netemu's projects directory, as a user would copy it.
+    const dir = mkdtempSync(join(tmpdir(), "netemu-moved-"));
+    try {
+      mkdirSync(join(dir, "projects", p), { recursive: true });
+      copyFileSync(join(project.path, project.filename), join(dir, "projects", p, project.filename));
+      const netemu = createNetemu({ logLevel: "silent", persistProjects: true, settings: { configDir: dir, udpPortRange: { start: udpBase, end: udpBase + 99 } } });
+      udpBase += 100;
+      try {
+        const { url } = await netemu.listen(0, "127.0.0.1");
+        const get = async (path: string, method = "GET"): Promise<any> => (await (await fetch(`${url}${path}`, { method })).json()) as unknown;
+        expect(((await get("/v2/projects")) as { project_id: string; status: string }[]).map((x) => [x.project_id, x.status])).to.deep.equal([[p, "closed"]]);
+        expect((await get(`/v2/projects/${p}/open`, "POST")).status).to.equal("opened");
+        const nodes = (await get(`/v2/projects/${p}/nodes`)) as { name: string; compute_id: string; properties: { ports_mapping: unknown } }[];
+        expect(nodes.map((n) => [n.name, n.compute_id, n.properties.ports_mapping]).sort()).to.deep.equal(gns3Nodes.map((n) => [n.name, "local", n.properties.ports_mapping]).sort());
+        const links = (await get(`/v2/projects/${p}/links`)) as { link_id: string; filters: unknown; suspend: boolean }[];
+        const shape = (l: { link_id: string; filters: unknown; suspend: boolean }) => JSON.stringify([l.link_id, l.filters, l.suspend]);
+        expect(links.map(shape).sort()).to.deep.equal(gns3Links.map(shape).sort());
+        expect(links.find((l) => l.link_id === filtered.json.link_id)?.filters).to.deep.equal({ delay: [25, 2], packet_loss: [3] });
+      } finally {
+        await netemu.shutdown();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     ok(await g.request("DELETE", `/v2/projects/${p}`), 204, "delete project", g);
   });
 });

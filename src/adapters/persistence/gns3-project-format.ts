@@ -34,7 +34,6 @@ const PortEntryCodec = t.intersection([
 const NodeCodec = t.intersection([
   t.type({ node_id: t.string, node_type: t.string, name: t.string }),
   t.partial({
-    compute_id: t.string,
     console_type: t.union([t.string, t.null]),
     label: LabelCodec,
     locked: t.boolean,
@@ -183,7 +182,8 @@ export function parseProjectFile(text: string, path: string, filename: string, c
       nodeId: n.node_id,
       projectId: file.project_id,
       nodeType,
-      computeId: n.compute_id ?? "local",
+      // netemu's controller runs every node on its own compute, whichever compute GNS3 had put it on.
+      computeId: "local",
       name: n.name,
       x: n.x ?? 0,
       y: n.y ?? 0,

@@ -54,6 +54,8 @@ async function serve(args: readonly string[]): Promise<number> {
   });
   const warning = exposureWarning(config);
   if (warning !== undefined) logger.warn(warning);
+  // GNS3's controller opens its auto_open projects at start: a lab running before a restart runs again.
+  await netemu.useCases.openAutoOpenProjects.execute();
   try {
     const { url } = await netemu.listen(config.port, config.host);
     logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });

@@ -112,6 +112,20 @@ describe("a lab survives a restart of netemu serve (projects as GNS3 project fil
     expect(readFileSync(join(vpcsLab, "switch-and-vpcs.gns3"), "utf8")).to.equal(vpcsFile);
   });
 
+  it("opens at start, as GNS3 does, the projects whose auto_open is set, and only those", async () => {
+    let s = (running = await serve(configDir));
+    const auto = (await call(s, "POST", "/v2/projects", { name: "runs-itself", auto_open: true })).json.project_id as string;
+    const manual = (await call(s, "POST", "/v2/projects", { name: "opened-by-hand" })).json.project_id as string;
+    const sw = (await call(s, "POST", `/v2/projects/${auto}/nodes`, { name: "SW1", node_type: "ethernet_switch", compute_id: "local" })).json;
+    await stop(s);
+
+    s = running = await serve(configDir);
+    const status = async (p: string): Promise<string> => (await call(s, "GET", `/v2/projects/${p}`)).json.status as string;
+    expect([await status(auto), await status(manual)]).to.deep.equal(["opened", "closed"]);
+    expect((await call(s, "GET", `/v2/compute/projects/${auto}/ethernet_switch/nodes/${sw.node_id}`)).status, "its switch is live again").to.equal(200);
+    await stop(s);
+  });
+
   it("after kill -9 in the middle of writes, the next start finds whole files only and no leftovers", async () => {
     const s = (running = await serve(configDir));
     const p = (await call(s, "POST", "/v2/projects", { name: "busy" })).json.project_id as string;

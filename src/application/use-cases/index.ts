@@ -41,6 +41,7 @@ import { GetProject } from "./controller/get-project.js";
 import { ListProjects } from "./controller/list-projects.js";
 import { DeleteProject } from "./controller/delete-project.js";
 import { OpenProject } from "./controller/open-project.js";
+import { OpenAutoOpenProjects } from "./controller/open-auto-open-projects.js";
 import { CloseProject } from "./controller/close-project.js";
 import { CreateNode } from "./controller/create-node.js";
 import { GetNode } from "./controller/get-node.js";
@@ -104,6 +105,7 @@ export const USE_CASES = {
   listProjects: ListProjects,
   deleteProject: DeleteProject,
   openProject: OpenProject,
+  openAutoOpenProjects: OpenAutoOpenProjects,
   closeProject: CloseProject,
   createNode: CreateNode,
   getNode: GetNode,

@@ -55,6 +55,7 @@ import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 import { DEFAULTS } from "./config/server-config.js";
+import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 
 /** Ports an embedding host may replace (a controller's own repositories, say); each is typed by its port. */
 export interface PortOverrides {
@@ -202,12 +203,14 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
   const app = createHttpApp({
     useCases,
     settings,
     logger,
     packageVersion: PACKAGE_VERSION,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    metrics,
   });
 
   const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);

@@ -73,6 +73,7 @@ describe("GET /metrics", () => {
     expect(m.value("netemu_compute_projects")).to.equal(1);
     expect(m.value("netemu_controller_projects", { status: "opened" })).to.equal(1);
     expect(m.value("netemu_links")).to.equal(0);
+    expect(m.value("netemu_unanswered_nodes")).to.equal(0);
     expect(m.value("netemu_mac_table_entries", { node_id: sw.node_id, node_name: "SW1", project_id: PROJECT })).to.equal(0);
     expect(m.all("netemu_mac_table_entries", { node_id: hub.node_id }), "a hub has no MAC table").to.deep.equal([]);
     expect(m.all("netemu_port_receive_frames_total", { node_id: sw.node_id, port_number: "3" }).map((x) => x.value)).to.deep.equal([0]);

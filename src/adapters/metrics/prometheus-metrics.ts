@@ -76,6 +76,14 @@ export class PrometheusMetrics {
       }),
     });
     new Gauge({
+      name: "netemu_unanswered_nodes",
+      help: "Switches and hubs whose live figures the data plane did not give at this scrape (a data-plane worker that died for good).",
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        this.set(s.nodes.filter((n) => !n.answered).length);
+      }),
+    });
+    new Gauge({
       name: "netemu_nios",
       help: "NIOs on the compute's switch and hub ports, by type.",
       labelNames: ["type"],

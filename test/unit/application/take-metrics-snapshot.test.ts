@@ -14,7 +14,10 @@ class FiguresDataPlane extends FakeDataPlane {
   readonly liveCounters = new Map<string, ReadonlyMap<number, PortCounters>>();
   readonly tables = new Map<string, readonly MacTableEntry[]>();
   readonly asked: string[] = [];
+  /** Nodes whose worker is gone: asking about them fails, as WorkerDataPlane's calls then do. */
+  readonly unreachable = new Set<string>();
   override async counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
+    if (this.unreachable.has(nodeId)) throw new Error("data plane worker 0 is not running");
     return this.liveCounters.get(nodeId) ?? new Map();
   }
   override async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
@@ -78,11 +81,26 @@ describe("TakeMetricsSnapshot", () => {
     expect(snapshot.computeProjects).to.equal(1);
     expect(snapshot.nios).to.deep.equal({ nio_udp: 2, nio_null: 1 });
     const byName = new Map(snapshot.nodes.map((n) => [n.name, n]));
-    expect(byName.get("SW1")).to.deep.include({ projectId: project.projectId, nodeId: sw.nodeId, nodeType: "ethernet_switch", status: "started", macTableEntries: 2 });
+    expect(byName.get("SW1")).to.deep.include({ projectId: project.projectId, nodeId: sw.nodeId, nodeType: "ethernet_switch", status: "started", macTableEntries: 2, answered: true });
     expect(byName.get("SW1")?.ports).to.deep.equal(swCounters);
     expect(byName.get("HUB1")).to.deep.include({ nodeType: "ethernet_hub", status: "suspended", macTableEntries: undefined });
     expect(byName.get("HUB1")?.ports.size).to.equal(0);
     expect(dataPlane.asked, "a hub has no MAC table to ask for").to.deep.equal([sw.nodeId]);
+  });
+
+  it("still gives the other nodes, and the records of a node the data plane does not answer for, marked unanswered", async () => {
+    const uc = netemu.useCases;
+    const project = right(await uc.createComputeProject.execute({ name: "lab" }));
+    const lost = right(await uc.createSwitch.execute({ projectId: project.projectId, name: "LOST" }));
+    const fine = right(await uc.createSwitch.execute({ projectId: project.projectId, name: "FINE" }));
+    dataPlane.unreachable.add(lost.nodeId);
+    dataPlane.liveCounters.set(fine.nodeId, new Map([[0, counters(1, 0)]]));
+
+    const byName = new Map((await uc.takeMetricsSnapshot.execute()).nodes.map((n) => [n.name, n]));
+    expect(byName.get("LOST")).to.deep.include({ nodeId: lost.nodeId, status: "started", answered: false, macTableEntries: undefined });
+    expect(byName.get("LOST")?.ports.size).to.equal(0);
+    expect(byName.get("FINE")).to.deep.include({ answered: true, macTableEntries: 0 });
+    expect(byName.get("FINE")?.ports.get(0)).to.deep.equal(counters(1, 0));
   });
 
   it("counts the controller's projects by status and its links over every project", async () => {

@@ -17,6 +17,11 @@ export interface NodeFigures {
   readonly macTableEntries: number | undefined;
   /** The counters of each port with a NIO, by port number. */
   readonly ports: ReadonlyMap<number, PortCounters>;
+  /**
+   * False when the data plane did not answer for this node (its worker died and was not started
+   * again): the node is still counted, without live figures.
+   */
+  readonly answered: boolean;
 }
 
 /** What an operator watches, at one moment: counts of records and the data plane's figures. */
@@ -62,16 +67,15 @@ export class TakeMetricsSnapshot {
   }
 
   private async figuresOf(node: ComputeNode): Promise<NodeFigures> {
+    const record = { projectId: node.projectId, nodeId: node.nodeId, name: node.name, nodeType: node.nodeType, status: node.status };
     const isSwitch = node.nodeType === "ethernet_switch";
-    const [ports, macTable] = await Promise.all([this.dataPlane.counters(node.nodeId), isSwitch ? this.dataPlane.macTable(node.nodeId) : undefined]);
-    return {
-      projectId: node.projectId,
-      nodeId: node.nodeId,
-      name: node.name,
-      nodeType: node.nodeType,
-      status: node.status,
-      macTableEntries: macTable?.length,
-      ports,
-    };
+    try {
+      const [ports, macTable] = await Promise.all([this.dataPlane.counters(node.nodeId), isSwitch ? this.dataPlane.macTable(node.nodeId) : undefined]);
+      return { ...record, macTableEntries: macTable?.length, ports, answered: true };
+    } catch {
+      // One unreachable worker must not take every other figure with it: the scrape is what tells
+      // the operator (the worker's death itself was logged when it happened).
+      return { ...record, macTableEntries: undefined, ports: new Map(), answered: false };
+    }
   }
 }

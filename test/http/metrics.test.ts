@@ -1,4 +1,7 @@
 import { expect } from "chai";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHttpApp } from "../../src/adapters/http/app.js";
 import { InMemoryComputeNodeRepository } from "../../src/adapters/persistence/in-memory-repositories.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
@@ -109,6 +112,20 @@ describe("GET /metrics", () => {
     expect(wrong.status).to.equal(401);
     const m = await scrape(s, { Authorization: `Basic ${Buffer.from("prom:scrape").toString("base64")}` });
     expect(m.value("netemu_http_requests_total", { route: "none", status: "401" })).to.equal(2);
+  });
+
+  it("is not served by an app a host builds without metrics", async () => {
+    s = await startTestServer();
+    const app = createHttpApp({ useCases: s.netemu.useCases, settings: s.netemu.settings, logger: new RecordingLogger(), packageVersion: "0.0.0" });
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`);
+      expect(r.status).to.equal(404);
+      expect(await r.json()).to.deep.equal({ message: "404: Not Found", status: 404 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("answers a scrape whose figures cannot be read with the logged JSON 500, and the next scrape reads them again", async () => {

@@ -87,6 +87,15 @@ describe("GET /metrics", () => {
     expect(after.value("netemu_nodes", { node_type: "ethernet_switch", status: "started" })).to.equal(1);
   });
 
+  it("carries any node name as a label value, quotes, backslashes and newlines escaped", async () => {
+    s = await startTestServer();
+    await s.request("POST", "/v2/compute/projects", { name: "names", project_id: PROJECT });
+    const name = 'lab "A" \\ b\nc é';
+    const sw = (await s.request("POST", SWITCHES, { name })).json;
+    expect(sw.name).to.equal(name);
+    expect((await scrape(s)).value("netemu_mac_table_entries", { node_id: sw.node_id, node_name: name })).to.equal(0);
+  });
+
   it("keeps each netemu instance's figures apart", async () => {
     s = await startTestServer();
     const other = await startTestServer();

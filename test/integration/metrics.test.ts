@@ -76,6 +76,17 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
       expect(m.all("netemu_port_receive_frames_total", { node_id: sw.node_id }).map((x) => x.labels.port_number).sort(), "only ports with a NIO").to.deep.equal(["0", "1"]);
     });
 
+    it(workers === 0 ? "measures no data-plane thread of its own: the process's event-loop delay is the main thread's" : "gives each data-plane worker's event-loop delay", async () => {
+      // A worker measures from when it has started; a reading with no sample yet is NaN.
+      const measured = (x: Exposition) => workers === 0 || x.all("netemu_dataplane_eventloop_lag_p99_seconds").some((y) => Number.isFinite(y.value));
+      const m = await scrapeUntil(s, measured);
+      const p99 = m.all("netemu_dataplane_eventloop_lag_p99_seconds");
+      expect(p99.map((x) => x.labels.worker)).to.deep.equal(workers === 0 ? [] : ["0"]);
+      for (const x of p99) expect(x.value).to.be.above(0).and.below(1);
+      for (const x of m.all("netemu_dataplane_eventloop_lag_max_seconds")) expect(x.value).to.be.at.least(p99[0]!.value);
+      expect(m.value("nodejs_eventloop_lag_p99_seconds")).to.be.above(0);
+    });
+
     it("gives the same counters on the controller's node and link answers, which clients may PUT back as they read them", async () => {
       const projectId = (await s.request("POST", "/v2/projects", { name: "lab" })).json.project_id as string;
       const node = async (name: string) => (await s.request("POST", `/v2/projects/${projectId}/nodes`, { name, node_type: "ethernet_switch", compute_id: "local" })).json.node_id as string;

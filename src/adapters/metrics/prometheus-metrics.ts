@@ -117,6 +117,25 @@ export class PrometheusMetrics {
         this.set(s.links);
       }),
     });
+    const loopFigures = [
+      ["min", "minSeconds", "The minimum"],
+      ["mean", "meanSeconds", "The mean"],
+      ["p50", "p50Seconds", "The 50th percentile"],
+      ["p90", "p90Seconds", "The 90th percentile"],
+      ["p99", "p99Seconds", "The 99th percentile"],
+      ["max", "maxSeconds", "The maximum"],
+    ] as const;
+    for (const [suffix, field, what] of loopFigures) {
+      new Gauge({
+        name: `netemu_dataplane_eventloop_lag_${suffix}_seconds`,
+        help: `${what} of a data-plane worker thread's event-loop delays since the previous scrape.`,
+        labelNames: ["worker"],
+        registers,
+        collect: this.fromSnapshot(function (this: Gauge, s) {
+          for (const loop of s.dataPlaneLoops) this.set({ worker: String(loop.worker) }, loop[field]);
+        }),
+      });
+    }
     this.registry = Registry.merge([this.own, processMetrics()]);
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { createNetemu, type Netemu } from "../../../src/adapters/composition-root.js";
-import type { MacTableEntry, PortCounters } from "../../../src/application/ports/data-plane.js";
+import type { LoopDelay, MacTableEntry, PortCounters } from "../../../src/application/ports/data-plane.js";
 import { InMemoryLinkRepository } from "../../../src/adapters/persistence/in-memory-repositories.js";
 import { NO_FILTERS } from "../../../src/domain/filters/filter-settings.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
@@ -57,6 +57,7 @@ describe("TakeMetricsSnapshot", () => {
       links: 0,
       nios: { nio_udp: 0, nio_null: 0 },
       nodes: [],
+      dataPlaneLoops: [],
     });
   });
 
@@ -101,6 +102,17 @@ describe("TakeMetricsSnapshot", () => {
     expect(byName.get("LOST")?.ports.size).to.equal(0);
     expect(byName.get("FINE")).to.deep.include({ answered: true, macTableEntries: 0 });
     expect(byName.get("FINE")?.ports.get(0)).to.deep.equal(counters(1, 0));
+  });
+
+  it("gives the event-loop delay of each data-plane thread the host's data plane reports", async () => {
+    const loop = (worker: number, p99Seconds: number): LoopDelay => ({ worker, minSeconds: 0.01, meanSeconds: 0.011, p50Seconds: 0.01, p90Seconds: 0.012, p99Seconds, maxSeconds: 0.05 });
+    const threads = { eventLoopDelays: async () => [loop(0, 0.02), loop(1, 0.04)] };
+    const hosted = createNetemu({ logLevel: "silent", settings: { configDir }, overrides: { dataPlane: new FakeDataPlane(), dataPlaneThreads: threads } });
+    try {
+      expect((await hosted.useCases.takeMetricsSnapshot.execute()).dataPlaneLoops).to.deep.equal([loop(0, 0.02), loop(1, 0.04)]);
+    } finally {
+      await hosted.shutdown();
+    }
   });
 
   it("counts the controller's projects by status and its links over every project", async () => {

@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { ComputeNode, ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
 import type { Nio } from "../../../domain/switching/nio.js";
 import type { ProjectStatus } from "../../../domain/topology/project.js";
-import type { DataPlane, PortCounters } from "../../ports/data-plane.js";
+import type { DataPlane, DataPlaneThreads, LoopDelay, PortCounters } from "../../ports/data-plane.js";
 import type { ComputeNodeRepository, ComputeProjectRepository, LinkRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 
@@ -34,6 +34,8 @@ export interface MetricsSnapshot {
   /** The compute's NIOs, by type. */
   readonly nios: Readonly<Record<Nio["type"], number>>;
   readonly nodes: readonly NodeFigures[];
+  /** The event-loop delay of each data-plane worker since the previous snapshot (none on the main thread). */
+  readonly dataPlaneLoops: readonly LoopDelay[];
 }
 
 /**
@@ -48,10 +50,11 @@ export class TakeMetricsSnapshot {
     @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.DataPlaneThreads) private readonly threads: DataPlaneThreads,
   ) {}
 
   async execute(): Promise<MetricsSnapshot> {
-    const [projects, computeProjects, nodes] = await Promise.all([this.projects.list(), this.computeProjects.list(), this.nodes.list()]);
+    const [projects, computeProjects, nodes, dataPlaneLoops] = await Promise.all([this.projects.list(), this.computeProjects.list(), this.nodes.list(), this.threads.eventLoopDelays()]);
     const controllerProjects: Record<ProjectStatus, number> = { opened: 0, closed: 0 };
     for (const p of projects) controllerProjects[p.status]++;
     const links = (await Promise.all(projects.map((p) => this.links.listByProject(p.projectId)))).reduce((n, l) => n + l.length, 0);
@@ -63,6 +66,7 @@ export class TakeMetricsSnapshot {
       links,
       nios,
       nodes: await Promise.all(nodes.map((n) => this.figuresOf(n))),
+      dataPlaneLoops,
     };
   }
 

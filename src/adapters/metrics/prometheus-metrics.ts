@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
 import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
+import type { PortCounters } from "../../application/ports/data-plane.js";
 import { processMetrics } from "./process-metrics.js";
 
 /** The label a request gets when no route answered it (unknown path, or refused by auth before routing). */
@@ -39,10 +40,10 @@ export class PrometheusMetrics {
       buckets: REQUEST_SECONDS_BUCKETS,
       registers,
     });
-    this.labCounter("netemu_port_receive_frames_total", "Frames received on a port from its NIO, before any filter.", (n, p) => n.ports.get(p)!.framesIn);
-    this.labCounter("netemu_port_receive_bytes_total", "Bytes received on a port from its NIO, before any filter.", (n, p) => n.ports.get(p)!.bytesIn);
-    this.labCounter("netemu_port_transmit_frames_total", "Frames sent on a port to its NIO, after its filters.", (n, p) => n.ports.get(p)!.framesOut);
-    this.labCounter("netemu_port_transmit_bytes_total", "Bytes sent on a port to its NIO, after its filters.", (n, p) => n.ports.get(p)!.bytesOut);
+    this.labCounter("netemu_port_receive_frames_total", "Frames received on a port from its NIO, before any filter.", (c) => c.framesIn);
+    this.labCounter("netemu_port_receive_bytes_total", "Bytes received on a port from its NIO, before any filter.", (c) => c.bytesIn);
+    this.labCounter("netemu_port_transmit_frames_total", "Frames sent on a port to its NIO, after its filters.", (c) => c.framesOut);
+    this.labCounter("netemu_port_transmit_bytes_total", "Bytes sent on a port to its NIO, after its filters.", (c) => c.bytesOut);
     new Counter({
       name: "netemu_port_dropped_frames_total",
       help: "Frames a port dropped (either direction), by reason.",
@@ -151,14 +152,14 @@ export class PrometheusMetrics {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  private labCounter(name: string, help: string, value: (node: NodeFigures, port: number) => number): void {
+  private labCounter(name: string, help: string, value: (counters: PortCounters) => number): void {
     new Counter({
       name,
       help,
       labelNames: PORT_LABELS,
       registers: [this.own],
       collect: this.fromSnapshot(function (this: Counter, s) {
-        for (const node of s.nodes) for (const port of node.ports.keys()) this.inc(portLabels(node, port), value(node, port));
+        for (const node of s.nodes) for (const [port, counters] of node.ports) this.inc(portLabels(node, port), value(counters));
       }),
     });
   }

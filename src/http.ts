@@ -7,3 +7,4 @@ import "reflect-metadata";
 export { createHttpApp, type HttpAppOptions } from "./adapters/http/app.js";
 export { NotificationSocketServer, NOTIFICATION_SOCKET_PATH, type NotificationSocketOptions } from "./adapters/http/notification-socket.js";
 export type { AuthSettings } from "./adapters/http/auth.js";
+export type { HttpMetrics, Scrape } from "./adapters/http/server/metrics-route.js";

@@ -26,10 +26,12 @@ export type { ComputeNodeView } from "./application/use-cases/compute/get-comput
 export type { NetworkPorts } from "./application/use-cases/compute/list-network-ports.js";
 export type { WatchNotificationsInput } from "./application/use-cases/compute/watch-notifications.js";
 export type { ServerVersion } from "./application/use-cases/server/get-server-version.js";
+export type { MetricsSnapshot, NodeFigures } from "./application/use-cases/server/take-metrics-snapshot.js";
 export type { CreateProjectInput } from "./application/use-cases/controller/create-project.js";
 export type { CreateNodeInput } from "./application/use-cases/controller/create-node.js";
 export type { NodeSettingsInput, UpdateNodeInput } from "./application/use-cases/controller/update-node.js";
-export type { ControllerNodeView } from "./application/use-cases/controller/node-views.js";
+export type { ControllerNodeView, ControllerNodeDetail } from "./application/use-cases/controller/node-views.js";
+export type { LinkView } from "./application/use-cases/controller/get-link.js";
 export type { NodeAction } from "./application/use-cases/controller/control-node.js";
 export type { CreateLinkInput, LinkEndRequest } from "./application/use-cases/controller/create-link.js";
 export type { UpdateLinkInput } from "./application/use-cases/controller/update-link.js";

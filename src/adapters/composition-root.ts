@@ -5,7 +5,7 @@ import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
-import type { DataPlane } from "../application/ports/data-plane.js";
+import type { DataPlane, DataPlaneThreads } from "../application/ports/data-plane.js";
 import type { Clock, IdGenerator, Logger, Lifecycle, LogLevel } from "../application/ports/system.js";
 import type {
   ComputeNodeRepository,
@@ -56,6 +56,7 @@ import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 import { DEFAULTS } from "./config/server-config.js";
+import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 
 /** Ports an embedding host may replace (a controller's own repositories, say); each is typed by its port. */
 export interface PortOverrides {
@@ -71,6 +72,8 @@ export interface PortOverrides {
   readonly idGenerator?: IdGenerator;
   /** A data plane of the host's own runs the captures too. */
   readonly dataPlane?: DataPlane & PacketCaptures;
+  /** The threads of the host's own data plane, for the metrics of their event-loop delay. */
+  readonly dataPlaneThreads?: DataPlaneThreads;
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
   readonly notifications?: Notifications;
@@ -183,9 +186,15 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;
+  // Only worker threads have loops of their own to measure (the main thread's is the process's).
+  let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
-  else if (workers > 0) value(TOKENS.DataPlane, new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger }));
-  else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
+  else if (workers > 0) {
+    const workerDataPlane = new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger });
+    value(TOKENS.DataPlane, workerDataPlane);
+    threads = workerDataPlane;
+  } else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
+  value(TOKENS.DataPlaneThreads, o.dataPlaneThreads ?? threads);
   // The data plane's sockets are where captures tap the frames: one object serves both ports.
   c.register(TOKENS.PacketCaptures, { useFactory: (container) => container.resolve(TOKENS.DataPlane) });
 
@@ -211,12 +220,14 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
   const app = createHttpApp({
     useCases,
     settings,
     logger,
     packageVersion: PACKAGE_VERSION,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    metrics,
   });
 
   const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);

@@ -1,8 +1,10 @@
 import "reflect-metadata";
 import { parentPort, workerData } from "node:worker_threads";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SwitchDataPlane, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
+import type { LoopDelay } from "../application/ports/data-plane.js";
 import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-transport.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
@@ -45,7 +47,26 @@ const dataPlane = new SwitchDataPlane(
   notifications,
 );
 
-/** The calls the main thread may make: the DataPlane and PacketCaptures ports. */
+// This thread's event-loop delay, where its frames wait (10 ms resolution, as prom-client's for the main thread).
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+const seconds = (ns: number): number => (loopDelay.count === 0 ? NaN : ns / 1e9);
+
+/** The delay since the previous reading, which starts the next one. */
+async function readLoopDelay(): Promise<Omit<LoopDelay, "worker">> {
+  const reading = {
+    minSeconds: seconds(loopDelay.min),
+    meanSeconds: seconds(loopDelay.mean),
+    p50Seconds: seconds(loopDelay.percentile(50)),
+    p90Seconds: seconds(loopDelay.percentile(90)),
+    p99Seconds: seconds(loopDelay.percentile(99)),
+    maxSeconds: seconds(loopDelay.max),
+  };
+  loopDelay.reset();
+  return reading;
+}
+
+/** The calls the main thread may make: the DataPlane, PacketCaptures and DataPlaneThreads ports. */
 const OPS = {
   sync: (node: Parameters<SwitchDataPlane["sync"]>[0]) => dataPlane.sync(node),
   removeNode: (nodeId: string) => dataPlane.removeNode(nodeId),
@@ -55,6 +76,7 @@ const OPS = {
   stop: (nodeId: string, portNumber: number) => dataPlane.stop(nodeId, portNumber),
   fileOf: (nodeId: string, portNumber: number) => dataPlane.fileOf(nodeId, portNumber),
   close: () => dataPlane.close(),
+  eventLoopDelay: () => readLoopDelay(),
 } as const;
 
 port.on("message", (m: { id: number; op: keyof typeof OPS; args: unknown[] }) => {

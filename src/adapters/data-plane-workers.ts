@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
-import type { DataPlane, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
+import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
 import type { PacketCaptures } from "../application/ports/packet-captures.js";
 import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
@@ -87,7 +87,7 @@ interface WorkerDataPlaneOptions {
  * A worker that dies (a bug, out of memory) fails the calls it had not answered, is started again and
  * given back its nodes as they were last synced; their captures, counters and MAC tables start afresh.
  */
-export class WorkerDataPlane implements DataPlane, PacketCaptures {
+export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThreads {
   private readonly slots: Slot[];
   /** Each live node as last synced: what a restarted worker is given back. */
   private readonly desired = new Map<string, ComputeNode>();
@@ -209,6 +209,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures {
   }
   fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
     return this.call(nodeId, "fileOf", nodeId, portNumber);
+  }
+
+  /** A worker that is not running (or dies meanwhile) has no reading: the others still give theirs. */
+  async eventLoopDelays(): Promise<readonly LoopDelay[]> {
+    const readings = await Promise.allSettled(this.slots.map(async (slot) => ({ ...(await this.send<Omit<LoopDelay, "worker">>(slot, "eventLoopDelay", [])), worker: slot.index })));
+    return readings.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   }
 
   /** Closes every node's sockets and captures in each running worker, then ends the workers. Idempotent. */

@@ -42,6 +42,7 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/compute/network/interfaces", ok: 200, after: "none" },
   { method: "GET", template: "/v2/compute/network/ports", ok: 200, after: "none" },
   { method: "GET", template: "/v2/compute/debug", ok: 200, after: "none", runs: 30 },
+  { method: "GET", template: "/metrics", ok: 200, after: "none", runs: 30 },
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/compute/projects", ok: 200, after: "none" },

@@ -48,10 +48,10 @@ export class FakeDataPlane implements DataPlane, PacketCaptures {
   async removeNode(nodeId: string): Promise<void> {
     for (const key of [...this.attached.keys()]) if (key.startsWith(`${nodeId}/`)) this.attached.delete(key);
   }
-  async counters(): Promise<ReadonlyMap<number, PortCounters>> {
+  async counters(_nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
     return new Map();
   }
-  async macTable(): Promise<readonly MacTableEntry[]> {
+  async macTable(_nodeId: string): Promise<readonly MacTableEntry[]> {
     return [];
   }
   async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {

@@ -15,6 +15,7 @@ import { registerControllerNodeRoutes } from "./controller/node-routes.js";
 import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
+import { type HttpMetrics, registerMetricsRoute } from "./server/metrics-route.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -23,6 +24,8 @@ export interface HttpAppOptions {
   readonly packageVersion: string;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes?: number;
+  /** Counts requests and serves `GET /metrics`; without it there is no such route. */
+  readonly metrics?: HttpMetrics;
 }
 
 function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
@@ -52,6 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerControllerLinkRoutes(api, useCases);
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
+  if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;
@@ -65,6 +69,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       sendJson(ctx, 500, { message: "Internal server error: the failure was logged", status: 500 });
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    options.metrics?.requestAnswered(routeOf(ctx), ctx.status, ms / 1000);
     logger.info("request", { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
   });
   if (settings.auth.enabled) app.use(basicAuth(settings.auth));

@@ -56,6 +56,13 @@ export class Exchange {
     this.ctx.body = gns3Json(value);
   }
 
+  /** A body that is not JSON (the metrics exposition), with its own content type. */
+  text(status: number, contentType: string, text: string): void {
+    this.ctx.status = status;
+    this.ctx.set("Content-Type", contentType);
+    this.ctx.body = text;
+  }
+
   /** An answer without a body (201 for shutdown and debug, 204 for deletes), with no Content-Type. */
   empty(status: number): void {
     this.ctx.status = status;

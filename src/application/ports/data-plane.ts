@@ -37,3 +37,25 @@ export interface DataPlane {
   /** Closes everything (shutdown). */
   close(): Promise<void>;
 }
+
+/** The event-loop delay of one data-plane worker thread, over the time since its previous reading. */
+export interface LoopDelay {
+  /** The worker's index (0..N-1). */
+  readonly worker: number;
+  /** Delays, in seconds; NaN when nothing was measured since the previous reading. */
+  readonly minSeconds: number;
+  readonly meanSeconds: number;
+  readonly p50Seconds: number;
+  readonly p90Seconds: number;
+  readonly p99Seconds: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * The threads that run the data plane apart from the API's (ADR 0041): where frames wait when a
+ * loop is late. A data plane on the main thread has none: the process's own delay is that thread's.
+ */
+export interface DataPlaneThreads {
+  /** One reading per worker that answered; each reading starts that worker's next measure. */
+  eventLoopDelays(): Promise<readonly LoopDelay[]>;
+}

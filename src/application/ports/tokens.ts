@@ -6,6 +6,7 @@ export const TOKENS = {
   NodeRepository: Symbol("NodeRepository"),
   LinkRepository: Symbol("LinkRepository"),
   DataPlane: Symbol("DataPlane"),
+  DataPlaneThreads: Symbol("DataPlaneThreads"),
   PacketCaptures: Symbol("PacketCaptures"),
   UdpPortPool: Symbol("UdpPortPool"),
   Clock: Symbol("Clock"),

@@ -4,6 +4,7 @@ import { GetIouLicense } from "./server/get-iou-license.js";
 import { UpdateIouLicense } from "./server/update-iou-license.js";
 import { WriteDebugBundle } from "./server/write-debug-bundle.js";
 import { ShutdownServer } from "./server/shutdown-server.js";
+import { TakeMetricsSnapshot } from "./server/take-metrics-snapshot.js";
 import { CreateComputeProject } from "./compute/create-compute-project.js";
 import { GetComputeProject } from "./compute/get-compute-project.js";
 import { CloseComputeProject } from "./compute/close-compute-project.js";
@@ -68,6 +69,7 @@ export const USE_CASES = {
   updateIouLicense: UpdateIouLicense,
   writeDebugBundle: WriteDebugBundle,
   shutdownServer: ShutdownServer,
+  takeMetricsSnapshot: TakeMetricsSnapshot,
   createComputeProject: CreateComputeProject,
   getComputeProject: GetComputeProject,
   closeComputeProject: CloseComputeProject,
@@ -128,7 +130,7 @@ export const USE_CASES = {
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export {
-  GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer,
+  GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,
   ListProjectFiles, ReadProjectFile, WriteProjectFile, ReserveUdpPort, CreateSwitch, CreateHub, GetComputeNode, GetMacTable,
   UpdateSwitch, UpdateHub, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,

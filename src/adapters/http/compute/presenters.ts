@@ -18,11 +18,12 @@ export function presentNio(nio: Nio, withFilters: boolean): Record<string, unkno
   return withFilters ? { ...base, filters: nio.filters, suspend: nio.suspend } : base;
 }
 
-function presentCounters(c: PortCounters): Record<string, unknown> {
+/** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
+export function presentCounters(c: PortCounters): Record<string, unknown> {
   return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: c.drops };
 }
 
-function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
+export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
   return [...counters.entries()].sort(([a], [b]) => a - b).map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
 }
 

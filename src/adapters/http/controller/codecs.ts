@@ -52,6 +52,8 @@ const nodeFields = {
   z: jsonInteger(),
   locked: jsonBoolean,
   properties: jsonObject,
+  /** netemu's read-only counters of GET, sent back by a client that PUTs the object it read. */
+  ports_statistics: t.unknown,
 };
 
 export const NodeCreateBody = jsonClosedObject(
@@ -80,6 +82,8 @@ const linkFields = {
   capture_file_path: t.unknown,
   capture_compute_id: t.unknown,
   link_type: jsonEnum(["ethernet", "serial"] as const),
+  /** netemu's read-only counters of GET, sent back by a client (the web UI) that PUTs the whole link it read. */
+  ports_statistics: t.unknown,
 };
 
 export const LinkCreateBody = jsonClosedObject("LinkCreate", { nodes: linkFields.nodes }, linkFields);

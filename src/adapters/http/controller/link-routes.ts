@@ -1,7 +1,7 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import { LinkCreateBody, LinkUpdateBody } from "./codecs.js";
-import { presentLink } from "./presenters.js";
+import { presentLink, presentLinkView } from "./presenters.js";
 import { constantBody } from "../gns3-json.js";
 import { FILTER_CATALOGUE } from "../../../domain/filters/catalogue.js";
 
@@ -26,7 +26,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
   });
 
   api.add("controller.link.get", "GET", LINK, async (x) => {
-    x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLink);
+    x.respond(await uc.getLink.execute({ projectId: x.param("project_id"), linkId: x.param("link_id") }), 200, presentLinkView);
   });
 
   api.add("controller.link.update", "PUT", LINK, withBody(LinkUpdateBody, async (x, b) => {

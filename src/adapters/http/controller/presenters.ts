@@ -1,9 +1,10 @@
 import type { Project } from "../../../domain/topology/project.js";
 import type { Link } from "../../../domain/topology/link.js";
-import type { ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
+import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
+import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
+import { presentCounters, presentPortStatistics } from "../compute/presenters.js";
 
 /** Wire shapes of GNS3 2.2's controller answers, field for field. */
-/** Wire shapes of GNS3 2.2's answers, field for field. */
 export function presentProject(p: Project): Record<string, unknown> {
   return {
     auto_close: p.autoClose,
@@ -87,4 +88,25 @@ export function presentLink(link: Link): Record<string, unknown> {
     project_id: link.projectId,
     suspend: link.suspend,
   };
+}
+
+/**
+ * GET of one node: GNS3's fields, and netemu's `ports_statistics` (as the compute's GET has it) when
+ * a port has a NIO. GNS3 has no such field; clients ignore keys they do not know.
+ */
+export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: string): Record<string, unknown> {
+  const body = presentNode(detail, consoleHost);
+  if (detail.counters.size > 0) body["ports_statistics"] = presentPortStatistics(detail.counters);
+  return body;
+}
+
+/** GET of one link: GNS3's fields, and netemu's `ports_statistics`, one entry per end whose port has a NIO. */
+export function presentLinkView(view: LinkView): Record<string, unknown> {
+  const body = presentLink(view.link);
+  const ends = view.link.nodes.flatMap((end, i) => {
+    const counters = view.counters[i];
+    return counters === undefined ? [] : [{ adapter_number: end.adapterNumber, node_id: end.nodeId, port_number: end.portNumber, ...presentCounters(counters) }];
+  });
+  if (ends.length > 0) body["ports_statistics"] = ends;
+  return body;
 }

@@ -2,11 +2,12 @@ import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ControllerNodeLookupError } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { type ControllerNodeView, NodeViews } from "./node-views.js";
+import { type ControllerNodeDetail, NodeViews } from "./node-views.js";
 
 /** What GetNode can answer instead of its result. */
 export type GetNodeError = ControllerNodeLookupError;
 
+/** GET on a controller node: its view and its ports' counters. */
 @injectable()
 export class GetNode {
   constructor(
@@ -14,8 +15,8 @@ export class GetNode {
     private readonly views: NodeViews,
   ) {}
 
-  async execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<GetNodeError, ControllerNodeView>> {
+  async execute({ projectId, nodeId }: { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<GetNodeError, ControllerNodeDetail>> {
     const node = await this.lookup.node(projectId, nodeId);
-    return E.isLeft(node) ? node : E.right(await this.views.of(node.right));
+    return E.isLeft(node) ? node : E.right(await this.views.detailed(node.right));
   }
 }

@@ -1,0 +1,183 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
+import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
+import type { PortCounters } from "../../application/ports/data-plane.js";
+import { processMetrics } from "./process-metrics.js";
+
+/** The label a request gets when no route answered it (unknown path, or refused by auth before routing). */
+const NO_ROUTE = "none";
+const NODE_STATUSES = ["started", "stopped", "suspended"] as const;
+const PORT_LABELS = ["project_id", "node_id", "node_name", "port_number"] as const;
+const REQUEST_SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+type PortLabels = Record<(typeof PORT_LABELS)[number], string>;
+
+function portLabels(node: NodeFigures, portNumber: number): PortLabels {
+  return { project_id: node.projectId, node_id: node.nodeId, node_name: node.name, port_number: String(portNumber) };
+}
+
+/**
+ * netemu's Prometheus metrics, in a registry of this instance's own (a host may run several
+ * instances, or have its own global registry). HTTP figures are counted as requests are answered;
+ * the lab's figures are read from a MetricsSnapshot at each scrape, one snapshot shared by every
+ * metric of that scrape (ADR 0043).
+ */
+export class PrometheusMetrics {
+  /** netemu's own metrics; `registry` adds the process's. */
+  private readonly own = new Registry();
+  private readonly registry: Registry;
+  private readonly requests: Counter<"route" | "status">;
+  private readonly requestSeconds: Histogram<"route">;
+  private pending: Promise<MetricsSnapshot> | undefined;
+
+  constructor(private readonly takeSnapshot: () => Promise<MetricsSnapshot>) {
+    const registers = [this.own];
+    this.requests = new Counter({ name: "netemu_http_requests_total", help: "HTTP requests answered, by route name and status.", labelNames: ["route", "status"], registers });
+    this.requestSeconds = new Histogram({
+      name: "netemu_http_request_duration_seconds",
+      help: "Time from a request's arrival to its answer's start, by route name.",
+      labelNames: ["route"],
+      buckets: REQUEST_SECONDS_BUCKETS,
+      registers,
+    });
+    this.labCounter("netemu_port_receive_frames_total", "Frames received on a port from its NIO, before any filter.", (c) => c.framesIn);
+    this.labCounter("netemu_port_receive_bytes_total", "Bytes received on a port from its NIO, before any filter.", (c) => c.bytesIn);
+    this.labCounter("netemu_port_transmit_frames_total", "Frames sent on a port to its NIO, after its filters.", (c) => c.framesOut);
+    this.labCounter("netemu_port_transmit_bytes_total", "Bytes sent on a port to its NIO, after its filters.", (c) => c.bytesOut);
+    new Counter({
+      name: "netemu_port_dropped_frames_total",
+      help: "Frames a port dropped (either direction), by reason.",
+      labelNames: [...PORT_LABELS, "reason"],
+      registers,
+      collect: this.fromSnapshot(function (this: Counter, s) {
+        for (const node of s.nodes) {
+          for (const [port, counters] of node.ports) {
+            for (const [reason, frames] of Object.entries(counters.drops)) this.inc({ ...portLabels(node, port), reason }, frames);
+          }
+        }
+      }),
+    });
+    new Gauge({
+      name: "netemu_mac_table_entries",
+      help: "Addresses learned in a switch's MAC table.",
+      labelNames: ["project_id", "node_id", "node_name"],
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        for (const n of s.nodes) if (n.macTableEntries !== undefined) this.set({ project_id: n.projectId, node_id: n.nodeId, node_name: n.name }, n.macTableEntries);
+      }),
+    });
+    new Gauge({
+      name: "netemu_nodes",
+      help: "Switches and hubs on the compute, by type and status.",
+      labelNames: ["node_type", "status"],
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        for (const node_type of COMPUTE_NODE_TYPES) for (const status of NODE_STATUSES) this.set({ node_type, status }, 0);
+        for (const n of s.nodes) this.inc({ node_type: n.nodeType, status: n.status });
+      }),
+    });
+    new Gauge({
+      name: "netemu_unanswered_nodes",
+      help: "Switches and hubs whose live figures the data plane did not give at this scrape (a data-plane worker that died for good).",
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        this.set(s.nodes.filter((n) => !n.answered).length);
+      }),
+    });
+    new Gauge({
+      name: "netemu_nios",
+      help: "NIOs on the compute's switch and hub ports, by type.",
+      labelNames: ["type"],
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        for (const [type, count] of Object.entries(s.nios)) this.set({ type }, count);
+      }),
+    });
+    new Gauge({
+      name: "netemu_controller_projects",
+      help: "Projects on netemu's controller API, by status.",
+      labelNames: ["status"],
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        for (const [status, count] of Object.entries(s.controllerProjects)) this.set({ status }, count);
+      }),
+    });
+    new Gauge({
+      name: "netemu_compute_projects",
+      help: "Projects on netemu's compute API (each controller's project that places nodes here).",
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        this.set(s.computeProjects);
+      }),
+    });
+    new Gauge({
+      name: "netemu_links",
+      help: "Links on netemu's controller API, over every project.",
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        this.set(s.links);
+      }),
+    });
+    const loopFigures = [
+      ["min", "minSeconds", "The minimum"],
+      ["mean", "meanSeconds", "The mean"],
+      ["p50", "p50Seconds", "The 50th percentile"],
+      ["p90", "p90Seconds", "The 90th percentile"],
+      ["p99", "p99Seconds", "The 99th percentile"],
+      ["max", "maxSeconds", "The maximum"],
+    ] as const;
+    for (const [suffix, field, what] of loopFigures) {
+      new Gauge({
+        name: `netemu_dataplane_eventloop_lag_${suffix}_seconds`,
+        help: `${what} of a data-plane worker thread's event-loop delays since the previous scrape.`,
+        labelNames: ["worker"],
+        registers,
+        collect: this.fromSnapshot(function (this: Gauge, s) {
+          for (const loop of s.dataPlaneLoops) this.set({ worker: String(loop.worker) }, loop[field]);
+        }),
+      });
+    }
+    this.registry = Registry.merge([this.own, processMetrics()]);
+  }
+
+  /** Counts one answered request under its route's name (bounded, unlike its URL). */
+  requestAnswered(route: string | undefined, status: number, seconds: number): void {
+    const name = route ?? NO_ROUTE;
+    this.requests.inc({ route: name, status: String(status) });
+    this.requestSeconds.observe({ route: name }, seconds);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  async scrape(): Promise<{ readonly contentType: string; readonly text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private labCounter(name: string, help: string, value: (counters: PortCounters) => number): void {
+    new Counter({
+      name,
+      help,
+      labelNames: PORT_LABELS,
+      registers: [this.own],
+      collect: this.fromSnapshot(function (this: Counter, s) {
+        for (const node of s.nodes) for (const [port, counters] of node.ports) this.inc(portLabels(node, port), value(counters));
+      }),
+    });
+  }
+
+  /**
+   * A metric's collect(): empties the metric, then fills it from this scrape's snapshot. The registry
+   * collects its metrics concurrently, so the first one takes the snapshot and the others share it;
+   * a series whose port, node or project is gone therefore disappears.
+   */
+  private fromSnapshot<M extends Counter | Gauge>(fill: (this: M, snapshot: MetricsSnapshot) => void): (this: M) => Promise<void> {
+    const snapshot = (): Promise<MetricsSnapshot> => {
+      this.pending ??= this.takeSnapshot().finally(() => (this.pending = undefined));
+      return this.pending;
+    };
+    return async function (this: M) {
+      const s = await snapshot();
+      this.reset();
+      fill.call(this, s);
+    };
+  }
+}

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import Koa from "koa";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
@@ -15,6 +16,7 @@ import { registerControllerNodeRoutes } from "./controller/node-routes.js";
 import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
+import { answerMessageOf, noteAnswerMessage } from "./answer-log.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -25,7 +27,8 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes?: number;
 }
 
-function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
+function sendJson(ctx: Koa.Context, status: number, body: { message: string; status: number }): void {
+  noteAnswerMessage(ctx, body.message);
   ctx.status = status;
   ctx.set("Content-Type", "application/json");
   ctx.body = gns3Json(body);
@@ -34,6 +37,21 @@ function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
 /** The name of the handler that answered, when one did (an unrouted path has none). */
 function routeOf(ctx: Koa.Context): string | undefined {
   return (ctx.state as { route?: string }).route;
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The request line, at a level by what it tells the operator: a refusal at warn with its reason, a
+ * change at info, a successful read at debug (a polling client would otherwise fill the log).
+ */
+function logRequest(logger: Logger, ctx: Koa.Context, ms: number): void {
+  const fields: Record<string, unknown> = { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms };
+  if (ctx.status >= 400) {
+    fields["message"] = answerMessageOf(ctx) ?? STATUS_CODES[ctx.status] ?? "";
+    (ctx.status >= 500 ? logger.error : logger.warn).call(logger, "request", fields);
+  } else if (READS.has(ctx.method)) logger.debug("request", fields);
+  else logger.info("request", fields);
 }
 
 /** The Koa application serving the GNS3 v2 API. */
@@ -65,7 +83,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       sendJson(ctx, 500, { message: "Internal server error: the failure was logged", status: 500 });
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info("request", { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
+    logRequest(logger, ctx, Math.round(ms * 1000) / 1000);
   });
   if (settings.auth.enabled) app.use(basicAuth(settings.auth));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).

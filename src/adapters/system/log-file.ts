@@ -1,0 +1,44 @@
+import { once } from "node:events";
+import { basename, dirname, resolve } from "node:path";
+import { createStream } from "rotating-file-stream";
+
+/** Where the log goes besides stdout: a file rotated by size, keeping a bounded number of old ones. */
+interface LogFileSettings {
+  readonly path: string;
+  /** Rotate once the file reaches this size: digits and B, K, M or G ("10M"). */
+  readonly maxSize: string;
+  /** How many rotated files to keep (`<path>.1` the newest, `<path>.<maxFiles>` the oldest). */
+  readonly maxFiles: number;
+}
+
+interface LogFile {
+  /** What pino writes to. */
+  readonly stream: NodeJS.WritableStream;
+  /** Writes out what is buffered and closes the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the log file with classical rotation (ADR 0044): `netemu.log` is renamed `netemu.log.1`,
+ * the older ones shift up, and the oldest beyond `maxFiles` is overwritten. A write is never split
+ * between two files.
+ */
+export function openLogFile(settings: LogFileSettings): LogFile {
+  const path = resolve(settings.path);
+  const stream = createStream(basename(path), {
+    path: dirname(path),
+    size: settings.maxSize,
+    rotate: settings.maxFiles,
+  });
+  // An unwritable log must not end the process: the operator sees why on stderr, once.
+  stream.on("error", (err: Error) => process.stderr.write(`netemu: the log file ${path} cannot be written: ${err.message}\n`));
+  return {
+    stream,
+    async close() {
+      if (stream.destroyed || stream.writableFinished) return;
+      const finished = once(stream, "finish");
+      stream.end();
+      await finished;
+    },
+  };
+}

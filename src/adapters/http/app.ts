@@ -17,6 +17,7 @@ import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 import { answerMessageOf, noteAnswerMessage } from "./answer-log.js";
+import { registerOpenApiRoute } from "./openapi/routes.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -54,11 +55,9 @@ function logRequest(logger: Logger, ctx: Koa.Context, ms: number): void {
   else logger.info("request", fields);
 }
 
-/** The Koa application serving the GNS3 v2 API. */
-export function createHttpApp(options: HttpAppOptions): Koa {
-  const { useCases, settings, logger } = options;
-  const app = new Koa();
-  app.silent = true;
+/** Every route netemu serves, registered on one router (the OpenAPI document lists them from it). */
+export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRouter {
+  const { useCases, settings } = options;
   const api = new ApiRouter(createBodyParser(options.bodyLimitBytes ?? 1024 * 1024));
   registerServerRoutes(api, useCases);
   registerComputeServerRoutes(api, useCases);
@@ -70,6 +69,16 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerControllerLinkRoutes(api, useCases);
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
+  registerOpenApiRoute(api, options.packageVersion, settings.gns3Version);
+  return api;
+}
+
+/** The Koa application serving the GNS3 v2 API. */
+export function createHttpApp(options: HttpAppOptions): Koa {
+  const { settings, logger } = options;
+  const app = new Koa();
+  app.silent = true;
+  const api = createApiRouter(options);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;

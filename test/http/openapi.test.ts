@@ -4,6 +4,7 @@ import { createApiRouter } from "../../src/adapters/http/app.js";
 import type { ApiRouter } from "../../src/adapters/http/api-router.js";
 import { OPENAPI_PATH, openApiPath } from "../../src/adapters/http/openapi/document.js";
 import { toJsonSchema, UndescribableCodec } from "../../src/adapters/http/openapi/json-schema.js";
+import { SUCCESS_ANSWERS } from "../../src/adapters/http/openapi/responses.js";
 import { asOneOf, jsonClosedObject, jsonInteger, jsonString } from "../../src/adapters/http/schema.js";
 import { PACKAGE_VERSION } from "../../src/adapters/package-version.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
@@ -132,5 +133,90 @@ describe("the codec to JSON Schema converter", () => {
     const branch = jsonClosedObject("Only", { type: t.literal("only") }, {});
     const liar = asOneOf(new t.Type<unknown, unknown, unknown>("Liar", (u): u is unknown => true, (u) => t.success(u), t.identity), [branch]);
     expect(disagreement(liar, toJsonSchema(liar), 200, 7)).to.not.equal(undefined);
+  });
+});
+
+describe("the documented success answers", () => {
+  const P = "7f4e4a2d-4444-4555-8666-777788889999";
+  const P2 = "7f4e4a2d-4444-4555-8666-77778888aaaa";
+  const answers: { route: string | undefined; status: number; body: unknown }[] = [];
+  let s: TestServer;
+
+  before(async () => {
+    s = await startTestServer();
+    // Sees every answer as the route built it, before it leaves (added before the first request).
+    s.netemu.app.middleware.unshift(async (ctx, next) => {
+      await next();
+      answers.push({ route: (ctx.state as { route?: string }).route, status: ctx.status, body: ctx.body });
+    });
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const r = await s.request(method, path, body);
+      expect(r.status, `${method} ${path}: ${r.text}`).to.be.within(200, 299);
+      return r.json;
+    };
+    await ok("GET", "/v2/version");
+    await ok("GET", "/v2/compute/version");
+    await ok("POST", "/v2/version", { version: "2.2.59" });
+    await ok("GET", "/v2/compute/capabilities");
+    await ok("POST", "/v2/compute/projects", { name: "doc", project_id: P });
+    await ok("POST", "/v2/compute/projects", { name: "gone", project_id: P2 });
+    await ok("GET", "/v2/compute/projects");
+    await ok("GET", `/v2/compute/projects/${P}`);
+    await ok("PUT", `/v2/compute/projects/${P}`, { variables: [{ name: "a", value: "b" }] });
+    for (const nodeType of ["ethernet_switch", "ethernet_hub"]) {
+      const nodes = `/v2/compute/projects/${P}/${nodeType}/nodes`;
+      const node = `${nodes}/${(await ok("POST", nodes, { name: `N-${nodeType}` })).node_id as string}`;
+      await ok("PUT", node, { name: `R-${nodeType}` });
+      // GNS3 duplicates into a node the controller created first.
+      const copy = nodeType === "ethernet_hub" ? "7f4e4a2d-0000-4000-8000-000000000002" : "7f4e4a2d-0000-4000-8000-000000000001";
+      await ok("POST", nodes, { name: `C-${nodeType}`, node_id: copy });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["stop", "suspend", "start"]) await ok("POST", `${node}/${action}`);
+      const lport = (await ok("POST", `/v2/compute/projects/${P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
+      await ok("PUT", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] } });
+      await ok("POST", `${node}/adapters/0/ports/2/nio`, { type: "nio_null" });
+      await ok("PUT", `${node}/adapters/0/ports/2/nio`, { type: "nio_null" });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/1/start_capture`, { capture_file_name: `${nodeType}.pcap`, data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/1/stop_capture`);
+      await ok("DELETE", `${node}/adapters/0/ports/1/nio`);
+      await ok("DELETE", node);
+    }
+    await ok("POST", `/v2/compute/projects/${P}/close`);
+    await ok("DELETE", `/v2/compute/projects/${P2}`);
+  });
+  after(async () => s.close());
+
+  it("describe real answers: each documented route answered its status with a body that fits its schema", () => {
+    for (const [route, answer] of Object.entries(SUCCESS_ANSWERS)) {
+      const seen = answers.filter((a) => a.route === route && a.status >= 200 && a.status < 300);
+      expect(seen, `${route} was exercised`).to.not.be.empty;
+      for (const a of seen) {
+        expect(a.status, route).to.equal(answer.status);
+        if (answer.schema === undefined) expect(a.body === null || a.body === "" || a.body === undefined, `${route} has no body`).to.equal(true);
+        else expect(validates(answer.schema, JSON.parse(a.body as string)), `${route}: ${String(a.body)}`).to.equal(true);
+      }
+    }
+    // The optional counters were among what was checked.
+    expect(answers.some((a) => a.route === "compute.ethernet_switch.get" && String(a.body).includes('"ports_statistics"'))).to.equal(true);
+  });
+
+  it("are given to routes that exist, and shown in the document", async () => {
+    const names = new Set(createApiRouter({ useCases: s.netemu.useCases, settings: s.netemu.settings, packageVersion: PACKAGE_VERSION }).entries().map((e) => e.name));
+    const doc = (await s.request("GET", OPENAPI_PATH)).json as Doc;
+    const ops = new Map(Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId as string, op] as const)));
+    for (const [route, answer] of Object.entries(SUCCESS_ANSWERS)) {
+      expect(names.has(route), route).to.equal(true);
+      const documented = ops.get(route)?.responses?.[String(answer.status)];
+      expect(documented?.content?.["application/json"]?.schema, route).to.deep.equal(answer.schema);
+    }
+  });
+
+  it("fail a presenter that adds a key the schema does not know", () => {
+    const node = { name: "n", node_id: P, project_id: P, status: "started", ports_mapping: [], console: null, console_type: "none" };
+    const schema = SUCCESS_ANSWERS["compute.ethernet_switch.get"]?.schema as never;
+    expect(validates(schema, node)).to.equal(true);
+    expect(validates(schema, { ...node, surprise: 1 })).to.equal(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
+import { SUCCESS_ANSWERS } from "./responses.js";
 
 /** Where netemu serves its API's description: under /v2, in a segment no GNS3 route uses. */
 export const OPENAPI_PATH = "/v2/netemu/openapi.json";
@@ -43,6 +44,14 @@ function requestBody(route: RouteEntry): JsonSchema | undefined {
   return { required, content: { "application/json": { schema } } };
 }
 
+/** The documented success answer, or a generic one for the routes not described yet. */
+function success(route: RouteEntry): Record<string, JsonSchema> {
+  const answer = SUCCESS_ANSWERS[route.name];
+  if (answer === undefined) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
+  if (answer.schema === undefined) return { [String(answer.status)]: { description: "Done: no body" } };
+  return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: answer.schema } } } };
+}
+
 function operation(route: RouteEntry): JsonSchema {
   const parameters = pathParameters(route.template);
   const body = requestBody(route);
@@ -53,7 +62,7 @@ function operation(route: RouteEntry): JsonSchema {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: body }),
     responses: {
-      "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" },
+      ...success(route),
       default: { description: "A refusal: GNS3's {message, status}", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
     },
   };

@@ -185,6 +185,34 @@ describe("the documented success answers", () => {
     }
     await ok("POST", `/v2/compute/projects/${P}/close`);
     await ok("DELETE", `/v2/compute/projects/${P2}`);
+    // The controller API: a project with two switches linked, driven through each documented route.
+    const C = (await ok("POST", "/v2/projects", { name: "controller-doc" })).project_id as string;
+    await ok("GET", "/v2/projects");
+    await ok("GET", `/v2/projects/${C}`);
+    const nodes = `/v2/projects/${C}/nodes`;
+    const sw = (name: string) => ({ name, node_type: "ethernet_switch", compute_id: "local" });
+    const a = (await ok("POST", nodes, sw("A"))).node_id as string;
+    const b = (await ok("POST", nodes, sw("B"))).node_id as string;
+    await ok("GET", nodes);
+    await ok("GET", `${nodes}/${a}`);
+    await ok("PUT", `${nodes}/${a}`, { name: "A2", x: 10 });
+    for (const action of ["stop", "suspend", "start", "reload"]) {
+      await ok("POST", `${nodes}/${a}/${action}`);
+      await ok("POST", `${nodes}/${action}`);
+    }
+    const links = `/v2/projects/${C}/links`;
+    const ends = [{ node_id: a, adapter_number: 0, port_number: 1 }, { node_id: b, adapter_number: 0, port_number: 1 }];
+    const l = (await ok("POST", links, { nodes: ends })).link_id as string;
+    await ok("GET", links);
+    await ok("GET", `${links}/${l}`);
+    await ok("PUT", `${links}/${l}`, { filters: { packet_loss: [5] } });
+    await ok("POST", `${links}/${l}/start_capture`, { capture_file_name: "link.pcap" });
+    await ok("POST", `${links}/${l}/stop_capture`);
+    await ok("DELETE", `${links}/${l}`);
+    await ok("DELETE", `${nodes}/${b}`);
+    await ok("POST", `/v2/projects/${C}/close`);
+    await ok("POST", `/v2/projects/${C}/open`);
+    await ok("DELETE", `/v2/projects/${C}`);
   });
   after(async () => s.close());
 

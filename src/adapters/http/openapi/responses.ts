@@ -1,9 +1,10 @@
 import type { JsonSchema } from "./json-schema.js";
 
 /**
- * The success answers of the routes a GNS3 controller drives a compute with, written from the
- * presenters (their types do not exist at run time) and checked against real answers by
- * test/http/openapi.test.ts: a presenter that changes fails it until this says the same.
+ * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
+ * controller's projects, nodes and links), written from the presenters (their types do not exist at
+ * run time) and checked against real answers by test/http/openapi.test.ts: a presenter that changes
+ * fails it until this says the same.
  */
 interface SuccessAnswer {
   readonly status: number;
@@ -59,7 +60,111 @@ const nodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSche
   [`compute.${nodeType}.stop_capture`]: { status: 204 },
 });
 
+const boolean: JsonSchema = { type: "boolean" };
+const label = closed("Label", { text: string }, { style: { type: ["string", "null"] }, x: { type: ["integer", "null"] }, y: integer, rotation: integer });
+
+const project = closed("Project", {
+  auto_close: boolean,
+  auto_open: boolean,
+  auto_start: boolean,
+  drawing_grid_size: integer,
+  filename: string,
+  grid_size: integer,
+  name: string,
+  path: string,
+  project_id: uuid,
+  scene_height: integer,
+  scene_width: integer,
+  show_grid: boolean,
+  show_interface_labels: boolean,
+  show_layers: boolean,
+  snap_to_grid: boolean,
+  status: { type: "string", enum: ["opened", "closed"] },
+  supplier: {},
+  variables: {},
+  zoom: integer,
+});
+
+const nodePort = closed("NodePort", {
+  adapter_number: integer,
+  data_link_types: { type: "object" },
+  link_type: { const: "ethernet" },
+  name: string,
+  port_number: integer,
+  short_name: string,
+});
+
+const node = closed("Node", {
+  command_line: { type: "null" },
+  compute_id: string,
+  console: { type: "null" },
+  console_auto_start: boolean,
+  console_host: string,
+  console_type: { type: "string", enum: ["telnet", "none"] },
+  custom_adapters: { type: "array" },
+  first_port_name: { type: "null" },
+  height: integer,
+  label,
+  locked: boolean,
+  name: string,
+  node_directory: { type: "null" },
+  node_id: uuid,
+  node_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
+  port_name_format: string,
+  port_segment_size: integer,
+  ports: { type: "array", items: nodePort },
+  project_id: uuid,
+  properties: closed("NodeProperties", { ports_mapping: { type: "array", items: { type: "object" } } }),
+  status,
+  symbol: string,
+  template_id: { type: "null" },
+  width: integer,
+  x: integer,
+  y: integer,
+  z: integer,
+});
+
+const link = closed("Link", {
+  capture_compute_id: { type: ["string", "null"] },
+  capture_file_name: { type: ["string", "null"] },
+  capture_file_path: { type: ["string", "null"] },
+  capturing: boolean,
+  filters: { type: "object" },
+  link_id: uuid,
+  link_style: { type: "object" },
+  link_type: { const: "ethernet" },
+  nodes: { type: "array", items: closed("LinkEnd", { adapter_number: integer, label, node_id: uuid, port_number: integer }) },
+  project_id: uuid,
+  suspend: boolean,
+});
+
+const controllerRoutes: Record<string, SuccessAnswer> = {
+  "controller.project.create": { status: 201, schema: project },
+  "controller.project.list": { status: 200, schema: { type: "array", items: project } },
+  "controller.project.get": { status: 200, schema: project },
+  "controller.project.open": { status: 201, schema: project },
+  "controller.project.close": { status: 201, schema: project },
+  "controller.project.delete": { status: 204 },
+  "controller.node.create": { status: 201, schema: node },
+  "controller.node.list": { status: 200, schema: { type: "array", items: node } },
+  "controller.node.get": { status: 200, schema: node },
+  "controller.node.update": { status: 200, schema: node },
+  "controller.node.delete": { status: 204 },
+  ...Object.fromEntries(["start", "stop", "suspend", "reload"].flatMap((action) => [
+    [`controller.node.${action}`, { status: 200, schema: node }],
+    [`controller.nodes.${action}`, { status: 204 }],
+  ])),
+  "controller.link.create": { status: 201, schema: link },
+  "controller.link.list": { status: 200, schema: { type: "array", items: link } },
+  "controller.link.get": { status: 200, schema: link },
+  "controller.link.update": { status: 201, schema: link },
+  "controller.link.delete": { status: 204 },
+  "controller.link.start_capture": { status: 201, schema: link },
+  "controller.link.stop_capture": { status: 201, schema: link },
+};
+
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
+  ...controllerRoutes,
   "server.version": { status: 200, schema: version },
   "compute.version": { status: 200, schema: version },
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },

@@ -4,7 +4,7 @@ import { createNetemu } from "./adapters/composition-root.js";
 import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
 import { CorruptSettingsFile, FileSettingsStore } from "./adapters/persistence/file-settings-store.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
-import { openLogFile } from "./adapters/system/log-file.js";
+import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
 import { PACKAGE_VERSION } from "./adapters/package-version.js";
 
@@ -33,7 +33,16 @@ async function serve(args: readonly string[]): Promise<number> {
     throw err;
   }
   // With --log-file the log goes to the rotated file only; stdout stays for the process's own messages.
-  const logFile = config.logFile === undefined ? undefined : openLogFile(config.logFile);
+  let logFile;
+  try {
+    logFile = config.logFile === undefined ? undefined : openLogFile(config.logFile);
+  } catch (err) {
+    if (err instanceof LogFileUnwritable) {
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
   const logger = new PinoLogger(config.logLevel, logFile?.stream);
   if (config.logFile !== undefined) {
     const { path, maxSize, maxFiles } = config.logFile;

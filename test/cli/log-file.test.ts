@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,5 +45,14 @@ describe("netemu serve --log-file", function () {
     const refused = all.filter((l) => l.msg === "request");
     expect(refused.at(-1)).to.deep.include({ level: 40, status: 400, url: "/v2/compute/projects/59" });
     expect(refused.at(-1)?.["message"]).to.be.a("string").and.not.equal("");
+  });
+
+  it("refuses to start when the log file cannot be written, saying why, with status 2", () => {
+    writeFileSync(join(dir, "a-file"), "");
+    const log = join(dir, "a-file", "netemu.log");
+    const r = spawnSync(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--config-dir", dir, "--log-file", log], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.match(new RegExp(`^netemu: Cannot write the log file ${log}: `));
+    expect(r.stdout).to.equal("");
   });
 });

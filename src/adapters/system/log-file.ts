@@ -1,8 +1,11 @@
 import { once } from "node:events";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { createStream } from "rotating-file-stream";
 
-/** Where the log goes besides stdout: a file rotated by size, keeping a bounded number of old ones. */
+export class LogFileUnwritable extends Error {}
+
+/** Where the log goes instead of stdout: a file rotated by size, keeping a bounded number of old ones. */
 interface LogFileSettings {
   readonly path: string;
   /** Rotate once the file reaches this size: digits and B, K, M or G ("10M"). */
@@ -25,6 +28,14 @@ interface LogFile {
  */
 export function openLogFile(settings: LogFileSettings): LogFile {
   const path = resolve(settings.path);
+  // The stream opens the file later: a path that cannot be written is refused now, at start-up,
+  // rather than leaving netemu running with no log at all.
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    closeSync(openSync(path, "a"));
+  } catch (err) {
+    throw new LogFileUnwritable(`Cannot write the log file ${path}: ${(err as Error).message}`);
+  }
   const stream = createStream(basename(path), {
     path: dirname(path),
     size: settings.maxSize,

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, resolveConfig } from "../../../src/adapters/config/server-config.js";
-import { openLogFile } from "../../../src/adapters/system/log-file.js";
+import { LogFileUnwritable, openLogFile } from "../../../src/adapters/system/log-file.js";
 import { PinoLogger } from "../../../src/adapters/system/pino-logger.js";
 
 describe("the log file", () => {
@@ -31,6 +31,20 @@ describe("the log file", () => {
     expect(two[0]).to.equal((three.at(-1) as number) + 1);
     expect(one[0]).to.equal((two.at(-1) as number) + 1);
     expect(live[0]).to.equal((one.at(-1) as number) + 1);
+  });
+
+  it("refuses at once a path that cannot be written, saying which and why", () => {
+    writeFileSync(join(dir, "a-file"), "");
+    const path = join(dir, "a-file", "netemu.log");
+    expect(() => openLogFile({ path, maxSize: "1M", maxFiles: 2 })).to.throw(LogFileUnwritable, `Cannot write the log file ${path}: `);
+  });
+
+  it("creates the directories of its path", async () => {
+    const path = join(dir, "logs", "netemu", "netemu.log");
+    const file = openLogFile({ path, maxSize: "1M", maxFiles: 2 });
+    new PinoLogger("info", file.stream).info("here");
+    await file.close();
+    expect(readFileSync(path, "utf8")).to.contain('"msg":"here"');
   });
 
   it("appends to a log file that already exists", async () => {

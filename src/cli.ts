@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import "reflect-metadata";
 import { createNetemu } from "./adapters/composition-root.js";
-import { ConfigError, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
+import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
 import { CorruptSettingsFile, FileSettingsStore } from "./adapters/persistence/file-settings-store.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
+import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
 import { PACKAGE_VERSION } from "./adapters/package-version.js";
 
@@ -31,7 +32,30 @@ async function serve(args: readonly string[]): Promise<number> {
     }
     throw err;
   }
-  const logger = new PinoLogger(config.logLevel);
+  // With --log-file the log goes to the rotated file only; stdout stays for the process's own messages.
+  let logFile;
+  try {
+    logFile = config.logFile === undefined ? undefined : openLogFile(config.logFile);
+  } catch (err) {
+    if (err instanceof LogFileUnwritable) {
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const logger = new PinoLogger(config.logLevel, logFile?.stream);
+  if (config.logFile !== undefined) {
+    const { path, maxSize, maxFiles } = config.logFile;
+    process.stdout.write(`netemu: logging to ${path} (rotated at ${maxSize}, ${maxFiles} old files kept)\n`);
+  }
+  try {
+    return await serveWith(config, logger);
+  } finally {
+    await logFile?.close();
+  }
+}
+
+async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<number> {
   // A corrupt settings file is reported with its path and line, never silently replaced.
   try {
     await new FileSettingsStore(config.configDir).load();

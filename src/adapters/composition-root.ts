@@ -207,6 +207,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       logger.info("shutting down");
       await stopHttp(httpServer, async () => {
         await notificationSockets.close();
+        logger.info("shutdown: notification websockets closed");
         await c.resolve(StopCore).execute();
         await projectFiles?.flush();
       });

@@ -11,6 +11,8 @@ export interface NetemuConfig extends ServerSettings {
   readonly bodyLimitBytes: number;
   readonly udpBufferBytes: number;
   readonly dataPlaneWorkers: number;
+  /** The log file and its rotation, when the log goes to a file rather than stdout (ADR 0044). */
+  readonly logFile: { readonly path: string; readonly maxSize: string; readonly maxFiles: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -27,6 +29,8 @@ export const DEFAULTS = {
   udpBufferBytes: 4 * 1024 * 1024,
   /** One worker per core but one, which the API keeps; at least one, at most eight (ADR 0041). */
   dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
+  logMaxSize: "10M",
+  logMaxFiles: 5,
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
@@ -45,6 +49,9 @@ const SETTINGS = {
   bodyLimit: { flag: "body-limit", env: "NETEMU_BODY_LIMIT", ini: "body_limit" },
   udpBuffer: { flag: "udp-buffer", env: "NETEMU_UDP_BUFFER", ini: "udp_buffer" },
   dataPlaneWorkers: { flag: "dataplane-workers", env: "NETEMU_DATAPLANE_WORKERS", ini: "dataplane_workers" },
+  logFile: { flag: "log-file", env: "NETEMU_LOG_FILE", ini: "log_file" },
+  logMaxSize: { flag: "log-max-size", env: "NETEMU_LOG_MAX_SIZE", ini: "log_max_size" },
+  logMaxFiles: { flag: "log-max-files", env: "NETEMU_LOG_MAX_FILES", ini: "log_max_files" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -63,6 +70,9 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --auth / --no-auth      HTTP basic auth (NETEMU_AUTH, default off)
   --user NAME, --password SECRET   credentials for --auth (NETEMU_USER, NETEMU_PASSWORD)
   --log-level LEVEL       fatal|error|warn|info|debug|trace|silent (NETEMU_LOG_LEVEL, default info)
+  --log-file PATH         write the log to PATH, rotated by size, instead of stdout (NETEMU_LOG_FILE, default stdout)
+  --log-max-size SIZE     rotate the log file at SIZE: digits and B, K, M or G (NETEMU_LOG_MAX_SIZE, default ${DEFAULTS.logMaxSize})
+  --log-max-files N       rotated log files kept: PATH.1 (newest) to PATH.N (NETEMU_LOG_MAX_FILES, default ${DEFAULTS.logMaxFiles})
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
@@ -108,6 +118,9 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
         "body-limit": { type: "string" },
         "udp-buffer": { type: "string" },
         "dataplane-workers": { type: "string" },
+        "log-file": { type: "string" },
+        "log-max-size": { type: "string" },
+        "log-max-files": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -155,6 +168,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   if (udpEnd < udpStart) throw new ConfigError(`The UDP port range ${udpStart}-${udpEnd} is empty`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));
   return {
     host: str("host", DEFAULTS.host),
     port: int("port", DEFAULTS.port, 0, 65535),
@@ -168,7 +182,19 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
+    logFile,
   };
+}
+
+/** A size as rotating-file-stream reads it; a unit is required so that "10" is not ten bytes by mistake. */
+const LOG_SIZE = /^[1-9]\d*[BKMG]$/;
+
+function logFileSettings(path: string | undefined, maxSize: { source: string; value: string } | undefined, maxFiles: number): NetemuConfig["logFile"] {
+  if (maxSize !== undefined && !LOG_SIZE.test(maxSize.value)) {
+    throw new ConfigError(`${maxSize.source} must be a size such as 500K, 10M or 1G, got "${maxSize.value}"`);
+  }
+  if (path === undefined || path.trim() === "") return undefined;
+  return { path: resolve(path), maxSize: maxSize?.value ?? DEFAULTS.logMaxSize, maxFiles };
 }
 
 function isLoopback(host: string): boolean {

@@ -8,15 +8,32 @@ import { readBody } from "./request-body.js";
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (x: Exchange) => Promise<void> | void;
 
+/** The codec each `withBody` handler decodes its body with, for the API's description (ADR 0045). */
+const BODY_CODECS = new WeakMap<Handler, t.Type<unknown, unknown, unknown>>();
+
+/** One registered route, as the OpenAPI document describes it. */
+export interface RouteEntry {
+  readonly name: string;
+  readonly method: Method;
+  /** GNS3's template: `{project_id}`, `{port_number:\d+}`, `{path:.+}`. */
+  readonly template: string;
+  /** The codec the body is decoded with, when the route decodes one. */
+  readonly body: t.Type<unknown, unknown, unknown> | undefined;
+  /** The route reads the request stream itself (a file upload). */
+  readonly rawBody: boolean;
+}
+
 /**
  * A handler whose body is decoded first: a body that does not fit the codec is answered with GNS3's
  * 400 before the handler runs, and the handler gets the typed value.
  */
 export function withBody<A>(codec: t.Type<A, unknown, unknown>, handler: (x: Exchange, body: A) => Promise<void> | void): Handler {
-  return (x) => {
+  const decoding: Handler = (x) => {
     const body = x.decode(codec);
     return E.isLeft(body) ? undefined : handler(x, body.right);
   };
+  BODY_CODECS.set(decoding, codec as t.Type<unknown, unknown, unknown>);
+  return decoding;
 }
 
 const DIGITS = /^\d+$/;
@@ -30,12 +47,17 @@ export class ApiRouter {
   readonly router = new Router({ strict: true, sensitive: true });
 
   /** Each handler's name and what it answers ("GET /v2/version"): a name is given once. */
-  private readonly routes = new Map<string, string>();
+  private readonly routes = new Map<string, RouteEntry>();
 
   /** Templates with digit-only parameters, as regexes capturing those parameters. */
   private readonly digitTemplates: RegExp[] = [];
 
   constructor(private readonly bodyParser: Middleware) {}
+
+  /** Every route registered so far, in registration order. */
+  entries(): readonly RouteEntry[] {
+    return [...this.routes.values()];
+  }
 
   /**
    * Whether a path matches a template only with non-digits where digits are required: aiohttp
@@ -57,8 +79,8 @@ export class ApiRouter {
    */
   add(name: string, method: Method, template: string, handler: Handler, options: { readonly rawBody?: boolean } = {}): void {
     const taken = this.routes.get(name);
-    if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken}`);
-    this.routes.set(name, `${method} ${template}`);
+    if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken.method} ${taken.template}`);
+    this.routes.set(name, { name, method, template, body: BODY_CODECS.get(handler), rawBody: options.rawBody === true });
     const digitParams = [...template.matchAll(/\{(\w+):\\d\+\}/g)].map((m) => m[1] as string);
     const path = template.replace(/\{(\w+):\.\+\}/g, "*$1").replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
     if (digitParams.length > 0) {

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import Koa from "koa";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
@@ -16,6 +17,8 @@ import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 import { type HttpMetrics, registerMetricsRoute } from "./server/metrics-route.js";
+import { answerMessageOf, noteAnswerMessage } from "./answer-log.js";
+import { registerOpenApiRoute } from "./openapi/routes.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -28,7 +31,8 @@ export interface HttpAppOptions {
   readonly metrics?: HttpMetrics;
 }
 
-function sendJson(ctx: Koa.Context, status: number, body: unknown): void {
+function sendJson(ctx: Koa.Context, status: number, body: { message: string; status: number }): void {
+  noteAnswerMessage(ctx, body.message);
   ctx.status = status;
   ctx.set("Content-Type", "application/json");
   ctx.body = gns3Json(body);
@@ -39,11 +43,24 @@ function routeOf(ctx: Koa.Context): string | undefined {
   return (ctx.state as { route?: string }).route;
 }
 
-/** The Koa application serving the GNS3 v2 API. */
-export function createHttpApp(options: HttpAppOptions): Koa {
-  const { useCases, settings, logger } = options;
-  const app = new Koa();
-  app.silent = true;
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The request line, at a level by what it tells the operator: a refusal at warn with its reason, a
+ * change at info, a successful read at debug (a polling client would otherwise fill the log).
+ */
+function logRequest(logger: Logger, ctx: Koa.Context, ms: number): void {
+  const fields: Record<string, unknown> = { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms };
+  if (ctx.status >= 400) {
+    fields["message"] = answerMessageOf(ctx) ?? STATUS_CODES[ctx.status] ?? "";
+    (ctx.status >= 500 ? logger.error : logger.warn).call(logger, "request", fields);
+  } else if (READS.has(ctx.method)) logger.debug("request", fields);
+  else logger.info("request", fields);
+}
+
+/** Every route netemu serves, registered on one router (the OpenAPI document lists them from it). */
+export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRouter {
+  const { useCases, settings } = options;
   const api = new ApiRouter(createBodyParser(options.bodyLimitBytes ?? 1024 * 1024));
   registerServerRoutes(api, useCases);
   registerComputeServerRoutes(api, useCases);
@@ -56,6 +73,16 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
+  registerOpenApiRoute(api, options.packageVersion, settings.gns3Version);
+  return api;
+}
+
+/** The Koa application serving the GNS3 v2 API. */
+export function createHttpApp(options: HttpAppOptions): Koa {
+  const { settings, logger } = options;
+  const app = new Koa();
+  app.silent = true;
+  const api = createApiRouter(options);
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;
@@ -70,7 +97,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     options.metrics?.requestAnswered(routeOf(ctx), ctx.status, ms / 1000);
-    logger.info("request", { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms: Math.round(ms * 1000) / 1000 });
+    logRequest(logger, ctx, Math.round(ms * 1000) / 1000);
   });
   if (settings.auth.enabled) app.use(basicAuth(settings.auth));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).

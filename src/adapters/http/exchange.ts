@@ -6,6 +6,7 @@ import { toHttpError, type HttpError } from "./error-mapping.js";
 import { gns3Json } from "./gns3-json.js";
 import { pythonRepr } from "./python-repr.js";
 import { schemaMessage } from "./schema.js";
+import { noteAnswerMessage } from "./answer-log.js";
 
 /** Thrown nowhere: a decoded request either holds its value or the 400 already sent. */
 export interface Rejected {
@@ -43,10 +44,10 @@ export class Exchange {
   decode<A>(codec: t.Type<A, unknown, unknown>, value: unknown = this.body): E.Either<Rejected, A> {
     const result = codec.decode(value);
     if (E.isRight(result)) return result;
-    const message =
-      `JSON schema error with API request '${this.ctx.originalUrl}' and JSON data '${pythonRepr(this.body)}': ` +
-      schemaMessage(result.left);
-    this.error({ status: 400, message });
+    const prefix = `JSON schema error with API request '${this.ctx.originalUrl}'`;
+    const reason = schemaMessage(result.left);
+    // The log line leaves the JSON data out: it may carry a password.
+    this.error({ status: 400, message: `${prefix} and JSON data '${pythonRepr(this.body)}': ${reason}` }, `${prefix}: ${reason}`);
     return E.left({ _tag: "Rejected" });
   }
 
@@ -71,7 +72,9 @@ export class Exchange {
     this.ctx.remove("Content-Type");
   }
 
-  error(error: HttpError): void {
+  /** Answers an error; `logged` is what the request log says of it (the message unless told). */
+  error(error: HttpError, logged: string = error.message): void {
+    noteAnswerMessage(this.ctx, logged);
     const body: Record<string, unknown> = { message: error.message, status: error.status };
     if (error.exception !== undefined) body["exception"] = error.exception;
     if (error.status === 400) {

@@ -71,7 +71,8 @@ export async function readBody(ctx: Context, parser: Middleware, x: Exchange): P
   if (state.bodyError !== undefined) {
     const { status, message, raw } = state.bodyError;
     state.gns3Body = raw === undefined ? {} : { malformed_json: raw };
-    x.error({ status, message });
+    // A JSON parser's message quotes the body, which may carry a password: the log gets the status only.
+    x.error({ status, message }, raw === undefined ? message : "Invalid JSON (the body is left out of the log)");
     return false;
   }
   const raw = (ctx.request as unknown as { body?: unknown }).body;

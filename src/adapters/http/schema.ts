@@ -8,8 +8,43 @@ import { pythonRepr } from "./python-repr.js";
  */
 const typeName = (u: unknown): string => pythonRepr(u);
 
+/**
+ * What a codec built here accepts, kept beside the codec so that the API's description derives its
+ * JSON Schemas from the very codecs the routes decode with (ADR 0045).
+ */
+type CodecShape =
+  | { readonly kind: "string"; readonly minLength?: number | undefined; readonly maxLength?: number | undefined; readonly pattern?: RegExp | undefined }
+  | { readonly kind: "integer"; readonly minimum?: number | undefined; readonly maximum?: number | undefined }
+  | { readonly kind: "nullable"; readonly of: t.Mixed }
+  | { readonly kind: "boolean" }
+  | { readonly kind: "enum"; readonly values: readonly string[] }
+  | { readonly kind: "object" }
+  | { readonly kind: "array"; readonly item: t.Mixed }
+  | { readonly kind: "closedObject"; readonly name: string; readonly required: t.Props; readonly optional: t.Props; readonly additional: boolean }
+  | { readonly kind: "oneOf"; readonly branches: readonly t.Mixed[] };
+
+const SHAPES = new WeakMap<t.Mixed, CodecShape>();
+
+function shaped<C extends t.Mixed>(codec: C, shape: CodecShape): C {
+  SHAPES.set(codec, shape);
+  return codec;
+}
+
+/** The shape of a codec built here, or undefined for any other codec. */
+export function shapeOf(codec: t.Mixed): CodecShape | undefined {
+  return SHAPES.get(codec);
+}
+
+/**
+ * Declares a codec written by hand as one of `branches` (exactly one fits, as JSON Schema's oneOf): its
+ * own validation must agree, which the OpenAPI test checks on generated bodies.
+ */
+export function asOneOf<C extends t.Mixed>(codec: C, branches: readonly t.Mixed[]): C {
+  return shaped(codec, { kind: "oneOf", branches });
+}
+
 export function jsonString(opts: { minLength?: number; maxLength?: number; pattern?: RegExp } = {}): t.Type<string, string, unknown> {
-  return new t.Type<string, string, unknown>(
+  return shaped(new t.Type<string, string, unknown>(
     "string",
     (u): u is string => typeof u === "string",
     (u, c) => {
@@ -24,13 +59,13 @@ export function jsonString(opts: { minLength?: number; maxLength?: number; patte
       return t.success(u);
     },
     t.identity,
-  );
+  ), { kind: "string", ...opts });
 }
 
 /** JSON integers; like draft-04, a boolean is not one (JS cannot see 5000.0, which parses as 5000). */
 export function jsonInteger(opts: { minimum?: number; maximum?: number; nullable?: boolean } = {}): t.Type<number, number, unknown> {
   const expected = opts.nullable === true ? "'integer', 'null'" : "'integer'";
-  return new t.Type<number, number, unknown>(
+  return shaped(new t.Type<number, number, unknown>(
     "integer",
     (u): u is number => typeof u === "number" && Number.isInteger(u),
     (u, c) => {
@@ -40,27 +75,27 @@ export function jsonInteger(opts: { minimum?: number; maximum?: number; nullable
       return t.success(u);
     },
     t.identity,
-  );
+  ), { kind: "integer", minimum: opts.minimum, maximum: opts.maximum });
 }
 
 export function nullable<A>(codec: t.Type<A, A, unknown>): t.Type<A | null, A | null, unknown> {
-  return new t.Type<A | null, A | null, unknown>(
+  return shaped(new t.Type<A | null, A | null, unknown>(
     `${codec.name} | null`,
     (u): u is A | null => u === null || codec.is(u),
     (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
     t.identity,
-  );
+  ), { kind: "nullable", of: codec });
 }
 
-export const jsonBoolean = new t.Type<boolean, boolean, unknown>(
+export const jsonBoolean = shaped(new t.Type<boolean, boolean, unknown>(
   "boolean",
   (u): u is boolean => typeof u === "boolean",
   (u, c) => (typeof u === "boolean" ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'boolean'`)),
   t.identity,
-);
+), { kind: "boolean" });
 
 export function jsonEnum<T extends string>(values: readonly T[]): t.Type<T, T, unknown> {
-  return new t.Type<T, T, unknown>(
+  return shaped(new t.Type<T, T, unknown>(
     values.join(" | "),
     (u): u is T => typeof u === "string" && (values as readonly string[]).includes(u),
     (u, c) =>
@@ -68,21 +103,21 @@ export function jsonEnum<T extends string>(values: readonly T[]): t.Type<T, T, u
         ? t.success(u as T)
         : t.failure(u, c, `${typeName(u)} is not one of [${values.map((v) => pythonRepr(v)).join(", ")}]`),
     t.identity,
-  );
+  ), { kind: "enum", values });
 }
 
 const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
 
 /** Any JSON object (GNS3's `"type": "object"` with no further rule). */
-export const jsonObject = new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
+export const jsonObject = shaped(new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
   "object",
   isPlainObject,
   (u, c) => (isPlainObject(u) ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'object'`)),
   t.identity,
-);
+), { kind: "object" });
 
 export function jsonArray<A>(item: t.Type<A, A, unknown>): t.Type<A[], A[], unknown> {
-  return new t.Type<A[], A[], unknown>(
+  return shaped(new t.Type<A[], A[], unknown>(
     `Array<${item.name}>`,
     (u): u is A[] => Array.isArray(u) && u.every(item.is),
     (u, c) => {
@@ -96,7 +131,7 @@ export function jsonArray<A>(item: t.Type<A, A, unknown>): t.Type<A[], A[], unkn
       return t.success(out);
     },
     t.identity,
-  );
+  ), { kind: "array", item });
 }
 
 type Decoded<P extends t.Props> = { [K in keyof P]: t.TypeOf<P[K]> };
@@ -113,7 +148,7 @@ export function jsonClosedObject<R extends t.Props, O extends t.Props>(
   opts: { additional?: boolean; requireObjectType?: boolean } = {},
 ): t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown> {
   const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
-  return new t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown>(
+  return shaped(new t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown>(
     name,
     (u): u is ObjectOf<R, O> => isPlainObject(u),
     (u, c) => {
@@ -138,7 +173,7 @@ export function jsonClosedObject<R extends t.Props, O extends t.Props>(
       return t.success(out as ObjectOf<R, O>);
     },
     t.identity,
-  );
+  ), { kind: "closedObject", name, required, optional, additional: opts.additional === true });
 }
 
 /** The message of the (single) failure a codec above reports. */

@@ -14,6 +14,7 @@ import {
   InMemoryComputeNodeRepository,
 } from "../../../src/adapters/persistence/in-memory-repositories.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
+import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 
 /** A pool over a small range that never touches the network. */
 class FakeUdpPortPool implements UdpPortPool {
@@ -53,14 +54,16 @@ function compute() {
   const lock = new KeyedLock();
   const lookup = new ComputeLookup(projects, switches);
   const accept = (lines: readonly string[]) => E.right(lines);
+  const logger = new RecordingLogger();
   return {
+    logger,
     dataPlane,
     pool,
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
-    addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept),
-    removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock),
+    addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept, logger),
+    removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock, logger),
   };
 }
 

@@ -3,6 +3,7 @@ import { CANONICAL_UUID } from "../../../domain/topology/ids.js";
 import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../../domain/switching/port.js";
 import { pythonRepr } from "../python-repr.js";
 import {
+  asOneOf,
   jsonArray,
   jsonBoolean,
   jsonClosedObject,
@@ -85,7 +86,7 @@ type NioBodyType = { [K in keyof NioBranches]: t.TypeOf<NioBranches[K]> }[keyof 
  * NIO_SCHEMA's oneOf: the branch is chosen by `type`. A wrong field type inside the chosen branch
  * is reported as such; anything else is "not valid under any of the given schemas", as GNS3 says.
  */
-export const NioBody = new t.Type<NioBodyType, NioBodyType, unknown>(
+export const NioBody = asOneOf(new t.Type<NioBodyType, NioBodyType, unknown>(
   "Nio",
   (u): u is NioBodyType => typeof u === "object" && u !== null,
   (u, c) => {
@@ -102,7 +103,7 @@ export const NioBody = new t.Type<NioBodyType, NioBodyType, unknown>(
     return deep ? t.failure(u, c, failure.message) : anyOf;
   },
   t.identity,
-);
+), Object.values(NIO_BRANCHES));
 
 export const CaptureBody = jsonClosedObject(
   "NodeCapture",

@@ -7,10 +7,12 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, nioFromRequest } from "./nio-request.js";
+import { nioLogFields } from "./nio-log-fields.js";
 
 /** What AddNio can answer instead of its result. */
 export type AddNioError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree" | "InvalidFilterSettings" | "NioTypeNotSupported"> | SyncError;
@@ -28,6 +30,7 @@ export class AddNio {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<AddNioError, Nio>> {
@@ -42,6 +45,7 @@ export class AddNio {
       if (E.isLeft(synced)) return synced;
       if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport, at.projectId);
       await this.nodes.save(updated.right);
+      this.logger.info("NIO added", nioLogFields(at, nio.right));
       return E.right(nio.right);
     });
   }

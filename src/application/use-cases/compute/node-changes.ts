@@ -5,6 +5,7 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import type { SyncError } from "../../errors.js";
 
 /**
@@ -18,12 +19,16 @@ export class NodeChanges {
     @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   async apply(before: ComputeNode, after: ComputeNode): Promise<E.Either<SyncError, void>> {
     const synced = await this.dataPlane.sync(after);
     if (E.isLeft(synced)) return synced;
     await this.nodes.save(after);
+    if (before.status !== after.status) {
+      this.logger.info("node status changed", { projectId: after.projectId, nodeId: after.nodeId, name: after.name, from: before.status, to: after.status });
+    }
     if (answerChanged(before, after)) this.notifications.publish({ kind: "node.updated", node: after });
     return synced;
   }

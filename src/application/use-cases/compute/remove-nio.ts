@@ -5,10 +5,12 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
+import { nioLogFields } from "./nio-log-fields.js";
 
 /** What RemoveNio can answer instead of its result. */
 export type RemoveNioError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
@@ -22,6 +24,7 @@ export class RemoveNio {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at }: { readonly port: PortAddress }): Promise<E.Either<RemoveNioError, void>> {
@@ -35,6 +38,7 @@ export class RemoveNio {
       if (E.isLeft(synced)) return synced;
       if (nio?.type === "nio_udp") this.pool.release(nio.lport);
       await this.nodes.save(updated.right);
+      this.logger.info("NIO removed", nioLogFields(at, nio));
       return E.right(undefined);
     });
   }

@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
@@ -20,6 +21,7 @@ export class StartCapture {
     @inject(TOKENS.PacketCaptures) private readonly captures: PacketCaptures,
     @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at, fileName, dataLinkType }: { readonly port: PortAddress; readonly fileName: string; readonly dataLinkType: string }): Promise<E.Either<StartCaptureError, string>> {
@@ -34,7 +36,9 @@ export class StartCapture {
       const path = capturePath(this.settings.projectsPath, at.projectId, fileName);
       if (E.isLeft(path)) return path;
       const started = await this.captures.start(at.nodeId, at.portNumber, path.right);
-      return E.isLeft(started) ? started : E.right(path.right);
+      if (E.isLeft(started)) return started;
+      this.logger.info("capture started", { projectId: at.projectId, nodeId: at.nodeId, adapter: at.adapterNumber, port: at.portNumber, file: path.right });
+      return E.right(path.right);
     });
   }
 }

@@ -6,11 +6,13 @@ import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkedFilters } from "./nio-request.js";
+import { nioLogFields } from "./nio-log-fields.js";
 
 /** What UpdateNio can answer instead of its result. */
 export type UpdateNioError = ComputePortLookupError | ErrorOf<"PortNotAllocated" | "NioTypeMismatch" | "InvalidFilterSettings"> | SyncError;
@@ -27,6 +29,7 @@ export class UpdateNio {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<UpdateNioError, Nio>> {
@@ -47,6 +50,9 @@ export class UpdateNio {
       const applied = await this.dataPlane.sync(updated.right);
       if (E.isLeft(applied)) return applied;
       await this.nodes.save(updated.right);
+      // The filters as they now apply, and what they replaced: the line explains a change in traffic.
+      const before = current.type === "nio_udp" ? { filters: current.filters, suspend: current.suspend } : {};
+      this.logger.info("NIO filters changed", { ...nioLogFields(at, nio), before });
       return E.right(nio);
     });
   }

@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
 import { ListProjects } from "../controller/list-projects.js";
 import { CloseProject } from "../controller/close-project.js";
 import { CloseComputeProject } from "../compute/close-compute-project.js";
@@ -19,11 +20,17 @@ export class StopCore {
     private readonly closeComputeProject: CloseComputeProject,
     @inject(TOKENS.ComputeProjectRepository) private readonly computeProjects: ComputeProjectRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   async execute(): Promise<void> {
-    for (const project of await this.listProjects.execute()) await this.closeProject.execute({ projectId: project.projectId });
-    for (const project of await this.computeProjects.list()) await this.closeComputeProject.execute({ projectId: project.projectId });
+    const projects = await this.listProjects.execute();
+    this.logger.info("shutdown: closing controller projects", { count: projects.length });
+    for (const project of projects) await this.closeProject.execute({ projectId: project.projectId });
+    const computeProjects = await this.computeProjects.list();
+    this.logger.info("shutdown: closing compute projects", { count: computeProjects.length });
+    for (const project of computeProjects) await this.closeComputeProject.execute({ projectId: project.projectId });
     await this.dataPlane.close();
+    this.logger.info("shutdown: data plane closed");
   }
 }

@@ -1,0 +1,187 @@
+import type { JsonSchema } from "./json-schema.js";
+
+/**
+ * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
+ * controller's projects, nodes and links), written from the presenters (their types do not exist at
+ * run time) and checked against real answers by test/http/openapi.test.ts: a presenter that changes
+ * fails it until this says the same.
+ */
+interface SuccessAnswer {
+  readonly status: number;
+  /** The JSON body; none for an answer without a body. */
+  readonly schema?: JsonSchema;
+}
+
+const string: JsonSchema = { type: "string" };
+const integer: JsonSchema = { type: "integer" };
+const uuid: JsonSchema = { type: "string", pattern: "^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$" };
+const status: JsonSchema = { type: "string", enum: ["started", "stopped", "suspended"] };
+
+function closed(title: string, required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}): JsonSchema {
+  return { title, type: "object", properties: { ...required, ...optional }, required: Object.keys(required), additionalProperties: false };
+}
+
+const version = closed("Version", { local: { type: "boolean" }, version: string });
+const computeProject = closed("ComputeProject", { name: { type: ["string", "null"] }, project_id: uuid, variables: { type: ["array", "null"] } });
+
+const switchPort = closed("EthernetSwitchPort", { name: string, port_number: integer, type: { type: "string", enum: ["access", "dot1q", "qinq"] }, vlan: integer }, { ethertype: string });
+const hubPort = closed("EthernetHubPort", { name: string, port_number: integer });
+const portStatistics = {
+  type: "array",
+  description: "netemu's counters per port, GET only",
+  items: closed("PortStatistics", { port_number: integer, frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: { type: "object" } }),
+};
+const nodeFields = { name: string, node_id: uuid, project_id: uuid, status };
+const ethernetSwitch = closed(
+  "EthernetSwitch",
+  { ...nodeFields, ports_mapping: { type: "array", items: switchPort }, console: { type: ["integer", "null"] }, console_type: { type: "string", enum: ["telnet", "none"] } },
+  { ports_statistics: portStatistics },
+);
+const ethernetHub = closed("EthernetHub", { ...nodeFields, ports_mapping: { type: "array", items: hubPort } }, { ports_statistics: portStatistics });
+
+const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
+const nullNio = closed("NioNull", { type: { const: "nio_null" } });
+const nioAdded: JsonSchema = { oneOf: [closed("NioUdp", udpNio), nullNio] };
+const nioUpdated: JsonSchema = { oneOf: [closed("NioUdpWithFilters", { ...udpNio, filters: { type: "object" }, suspend: { type: "boolean" } }), nullNio] };
+
+const nodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
+  [`compute.${nodeType}.create`]: { status: 201, schema: node },
+  [`compute.${nodeType}.get`]: { status: 200, schema: node },
+  [`compute.${nodeType}.update`]: { status: 200, schema: node },
+  [`compute.${nodeType}.duplicate`]: { status: 201, schema: node },
+  [`compute.${nodeType}.delete`]: { status: 204 },
+  [`compute.${nodeType}.start`]: { status: 204 },
+  [`compute.${nodeType}.stop`]: { status: 204 },
+  [`compute.${nodeType}.suspend`]: { status: 204 },
+  [`compute.${nodeType}.nio.create`]: { status: 201, schema: nioAdded },
+  [`compute.${nodeType}.nio.update`]: { status: 201, schema: nioUpdated },
+  [`compute.${nodeType}.nio.delete`]: { status: 204 },
+  [`compute.${nodeType}.start_capture`]: { status: 200, schema: closed("CaptureStarted", { pcap_file_path: string }) },
+  [`compute.${nodeType}.stop_capture`]: { status: 204 },
+});
+
+const boolean: JsonSchema = { type: "boolean" };
+const label = closed("Label", { text: string }, { style: { type: ["string", "null"] }, x: { type: ["integer", "null"] }, y: integer, rotation: integer });
+
+const project = closed("Project", {
+  auto_close: boolean,
+  auto_open: boolean,
+  auto_start: boolean,
+  drawing_grid_size: integer,
+  filename: string,
+  grid_size: integer,
+  name: string,
+  path: string,
+  project_id: uuid,
+  scene_height: integer,
+  scene_width: integer,
+  show_grid: boolean,
+  show_interface_labels: boolean,
+  show_layers: boolean,
+  snap_to_grid: boolean,
+  status: { type: "string", enum: ["opened", "closed"] },
+  supplier: {},
+  variables: {},
+  zoom: integer,
+});
+
+const nodePort = closed("NodePort", {
+  adapter_number: integer,
+  data_link_types: { type: "object" },
+  link_type: { const: "ethernet" },
+  name: string,
+  port_number: integer,
+  short_name: string,
+});
+
+const node = closed("Node", {
+  command_line: { type: "null" },
+  compute_id: string,
+  console: { type: "null" },
+  console_auto_start: boolean,
+  console_host: string,
+  console_type: { type: "string", enum: ["telnet", "none"] },
+  custom_adapters: { type: "array" },
+  first_port_name: { type: "null" },
+  height: integer,
+  label,
+  locked: boolean,
+  name: string,
+  node_directory: { type: "null" },
+  node_id: uuid,
+  node_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
+  port_name_format: string,
+  port_segment_size: integer,
+  ports: { type: "array", items: nodePort },
+  project_id: uuid,
+  properties: closed("NodeProperties", { ports_mapping: { type: "array", items: { type: "object" } } }),
+  status,
+  symbol: string,
+  template_id: { type: "null" },
+  width: integer,
+  x: integer,
+  y: integer,
+  z: integer,
+}, { ports_statistics: portStatistics });
+
+const link = closed("Link", {
+  capture_compute_id: { type: ["string", "null"] },
+  capture_file_name: { type: ["string", "null"] },
+  capture_file_path: { type: ["string", "null"] },
+  capturing: boolean,
+  filters: { type: "object" },
+  link_id: uuid,
+  link_style: { type: "object" },
+  link_type: { const: "ethernet" },
+  nodes: { type: "array", items: closed("LinkEnd", { adapter_number: integer, label, node_id: uuid, port_number: integer }) },
+  project_id: uuid,
+  suspend: boolean,
+}, {
+  ports_statistics: {
+    type: "array",
+    description: "netemu's counters of each end's port, GET only",
+    items: closed("LinkEndStatistics", { adapter_number: integer, node_id: uuid, port_number: integer, frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: { type: "object" } }),
+  },
+});
+
+const controllerRoutes: Record<string, SuccessAnswer> = {
+  "controller.project.create": { status: 201, schema: project },
+  "controller.project.list": { status: 200, schema: { type: "array", items: project } },
+  "controller.project.get": { status: 200, schema: project },
+  "controller.project.open": { status: 201, schema: project },
+  "controller.project.close": { status: 201, schema: project },
+  "controller.project.delete": { status: 204 },
+  "controller.node.create": { status: 201, schema: node },
+  "controller.node.list": { status: 200, schema: { type: "array", items: node } },
+  "controller.node.get": { status: 200, schema: node },
+  "controller.node.update": { status: 200, schema: node },
+  "controller.node.delete": { status: 204 },
+  ...Object.fromEntries(["start", "stop", "suspend", "reload"].flatMap((action) => [
+    [`controller.node.${action}`, { status: 200, schema: node }],
+    [`controller.nodes.${action}`, { status: 204 }],
+  ])),
+  "controller.link.create": { status: 201, schema: link },
+  "controller.link.list": { status: 200, schema: { type: "array", items: link } },
+  "controller.link.get": { status: 200, schema: link },
+  "controller.link.update": { status: 201, schema: link },
+  "controller.link.delete": { status: 204 },
+  "controller.link.start_capture": { status: 201, schema: link },
+  "controller.link.stop_capture": { status: 201, schema: link },
+};
+
+export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
+  ...controllerRoutes,
+  "server.version": { status: 200, schema: version },
+  "compute.version": { status: 200, schema: version },
+  "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
+  "compute.capabilities": { status: 200, schema: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }) },
+  "compute.project.create": { status: 201, schema: computeProject },
+  "compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
+  "compute.project.get": { status: 200, schema: computeProject },
+  "compute.project.update": { status: 200, schema: computeProject },
+  "compute.project.close": { status: 204 },
+  "compute.project.delete": { status: 204 },
+  "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
+  ...nodeRoutes("ethernet_switch", ethernetSwitch),
+  ...nodeRoutes("ethernet_hub", ethernetHub),
+};

@@ -209,7 +209,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
         await notificationSockets.close();
         logger.info("shutdown: notification websockets closed");
         await c.resolve(StopCore).execute();
-        await projectFiles?.flush();
+        if (projectFiles !== undefined) {
+          await projectFiles.flush();
+          logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });
+        }
       });
       logger.info("stopped");
       resolveStopped();

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { FakeDataPlane } from "../support/fake-data-plane.js";
@@ -176,14 +176,22 @@ describe("HTTP: server endpoints", () => {
     it("answers 500 naming the settings file when it cannot be written, and leaves it as it was", async () => {
       const file = join(s.configDir, "gns3_controller.conf");
       writeFileSync(file, JSON.stringify({ iou_license: { iourc_content: "old", license_check: true } }));
-      // A directory where the temporary file goes: even root cannot open it for writing.
-      mkdirSync(`${file}.${process.pid}.tmp`);
-      const r = await s.request("PUT", "/v2/iou_license", { iourc_content: "new" });
-      expect(r.status).to.equal(500);
-      expect(r.json.message).to.equal(`Could not write the settings file ${file}: EISDIR (it is a directory)`);
-      expect(JSON.parse(readFileSync(file, "utf8")).iou_license.iourc_content).to.equal("old");
-      expect((await s.request("GET", "/v2/iou_license")).json).to.deep.equal({ iourc_content: "old", license_check: true });
-      expect(readdirSync(s.configDir).sort()).to.deep.equal(["gns3_controller.conf", `gns3_controller.conf.${process.pid}.tmp`]);
+      expect((await s.request("GET", "/v2/iou_license")).json.iourc_content).to.equal("old");
+      // The directory goes, a regular file takes its place: even root cannot write in it now.
+      const moved = `${s.configDir}-moved`;
+      renameSync(s.configDir, moved);
+      writeFileSync(s.configDir, "");
+      try {
+        const r = await s.request("PUT", "/v2/iou_license", { iourc_content: "new" });
+        expect(r.status).to.equal(500);
+        expect(r.json.message).to.equal(`Could not write the settings file ${file}: EEXIST (a file that is not a directory is in the way)`);
+        expect((await s.request("GET", "/v2/iou_license")).json).to.deep.equal({ iourc_content: "old", license_check: true });
+        expect(JSON.parse(readFileSync(join(moved, "gns3_controller.conf"), "utf8")).iou_license.iourc_content).to.equal("old");
+        expect(readdirSync(moved)).to.deep.equal(["gns3_controller.conf"]);
+      } finally {
+        rmSync(s.configDir, { force: true });
+        renameSync(moved, s.configDir);
+      }
     });
   });
 

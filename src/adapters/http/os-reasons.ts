@@ -14,6 +14,7 @@ const OS_REASONS: Readonly<Record<string, string>> = {
   ENOSPC: "no space left on device",
   EDQUOT: "disk quota exceeded",
   ENOTDIR: "a part of the path is not a directory",
+  EEXIST: "a file that is not a directory is in the way",
   EISDIR: "it is a directory",
   ENOENT: "no such file or directory",
 };

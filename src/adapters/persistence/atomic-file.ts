@@ -1,9 +1,9 @@
 import { open, readdir, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 
-/** The few file operations an atomic write needs; the tests give one that records the order. */
+/** The few file operations an atomic write needs; a test passes one that records their order. */
 export interface DurableFileSystem {
-  open(path: string, flags: "w" | "r", mode?: number): Promise<{ writeFile(data: string): Promise<void>; sync(): Promise<void>; close(): Promise<void> }>;
+  open(path: string, flags: "w" | "r", mode?: number): Promise<{ writeFile(data: string, encoding: "utf8"): Promise<void>; sync(): Promise<void>; close(): Promise<void> }>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
 }
@@ -14,33 +14,35 @@ export const NODE_FILE_SYSTEM: DurableFileSystem = {
   remove: (path) => rm(path, { force: true }),
 };
 
-/** `<file>.<pid>.tmp`: the writer's pid in the name tells a later start whether the writer is gone. */
-function temporaryOf(path: string, pid: number): string {
-  return `${path}.${pid}.tmp`;
+let sequence = 0;
+
+/** The temporary name a write of `file` goes through: beside it, so that the rename stays on one file system. */
+function temporaryName(file: string): string {
+  return `${file}.${process.pid}.${++sequence}.tmp`;
 }
 
 /**
- * Replaces the file with the content so that, whatever moment the process or the machine stops,
- * the file is either the old one or the new one, whole (ADR 0047): a temporary file in the same
- * directory, written, fsynced, renamed over the file, then the directory fsynced so the rename
- * itself is on disk.
+ * Replaces `file` with `data` so that a crash at any moment (kill -9, power loss) leaves either the
+ * old content or the new one, never a mix: written to a temporary file in the same directory, flushed
+ * to disk, renamed over the file, then the directory flushed so that the rename itself is durable
+ * (ADR 0047). `mode` is the new file's (0o600 for one holding secrets).
  */
-export async function writeFileAtomically(path: string, content: string, mode: number, fs: DurableFileSystem = NODE_FILE_SYSTEM): Promise<void> {
-  const temporary = temporaryOf(path, process.pid);
+export async function writeFileAtomic(file: string, data: string, mode = 0o644, fs: DurableFileSystem = NODE_FILE_SYSTEM): Promise<void> {
+  const temporary = temporaryName(file);
   try {
-    const file = await fs.open(temporary, "w", mode);
+    const handle = await fs.open(temporary, "w", mode);
     try {
-      await file.writeFile(content);
-      await file.sync();
+      await handle.writeFile(data, "utf8");
+      await handle.sync();
     } finally {
-      await file.close();
+      await handle.close();
     }
-    await fs.rename(temporary, path);
+    await fs.rename(temporary, file);
   } catch (err) {
     await fs.remove(temporary).catch(() => undefined);
     throw err;
   }
-  const directory = await fs.open(dirname(path), "r");
+  const directory = await fs.open(dirname(file), "r");
   try {
     await directory.sync();
   } finally {
@@ -48,36 +50,21 @@ export async function writeFileAtomically(path: string, content: string, mode: n
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+/**
+ * The file a temporary was for: `<file>.<pid>.<n>.tmp`, or `<file>.<pid>.tmp` as netemu named them
+ * before ADR 0047 (`gns3_controller.conf.<pid>.tmp` left by a writer killed mid-write).
+ */
+function targetsOf(name: string): string[] {
+  return [/\.\d+\.\d+\.tmp$/, /\.\d+\.tmp$/].flatMap((suffix) => (suffix.test(name) ? [name.replace(suffix, "")] : []));
 }
 
 /**
- * Removes the temporaries of the file that writers killed mid-write left behind (`<file>.<pid>.tmp`
- * whose process is gone); a live writer's temporary is left alone. Answers the paths removed.
+ * Removes from `directory` what interrupted atomic writes left behind, for the files `isOurs` names
+ * (a crash between the temporary file and the rename); answers the names removed. Meant for start-up,
+ * before this process writes anything.
  */
-export async function removeStaleTemporaries(path: string): Promise<readonly string[]> {
-  const name = basename(path);
-  const removed: string[] = [];
-  let entries: string[];
-  try {
-    entries = await readdir(dirname(path));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return removed;
-    throw err;
-  }
-  for (const entry of entries) {
-    if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
-    const pid = entry.slice(name.length + 1, -".tmp".length);
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isRunning(Number(pid))) continue;
-    await rm(join(dirname(path), entry), { force: true });
-    removed.push(join(dirname(path), entry));
-  }
-  return removed;
+export async function removeStaleTemporaries(directory: string, isOurs: (fileName: string) => boolean): Promise<string[]> {
+  const left = (await readdir(directory)).filter((name) => targetsOf(name).some(isOurs));
+  for (const name of left) await rm(join(directory, name), { force: true });
+  return left;
 }

@@ -1,11 +1,11 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ErrorOf } from "../../application/errors.js";
 import type { SettingsStore } from "../../application/ports/settings-store.js";
 import { DEFAULT_IOU_LICENSE, type IouLicense } from "../../domain/server/iou-license.js";
 import { jsonErrorLine } from "./json-error-line.js";
-import { removeStaleTemporaries, writeFileAtomically } from "./atomic-file.js";
+import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
 
 export class CorruptSettingsFile extends Error {
   constructor(readonly path: string, detail: string) {
@@ -65,7 +65,8 @@ export class FileSettingsStore implements SettingsStore {
     }
     let removed: readonly string[];
     try {
-      removed = await removeStaleTemporaries(this.path);
+      const name = basename(this.path);
+      removed = (await removeStaleTemporaries(this.configDir, (file) => file === name)).map((file) => join(this.configDir, file));
     } catch (err) {
       throw new UnusableConfigDirectory(this.configDir, "clean the config directory", err as NodeJS.ErrnoException);
     }
@@ -126,7 +127,7 @@ export class FileSettingsStore implements SettingsStore {
     const next = { ...current, iou_license: license };
     try {
       await mkdir(dirname(this.path), { recursive: true });
-      await writeFileAtomically(this.path, JSON.stringify(next, null, 4) + "\n", 0o600);
+      await writeFileAtomic(this.path, JSON.stringify(next, null, 4) + "\n", 0o600);
     } catch (err) {
       return E.left(failed(this.path, "write", err));
     }

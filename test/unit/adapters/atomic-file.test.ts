@@ -1,9 +1,8 @@
 import { expect } from "chai";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NODE_FILE_SYSTEM, removeStaleTemporaries, writeFileAtomically, type DurableFileSystem } from "../../../src/adapters/persistence/atomic-file.js";
+import { NODE_FILE_SYSTEM, removeStaleTemporaries, writeFileAtomic, type DurableFileSystem } from "../../../src/adapters/persistence/atomic-file.js";
 
 /** The real file system, noting each step an atomic write takes (file names relative to the directory). */
 function recordingFileSystem(dir: string): DurableFileSystem & { steps: string[] } {
@@ -15,7 +14,7 @@ function recordingFileSystem(dir: string): DurableFileSystem & { steps: string[]
       const file = await NODE_FILE_SYSTEM.open(path, flags, mode);
       steps.push(`open ${name(path)} ${flags}`);
       return {
-        writeFile: async (data) => (await file.writeFile(data), void steps.push(`write ${name(path)}`)),
+        writeFile: async (data, encoding) => (await file.writeFile(data, encoding), void steps.push(`write ${name(path)}`)),
         sync: async () => (await file.sync(), void steps.push(`fsync ${name(path)}`)),
         close: async () => (await file.close(), void steps.push(`close ${name(path)}`)),
       };
@@ -23,11 +22,6 @@ function recordingFileSystem(dir: string): DurableFileSystem & { steps: string[]
     rename: async (from, to) => (await NODE_FILE_SYSTEM.rename(from, to), void steps.push(`rename ${name(from)} ${name(to)}`)),
     remove: async (path) => (await NODE_FILE_SYSTEM.remove(path), void steps.push(`remove ${name(path)}`)),
   };
-}
-
-/** A pid no process has any more: one of a child that already exited. */
-function deadPid(): number {
-  return spawnSync(process.execPath, ["-e", ""]).pid as number;
 }
 
 describe("atomic settings writes", () => {
@@ -39,8 +33,9 @@ describe("atomic settings writes", () => {
     const fs = recordingFileSystem(dir);
     const file = join(dir, "gns3_controller.conf");
     writeFileSync(file, "old");
-    await writeFileAtomically(file, "new", 0o600, fs);
-    const temporary = `gns3_controller.conf.${process.pid}.tmp`;
+    await writeFileAtomic(file, "new", 0o600, fs);
+    const temporary = (fs.steps[0] as string).split(" ")[1] as string;
+    expect(temporary).to.match(new RegExp(`^gns3_controller\\.conf\\.${process.pid}\\.\\d+\\.tmp$`));
     expect(fs.steps).to.deep.equal([
       `open ${temporary} w`,
       `write ${temporary}`,
@@ -60,24 +55,23 @@ describe("atomic settings writes", () => {
     writeFileSync(file, "old");
     const fs: DurableFileSystem = { ...NODE_FILE_SYSTEM, rename: async () => Promise.reject(Object.assign(new Error("EIO: i/o error"), { code: "EIO" })) };
     let failure: unknown;
-    await writeFileAtomically(file, "new", 0o600, fs).catch((err: unknown) => (failure = err));
+    await writeFileAtomic(file, "new", 0o600, fs).catch((err: unknown) => (failure = err));
     expect((failure as NodeJS.ErrnoException).code).to.equal("EIO");
     expect(readFileSync(file, "utf8")).to.equal("old");
     expect(readdirSync(dir), "the temporary is removed").to.deep.equal(["gns3_controller.conf"]);
   });
 
-  it("removes the temporaries writers killed mid-write left (empty, half or whole), and nothing else", async () => {
+  it("removes the temporaries writers killed mid-write left (empty, half or whole), in today's and the old naming, and nothing else", async () => {
     const file = join(dir, "gns3_controller.conf");
     writeFileSync(file, '{"iou_license": {}}\n');
-    const [a, b, c] = [deadPid(), deadPid(), deadPid()];
-    writeFileSync(`${file}.${a}.tmp`, "");
-    writeFileSync(`${file}.${b}.tmp`, '{"iou_lic');
-    writeFileSync(`${file}.${c}.tmp`, '{"iou_license": {}}\n');
-    writeFileSync(`${file}.${process.ppid}.tmp`, "a live writer's");
-    writeFileSync(join(dir, "other.conf.1.tmp"), "not ours");
+    writeFileSync(`${file}.4101.1.tmp`, "");
+    writeFileSync(`${file}.4102.7.tmp`, '{"iou_lic');
+    writeFileSync(`${file}.4103.tmp`, '{"iou_license": {}}\n'); // named as before ADR 0047
+    writeFileSync(join(dir, "other.conf.1.2.tmp"), "not ours");
+    writeFileSync(join(dir, "gns3_controller.conf.bak"), "not a temporary");
     mkdirSync(join(dir, "projects"));
-    const removed = await removeStaleTemporaries(file);
-    expect([...removed].sort()).to.deep.equal([`${file}.${a}.tmp`, `${file}.${b}.tmp`, `${file}.${c}.tmp`].sort());
-    expect(readdirSync(dir).sort()).to.deep.equal(["gns3_controller.conf", `gns3_controller.conf.${process.ppid}.tmp`, "other.conf.1.tmp", "projects"].sort());
+    const removed = await removeStaleTemporaries(dir, (name) => name === "gns3_controller.conf");
+    expect([...removed].sort()).to.deep.equal(["gns3_controller.conf.4101.1.tmp", "gns3_controller.conf.4102.7.tmp", "gns3_controller.conf.4103.tmp"]);
+    expect(readdirSync(dir).sort()).to.deep.equal(["gns3_controller.conf", "gns3_controller.conf.bak", "other.conf.1.2.tmp", "projects"]);
   });
 });

@@ -2,7 +2,7 @@
 import "reflect-metadata";
 import { createNetemu } from "./adapters/composition-root.js";
 import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
-import { CorruptSettingsFile, FileSettingsStore } from "./adapters/persistence/file-settings-store.js";
+import { CorruptSettingsFile, FileSettingsStore, UnusableConfigDirectory } from "./adapters/persistence/file-settings-store.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
@@ -56,11 +56,14 @@ async function serve(args: readonly string[]): Promise<number> {
 }
 
 async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<number> {
-  // A corrupt settings file is reported with its path and line, never silently replaced.
+  // The config directory must be writable and the settings file valid (never silently replaced),
+  // or the server would start and fail on the first PUT /v2/iou_license or POST /v2/debug.
+  const settingsStore = new FileSettingsStore(config.configDir);
   try {
-    await new FileSettingsStore(config.configDir).load();
+    const removed = await settingsStore.prepare();
+    if (removed.length > 0) logger.info("removed temporary settings files left by a writer that was killed", { removed });
   } catch (err) {
-    if (err instanceof CorruptSettingsFile) {
+    if (err instanceof CorruptSettingsFile || err instanceof UnusableConfigDirectory) {
       logger.error(err.message, { path: err.path });
       process.stderr.write(`netemu: ${err.message}\n`);
       return 2;
@@ -74,25 +77,28 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     udpBufferBytes: config.udpBufferBytes,
     dataPlaneWorkers: config.dataPlaneWorkers,
     persistProjects: true,
-    overrides: { logger },
+    overrides: { logger, settingsStore },
   });
   const warning = exposureWarning(config);
   if (warning !== undefined) logger.warn(warning);
+  for (const notice of config.notices) logger.warn(notice);
   // GNS3's controller opens its auto_open projects at start: a lab running before a restart runs again.
   await netemu.useCases.openAutoOpenProjects.execute();
+  let url: string;
   try {
-    const { url } = await netemu.listen(config.port, config.host);
-    logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
+    ({ url } = await netemu.listen(config.port, config.host));
   } catch (err) {
     process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
     return 1;
   }
+  // Before the "listening" line: whoever waits for it may send SIGTERM the moment it reads it.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       logger.info(`received ${signal}`);
       void netemu.shutdown();
     });
   }
+  logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
   await netemu.stopped;
   return 0;
 }

@@ -98,6 +98,8 @@ export type { UpdateLinkError } from "./application/use-cases/controller/update-
 export type { UpdateNodeError } from "./application/use-cases/controller/update-node.js";
 export type { CheckClientVersionError } from "./application/use-cases/server/check-client-version.js";
 export type { ShutdownServerError } from "./application/use-cases/server/shutdown-server.js";
+export type { GetIouLicenseError } from "./application/use-cases/server/get-iou-license.js";
+export type { UpdateIouLicenseError } from "./application/use-cases/server/update-iou-license.js";
 export type { WriteDebugBundleError } from "./application/use-cases/server/write-debug-bundle.js";
 
 // Ports: what an embedding host may implement and pass in `overrides`.

@@ -26,6 +26,12 @@ export type NetemuError =
   | { readonly _tag: "ComputeNotFound"; readonly computeId: string }
   | { readonly _tag: "UdpConnectionFailed"; readonly rhost: string; readonly rport: number; readonly reason: string }
   | { readonly _tag: "NoFreeUdpPort"; readonly start: number; readonly end: number }
+  /** Binding a port to check it failed for a reason of the host's (EMFILE, ...), not because it was taken. */
+  | { readonly _tag: "UdpPortCheckFailed"; readonly port: number; readonly address: string; readonly code: string; readonly detail: string }
+  /** The settings file (gns3_controller.conf) could not be read or written: `code` and `detail` are the OS's. */
+  | { readonly _tag: "SettingsFileFailed"; readonly path: string; readonly operation: "read" | "write"; readonly code: string; readonly detail: string }
+  /** The debug bundle directory (<config dir>/debug) could not be written. */
+  | { readonly _tag: "DebugBundleUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
   | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" }
   /** A controller node id given twice in one project. */
   | { readonly _tag: "NodeAlreadyExists"; readonly nodeId: string }

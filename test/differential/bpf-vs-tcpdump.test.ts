@@ -122,7 +122,7 @@ describe("netemu's BPF compiler against libpcap (tcpdump -r)", function () {
   before(function () {
     const probe = spawnSync("tcpdump", ["--version"], { encoding: "utf8", timeout: 10_000 });
     if (probe.error !== undefined || probe.status !== 0) {
-      const message = "tcpdump not installed: apt-get install -y tcpdump";
+      const message = "tcpdump not installed: apt-get update && apt-get install -y tcpdump";
       if (process.env["CI"] === "true") throw new Error(message);
       console.log(`      ${message} (differential BPF test skipped)`);
       this.skip();

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { FakeDataPlane } from "../support/fake-data-plane.js";
@@ -156,6 +156,43 @@ describe("HTTP: server endpoints", () => {
         expect(existsSync(join(s.configDir, "gns3_controller.conf"))).to.equal(false);
       });
     }
+
+    // Root (CI) writes through permissions: a path under a regular file is one nobody can write.
+    it("answers 500 naming the settings file and the OS's reason when the config directory cannot be used", async () => {
+      writeFileSync(join(s.configDir, "a-file"), "");
+      const broken = await startTestServer({ settings: { configDir: join(s.configDir, "a-file", "config") }, overrides: { dataPlane: new FakeDataPlane() } });
+      try {
+        const path = join(s.configDir, "a-file", "config", "gns3_controller.conf");
+        for (const [method, body] of [["GET", undefined], ["PUT", { license_check: false }]] as const) {
+          const r = await broken.request(method, "/v2/iou_license", body);
+          expect(r.status, method).to.equal(500);
+          expect(r.json, method).to.deep.equal({ message: `Could not read the settings file ${path}: ENOTDIR (a part of the path is not a directory)`, status: 500 });
+        }
+      } finally {
+        await broken.netemu.shutdown();
+      }
+    });
+
+    it("answers 500 naming the settings file when it cannot be written, and leaves it as it was", async () => {
+      const file = join(s.configDir, "gns3_controller.conf");
+      writeFileSync(file, JSON.stringify({ iou_license: { iourc_content: "old", license_check: true } }));
+      expect((await s.request("GET", "/v2/iou_license")).json.iourc_content).to.equal("old");
+      // The directory goes, a regular file takes its place: even root cannot write in it now.
+      const moved = `${s.configDir}-moved`;
+      renameSync(s.configDir, moved);
+      writeFileSync(s.configDir, "");
+      try {
+        const r = await s.request("PUT", "/v2/iou_license", { iourc_content: "new" });
+        expect(r.status).to.equal(500);
+        expect(r.json.message).to.equal(`Could not write the settings file ${file}: EEXIST (a file that is not a directory is in the way)`);
+        expect((await s.request("GET", "/v2/iou_license")).json).to.deep.equal({ iourc_content: "old", license_check: true });
+        expect(JSON.parse(readFileSync(join(moved, "gns3_controller.conf"), "utf8")).iou_license.iourc_content).to.equal("old");
+        expect(readdirSync(moved)).to.deep.equal(["gns3_controller.conf"]);
+      } finally {
+        rmSync(s.configDir, { force: true });
+        renameSync(moved, s.configDir);
+      }
+    });
   });
 
   describe("POST /v2/debug", () => {
@@ -195,6 +232,21 @@ describe("HTTP: server endpoints", () => {
         }
       } finally {
         await secret.close();
+      }
+    });
+
+    it("answers 500 naming the directory and the OS's reason when the bundle cannot be written", async () => {
+      writeFileSync(join(s.configDir, "a-file"), "");
+      const broken = await startTestServer({ settings: { configDir: join(s.configDir, "a-file") }, overrides: { dataPlane: new FakeDataPlane() } });
+      try {
+        const r = await broken.request("POST", "/v2/debug");
+        expect(r.status).to.equal(500);
+        expect(r.json).to.deep.equal({
+          message: `Could not write the debug bundle in ${join(s.configDir, "a-file", "debug")}: ENOTDIR (a part of the path is not a directory)`,
+          status: 500,
+        });
+      } finally {
+        await broken.netemu.shutdown();
       }
     });
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 /** Whether a Debian package's command is on PATH; under CI a missing one fails instead of skipping. */
 export function requireTool(ctx: Mocha.Context, tool: string, pkg: string): void {
   if (spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0) return;
-  const message = `${tool} is not installed: apt-get install -y ${pkg}`;
+  const message = `${tool} is not installed: apt-get update && apt-get install -y ${pkg}`;
   if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: a missing tool fails the run)`);
   console.log(`      skipped: ${message}`);
   ctx.skip();

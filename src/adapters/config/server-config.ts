@@ -7,6 +7,8 @@ import type { LogLevel } from "../../application/ports/system.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
 
 export interface NetemuConfig extends ServerSettings {
+  /** What the operator should know about how the settings were chosen, logged at start-up. */
+  readonly notices: readonly string[];
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
   readonly udpBufferBytes: number;
@@ -60,11 +62,12 @@ export const USAGE = `Usage: netemu serve [options]
 Options (flag > environment > [Server] in <config dir>/gns3_server.conf > default):
   --host ADDRESS          listen address (NETEMU_HOST, default ${DEFAULTS.host})
   --port N                HTTP port (NETEMU_PORT, default ${DEFAULTS.port})
-  --local / --no-local    local mode: allows /v2/debug and /v2/shutdown (NETEMU_LOCAL, default on)
+  --local / --no-local    local mode: allows /v2/debug and /v2/shutdown (NETEMU_LOCAL, default on, but off
+                          when serving on a non-loopback address without --auth)
   --gns3-version V        GNS3 version reported by /v2/version (NETEMU_GNS3_VERSION, default ${DEFAULTS.gns3Version})
   --udp-start-port N      first UDP port for links (NETEMU_UDP_START_PORT, default ${DEFAULTS.udpStart})
   --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
-  --config-dir DIR        settings and debug bundles (NETEMU_CONFIG_DIR, default ~/.config/netemu)
+  --config-dir DIR        settings and debug bundles, must be writable (NETEMU_CONFIG_DIR, default ~/.config/netemu)
   --config FILE           server config file (NETEMU_CONFIG, default <config dir>/gns3_server.conf)
   --projects-path DIR     where projects and captures go (NETEMU_PROJECTS_PATH, default <config dir>/projects)
   --auth / --no-auth      HTTP basic auth (NETEMU_AUTH, default off)
@@ -89,6 +92,13 @@ function parseIntIn(name: string, value: string, min: number, max: number): numb
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${value}"`);
   }
   return Number(value);
+}
+
+/** `~` and `~/...` as a shell (and GNS3, with expanduser) reads them: GNS3 users write `~/GNS3/projects`. */
+function expandHome(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+  return path;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -129,15 +139,17 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     throw new ConfigError((err as Error).message);
   }
   const flags = parsed.values as Record<string, string | boolean | undefined>;
-  const configDir = resolve((flags["config-dir"] as string | undefined) ?? env["NETEMU_CONFIG_DIR"] ?? join(homedir(), ".config", "netemu"));
-  const configFile = (flags["config"] as string | undefined) ?? env["NETEMU_CONFIG"] ?? join(configDir, "gns3_server.conf");
+  const configDir = resolve(expandHome((flags["config-dir"] as string | undefined) ?? env["NETEMU_CONFIG_DIR"] ?? join(homedir(), ".config", "netemu")));
+  const configFile = expandHome((flags["config"] as string | undefined) ?? env["NETEMU_CONFIG"] ?? join(configDir, "gns3_server.conf"));
   const explicitFile = flags["config"] !== undefined || env["NETEMU_CONFIG"] !== undefined;
   let server: Record<string, string> = {};
   try {
     server = parseIni(readFileSync(configFile, "utf8"))["Server"] ?? {};
   } catch (err) {
     if (err instanceof IniSyntaxError) throw new ConfigError(`The config file ${configFile} is not valid: ${err.message}`);
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT" || explicitFile) {
+    // The default file is optional: absent, or its directory absent (or not a directory: start-up says so).
+    const code = (err as NodeJS.ErrnoException).code;
+    if ((code !== "ENOENT" && code !== "ENOTDIR") || explicitFile) {
       throw new ConfigError(`Cannot read the config file ${configFile}: ${(err as Error).message}`);
     }
   }
@@ -169,15 +181,29 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));
+  const host = str("host", DEFAULTS.host);
+  const auth = { enabled: bool("auth", false), user: str("user", "").trim(), password: str("password", "").trim() };
+  // GNS3 refuses to start so too: every request would be answered 401.
+  if (auth.enabled && auth.user === "") {
+    throw new ConfigError(`authentication is on (${raw("auth")?.source}) but no user is set: give --user (NETEMU_USER, user in [Server]) and --password`);
+  }
+  // Local mode lets any client stop the server and write files: not by default for the world (ADR 0046).
+  const notices: string[] = [];
+  let local = bool("local", DEFAULTS.local);
+  if (raw("local") === undefined && exposureWarning({ host, auth }) !== undefined) {
+    local = false;
+    notices.push(`local mode is off: serving on ${host} without authentication, POST /v2/shutdown and /v2/debug are refused (--local turns it on)`);
+  }
   return {
-    host: str("host", DEFAULTS.host),
+    notices,
+    host,
     port: int("port", DEFAULTS.port, 0, 65535),
-    local: bool("local", DEFAULTS.local),
+    local,
     gns3Version: str("gns3Version", DEFAULTS.gns3Version),
     udpPortRange: { start: udpStart, end: udpEnd },
     configDir,
-    projectsPath: resolve(str("projectsPath", join(configDir, "projects"))),
-    auth: { enabled: bool("auth", false), user: str("user", "").trim(), password: str("password", "").trim() },
+    projectsPath: resolve(expandHome(str("projectsPath", join(configDir, "projects")))),
+    auth,
     logLevel,
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
@@ -194,7 +220,7 @@ function logFileSettings(path: string | undefined, maxSize: { source: string; va
     throw new ConfigError(`${maxSize.source} must be a size such as 500K, 10M or 1G, got "${maxSize.value}"`);
   }
   if (path === undefined || path.trim() === "") return undefined;
-  return { path: resolve(path), maxSize: maxSize?.value ?? DEFAULTS.logMaxSize, maxFiles };
+  return { path: resolve(expandHome(path)), maxSize: maxSize?.value ?? DEFAULTS.logMaxSize, maxFiles };
 }
 
 function isLoopback(host: string): boolean {

@@ -1,6 +1,7 @@
 import type { NetemuError } from "../../application/errors.js";
 import { nodeKindName } from "../../domain/switching/compute-node.js";
 import { filterProblemMessage } from "./filter-messages.js";
+import { osReason } from "./os-reasons.js";
 
 export interface HttpError {
   readonly status: number;
@@ -56,6 +57,17 @@ export function toHttpError(error: NetemuError): HttpError {
       };
     case "NoFreeUdpPort":
       return { status: 409, message: `Could not find a free port between ${error.start} and ${error.end}` };
+    // Failures of the host, not of the request: 500 with the cause, as GNS3 answers its own
+    // (HTTPInternalServerError "Could not create project directory: ..."). ADR 0047.
+    case "UdpPortCheckFailed":
+      return {
+        status: 500,
+        message: `Could not reserve a UDP port: binding ${error.address}:${error.port} failed with ${osReason(error.code, error.detail)}; no other port was tried, they would all fail alike`,
+      };
+    case "SettingsFileFailed":
+      return { status: 500, message: `Could not ${error.operation} the settings file ${error.path}: ${osReason(error.code, error.detail)}` };
+    case "DebugBundleUnwritable":
+      return { status: 500, message: `Could not write the debug bundle in ${error.path}: ${osReason(error.code, error.detail)}` };
     case "NotLocalServer":
       return { status: 403, message: `You can only ${error.action} a local server` };
     case "NodeAlreadyExists":

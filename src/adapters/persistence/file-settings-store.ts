@@ -1,8 +1,11 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
+import type { ErrorOf } from "../../application/errors.js";
 import type { SettingsStore } from "../../application/ports/settings-store.js";
 import { DEFAULT_IOU_LICENSE, type IouLicense } from "../../domain/server/iou-license.js";
 import { jsonErrorLine } from "./json-error-line.js";
+import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
 
 export class CorruptSettingsFile extends Error {
   constructor(readonly path: string, detail: string) {
@@ -10,17 +13,70 @@ export class CorruptSettingsFile extends Error {
   }
 }
 
+/** Start-up found the config directory or the settings file unusable: one line for the operator. */
+export class UnusableConfigDirectory extends Error {
+  constructor(readonly path: string, action: string, err: NodeJS.ErrnoException) {
+    // Node's "ENOTDIR: not a directory, mkdir '/x'" repeats the path: keep the OS's words and code.
+    const words = /^[A-Z]+: ([^,]+),/.exec(err.message)?.[1] ?? err.message;
+    super(`Cannot ${action} ${path}: ${words}${err.code === undefined ? "" : ` (${err.code})`}`);
+  }
+}
+
+type SettingsFileFailed = ErrorOf<"SettingsFileFailed">;
+
+function failed(path: string, operation: "read" | "write", err: unknown): SettingsFileFailed {
+  // A file edited into invalid JSON after start-up is EINVAL: not an OS failure, but as unusable.
+  if (err instanceof CorruptSettingsFile) return { _tag: "SettingsFileFailed", path, operation, code: "EINVAL", detail: err.message };
+  const e = err as NodeJS.ErrnoException;
+  return { _tag: "SettingsFileFailed", path, operation, code: e.code ?? "EIO", detail: e.message };
+}
+
 /**
  * The controller settings file (`gns3_controller.conf`, JSON as in GNS3), holding `iou_license`
- * among keys netemu keeps untouched. Written to a temporary file then renamed, so a crash never
- * leaves half a file.
+ * among keys netemu keeps untouched. Written atomically (ADR 0047): a crash leaves the old file or
+ * the new one, never half of one.
  */
 export class FileSettingsStore implements SettingsStore {
   readonly path: string;
   private cache: Record<string, unknown> | undefined;
 
-  constructor(configDir: string) {
+  constructor(private readonly configDir: string) {
     this.path = join(configDir, "gns3_controller.conf");
+  }
+
+  /**
+   * What `netemu serve` checks before it listens: the config directory exists (created if need
+   * be) and can be written, temporaries of writers killed mid-write are removed, and the settings
+   * file, if any, is valid. Throws UnusableConfigDirectory or CorruptSettingsFile; answers the
+   * temporaries removed.
+   */
+  async prepare(): Promise<readonly string[]> {
+    try {
+      await mkdir(this.configDir, { recursive: true });
+    } catch (err) {
+      throw new UnusableConfigDirectory(this.configDir, "create the config directory", err as NodeJS.ErrnoException);
+    }
+    const probe = join(this.configDir, `.netemu-write-check.${process.pid}.tmp`);
+    try {
+      await (await open(probe, "w", 0o600)).close();
+      await rm(probe, { force: true });
+    } catch (err) {
+      throw new UnusableConfigDirectory(this.configDir, "write in the config directory", err as NodeJS.ErrnoException);
+    }
+    let removed: readonly string[];
+    try {
+      const name = basename(this.path);
+      removed = (await removeStaleTemporaries(this.configDir, (file) => file === name)).map((file) => join(this.configDir, file));
+    } catch (err) {
+      throw new UnusableConfigDirectory(this.configDir, "clean the config directory", err as NodeJS.ErrnoException);
+    }
+    try {
+      await this.load();
+    } catch (err) {
+      if (err instanceof CorruptSettingsFile) throw err;
+      throw new UnusableConfigDirectory(this.path, "read the settings file", err as NodeJS.ErrnoException);
+    }
+    return removed;
   }
 
   /** Reads the file once; a missing file is an empty one, a corrupt one an error naming its line. */
@@ -45,23 +101,38 @@ export class FileSettingsStore implements SettingsStore {
     return (this.cache = parsed as Record<string, unknown>);
   }
 
-  async loadIouLicense(): Promise<IouLicense> {
-    const stored = (await this.load())["iou_license"];
-    if (typeof stored !== "object" || stored === null) return DEFAULT_IOU_LICENSE;
+  async loadIouLicense(): Promise<E.Either<SettingsFileFailed, IouLicense>> {
+    let settings: Record<string, unknown>;
+    try {
+      settings = await this.load();
+    } catch (err) {
+      return E.left(failed(this.path, "read", err));
+    }
+    const stored = settings["iou_license"];
+    if (typeof stored !== "object" || stored === null) return E.right(DEFAULT_IOU_LICENSE);
     const s = stored as Record<string, unknown>;
-    return {
+    return E.right({
       iourc_content: typeof s["iourc_content"] === "string" ? s["iourc_content"] : DEFAULT_IOU_LICENSE.iourc_content,
       license_check: typeof s["license_check"] === "boolean" ? s["license_check"] : DEFAULT_IOU_LICENSE.license_check,
-    };
+    });
   }
 
-  async saveIouLicense(license: IouLicense): Promise<void> {
-    const next = { ...(await this.load()), iou_license: license };
-    await mkdir(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(next, null, 4) + "\n", { mode: 0o600 });
-    await rename(temporary, this.path);
+  async saveIouLicense(license: IouLicense): Promise<E.Either<SettingsFileFailed, void>> {
+    let current: Record<string, unknown>;
+    try {
+      current = await this.load();
+    } catch (err) {
+      return E.left(failed(this.path, "read", err));
+    }
+    const next = { ...current, iou_license: license };
+    try {
+      await mkdir(dirname(this.path), { recursive: true });
+      await writeFileAtomic(this.path, JSON.stringify(next, null, 4) + "\n", 0o600);
+    } catch (err) {
+      return E.left(failed(this.path, "write", err));
+    }
     this.cache = next;
+    return E.right(undefined);
   }
 }
 

@@ -1,12 +1,13 @@
 import { pino, type Logger as Pino, type DestinationStream } from "pino";
 import type { LogLevel, Logger } from "../../application/ports/system.js";
+import { StdoutLines } from "./stdout-lines.js";
 
 /** Structured JSON logs, one object per line (ADR 0007). */
 export class PinoLogger implements Logger {
   private readonly pino: Pino;
 
   constructor(level: LogLevel, destination?: DestinationStream) {
-    this.pino = destination === undefined ? pino({ level, base: { name: "netemu" } }) : pino({ level, base: { name: "netemu" } }, destination);
+    this.pino = pino({ level, base: { name: "netemu" } }, destination ?? new StdoutLines());
   }
 
   debug(msg: string, fields: Record<string, unknown> = {}): void {

@@ -1,3 +1,6 @@
+import type * as E from "fp-ts/lib/Either.js";
+import type { ErrorOf } from "../errors.js";
+
 /** Time, identity and the host facts that the core must not read directly. */
 export interface Clock {
   nowMs(): number;
@@ -22,7 +25,7 @@ export interface DebugBundleFile {
 
 export interface DebugBundleWriter {
   /** Replaces <config dir>/debug with the given files; answers the directory written. */
-  write(files: readonly DebugBundleFile[]): Promise<string>;
+  write(files: readonly DebugBundleFile[]): Promise<E.Either<ErrorOf<"DebugBundleUnwritable">, string>>;
 }
 
 export interface Lifecycle {

@@ -5,8 +5,11 @@ import type { ErrorOf } from "../errors.js";
 export interface UdpPortPool {
   /** The configured range, first and last port. */
   readonly range: { readonly start: number; readonly end: number };
-  /** Reserves for the project a free port of the range that can really be bound right now. */
-  reserve(projectId: string): Promise<E.Either<ErrorOf<"NoFreeUdpPort">, number>>;
+  /**
+   * Reserves for the project a free port of the range that can really be bound right now. A bind
+   * failure other than "address in use" (no file descriptors left, ...) ends the search at once.
+   */
+  reserve(projectId: string): Promise<E.Either<ErrorOf<"NoFreeUdpPort" | "UdpPortCheckFailed">, number>>;
   /** Marks a port as in use by a NIO of the project (whether or not it came from reserve). */
   claim(port: number, projectId: string): void;
   release(port: number): void;

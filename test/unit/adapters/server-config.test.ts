@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, exposureWarning, resolveConfig } from "../../../src/adapters/config/server-config.js";
 import { parseIni } from "../../../src/adapters/config/ini.js";
@@ -62,5 +62,47 @@ describe("server configuration", () => {
     expect(exposureWarning({ host: "::1", auth: off })).to.equal(undefined);
     expect(exposureWarning({ host: "0.0.0.0", auth: { ...off, enabled: true } })).to.equal(undefined);
     expect(exposureWarning({ host: "0.0.0.0", auth: off })).to.include("without authentication");
+  });
+
+  it("expands ~ and ~/ in paths, as GNS3 does for projects_path = ~/GNS3/projects, from flags, the environment and the file", () => {
+    expect(resolveConfig(["--config-dir", dir, "--projects-path", "~/GNS3/projects"], {}).projectsPath).to.equal(join(homedir(), "GNS3", "projects"));
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_PROJECTS_PATH: "~" }).projectsPath).to.equal(homedir());
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\nprojects_path = ~/GNS3/projects\n");
+    expect(resolveConfig(["--config-dir", dir], {}).projectsPath).to.equal(join(homedir(), "GNS3", "projects"));
+    expect(resolveConfig(["--config-dir", "~/.config/netemu-test"], {}).configDir).to.equal(join(homedir(), ".config", "netemu-test"));
+    expect(resolveConfig(["--config-dir", dir, "--projects-path", "/srv/~x"], {}).projectsPath, "a ~ inside a path is a name").to.equal("/srv/~x");
+  });
+
+  it("turns local mode off by default when serving beyond loopback without auth, and says why", () => {
+    const exposed = resolveConfig(["--config-dir", dir, "--host", "0.0.0.0"], {});
+    expect(exposed.local).to.equal(false);
+    expect(exposed.notices.join("\n")).to.include("local mode is off").and.include("0.0.0.0");
+    const loopback = resolveConfig(["--config-dir", dir], {});
+    expect(loopback.local).to.equal(true);
+    expect(loopback.notices).to.deep.equal([]);
+    const withAuth = resolveConfig(["--config-dir", dir, "--host", "0.0.0.0", "--auth", "--user", "u", "--password", "p"], {});
+    expect(withAuth.local).to.equal(true);
+  });
+
+  it("keeps local mode on beyond loopback when the operator asks for it (flag, environment or file)", () => {
+    expect(resolveConfig(["--config-dir", dir, "--host", "0.0.0.0", "--local"], {})).to.deep.include({ local: true, notices: [] });
+    expect(resolveConfig(["--config-dir", dir, "--host", "0.0.0.0"], { NETEMU_LOCAL: "true" }).local).to.equal(true);
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\nhost = 0.0.0.0\nlocal = True\n");
+    expect(resolveConfig(["--config-dir", dir], {}).local).to.equal(true);
+  });
+
+  it("refuses auth without a user, naming where auth was turned on", () => {
+    expect(() => resolveConfig(["--config-dir", dir, "--auth"], {})).to.throw(ConfigError, "--auth");
+    expect(() => resolveConfig(["--config-dir", dir, "--user", " "], { NETEMU_AUTH: "true" })).to.throw(ConfigError, "no user is set");
+    expect(resolveConfig(["--config-dir", dir, "--auth", "--user", "gns3"], {}).auth).to.deep.equal({ enabled: true, user: "gns3", password: "" });
+  });
+
+  it("refuses a section or a key given twice, naming the line of each, as Python's configparser", () => {
+    expect(() => parseIni("[Server]\nport = 1\n[Qemu]\n[Server]\nhost = x\n")).to.throw("line 4: section [Server] appears a second time (first at line 1)");
+    expect(() => parseIni("[Server]\nport = 1\nPort = 2\n")).to.throw('line 3: "port" appears a second time in [Server] (first at line 2)');
+    expect(parseIni("[Server]\nport = 1\n[Qemu]\nport = 2\n")).to.deep.equal({ Server: { port: "1" }, Qemu: { port: "2" } });
+    const file = join(dir, "gns3_server.conf");
+    writeFileSync(file, "[Server]\nport = 3080\n[Server]\nlocal = false\n");
+    expect(() => resolveConfig(["--config-dir", dir], {})).to.throw(ConfigError, `The config file ${file} is not valid: line 3`);
   });
 });

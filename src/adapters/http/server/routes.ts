@@ -18,13 +18,13 @@ export function registerServerRoutes(api: ApiRouter, uc: UseCases): void {
     withBody(VersionBody, (x, body) => x.respond(uc.checkClientVersion.execute({ version: body.version }), 200, (version) => ({ version }))),
   );
 
-  api.add("server.iou_license.get", "GET", "/v2/iou_license", async (x) => x.json(200, await uc.getIouLicense.execute()));
+  api.add("server.iou_license.get", "GET", "/v2/iou_license", async (x) => x.respond(await uc.getIouLicense.execute(), 200, (license) => license));
 
   api.add(
     "server.iou_license.update",
     "PUT",
     "/v2/iou_license",
-    withBody(IouLicenseBody, async (x, body) => x.json(201, await uc.updateIouLicense.execute(body))),
+    withBody(IouLicenseBody, async (x, body) => x.respond(await uc.updateIouLicense.execute(body), 201, (license) => license)),
   );
 
   api.add("server.debug", "POST", "/v2/debug", async (x) => {

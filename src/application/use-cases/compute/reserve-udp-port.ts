@@ -8,7 +8,7 @@ import { computeProjectKey } from "./compute-project-closing.js";
 import { KeyedLock } from "../../keyed-lock.js";
 
 /** What ReserveUdpPort can answer instead of its result. */
-export type ReserveUdpPortError = ComputeProjectLookupError | ErrorOf<"NoFreeUdpPort">;
+export type ReserveUdpPortError = ComputeProjectLookupError | ErrorOf<"NoFreeUdpPort" | "UdpPortCheckFailed">;
 
 /** POST /ports/udp: a free port of the configured range, held until a NIO using it goes. */
 @injectable()

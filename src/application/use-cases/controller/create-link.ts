@@ -14,7 +14,7 @@ import { LinkWiring } from "./link-wiring.js";
 import type { WiringError } from "./link-wiring.js";
 
 /** What CreateLink can answer instead of its result. */
-export type CreateLinkError = ControllerProjectLookupError | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort"> | WiringError;
+export type CreateLinkError = ControllerProjectLookupError | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort" | "UdpPortCheckFailed"> | WiringError;
 
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;

@@ -67,7 +67,7 @@ export class OpenProject {
   }
 
   /** Wires the link on two newly reserved UDP ports and saves it with them. */
-  private async restore(link: Link): Promise<E.Either<ErrorOf<"NoFreeUdpPort"> | WiringError, void>> {
+  private async restore(link: Link): Promise<E.Either<ErrorOf<"NoFreeUdpPort" | "UdpPortCheckFailed"> | WiringError, void>> {
     const ports: number[] = [];
     for (const _end of link.nodes) {
       const port = await this.pool.reserve(link.projectId);

@@ -1,13 +1,18 @@
 import { inject, injectable } from "tsyringe";
+import type * as E from "fp-ts/lib/Either.js";
 import type { IouLicense } from "../../../domain/server/iou-license.js";
 import type { SettingsStore } from "../../ports/settings-store.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What GetIouLicense can answer instead of its result. */
+export type GetIouLicenseError = ErrorOf<"SettingsFileFailed">;
 
 @injectable()
 export class GetIouLicense {
   constructor(@inject(TOKENS.SettingsStore) private readonly store: SettingsStore) {}
 
-  execute(): Promise<IouLicense> {
+  execute(): Promise<E.Either<GetIouLicenseError, IouLicense>> {
     return this.store.loadIouLicense();
   }
 }

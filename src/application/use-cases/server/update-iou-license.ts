@@ -1,8 +1,13 @@
 import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
 import { type IouLicense, mergeIouLicense } from "../../../domain/server/iou-license.js";
 import type { SettingsStore } from "../../ports/settings-store.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import type { ErrorOf } from "../../errors.js";
+
+/** What UpdateIouLicense can answer instead of its result: nothing was changed. */
+export type UpdateIouLicenseError = ErrorOf<"SettingsFileFailed">;
 
 /** Merges the given keys into the stored settings and persists them. */
 @injectable()
@@ -12,11 +17,13 @@ export class UpdateIouLicense {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
 
-  execute(update: Partial<IouLicense>): Promise<IouLicense> {
+  execute(update: Partial<IouLicense>): Promise<E.Either<UpdateIouLicenseError, IouLicense>> {
     return this.lock.run("settings:iou_license", async () => {
-      const merged = mergeIouLicense(await this.store.loadIouLicense(), update);
-      await this.store.saveIouLicense(merged);
-      return merged;
+      const current = await this.store.loadIouLicense();
+      if (E.isLeft(current)) return current;
+      const merged = mergeIouLicense(current.right, update);
+      const saved = await this.store.saveIouLicense(merged);
+      return E.isLeft(saved) ? saved : E.right(merged);
     });
   }
 }

@@ -9,7 +9,7 @@ import { describeComputeNodes } from "../compute/compute-report.js";
 import type { ErrorOf } from "../../errors.js";
 
 /** What WriteDebugBundle can answer instead of its result. */
-export type WriteDebugBundleError = ErrorOf<"NotLocalServer">;
+export type WriteDebugBundleError = ErrorOf<"NotLocalServer" | "DebugBundleUnwritable">;
 
 /**
  * POST /v2/debug: writes what a bug report needs into <config dir>/debug — versions, host facts,
@@ -41,10 +41,9 @@ export class WriteDebugBundle {
     }
     const compute = [`Compute ID: local`, `Version: ${this.settings.gns3Version}`, ...info.lines, "", "Switches and hubs"];
     compute.push(...(await describeComputeNodes(await this.nodes.list(), this.dataPlane)));
-    const dir = await this.writer.write([
+    return this.writer.write([
       { name: "controller.txt", content: controller.join("\n") + "\n" },
       { name: "compute_local.txt", content: compute.join("\n") + "\n" },
     ]);
-    return E.right(dir);
   }
 }

@@ -1,0 +1,181 @@
+import { expect } from "chai";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { requireTool } from "../support/vpcs.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CLI = join(ROOT, "dist", "cli.js");
+const BLOCK_MS = 90_000;
+
+/**
+ * What the HTML comment just above a block says: `<!-- readme-test: skip, REASON -->` (never run),
+ * `<!-- readme-test: needs TOOL, ... -->` (run when TOOL is installed; under CI=true a missing one
+ * fails, as every test needing a tool), or nothing, or `<!-- readme-test: runs, ... -->` (run).
+ */
+type Directive = { readonly kind: "run" } | { readonly kind: "skip"; readonly reason: string } | { readonly kind: "needs"; readonly tool: string };
+
+interface ShellBlock {
+  readonly line: number;
+  readonly text: string;
+  readonly directive: Directive;
+}
+
+function directiveOf(comment: string | undefined, line: number): Directive {
+  const m = comment === undefined ? null : /^<!--\s*readme-test:\s*(.*?)\s*-->$/.exec(comment.trim());
+  if (m === null) return { kind: "run" };
+  const [word, ...rest] = (m[1] as string).split(",").map((s) => s.trim());
+  if (word === "skip" && rest.join(",").length > 0) return { kind: "skip", reason: rest.join(", ") };
+  const needs = /^needs (\S+)$/.exec(word ?? "");
+  if (needs !== null) return { kind: "needs", tool: needs[1] as string };
+  if (word === "runs") return { kind: "run" };
+  throw new Error(`README line ${line}: "${comment}" is not a readme-test directive (skip, REASON | needs TOOL | runs)`);
+}
+
+/** The README's ```sh blocks, dedented (blocks in list items are indented), with their directives. */
+function shellBlocks(markdown: string): ShellBlock[] {
+  const lines = markdown.split("\n");
+  const blocks: ShellBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[i] as string);
+    if (open === null) continue;
+    const indent = (open[1] as string).length;
+    let previous = i - 1;
+    while (previous >= 0 && (lines[previous] as string).trim() === "") previous--;
+    const directive = directiveOf((lines[previous] ?? "").trim().startsWith("<!--") ? lines[previous] : undefined, i + 1);
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j] as string); j++) body.push((lines[j] as string).slice(indent));
+    blocks.push({ line: i + 1, text: body.join("\n") + "\n", directive });
+    i = j;
+  }
+  return blocks;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * `npm` and `npx` as the README's reader has them, with two differences: `npm install` does nothing
+ * (the test runs where the dependencies are installed, and must not change them) and `npm start`
+ * runs what its script runs after its build step (npm test built dist/ already); `npx netemu` is
+ * the package's own command. Anything else goes to the real npm and npx.
+ */
+function shims(dir: string): string {
+  const real = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+  const bin = join(dir, "bin");
+  spawnSync("mkdir", ["-p", bin]);
+  const write = (name: string, text: string) => {
+    writeFileSync(join(bin, name), text);
+    chmodSync(join(bin, name), 0o755);
+  };
+  write(
+    "npm",
+    `#!/bin/sh\ncase "$1" in\n  install|ci) exit 0 ;;\n  start) shift; [ "$1" = "--" ] && shift; exec "${process.execPath}" "${CLI}" serve "$@" ;;\n  *) exec "${real("npm")}" "$@" ;;\nesac\n`,
+  );
+  write("npx", `#!/bin/sh\nif [ "$1" = "netemu" ]; then shift; exec "${process.execPath}" "${CLI}" "$@"; fi\nexec "${real("npx")}" "$@"\n`);
+  return bin;
+}
+
+/** A `netemu serve` for the blocks that talk to a running server; answers once it listens. */
+async function startNetemu(port: number, configDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", configDir, "--log-level", "warn"], {
+    stdio: "ignore",
+  });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answered = await fetch(`http://127.0.0.1:${port}/v2/version`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return child;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`netemu serve did not start on ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Stops a VPCS daemon the block may have left (it stops when told `quit` on its console). */
+async function quitVpcs(consolePort: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const socket = connect(consolePort, "127.0.0.1", () => setTimeout(() => socket.end("quit\n"), 500));
+    socket.on("error", () => resolve());
+    socket.on("close", () => resolve());
+    setTimeout(() => (socket.destroy(), resolve()), 3_000);
+  });
+}
+
+interface BlockRun {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Runs the block in its own process group with bash -e -o pipefail, bounded in time; kills what it left. */
+async function runBlock(text: string, cwd: string, env: NodeJS.ProcessEnv): Promise<BlockRun> {
+  const child = spawn("bash", ["-e", "-o", "pipefail", "-c", text], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const timer = setTimeout(() => process.kill(-(child.pid as number), "SIGKILL"), BLOCK_MS);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  try {
+    process.kill(-(child.pid as number), "SIGKILL"); // a server the block left in the background, say
+  } catch {
+    // The group is gone already.
+  }
+  return { code, output };
+}
+
+describe("the README's shell blocks", function () {
+  const blocks = shellBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+
+  it("are each run by this test or say why not", () => {
+    expect(blocks.length).to.be.greaterThan(0);
+    const run = blocks.filter((b) => b.directive.kind !== "skip");
+    expect(run.map((b) => b.text).join("\n"), "the quick tour runs").to.include("npm start");
+  });
+
+  for (const block of blocks) {
+    const firstLine = block.text.split("\n")[0] as string;
+    it(`run as written: line ${block.line}, ${firstLine.slice(0, 60)}`, async function () {
+      this.timeout(BLOCK_MS + 30_000);
+      const d = block.directive;
+      if (d.kind === "skip") {
+        console.log(`      skipped by the README: ${d.reason}`);
+        this.skip();
+      }
+      if (d.kind === "needs") requireTool(this, d.tool, d.tool);
+      const dir = mkdtempSync(join(tmpdir(), "netemu-readme-"));
+      const port = await freePort();
+      // A block that starts its own server gets none from the test: both would want the port.
+      const startsServer = /\bnpm start\b|\bnetemu serve\b/.test(block.text);
+      let server: ChildProcess | undefined;
+      try {
+        if (!startsServer) server = await startNetemu(port, join(dir, "config"));
+        const text = block.text.replace(/\b3080\b/g, String(port));
+        const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${shims(dir)}:${process.env["PATH"] ?? ""}`, NETEMU_CONFIG_DIR: join(dir, "config"), NETEMU_LOG_LEVEL: "warn" };
+        // `npm start` serves on 3080 unless told: the same replacement, through netemu's environment.
+        env["NETEMU_PORT"] = String(port);
+        const { code, output } = await runBlock(text, dir, env);
+        expect(code, output).to.equal(0);
+        expect(output, "no GNS3 error answer").not.to.match(/"status": [45]\d\d/);
+      } finally {
+        for (const m of block.text.matchAll(/\bvpcs -p (\d+)/g)) await quitVpcs(Number(m[1]));
+        if (server !== undefined && server.exitCode === null) {
+          const exited = new Promise((resolve) => server?.once("exit", resolve));
+          server.kill("SIGTERM");
+          await exited;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

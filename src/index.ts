@@ -127,7 +127,7 @@ export {
 } from "./adapters/persistence/in-memory-repositories.js";
 
 // The domain values use cases take and answer.
-export { FILTER_KINDS, FILTER_CATALOGUE, type FilterKind, type FilterDescriptor, type FilterParameter, type IntParameter, type TextParameter } from "./domain/filters/catalogue.js";
+export { FILTER_KINDS, FILTER_CATALOGUE, NETEMU_FILTER_CATALOGUE, type FilterKind, type FilterDescriptor, type FilterParameter, type IntParameter, type TextParameter } from "./domain/filters/catalogue.js";
 export { NO_FILTERS, type FilterSettings, type RawFilterSettings, type InvalidFilterSettings, type FilterProblem, type BpfLineError } from "./domain/filters/filter-settings.js";
 export type { RandomSource } from "./domain/filters/random.js";
 export {

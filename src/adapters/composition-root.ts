@@ -141,6 +141,7 @@ function defaultSettings(partial: Partial<ServerSettings> = {}): ServerSettings 
     configDir,
     projectsPath: `${configDir}/projects`,
     auth: { enabled: false, user: "", password: "" },
+    extendedFilters: false,
     ...partial,
   };
 }

@@ -228,6 +228,25 @@ describe("HTTP: controller projects, nodes and links", () => {
       expect(Buffer.byteLength(r.text)).to.equal(2119);
     });
 
+    it("lists netemu's impairments after GNS3's five when the server is set to, each renderable by a GNS3 filter dialog", async () => {
+      const extended = await startTestServer({ settings: { extendedFilters: true } });
+      try {
+        const p = (await extended.request("POST", "/v2/projects", { name: "extended" })).json.project_id as string;
+        const node = async (name: string) => (await extended.request("POST", `/v2/projects/${p}/nodes`, { name, node_type: "ethernet_switch", compute_id: "local" })).json.node_id as string;
+        const [a, b] = [await node("A"), await node("B")];
+        const link = (await extended.request("POST", `/v2/projects/${p}/links`, { nodes: [{ node_id: a, adapter_number: 0, port_number: 0 }, { node_id: b, adapter_number: 0, port_number: 0 }] })).json;
+        const filters = (await extended.request("GET", `/v2/projects/${p}/links/${link.link_id}/available_filters`)).json as { type: string; parameters: { type: string; minimum?: number; maximum?: number; unit?: string }[] }[];
+        expect(filters.map((f) => f.type)).to.deep.equal(["frequency_drop", "packet_loss", "delay", "corrupt", "bpf", "bandwidth", "burst_loss", "duplicate"]);
+        expect(JSON.stringify(filters.slice(0, 5))).to.equal(JSON.stringify(JSON.parse(AVAILABLE_FILTERS)));
+        for (const p of filters.slice(5).flatMap((f) => f.parameters)) expect(p).to.include.keys("minimum", "maximum", "unit");
+        // And a link takes them, whatever the listing says.
+        const put = await extended.request("PUT", `/v2/projects/${p}/links/${link.link_id}`, { filters: { bandwidth: [10_000, 100], burst_loss: [2, 25], duplicate: [1] } });
+        expect(put.json.filters).to.deep.equal({ bandwidth: [10_000, 100], burst_loss: [2, 25], duplicate: [1] });
+      } finally {
+        await extended.close();
+      }
+    });
+
     it("answers 404 for available_filters of unknown projects and links", async () => {
       expect((await s.request("GET", `/v2/projects/nope/links/x/available_filters`)).json).to.deep.equal({ message: "Project ID nope doesn't exist", status: 404 });
       expect((await s.request("GET", `/v2/projects/${projectId}/links/x/available_filters`)).json).to.deep.equal({ message: "Link ID x doesn't exist", status: 404 });
@@ -284,7 +303,7 @@ describe("HTTP: controller projects, nodes and links", () => {
       ["packet_loss 150", { packet_loss: [150] }, "Filter packet_loss: Chance must be an integer between 0 and 100 %, got 150"],
       ["frequency_drop -5", { frequency_drop: [-5] }, "Filter frequency_drop: Frequency must be an integer between -1 and 32767 th packet, got -5"],
       ["delay 40000", { delay: [40000] }, "Filter delay: Latency must be an integer between 0 and 32767 ms, got 40000"],
-      ["an unknown filter", { latency: [10] }, "Unknown filter type 'latency'; the filter types are frequency_drop, packet_loss, delay, corrupt, bpf"],
+      ["an unknown filter", { latency: [10] }, "Unknown filter type 'latency'; the filter types are frequency_drop, packet_loss, delay, corrupt, bpf, bandwidth, burst_loss, duplicate"],
       ["a string value", { delay: ["300"] }, 'Filter delay: Latency must be an integer between 0 and 32767 ms, got "300"'],
       ["a float", { corrupt: [1.5] }, "Filter corrupt: Chance must be an integer between 0 and 100 %, got 1.5"],
       ["null", { delay: [null] }, "Filter delay: Latency must be an integer between 0 and 32767 ms, got null"],

@@ -51,6 +51,7 @@ const SETTINGS = {
   bodyLimit: { flag: "body-limit", env: "NETEMU_BODY_LIMIT", ini: "body_limit" },
   udpBuffer: { flag: "udp-buffer", env: "NETEMU_UDP_BUFFER", ini: "udp_buffer" },
   dataPlaneWorkers: { flag: "dataplane-workers", env: "NETEMU_DATAPLANE_WORKERS", ini: "dataplane_workers" },
+  extendedFilters: { flag: "extended-filters", env: "NETEMU_EXTENDED_FILTERS", ini: "extended_filters" },
   logFile: { flag: "log-file", env: "NETEMU_LOG_FILE", ini: "log_file" },
   logMaxSize: { flag: "log-max-size", env: "NETEMU_LOG_MAX_SIZE", ini: "log_max_size" },
   logMaxFiles: { flag: "log-max-files", env: "NETEMU_LOG_MAX_FILES", ini: "log_max_files" },
@@ -79,6 +80,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
+  --extended-filters      available_filters also lists netemu's bandwidth, burst_loss and duplicate
+                          (NETEMU_EXTENDED_FILTERS, default off: GNS3's five only)
 `;
 
 function parseBool(name: string, value: string): boolean {
@@ -128,6 +131,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
         "body-limit": { type: "string" },
         "udp-buffer": { type: "string" },
         "dataplane-workers": { type: "string" },
+        "extended-filters": { type: "boolean" },
+        "no-extended-filters": { type: "boolean" },
         "log-file": { type: "string" },
         "log-max-size": { type: "string" },
         "log-max-files": { type: "string" },
@@ -153,7 +158,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
       throw new ConfigError(`Cannot read the config file ${configFile}: ${(err as Error).message}`);
     }
   }
-  for (const negated of ["local", "auth"] as const) {
+  for (const negated of ["local", "auth", "extended-filters"] as const) {
     if (flags[`no-${negated}`] === true) flags[negated] = false;
   }
   const raw = (name: SettingName): { source: string; value: string } | undefined => {
@@ -208,6 +213,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
+    extendedFilters: bool("extendedFilters", false),
     logFile,
   };
 }

@@ -273,17 +273,21 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       counters.countInDropped(frame.length, "stopped");
       return;
     }
-    const outcome = port.chain.process(frame);
+    const outcome = port.chain.process(frame, "ingress", port.chain.needsTime ? this.clock.nowMs() : 0);
     if (outcome.drop !== undefined) {
       counters.countInDropped(frame.length, outcome.drop);
       return;
     }
-    if (outcome.delayMs > 0) {
-      // The switch counts it as received when it takes it in, once its delay is over.
-      port.ingressDelay.push(outcome.frame, outcome.delayMs);
-      return;
-    }
-    this.intoSwitch(live, port, outcome.frame);
+    // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
+    const { frame: passed, delayMs, copies, copyDelayMs } = outcome;
+    this.towardsSwitch(live, port, passed, delayMs);
+    if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs);
+  }
+
+  private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number): void {
+    // The switch counts it as received when it takes it in, once its delay is over.
+    if (delayMs > 0) port.ingressDelay.push(frame, delayMs);
+    else this.intoSwitch(live, port, frame);
   }
 
   private intoSwitch(live: LiveNode, port: LivePort, frame: Uint8Array): void {
@@ -303,13 +307,19 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   /** A frame the switch sends to a port: that port's filters, then its delay, capture and socket. */
   private towardsPort(port: LivePort, frame: Uint8Array): void {
-    const outcome = port.chain.process(frame);
+    const outcome = port.chain.process(frame, "egress", port.chain.needsTime ? this.clock.nowMs() : 0);
     if (outcome.drop !== undefined) {
       port.counters?.countEgressDrop(outcome.drop as DropReason);
       return;
     }
-    if (outcome.delayMs > 0) port.egressDelay.push(outcome.frame, outcome.delayMs);
-    else this.ontoWire(port, outcome.frame);
+    const { frame: passed, delayMs, copies, copyDelayMs } = outcome;
+    this.onToPort(port, passed, delayMs);
+    if (copies === 2) this.onToPort(port, passed, copyDelayMs);
+  }
+
+  private onToPort(port: LivePort, frame: Uint8Array, delayMs: number): void {
+    if (delayMs > 0) port.egressDelay.push(frame, delayMs);
+    else this.ontoWire(port, frame);
   }
 
   private ontoWire(port: LivePort, frame: Uint8Array): void {

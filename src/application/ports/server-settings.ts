@@ -8,4 +8,10 @@ export interface ServerSettings {
   readonly configDir: string;
   readonly projectsPath: string;
   readonly auth: { readonly enabled: boolean; readonly user: string; readonly password: string };
+  /**
+   * Whether `available_filters` lists netemu's impairments (bandwidth, burst_loss, duplicate) after
+   * GNS3's five. Off by default: GNS3 clients see exactly GNS3's descriptors. The kinds are accepted
+   * on links and NIOs either way.
+   */
+  readonly extendedFilters: boolean;
 }

@@ -1,8 +1,11 @@
 /**
- * The five link filter kinds, in GNS3's order, with the exact names, descriptions and parameter
- * bounds its `available_filters` publishes (controller/link.py FILTERS in 2.2.59).
+ * The link filter kinds: GNS3's five, in GNS3's order, with the exact names, descriptions and
+ * parameter bounds its `available_filters` publishes (controller/link.py FILTERS in 2.2.59), then
+ * netemu's own impairments in the same shape (ADR 0050).
  */
-export const FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
+const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate"] as const;
+export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
 export interface IntParameter {
@@ -62,12 +65,48 @@ export const FILTER_CATALOGUE: readonly FilterDescriptor[] = [
   },
 ];
 
+/**
+ * netemu's impairments beyond GNS3's five, described so that a GNS3 filter dialog renders them as it
+ * renders the five (every int parameter has a minimum, a maximum and a unit). Listed in
+ * `available_filters` only when the server is told to (GNS3 clients see GNS3's five by default).
+ */
+export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
+  {
+    type: "bandwidth",
+    name: "Bandwidth",
+    description:
+      "Limit each direction to this rate in kbit/s, counting whole Ethernet frames. Frames that would wait longer than the queue (ms, 50 if left out) are dropped",
+    parameters: [
+      { name: "Rate", type: "int", minimum: 8, maximum: 10_000_000, unit: "kbit/s" },
+      { name: "Queue", type: "int", minimum: 1, maximum: 10_000, unit: "ms" },
+    ],
+  },
+  {
+    type: "burst_loss",
+    name: "Burst loss (Gilbert-Elliott)",
+    description:
+      "Lose frames in bursts, as netem's gemodel: each frame the link goes bad with chance p and good again with chance r; a frame is lost with the loss chance of the state it is in (bad 100 %, good 0 % if left out)",
+    parameters: [
+      { name: "p (good to bad)", type: "int", minimum: 0, maximum: 100, unit: "%" },
+      { name: "r (bad to good)", type: "int", minimum: 1, maximum: 100, unit: "%" },
+      { name: "Loss when bad", type: "int", minimum: 0, maximum: 100, unit: "%" },
+      { name: "Loss when good", type: "int", minimum: 0, maximum: 100, unit: "%" },
+    ],
+  },
+  {
+    type: "duplicate",
+    name: "Duplicate",
+    description: "The percentage represents the chance for a frame to be sent twice",
+    parameters: [{ name: "Chance", type: "int", minimum: 0, maximum: 100, unit: "%" }],
+  },
+];
+
 export function isFilterKind(name: string): name is FilterKind {
   return (FILTER_KINDS as readonly string[]).includes(name);
 }
 
 export function descriptorOf(kind: FilterKind): FilterDescriptor {
-  const found = FILTER_CATALOGUE.find((d) => d.type === kind);
+  const found = FILTER_CATALOGUE.find((d) => d.type === kind) ?? NETEMU_FILTER_CATALOGUE.find((d) => d.type === kind);
   if (found === undefined) throw new Error(`no descriptor for ${kind}`);
   return found;
 }

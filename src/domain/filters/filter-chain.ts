@@ -3,6 +3,11 @@ import { Corrupter } from "./corrupt.js";
 import { frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines } from "./filter-settings.js";
 import { type RandomSource, chance } from "./random.js";
+import { Shaper } from "./bandwidth.js";
+import { GilbertElliott } from "./burst-loss.js";
+
+/** Which way a frame crosses a link end: from the peer into the switch, or from the switch to the peer. */
+type FrameDirection = "ingress" | "egress";
 
 /** Why a link end's filters dropped a frame: the filter kind, or "suspend" for a suspended link. */
 export type FilterDropReason = FilterKind | "suspend";
@@ -11,11 +16,11 @@ export type FilterDropReason = FilterKind | "suspend";
 export type BpfMatcher = (frame: Uint8Array) => boolean;
 
 /**
- * The fixed evaluation order (docs/adr/0030-filter-chain-order.md): whatever the order of the
- * settings' keys, a frame meets suspend, then bpf, frequency_drop, packet_loss, corrupt, delay, and
- * the first drop ends the chain.
+ * The fixed evaluation order (ADR 0030, extended by ADR 0050): whatever the order of the settings'
+ * keys, a frame meets suspend, then bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate,
+ * bandwidth (each copy queues for the rate), delay, and the first drop ends the chain.
  */
-export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "corrupt", "delay"] as const;
+export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "delay"] as const;
 
 /**
  * What the chain decided for one frame. The chain reuses one instance: read it before the next
@@ -30,6 +35,9 @@ class FilterOutcome {
   delayMs = 0;
   /** Whether corrupt altered this frame. */
   corrupted = false;
+  /** 2 when duplicate sends the frame twice: the copy leaves `copyDelayMs` from now. */
+  copies: 1 | 2 = 1;
+  copyDelayMs = 0;
 }
 
 interface FilterChainInput {
@@ -60,7 +68,13 @@ export class FilterChain {
   private readonly hasDelay: boolean;
   private readonly latencyMs: number;
   private readonly jitterMs: number;
+  private readonly duplicatePercent: number;
+  /** Per direction: a link's two directions are two transmitters, and lose in bursts of their own. */
+  private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
+  private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
   private readonly outcome = new FilterOutcome();
+  /** True when process() needs the time (a rate limit): the caller may skip reading its clock otherwise. */
+  readonly needsTime: boolean;
   /** True when no filter can act: process() is a pass-through. */
   readonly isPassThrough: boolean;
 
@@ -80,22 +94,37 @@ export class FilterChain {
     this.hasDelay = settings.delay !== undefined;
     this.latencyMs = settings.delay?.[0] ?? 0;
     this.jitterMs = settings.delay?.[1] ?? 0;
+    this.duplicatePercent = settings.duplicate?.[0] ?? 0;
+    const bandwidth = settings.bandwidth;
+    this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
+    const gemodel = settings.burst_loss;
+    const burstModel = (): GilbertElliott | undefined => (gemodel === undefined ? undefined : new GilbertElliott(gemodel[0], gemodel[1], gemodel[2] ?? 100, gemodel[3] ?? 0));
+    this.burstLoss = gemodel === undefined ? undefined : { ingress: burstModel() as GilbertElliott, egress: burstModel() as GilbertElliott };
+    this.needsTime = this.shapers !== undefined;
     this.isPassThrough =
       !suspend &&
       this.bpf === undefined &&
       this.frequency === 0 &&
       this.lossPercent <= 0 &&
       this.corruptPercent <= 0 &&
+      this.duplicatePercent <= 0 &&
+      this.shapers === undefined &&
+      this.burstLoss === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
   }
 
-  /** Runs one frame (either direction) through the chain; returns the chain's reused outcome. */
-  process(frame: Uint8Array): FilterOutcome {
+  /**
+   * Runs one frame through the chain, in `direction` at `nowMs` (the rate limit and burst loss keep
+   * state per direction; the other filters share theirs); returns the chain's reused outcome.
+   */
+  process(frame: Uint8Array, direction: FrameDirection = "ingress", nowMs = 0): FilterOutcome {
     const o = this.outcome;
     o.drop = undefined;
     o.frame = frame;
     o.delayMs = 0;
     o.corrupted = false;
+    o.copies = 1;
+    o.copyDelayMs = 0;
     if (this.isPassThrough) return o;
     if (this.suspend) {
       o.drop = "suspend";
@@ -113,12 +142,33 @@ export class FilterChain {
       o.drop = "packet_loss";
       return o;
     }
+    if (this.burstLoss !== undefined && this.burstLoss[direction].loses(this.random)) {
+      o.drop = "burst_loss";
+      return o;
+    }
     if (this.corruptPercent > 0 && chance(this.random, this.corruptPercent)) {
       const corrupted = this.corrupter.corrupt(frame);
       o.corrupted = corrupted !== frame;
       o.frame = corrupted;
     }
-    if (this.hasDelay) o.delayMs = frameDelayMs(this.latencyMs, this.jitterMs, this.random);
+    const twice = this.duplicatePercent > 0 && chance(this.random, this.duplicatePercent);
+    let queuedMs = 0;
+    let copyQueuedMs = 0;
+    if (this.shapers !== undefined) {
+      const shaper = this.shapers[direction];
+      const admitted = shaper.admit(o.frame.length, nowMs);
+      if (admitted === undefined) {
+        o.drop = "bandwidth";
+        return o;
+      }
+      queuedMs = admitted;
+      // The copy queues behind the original; a full queue drops the copy only.
+      copyQueuedMs = twice ? (shaper.admit(o.frame.length, nowMs) ?? -1) : -1;
+    }
+    if (twice && copyQueuedMs >= 0) o.copies = 2;
+    const latencyMs = this.hasDelay ? frameDelayMs(this.latencyMs, this.jitterMs, this.random) : 0;
+    o.delayMs = queuedMs + latencyMs;
+    if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
   }
 

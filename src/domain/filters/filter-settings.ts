@@ -11,6 +11,11 @@ export type FilterSettings = {
   readonly delay?: readonly [number] | readonly [number, number];
   readonly corrupt?: readonly [number];
   readonly bpf?: readonly string[];
+  /** kbit/s and, optionally, the queue bound in ms. */
+  readonly bandwidth?: readonly [number] | readonly [number, number];
+  /** p and r, optionally the loss when bad and when good, in %. */
+  readonly burst_loss?: readonly [number, number] | readonly [number, number, number] | readonly [number, number, number, number];
+  readonly duplicate?: readonly [number];
 };
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
@@ -72,6 +77,8 @@ function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): Invali
   return undefined;
 }
 
+const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidth: 1, burst_loss: 2 };
+
 /** Normalises then validates a `filters` object against the catalogue. */
 export function parseFilterSettings(
   raw: unknown,
@@ -102,8 +109,9 @@ export function parseFilterSettings(
       continue;
     }
     const params = descriptor.parameters as readonly IntParameter[];
-    // delay's jitter may be left out (uBridge takes 1 or 2 values); every other kind takes exactly its parameters.
-    const minCount = name === "delay" ? 1 : params.length;
+    // Trailing parameters with a default may be left out: delay's jitter (uBridge takes 1 or 2 values),
+    // bandwidth's queue, burst_loss's losses per state; every other kind takes exactly its parameters.
+    const minCount = MINIMUM_VALUES[name] ?? params.length;
     if (values.length < minCount || values.length > params.length) {
       return invalid({ problem: "value_count", kind: name, parameters: params, minimum: minCount, got: values.length });
     }

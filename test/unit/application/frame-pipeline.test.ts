@@ -112,6 +112,37 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect((await dp.counters(SWITCH_ID)).get(0)?.drops, "port 0 has no filter").to.deep.equal({});
     });
 
+    it("limit each direction of a port to its bandwidth: frames leave one transmission time apart, the excess over the queue is dropped and counted", async () => {
+      // 1000-byte frames at 800 kbit/s take 10 ms each; a 35 ms queue admits the frames that start within 35 ms.
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { bandwidth: [800, 35] }) }));
+      const frames = [1, 2, 3, 4, 5, 6].map((i) => marked(BROADCAST, H1, 986, 0x30 + i));
+      for (const f of frames) peer(0).fromPeer(f);
+      expect(sentTo(1), "nothing leaves before its last bit is sent").to.deep.equal([]);
+      time.advance(10);
+      expect(sentTo(1)).to.deep.equal([hex(frames[0]!)]);
+      time.advance(30);
+      expect(sentTo(1)).to.deep.equal(frames.slice(0, 4).map((f) => hex(f)));
+      time.advance(100);
+      expect(sentTo(1), "frames 5 and 6 would have waited 40 and 50 ms").to.have.length(4);
+      expect(countersOf(SWITCH_ID, 1).egressDrops).to.deep.equal({ bandwidth: 2 });
+      // The other direction of port 1 has its own transmitter: a frame in at once is held 10 ms only.
+      peer(1).fromPeer(marked(BROADCAST, H2, 986, 0x40));
+      expect(sentTo(0)).to.deep.equal([]);
+      time.advance(10);
+      expect(sentTo(0)).to.have.length(1);
+    });
+
+    it("send a duplicated frame twice, in both directions", async () => {
+      build(constantRandomness(0));
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { duplicate: [100] }) }));
+      const f = marked(BROADCAST, H1, 46, 0x51);
+      peer(0).fromPeer(f);
+      expect(sentTo(1)).to.deep.equal([hex(f), hex(f)]);
+      const g = marked(BROADCAST, H2, 46, 0x52);
+      peer(1).fromPeer(g);
+      expect(sentTo(0), "the switch received the frame twice").to.deep.equal([hex(g), hex(g)]);
+    });
+
     it("share one frequency_drop count between the two directions of the port", async () => {
       await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { frequency_drop: [2] }) }));
       const inbound = [marked(BROADCAST, H2, 46, 1), marked(BROADCAST, H2, 46, 3)];

@@ -1,0 +1,25 @@
+/**
+ * A rate limit for ONE direction of a link end, as a transmitter of `rateKbps` with a queue in front
+ * of it: a frame starts when the frames before it are sent, takes (its bytes × 8) / rate to send, and
+ * is dropped when it would wait in the queue longer than `queueMs`. The rate counts whole Ethernet
+ * frames as they cross the UDP tunnel (header and payload; no preamble, FCS or gap, which the tunnel
+ * does not carry). Pure: the caller gives the time.
+ */
+export class Shaper {
+  /** When the transmitter is free again (same clock as `nowMs`). */
+  private freeAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly rateKbps: number,
+    private readonly queueMs: number,
+  ) {}
+
+  /** How long from now until the frame's last bit has left, in ms; undefined when the queue is full (dropped). */
+  admit(frameBytes: number, nowMs: number): number | undefined {
+    const start = Math.max(nowMs, this.freeAt);
+    if (start - nowMs > this.queueMs) return undefined;
+    // kbit/s is bits per ms.
+    this.freeAt = start + (frameBytes * 8) / this.rateKbps;
+    return this.freeAt - nowMs;
+  }
+}

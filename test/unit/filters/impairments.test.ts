@@ -1,0 +1,134 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { FilterChain } from "../../../src/domain/filters/filter-chain.js";
+import { type FilterSettings, parseFilterSettings } from "../../../src/domain/filters/filter-settings.js";
+import { Shaper } from "../../../src/domain/filters/bandwidth.js";
+import { GilbertElliott } from "../../../src/domain/filters/burst-loss.js";
+import { SeededRandom } from "../../../src/domain/filters/random.js";
+
+const frameOf = (bytes: number): Uint8Array => new Uint8Array(bytes);
+const chain = (settings: FilterSettings, seed = 7): FilterChain => new FilterChain({ settings, suspend: false, random: new SeededRandom(seed) });
+
+describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
+  describe("bandwidth: a rate limit per direction with a bounded queue", () => {
+    it("sends back-to-back frames one transmission time apart, and drops what would wait longer than the queue", () => {
+      // 1000-byte frames at 8,000 kbit/s take 1 ms each; a 5 ms queue holds the frames that start within 5 ms.
+      const shaper = new Shaper(8000, 5);
+      const leaves = Array.from({ length: 8 }, () => shaper.admit(1000, 100));
+      expect(leaves).to.deep.equal([1, 2, 3, 4, 5, 6, undefined, undefined]);
+      expect(shaper.admit(1000, 106), "the transmitter is free again at 106 ms").to.equal(1);
+    });
+
+    it("holds the rate over a long run whatever is offered: 10 s at twice the rate passes the rate's bytes, within 0.5 %", () => {
+      const c = chain({ bandwidth: [2000, 100] });
+      const frame = frameOf(500);
+      let passedBytes = 0;
+      let dropped = 0;
+      // 1,000 frames/s of 500 B = 4,000 kbit/s offered to a 2,000 kbit/s limit.
+      for (let t = 0; t < 10_000; t++) {
+        const o = c.process(frame, "egress", t);
+        if (o.drop === "bandwidth") dropped++;
+        else if (o.delayMs + t <= 10_000) passedBytes += frame.length;
+      }
+      const kbps = (passedBytes * 8) / 10_000;
+      expect(kbps).to.be.within(2000 * 0.995, 2000 * 1.005);
+      expect(dropped / 10_000).to.be.within(0.49, 0.51);
+    });
+
+    it("counts whole frames: a frame twice as long takes twice as long", () => {
+      const c = chain({ bandwidth: [1000] });
+      expect(c.process(frameOf(125), "egress", 0).delayMs).to.equal(1);
+      expect(c.process(frameOf(250), "egress", 10).delayMs).to.equal(2);
+    });
+
+    it("gives each direction its own transmitter: a full ingress queue does not slow egress", () => {
+      const c = chain({ bandwidth: [800, 10] });
+      for (let i = 0; i < 20; i++) c.process(frameOf(1000), "ingress", 0);
+      expect(c.process(frameOf(1000), "ingress", 0).drop).to.equal("bandwidth");
+      expect(c.process(frameOf(1000), "egress", 0)).to.deep.include({ drop: undefined, delayMs: 10 });
+    });
+
+    it("adds the delay filter's latency after the frame is sent", () => {
+      const c = chain({ bandwidth: [8000], delay: [40] });
+      expect(c.process(frameOf(1000), "egress", 0).delayMs).to.equal(41);
+      expect(c.process(frameOf(1000), "egress", 0).delayMs).to.equal(42);
+    });
+  });
+
+  describe("burst_loss: the Gilbert-Elliott model (netem's gemodel)", () => {
+    /** Loss rate and mean length of the runs of lost frames over `n` frames. */
+    function measure(model: GilbertElliott, n: number, seed: number): { loss: number; meanBurst: number } {
+      const random = new SeededRandom(seed);
+      let lost = 0;
+      let bursts = 0;
+      let previous = false;
+      for (let i = 0; i < n; i++) {
+        const l = model.loses(random);
+        if (l) lost++;
+        if (l && !previous) bursts++;
+        previous = l;
+      }
+      return { loss: lost / n, meanBurst: lost / bursts };
+    }
+
+    it("loses p/(p+r) of the frames in bursts of 1/r on average (p 2 %, r 25 %: 7.41 %, 4 frames), over 400,000 frames", () => {
+      const { loss, meanBurst } = measure(new GilbertElliott(2, 25, 100, 0), 400_000, 11);
+      expect(loss).to.be.within(0.0741 - 0.003, 0.0741 + 0.003);
+      expect(meanBurst).to.be.within(4 * 0.95, 4 * 1.05);
+    });
+
+    it("loses with each state's own chance: (p·bad + r·good)/(p+r) = 4.63 % for p 2, r 25, bad 50 %, good 1 %", () => {
+      const { loss } = measure(new GilbertElliott(2, 25, 50, 1), 400_000, 12);
+      expect(loss).to.be.within(0.0463 - 0.002, 0.0463 + 0.002);
+    });
+
+    it("drops as burst_loss in the chain, each direction with its own state", () => {
+      const c = chain({ burst_loss: [100, 1] });
+      // p 100 %: the first frame arrives in the good state (kept) and turns the link bad for the next.
+      expect(c.process(frameOf(64), "ingress", 0).drop).to.equal(undefined);
+      expect(c.process(frameOf(64), "ingress", 0).drop).to.equal("burst_loss");
+      expect(c.process(frameOf(64), "egress", 0).drop, "egress is still good").to.equal(undefined);
+    });
+  });
+
+  describe("duplicate", () => {
+    it("sends the chosen share of frames twice (10 % over 200,000 frames, within 0.3 points)", () => {
+      const c = chain({ duplicate: [10] });
+      let twice = 0;
+      for (let i = 0; i < 200_000; i++) if (c.process(frameOf(64), "egress", 0).copies === 2) twice++;
+      expect(twice / 200_000).to.be.within(0.097, 0.103);
+    });
+
+    it("queues the copy behind the original under a rate limit, with the same latency", () => {
+      const c = chain({ duplicate: [100], bandwidth: [8000], delay: [10] });
+      const o = c.process(frameOf(1000), "egress", 0);
+      expect([o.copies, o.delayMs, o.copyDelayMs]).to.deep.equal([2, 11, 12]);
+    });
+  });
+
+  describe("validation, in GNS3's wire shape", () => {
+    const parsed = (raw: Record<string, unknown>) => parseFilterSettings(raw);
+    it("takes a rate with or without its queue, the two state chances with or without their losses, and a chance", () => {
+      expect(parsed({ bandwidth: [10_000] })).to.deep.equal(E.right({ bandwidth: [10_000] }));
+      expect(parsed({ bandwidth: [10_000, 200], burst_loss: [1, 30], duplicate: [5] })).to.deep.equal(E.right({ bandwidth: [10_000, 200], burst_loss: [1, 30], duplicate: [5] }));
+      expect(parsed({ burst_loss: [1, 30, 80, 2] })).to.deep.equal(E.right({ burst_loss: [1, 30, 80, 2] }));
+    });
+
+    it("reads a first value of 0 as off, as GNS3 does for its five", () => {
+      expect(parsed({ bandwidth: [0], burst_loss: [0, 50], duplicate: [0] })).to.deep.equal(E.right({}));
+    });
+
+    it("refuses values out of their bounds and wrong counts, naming the parameter", () => {
+      const problem = (raw: Record<string, unknown>) => {
+        const r = parsed(raw);
+        return E.isLeft(r) ? r.left.problem : undefined;
+      };
+      expect(problem({ bandwidth: [4] })).to.deep.include({ problem: "out_of_range", kind: "bandwidth", got: 4 });
+      expect(problem({ bandwidth: [1000, 0] })).to.deep.include({ problem: "out_of_range", kind: "bandwidth", got: 0 });
+      expect(problem({ burst_loss: [5] })).to.deep.include({ problem: "value_count", kind: "burst_loss", minimum: 2, got: 1 });
+      expect(problem({ burst_loss: [5, 0] })).to.deep.include({ problem: "out_of_range", kind: "burst_loss", got: 0 });
+      expect(problem({ duplicate: [101] })).to.deep.include({ problem: "out_of_range", kind: "duplicate", got: 101 });
+      expect(problem({ duplicate: [2.5] })).to.deep.include({ problem: "not_an_integer", kind: "duplicate" });
+    });
+  });
+});

@@ -80,8 +80,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
-  --extended-filters      available_filters also lists netemu's bandwidth, burst_loss and duplicate
-                          (NETEMU_EXTENDED_FILTERS, default off: GNS3's five only)
+  --extended-filters      available_filters also lists netemu's impairments (bandwidth, burst_loss,
+                          duplicate, reorder, delay_distribution) (NETEMU_EXTENDED_FILTERS, default off)
 `;
 
 function parseBool(name: string, value: string): boolean {

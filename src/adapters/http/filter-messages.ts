@@ -1,4 +1,4 @@
-import { FILTER_KINDS } from "../../domain/filters/catalogue.js";
+import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../domain/filters/catalogue.js";
 import type { FilterProblem } from "../../domain/filters/filter-settings.js";
 
 function describeValue(v: unknown): string {
@@ -21,9 +21,11 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter bpf: Filters must be text, got ${describeValue(p.got)}`;
     case "bpf_invalid":
       return `Invalid BPF expression on line ${p.line}: ${p.message}`;
+    case "not_a_distribution":
+      return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
     case "value_count": {
       const count = p.parameters.length;
-      const expected = p.minimum === count ? `${count}` : `${p.minimum} or ${count}`;
+      const expected = p.minimum === count ? `${count}` : p.minimum === count - 1 ? `${p.minimum} or ${count}` : `${p.minimum} to ${count}`;
       return `Filter ${p.kind} takes ${expected} value(s) (${p.parameters.map((x) => x.name).join(", ")}), got ${p.got}`;
     }
     case "not_an_integer":

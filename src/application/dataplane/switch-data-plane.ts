@@ -48,6 +48,8 @@ class LivePort {
   readonly ingressDelay: DelayLine;
   /** Frames the switch sent to the port, waiting out its delay before they leave. */
   readonly egressDelay: DelayLine;
+  /** Frames reorder let skip the delay but that still wait for the rate limit: made when first needed. */
+  private express: { ingress?: DelayLine; egress?: DelayLine } = {};
 
   constructor(
     readonly portNumber: number,
@@ -60,6 +62,16 @@ class LivePort {
     this.chain = chain;
     this.ingressDelay = makeLine(toSwitch);
     this.egressDelay = makeLine(toWire);
+    this.expressLine = (direction) => (this.express[direction] ??= makeLine(direction === "ingress" ? toSwitch : toWire));
+  }
+
+  readonly expressLine: (direction: "ingress" | "egress") => DelayLine;
+
+  closeLines(): void {
+    this.ingressDelay.close();
+    this.egressDelay.close();
+    this.express.ingress?.close();
+    this.express.egress?.close();
   }
 }
 
@@ -279,15 +291,15 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       return;
     }
     // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
-    const { frame: passed, delayMs, copies, copyDelayMs } = outcome;
-    this.towardsSwitch(live, port, passed, delayMs);
-    if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs);
+    const { frame: passed, delayMs, copies, copyDelayMs, overtakes } = outcome;
+    this.towardsSwitch(live, port, passed, delayMs, overtakes);
+    if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs, overtakes);
   }
 
-  private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number): void {
+  private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
     // The switch counts it as received when it takes it in, once its delay is over.
-    if (delayMs > 0) port.ingressDelay.push(frame, delayMs);
-    else this.intoSwitch(live, port, frame);
+    if (delayMs <= 0) this.intoSwitch(live, port, frame);
+    else (overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs);
   }
 
   private intoSwitch(live: LiveNode, port: LivePort, frame: Uint8Array): void {
@@ -312,14 +324,14 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       port.counters?.countEgressDrop(outcome.drop as DropReason);
       return;
     }
-    const { frame: passed, delayMs, copies, copyDelayMs } = outcome;
-    this.onToPort(port, passed, delayMs);
-    if (copies === 2) this.onToPort(port, passed, copyDelayMs);
+    const { frame: passed, delayMs, copies, copyDelayMs, overtakes } = outcome;
+    this.onToPort(port, passed, delayMs, overtakes);
+    if (copies === 2) this.onToPort(port, passed, copyDelayMs, overtakes);
   }
 
-  private onToPort(port: LivePort, frame: Uint8Array, delayMs: number): void {
-    if (delayMs > 0) port.egressDelay.push(frame, delayMs);
-    else this.ontoWire(port, frame);
+  private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
+    if (delayMs <= 0) this.ontoWire(port, frame);
+    else (overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs);
   }
 
   private ontoWire(port: LivePort, frame: Uint8Array): void {
@@ -342,8 +354,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (port === undefined) return;
     live.ports.delete(portNumber);
     live.live.fabric.removePort(portNumber);
-    port.ingressDelay.close();
-    port.egressDelay.close();
+    port.closeLines();
     await this.closeCapture(port);
     await port.endpoint?.close();
   }

@@ -9,7 +9,7 @@ export interface ServerSettings {
   readonly projectsPath: string;
   readonly auth: { readonly enabled: boolean; readonly user: string; readonly password: string };
   /**
-   * Whether `available_filters` lists netemu's impairments (bandwidth, burst_loss, duplicate) after
+   * Whether `available_filters` lists netemu's impairments (NETEMU_FILTER_CATALOGUE) after
    * GNS3's five. Off by default: GNS3 clients see exactly GNS3's descriptors. The kinds are accepted
    * on links and NIOs either way.
    */

@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -99,7 +99,23 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
     description: "The percentage represents the chance for a frame to be sent twice",
     parameters: [{ name: "Chance", type: "int", minimum: 0, maximum: 100, unit: "%" }],
   },
+  {
+    type: "reorder",
+    name: "Reorder",
+    description: "With a delay, the percentage of frames sent without it, overtaking the delayed ones (as netem's reorder)",
+    parameters: [{ name: "Chance", type: "int", minimum: 0, maximum: 100, unit: "%" }],
+  },
+  {
+    type: "delay_distribution",
+    name: "Delay distribution",
+    description: "How the delay's jitter is drawn: uniform (GNS3's, within +/- jitter), normal or pareto (jitter is the standard deviation, as netem's)",
+    parameters: [{ name: "Distribution", type: "text" }],
+  },
 ];
+
+/** The values `delay_distribution` takes. */
+export const DELAY_DISTRIBUTIONS = ["uniform", "normal", "pareto"] as const;
+export type DelayDistribution = (typeof DELAY_DISTRIBUTIONS)[number];
 
 export function isFilterKind(name: string): name is FilterKind {
   return (FILTER_KINDS as readonly string[]).includes(name);

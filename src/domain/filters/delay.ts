@@ -39,3 +39,31 @@ export class DepartureScheduler {
 export function nextDeparture(previousDepartureMs: number, arrivalMs: number, delayMs: number): number {
   return Math.max(arrivalMs + delayMs, previousDepartureMs);
 }
+
+/**
+ * One frame's delay when the jitter follows a distribution other than GNS3's uniform one, as netem
+ * draws it: the latency plus `jitterMs` × a standard variate, never below 0. Normal: a standard normal
+ * (Box-Muller). Pareto: netem's, a Pareto of shape 3 scaled to mean 0 and standard deviation 1 (heavy
+ * tail to the late side). Fractional milliseconds are kept.
+ */
+export function distributedDelayMs(latencyMs: number, jitterMs: number, distribution: "normal" | "pareto", random: RandomSource): number {
+  if (jitterMs <= 0) return Math.max(0, latencyMs);
+  return Math.max(0, latencyMs + jitterMs * (distribution === "normal" ? standardNormal(random) : standardPareto(random)));
+}
+
+function standardNormal(random: RandomSource): number {
+  // 1 − next() is in (0, 1]: the logarithm stays finite.
+  const u = 1 - random.next();
+  const v = random.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** Pareto(shape 3, scale 1) has mean 1.5 and standard deviation √3 / 2. */
+const PARETO_SHAPE = 3;
+const PARETO_MEAN = 1.5;
+const PARETO_SD = Math.sqrt(3) / 2;
+
+function standardPareto(random: RandomSource): number {
+  const x = 1 / Math.pow(1 - random.next(), 1 / PARETO_SHAPE);
+  return (x - PARETO_MEAN) / PARETO_SD;
+}

@@ -1,6 +1,6 @@
 import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
-import { frameDelayMs } from "./delay.js";
+import { distributedDelayMs, frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines } from "./filter-settings.js";
 import { type RandomSource, chance } from "./random.js";
 import { Shaper } from "./bandwidth.js";
@@ -18,9 +18,10 @@ export type BpfMatcher = (frame: Uint8Array) => boolean;
 /**
  * The fixed evaluation order (ADR 0030, extended by ADR 0050): whatever the order of the settings'
  * keys, a frame meets suspend, then bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate,
- * bandwidth (each copy queues for the rate), delay, and the first drop ends the chain.
+ * bandwidth (each copy queues for the rate), reorder (a frame that skips the delay), delay, and the
+ * first drop ends the chain.
  */
-export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "delay"] as const;
+export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "reorder", "delay"] as const;
 
 /**
  * What the chain decided for one frame. The chain reuses one instance: read it before the next
@@ -38,6 +39,11 @@ class FilterOutcome {
   /** 2 when duplicate sends the frame twice: the copy leaves `copyDelayMs` from now. */
   copies: 1 | 2 = 1;
   copyDelayMs = 0;
+  /**
+   * True when reorder let the frame skip the delay: it leaves after its transmission time only,
+   * overtaking the frames still held (the caller must not keep it behind them).
+   */
+  overtakes = false;
 }
 
 interface FilterChainInput {
@@ -69,6 +75,8 @@ export class FilterChain {
   private readonly latencyMs: number;
   private readonly jitterMs: number;
   private readonly duplicatePercent: number;
+  private readonly reorderPercent: number;
+  private readonly distribution: "uniform" | "normal" | "pareto";
   /** Per direction: a link's two directions are two transmitters, and lose in bursts of their own. */
   private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
   private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
@@ -95,6 +103,9 @@ export class FilterChain {
     this.latencyMs = settings.delay?.[0] ?? 0;
     this.jitterMs = settings.delay?.[1] ?? 0;
     this.duplicatePercent = settings.duplicate?.[0] ?? 0;
+    // Reordering needs a delay to overtake: without one it has nothing to do.
+    this.reorderPercent = this.hasDelay && this.latencyMs + this.jitterMs > 0 ? (settings.reorder?.[0] ?? 0) : 0;
+    this.distribution = settings.delay_distribution?.[0] ?? "uniform";
     const bandwidth = settings.bandwidth;
     this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
     const gemodel = settings.burst_loss;
@@ -125,6 +136,7 @@ export class FilterChain {
     o.corrupted = false;
     o.copies = 1;
     o.copyDelayMs = 0;
+    o.overtakes = false;
     if (this.isPassThrough) return o;
     if (this.suspend) {
       o.drop = "suspend";
@@ -166,7 +178,8 @@ export class FilterChain {
       copyQueuedMs = twice ? (shaper.admit(o.frame.length, nowMs) ?? -1) : -1;
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
-    const latencyMs = this.hasDelay ? frameDelayMs(this.latencyMs, this.jitterMs, this.random) : 0;
+    if (this.reorderPercent > 0 && chance(this.random, this.reorderPercent)) o.overtakes = true;
+    const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.random) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.random);
     o.delayMs = queuedMs + latencyMs;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
+import { DELAY_DISTRIBUTIONS, type DelayDistribution, type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
 
 /**
  * Validated filter settings of one link end. Only kinds that are "on" appear; values are in
@@ -16,6 +16,8 @@ export type FilterSettings = {
   /** p and r, optionally the loss when bad and when good, in %. */
   readonly burst_loss?: readonly [number, number] | readonly [number, number, number] | readonly [number, number, number, number];
   readonly duplicate?: readonly [number];
+  readonly reorder?: readonly [number];
+  readonly delay_distribution?: readonly [DelayDistribution];
 };
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
@@ -39,6 +41,7 @@ export type FilterProblem =
   | { readonly problem: "not_a_list"; readonly kind: FilterKind; readonly got: unknown }
   | { readonly problem: "bpf_not_text"; readonly got: unknown }
   | { readonly problem: "bpf_invalid"; readonly line: number; readonly message: string }
+  | { readonly problem: "not_a_distribution"; readonly got: unknown }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
   | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
 
@@ -106,6 +109,12 @@ export function parseFilterSettings(
         if (E.isLeft(checked)) return invalid({ problem: "bpf_invalid", line: checked.left.line, message: checked.left.message });
       }
       settings[name] = values as string[];
+      continue;
+    }
+    if (name === "delay_distribution") {
+      const [choice] = values as unknown[];
+      if (values.length !== 1 || !(DELAY_DISTRIBUTIONS as readonly unknown[]).includes(choice)) return invalid({ problem: "not_a_distribution", got: values.length === 1 ? choice : values });
+      settings[name] = values;
       continue;
     }
     const params = descriptor.parameters as readonly IntParameter[];

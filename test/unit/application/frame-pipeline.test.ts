@@ -132,6 +132,18 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(sentTo(0)).to.have.length(1);
     });
 
+    it("let a reordered frame overtake the delayed ones", async () => {
+      // One draw per frame for reorder 50 %: the first frame keeps its delay, the second skips it.
+      build(scriptedRandomness([0.9, 0.0]));
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { delay: [50], reorder: [50] }) }));
+      const [first, second] = [marked(BROADCAST, H1, 46, 0x61), marked(BROADCAST, H1, 46, 0x62)];
+      peer(0).fromPeer(first);
+      peer(0).fromPeer(second);
+      expect(sentTo(1), "the second leaves at once").to.deep.equal([hex(second)]);
+      time.advance(50);
+      expect(sentTo(1)).to.deep.equal([hex(second), hex(first)]);
+    });
+
     it("send a duplicated frame twice, in both directions", async () => {
       build(constantRandomness(0));
       await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { duplicate: [100] }) }));

@@ -106,12 +106,67 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
     });
   });
 
+  describe("reorder: frames that skip the delay and overtake the held ones (netem's reorder)", () => {
+    it("lets the chosen share of frames through without the delay (25 % over 200,000 frames, within 0.3 points)", () => {
+      const c = chain({ delay: [50], reorder: [25] });
+      let overtaking = 0;
+      for (let i = 0; i < 200_000; i++) {
+        const o = c.process(frameOf(64), "egress", 0);
+        if (o.overtakes) {
+          overtaking++;
+          expect(o.delayMs).to.equal(0);
+        } else expect(o.delayMs).to.equal(50);
+      }
+      expect(overtaking / 200_000).to.be.within(0.247, 0.253);
+    });
+
+    it("does nothing without a delay, and still waits for the rate limit", () => {
+      expect(chain({ reorder: [100] }).process(frameOf(64), "egress", 0).overtakes).to.equal(false);
+      const o = chain({ reorder: [100], delay: [50], bandwidth: [8000] }).process(frameOf(1000), "egress", 0);
+      expect([o.overtakes, o.delayMs]).to.deep.equal([true, 1]);
+    });
+  });
+
+  describe("delay_distribution: the jitter drawn from netem's distributions", () => {
+    /** Mean, standard deviation, minimum and median of `n` delays. */
+    function moments(settings: FilterSettings, n: number): { mean: number; sd: number; min: number; median: number } {
+      const c = chain(settings, 21);
+      const xs = Array.from({ length: n }, () => c.process(frameOf(64), "egress", 0).delayMs).sort((a, b) => a - b);
+      const mean = xs.reduce((a, b) => a + b, 0) / n;
+      const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+      return { mean, sd, min: xs[0] as number, median: xs[Math.floor(n / 2)] as number };
+    }
+
+    it("normal: the latency as mean and the jitter as standard deviation (100 ± 10 ms over 200,000 frames)", () => {
+      const m = moments({ delay: [100, 10], delay_distribution: ["normal"] }, 200_000);
+      expect(m.mean).to.be.within(99.9, 100.1);
+      expect(m.sd).to.be.within(9.9, 10.1);
+      expect(m.median).to.be.within(99.8, 100.2);
+    });
+
+    it("pareto: the same mean and deviation, a floor below the mean and a long tail above it", () => {
+      const m = moments({ delay: [100, 10], delay_distribution: ["pareto"] }, 400_000);
+      expect(m.mean).to.be.within(99.8, 100.2);
+      expect(m.sd).to.be.within(9.3, 10.7);
+      // Pareto(3) scaled: nothing below 100 − 10 × 0.5/0.866 = 94.23 ms; the median is under the mean.
+      expect(m.min).to.be.at.least(94.22);
+      expect(m.median).to.be.below(99);
+    });
+
+    it("uniform is GNS3's: an integer within ± jitter", () => {
+      const m = moments({ delay: [100, 10], delay_distribution: ["uniform"] }, 50_000);
+      expect(m.min).to.equal(90);
+      expect(m.mean).to.be.within(99.8, 100.2);
+    });
+  });
+
   describe("validation, in GNS3's wire shape", () => {
     const parsed = (raw: Record<string, unknown>) => parseFilterSettings(raw);
     it("takes a rate with or without its queue, the two state chances with or without their losses, and a chance", () => {
       expect(parsed({ bandwidth: [10_000] })).to.deep.equal(E.right({ bandwidth: [10_000] }));
       expect(parsed({ bandwidth: [10_000, 200], burst_loss: [1, 30], duplicate: [5] })).to.deep.equal(E.right({ bandwidth: [10_000, 200], burst_loss: [1, 30], duplicate: [5] }));
       expect(parsed({ burst_loss: [1, 30, 80, 2] })).to.deep.equal(E.right({ burst_loss: [1, 30, 80, 2] }));
+      expect(parsed({ reorder: [25], delay_distribution: [" pareto\n"] })).to.deep.equal(E.right({ reorder: [25], delay_distribution: ["pareto"] }));
     });
 
     it("reads a first value of 0 as off, as GNS3 does for its five", () => {
@@ -129,6 +184,8 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
       expect(problem({ burst_loss: [5, 0] })).to.deep.include({ problem: "out_of_range", kind: "burst_loss", got: 0 });
       expect(problem({ duplicate: [101] })).to.deep.include({ problem: "out_of_range", kind: "duplicate", got: 101 });
       expect(problem({ duplicate: [2.5] })).to.deep.include({ problem: "not_an_integer", kind: "duplicate" });
+      expect(problem({ delay_distribution: ["gaussian"] })).to.deep.equal({ problem: "not_a_distribution", got: "gaussian" });
+      expect(problem({ delay_distribution: ["normal", "pareto"] })).to.deep.equal({ problem: "not_a_distribution", got: ["normal", "pareto"] });
     });
   });
 });

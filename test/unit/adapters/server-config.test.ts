@@ -32,6 +32,15 @@ describe("server configuration", () => {
     expect(flags.auth.enabled).to.equal(true);
   });
 
+  it("lists GNS3's five filters only, unless told to list netemu's impairments too (flag over environment over file)", () => {
+    expect(resolveConfig(["--config-dir", dir], {}).extendedFilters).to.equal(false);
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\nextended_filters = True\n");
+    expect(resolveConfig(["--config-dir", dir], {}).extendedFilters).to.equal(true);
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_EXTENDED_FILTERS: "false" }).extendedFilters).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir, "--extended-filters"], { NETEMU_EXTENDED_FILTERS: "false" }).extendedFilters).to.equal(true);
+    expect(resolveConfig(["--config-dir", dir, "--no-extended-filters"], {}).extendedFilters).to.equal(false);
+  });
+
   it("refuses bad values, naming where they came from", () => {
     const refuse = (args: string[], env: Record<string, string> = {}) => {
       try {

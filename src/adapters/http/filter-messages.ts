@@ -18,9 +18,9 @@ export function filterProblemMessage(p: FilterProblem): string {
     case "not_a_list":
       return `Filter ${p.kind}: the values must be a list, got ${describeValue(p.got)}`;
     case "bpf_not_text":
-      return `Filter bpf: Filters must be text, got ${describeValue(p.got)}`;
+      return p.kind === "bpf" ? `Filter bpf: Filters must be text, got ${describeValue(p.got)}` : `Filter ${p.kind}: Expressions must be text, got ${describeValue(p.got)}`;
     case "bpf_invalid":
-      return `Invalid BPF expression on line ${p.line}: ${p.message}`;
+      return p.kind === "bpf" ? `Invalid BPF expression on line ${p.line}: ${p.message}` : `Filter ${p.kind}: invalid pcap-filter expression on line ${p.line}: ${p.message}`;
     case "not_a_distribution":
       return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
     case "value_count": {

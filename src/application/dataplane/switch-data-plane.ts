@@ -7,8 +7,8 @@ import { portOf } from "../../domain/switching/ethernet-switch.js";
 import { type ComputeNode, hasPort } from "../../domain/switching/compute-node.js";
 import { type Port, portFromMapping } from "../../domain/switching/port.js";
 import { type Nio, sameEndpoint } from "../../domain/switching/nio.js";
-import { FilterChain } from "../../domain/filters/filter-chain.js";
-import { bpfLines } from "../../domain/filters/filter-settings.js";
+import { type BpfMatcher, FilterChain } from "../../domain/filters/filter-chain.js";
+import { bpfLines, matchLines } from "../../domain/filters/filter-settings.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { PacketCaptures } from "../ports/packet-captures.js";
 import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
@@ -134,8 +134,24 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private buildChain(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
     const random = this.randomness.create();
     if (nio.type !== "nio_udp") return E.right(new FilterChain({ settings: {}, suspend: false, random }));
-    const lines = bpfLines(nio.filters);
-    if (lines.length === 0) return E.right(new FilterChain({ settings: nio.filters, suspend: nio.suspend, random }));
+    const bpf = this.matcherOf("bpf", bpfLines(nio.filters));
+    if (E.isLeft(bpf)) return bpf;
+    const classify = this.matcherOf("match", matchLines(nio.filters));
+    if (E.isLeft(classify)) return classify;
+    return E.right(
+      new FilterChain({
+        settings: nio.filters,
+        suspend: nio.suspend,
+        random,
+        ...(bpf.right === undefined ? {} : { bpf: bpf.right }),
+        ...(classify.right === undefined ? {} : { classify: classify.right }),
+      }),
+    );
+  }
+
+  /** The compiled matcher of a bpf or match entry's lines (none without lines), from a small cache. */
+  private matcherOf(kind: "bpf" | "match", lines: readonly string[]): E.Either<ErrorOf<"InvalidFilterSettings">, BpfMatcher | undefined> {
+    if (lines.length === 0) return E.right(undefined);
     const key = lines.join("\n");
     let compiled = this.bpfCache.get(key);
     if (compiled === undefined) {
@@ -143,8 +159,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       if (this.bpfCache.size > 256) this.bpfCache.clear();
       this.bpfCache.set(key, compiled);
     }
-    if (E.isLeft(compiled)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", ...compiled.left } });
-    return E.right(new FilterChain({ settings: nio.filters, suspend: nio.suspend, random, bpf: compiled.right }));
+    if (E.isLeft(compiled)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind, ...compiled.left } });
+    return E.right(compiled.right);
   }
 
   /**

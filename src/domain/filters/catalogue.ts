@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "match"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -110,6 +110,12 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
     name: "Delay distribution",
     description: "How the delay's jitter is drawn: uniform (GNS3's, within +/- jitter), normal or pareto (jitter is the standard deviation, as netem's)",
     parameters: [{ name: "Distribution", type: "text" }],
+  },
+  {
+    type: "match",
+    name: "Match (pcap-filter)",
+    description: "Apply this link end's filters only to the frames matching one of these pcap-filter expressions, one per line; the other frames pass untouched",
+    parameters: [{ name: "Expressions", type: "text" }],
   },
 ];
 

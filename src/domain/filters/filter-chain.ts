@@ -1,7 +1,7 @@
 import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
-import { type FilterSettings, bpfLines } from "./filter-settings.js";
+import { type FilterSettings, bpfLines, matchLines } from "./filter-settings.js";
 import { type RandomSource, chance } from "./random.js";
 import { Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
@@ -17,11 +17,11 @@ export type BpfMatcher = (frame: Uint8Array) => boolean;
 
 /**
  * The fixed evaluation order (ADR 0030, extended by ADR 0050): whatever the order of the settings'
- * keys, a frame meets suspend, then bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate,
+ * keys, a frame meets suspend, then match (a frame that does not match passes untouched), bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate,
  * bandwidth (each copy queues for the rate), reorder (a frame that skips the delay), delay, and the
  * first drop ends the chain.
  */
-export const FILTER_CHAIN_ORDER = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "reorder", "delay"] as const;
+export const FILTER_CHAIN_ORDER = ["suspend", "match", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "reorder", "delay"] as const;
 
 /**
  * What the chain decided for one frame. The chain reuses one instance: read it before the next
@@ -52,6 +52,8 @@ interface FilterChainInput {
   readonly random: RandomSource;
   /** Required when the settings hold bpf expressions: the compiled matcher of all their lines. */
   readonly bpf?: BpfMatcher;
+  /** Required when the settings hold match expressions: the frames the other filters act on. */
+  readonly classify?: BpfMatcher;
 }
 
 /**
@@ -65,6 +67,7 @@ export class FilterChain {
   readonly suspend: boolean;
   private readonly random: RandomSource;
   private readonly bpf: BpfMatcher | undefined;
+  private readonly classify: BpfMatcher | undefined;
   /** 0: off; −1: drop all; N > 0: drop every Nth frame. */
   private readonly frequency: number;
   private frequencyCounter = 0;
@@ -96,6 +99,11 @@ export class FilterChain {
       throw new Error("FilterChain: the settings hold bpf expressions but no compiled matcher was given");
     }
     this.bpf = hasBpf ? input.bpf : undefined;
+    const hasMatch = matchLines(settings).length > 0;
+    if (hasMatch && input.classify === undefined) {
+      throw new Error("FilterChain: the settings hold match expressions but no compiled matcher was given");
+    }
+    this.classify = hasMatch ? input.classify : undefined;
     this.frequency = settings.frequency_drop?.[0] ?? 0;
     this.lossPercent = settings.packet_loss?.[0] ?? 0;
     this.corruptPercent = settings.corrupt?.[0] ?? 0;
@@ -142,6 +150,8 @@ export class FilterChain {
       o.drop = "suspend";
       return o;
     }
+    // Classified: the filters act on the matching frames only; the others pass untouched.
+    if (this.classify !== undefined && !this.classify(frame)) return o;
     if (this.bpf !== undefined && this.bpf(frame)) {
       o.drop = "bpf";
       return o;

@@ -18,6 +18,8 @@ export type FilterSettings = {
   readonly duplicate?: readonly [number];
   readonly reorder?: readonly [number];
   readonly delay_distribution?: readonly [DelayDistribution];
+  /** pcap-filter expressions: the other filters act only on frames matching one of them. */
+  readonly match?: readonly string[];
 };
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
@@ -39,8 +41,8 @@ export type FilterProblem =
   | { readonly problem: "not_an_object"; readonly got: unknown }
   | { readonly problem: "unknown_kind"; readonly kind: string }
   | { readonly problem: "not_a_list"; readonly kind: FilterKind; readonly got: unknown }
-  | { readonly problem: "bpf_not_text"; readonly got: unknown }
-  | { readonly problem: "bpf_invalid"; readonly line: number; readonly message: string }
+  | { readonly problem: "bpf_not_text"; readonly kind: TextLinesKind; readonly got: unknown }
+  | { readonly problem: "bpf_invalid"; readonly kind: TextLinesKind; readonly line: number; readonly message: string }
   | { readonly problem: "not_a_distribution"; readonly got: unknown }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
   | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
@@ -49,6 +51,9 @@ export interface InvalidFilterSettings {
   readonly _tag: "InvalidFilterSettings";
   readonly problem: FilterProblem;
 }
+
+/** The kinds whose values are pcap-filter expressions, one per line. */
+type TextLinesKind = "bpf" | "match";
 
 const invalid = (problem: FilterProblem): E.Either<InvalidFilterSettings, never> => E.left({ _tag: "InvalidFilterSettings", problem });
 
@@ -100,13 +105,13 @@ export function parseFilterSettings(
       return invalid({ problem: "not_a_list", kind: name, got: values });
     }
     const descriptor = descriptorOf(name);
-    if (name === "bpf") {
+    if (name === "bpf" || name === "match") {
       const bad = values.find((v) => typeof v !== "string");
-      if (bad !== undefined) return invalid({ problem: "bpf_not_text", got: bad });
+      if (bad !== undefined) return invalid({ problem: "bpf_not_text", kind: name, got: bad });
       const lines = (values as string[]).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
       if (bpfCheck !== undefined) {
         const checked = bpfCheck(lines);
-        if (E.isLeft(checked)) return invalid({ problem: "bpf_invalid", line: checked.left.line, message: checked.left.message });
+        if (E.isLeft(checked)) return invalid({ problem: "bpf_invalid", kind: name, line: checked.left.line, message: checked.left.message });
       }
       settings[name] = values as string[];
       continue;
@@ -135,5 +140,14 @@ export function parseFilterSettings(
 
 /** The expression lines of a bpf entry: one per non-blank line of its text items. */
 export function bpfLines(settings: FilterSettings): string[] {
-  return (settings.bpf ?? []).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
+  return expressionLines(settings.bpf);
+}
+
+/** The expression lines of a match entry, which scopes the other filters. */
+export function matchLines(settings: FilterSettings): string[] {
+  return expressionLines(settings.match);
+}
+
+function expressionLines(items: readonly string[] | undefined): string[] {
+  return (items ?? []).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
 }

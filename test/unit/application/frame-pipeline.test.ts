@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { ethernet, icmpMessage, ipv4Packet, tcpSegment } from "../../support/bpf-frames.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { SwitchDataPlane } from "../../../src/application/dataplane/switch-data-plane.js";
 import type { RandomSourceFactory } from "../../../src/application/ports/timers.js";
@@ -142,6 +143,17 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(sentTo(1), "the second leaves at once").to.deep.equal([hex(second)]);
       time.advance(50);
       expect(sentTo(1)).to.deep.equal([hex(second), hex(first)]);
+    });
+
+    it("impair only the frames their match expression selects: a delay on tcp port 80 leaves ICMP alone", async () => {
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { match: ["tcp port 80"], delay: [30] }) }));
+      const web = ethernet("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:01", 0x0800, ipv4Packet(6, "10.0.0.1", "10.0.0.2", tcpSegment(40000, 80)));
+      const ping = ethernet("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:01", 0x0800, ipv4Packet(1, "10.0.0.1", "10.0.0.2", icmpMessage(8)));
+      peer(0).fromPeer(web);
+      peer(0).fromPeer(ping);
+      expect(sentTo(1), "ICMP at once").to.deep.equal([hex(ping)]);
+      time.advance(30);
+      expect(sentTo(1), "TCP port 80 after its delay").to.deep.equal([hex(ping), hex(web)]);
     });
 
     it("send a duplicated frame twice, in both directions", async () => {

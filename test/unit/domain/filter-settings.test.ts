@@ -94,7 +94,7 @@ describe("filter settings", () => {
         return E.left({ line: 2, message: "nope" });
       });
       expect(seen).to.deep.equal([["icmp", "tcp port 80"]]);
-      expect(r).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", line: 2, message: "nope" } }));
+      expect(r).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind: "bpf", line: 2, message: "nope" } }));
       if (E.isLeft(r)) expect(filterProblemMessage(r.left.problem)).to.equal("Invalid BPF expression on line 2: nope");
     });
   });

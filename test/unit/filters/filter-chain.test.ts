@@ -189,8 +189,8 @@ describe("Filter chain", () => {
   });
 
   describe("order", () => {
-    it("is suspend, bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate, bandwidth, reorder, delay", () => {
-      expect(FILTER_CHAIN_ORDER).to.deep.equal(["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "reorder", "delay"]);
+    it("is suspend, match, bpf, frequency_drop, packet_loss, burst_loss, corrupt, duplicate, bandwidth, reorder, delay", () => {
+      expect(FILTER_CHAIN_ORDER).to.deep.equal(["suspend", "match", "bpf", "frequency_drop", "packet_loss", "burst_loss", "corrupt", "duplicate", "bandwidth", "reorder", "delay"]);
     });
 
     it("does not advance the frequency counter for frames bpf dropped", () => {

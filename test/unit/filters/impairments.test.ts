@@ -160,6 +160,37 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
     });
   });
 
+  describe("match: a link end's filters act only on the frames a pcap-filter expression matches", () => {
+    const isOdd = (f: Uint8Array): boolean => (f[0] as number) % 2 === 1;
+    const classified = (settings: FilterSettings): FilterChain => new FilterChain({ settings: { match: ["x"], ...settings }, suspend: false, random: new SeededRandom(3), classify: isOdd });
+    const odd = Uint8Array.of(1, 2, 3);
+    const even = Uint8Array.of(2, 2, 3);
+
+    it("lets the other frames pass untouched, and impairs the matching ones", () => {
+      const c = classified({ packet_loss: [100] });
+      expect(c.process(even, "egress", 0)).to.deep.include({ drop: undefined, delayMs: 0 });
+      expect(c.process(odd, "egress", 0).drop).to.equal("packet_loss");
+      const d = classified({ delay: [30] });
+      expect(d.process(even, "egress", 0).delayMs).to.equal(0);
+      expect(d.process(odd, "egress", 0).delayMs).to.equal(30);
+    });
+
+    it("counts only the matching frames for frequency_drop", () => {
+      const c = classified({ frequency_drop: [2] });
+      const drops = [odd, even, even, odd, even, odd, odd].map((f) => c.process(f, "egress", 0).drop);
+      expect(drops).to.deep.equal([undefined, undefined, undefined, "frequency_drop", undefined, undefined, "frequency_drop"]);
+    });
+
+    it("does not scope suspend: a suspended link end drops everything", () => {
+      const c = new FilterChain({ settings: { match: ["x"], delay: [5] }, suspend: true, random: new SeededRandom(3), classify: isOdd });
+      expect(c.process(even, "egress", 0).drop).to.equal("suspend");
+    });
+
+    it("needs its compiled matcher", () => {
+      expect(() => new FilterChain({ settings: { match: ["tcp"], delay: [5] }, suspend: false, random: new SeededRandom(3) })).to.throw(/match expressions but no compiled matcher/);
+    });
+  });
+
   describe("validation, in GNS3's wire shape", () => {
     const parsed = (raw: Record<string, unknown>) => parseFilterSettings(raw);
     it("takes a rate with or without its queue, the two state chances with or without their losses, and a chance", () => {
@@ -185,6 +216,7 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
       expect(problem({ duplicate: [101] })).to.deep.include({ problem: "out_of_range", kind: "duplicate", got: 101 });
       expect(problem({ duplicate: [2.5] })).to.deep.include({ problem: "not_an_integer", kind: "duplicate" });
       expect(problem({ delay_distribution: ["gaussian"] })).to.deep.equal({ problem: "not_a_distribution", got: "gaussian" });
+      expect(problem({ match: [7] })).to.deep.equal({ problem: "bpf_not_text", kind: "match", got: 7 });
       expect(problem({ delay_distribution: ["normal", "pareto"] })).to.deep.equal({ problem: "not_a_distribution", got: ["normal", "pareto"] });
     });
   });

@@ -332,6 +332,26 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filters: { corrupt: [5] } });
       });
 
+      it("takes netemu's direction-specific filters, echoes them, and keeps them until a PUT replaces them", async () => {
+        const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: { delay: [5] }, filters_in: { packet_loss: [10] }, filters_out: { bandwidth: [1000] } });
+        expect(r.status, r.text).to.equal(201);
+        expect(r.json).to.deep.equal({ ...udp, filters: { delay: [5] }, filters_in: { packet_loss: [10] }, filters_out: { bandwidth: [1000] }, suspend: false });
+        expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filtersIn: { packet_loss: [10] }, filtersOut: { bandwidth: [1000] } });
+        // A PUT without them (GNS3's shape) leaves them; an empty object clears one.
+        await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: {} });
+        expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filtersOut: { bandwidth: [1000] } });
+        const cleared = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_out: {} });
+        expect(cleared.json).to.not.have.property("filters_out");
+      });
+
+      it("refuses invalid direction-specific filters with 400 and keeps the old ones", async () => {
+        await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { corrupt: [5] } });
+        const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { bandwidth: [1] } });
+        expect(r.status).to.equal(400);
+        expect(r.json.message).to.equal("Filter bandwidth: Rate must be an integer between 8 and 10000000 kbit/s, got 1");
+        expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filtersIn: { corrupt: [5] } });
+      });
+
       it("answers 409 on a port without NIO", async () => {
         const r = await s.request("PUT", `${base}/adapters/0/ports/3/nio`, udp);
         expect(r.status).to.equal(409);

@@ -251,6 +251,28 @@ describe("HTTP: controller projects, nodes and links", () => {
       }
     });
 
+    it("carries netemu's one-way filters per link end to that end's outgoing frames, and shows them on the end", async () => {
+      const r = await s.request("POST", `/v2/projects/${projectId}/links`, {
+        nodes: [
+          { node_id: sw1, adapter_number: 0, port_number: 4, filters: { bandwidth: [2000] } },
+          { node_id: sw2, adapter_number: 0, port_number: 4, filters: { delay: [80] } },
+        ],
+        filters: { packet_loss: [1] },
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.json.nodes.map((n: { filters?: unknown }) => n.filters)).to.deep.equal([{ bandwidth: [2000] }, { delay: [80] }]);
+      expect(dataPlane.attached.get(`${sw1}/4`)).to.deep.include({ filters: { packet_loss: [1] }, filtersOut: { bandwidth: [2000] } });
+      expect(dataPlane.attached.get(`${sw2}/4`)).to.deep.include({ filters: {}, filtersOut: { delay: [80] } });
+      // PUT replaces one end's, and an end without any shows no key (as GNS3's).
+      const put = await s.request("PUT", `/v2/projects/${projectId}/links/${r.json.link_id}`, { nodes: [{ node_id: sw2, adapter_number: 0, port_number: 4, filters: {} }] });
+      expect(put.status, put.text).to.equal(201);
+      expect(put.json.nodes[1]).to.not.have.property("filters");
+      expect(dataPlane.attached.get(`${sw2}/4`)).to.not.have.property("filtersOut");
+      const bad = await s.request("PUT", `/v2/projects/${projectId}/links/${r.json.link_id}`, { nodes: [{ node_id: sw1, adapter_number: 0, port_number: 4, filters: { delay: [99999] } }] });
+      expect(bad.status).to.equal(400);
+      expect(dataPlane.attached.get(`${sw1}/4`)).to.deep.include({ filtersOut: { bandwidth: [2000] } });
+    });
+
     it("answers 404 for available_filters of unknown projects and links", async () => {
       expect((await s.request("GET", `/v2/projects/nope/links/x/available_filters`)).json).to.deep.equal({ message: "Project ID nope doesn't exist", status: 404 });
       expect((await s.request("GET", `/v2/projects/${projectId}/links/x/available_filters`)).json).to.deep.equal({ message: "Link ID x doesn't exist", status: 404 });

@@ -45,7 +45,7 @@ const NodeCodec = t.intersection([
   }),
 ]);
 
-const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec })]);
+const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec, filters: t.unknown })]);
 
 const LinkCodec = t.intersection([
   t.type({ link_id: t.string, nodes: t.array(LinkEndCodec) }),
@@ -203,14 +203,21 @@ export function parseProjectFile(text: string, path: string, filename: string, c
     const filters = parseFilterSettings(l.filters ?? {}, checkBpf);
     if (E.isLeft(filters)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `filters ${JSON.stringify(l.filters)} are not valid` });
     // The UDP ports of a link's tunnel are not in the file: opening the project reserves new ones.
-    const end = (e: t.TypeOf<typeof LinkEndCodec>): LinkEnd => ({
-      nodeId: e.node_id,
-      adapterNumber: e.adapter_number,
-      portNumber: e.port_number,
-      label: label(e.label, { text: `${e.adapter_number}/${e.port_number}`, style: null }),
-      udpPort: 0,
-    });
-    links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [end(a), end(b)], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
+    const ends: LinkEnd[] = [];
+    for (const e of [a, b]) {
+      // netemu's one-way filters (ADR 0051), which GNS3 does not write.
+      const sent = e.filters === undefined ? E.right({}) : parseFilterSettings(e.filters, checkBpf);
+      if (E.isLeft(sent)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `filters ${JSON.stringify(e.filters)} of node ${e.node_id} are not valid` });
+      ends.push({
+        nodeId: e.node_id,
+        adapterNumber: e.adapter_number,
+        portNumber: e.port_number,
+        label: label(e.label, { text: `${e.adapter_number}/${e.port_number}`, style: null }),
+        udpPort: 0,
+        ...(Object.keys(sent.right).length > 0 ? { filters: sent.right } : {}),
+      });
+    }
+    links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [ends[0] as LinkEnd, ends[1] as LinkEnd], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
   }
   return E.right({ project, nodes, links });
 }
@@ -252,7 +259,14 @@ export function renderProjectFile(topology: ProjectTopology, gns3Version: string
         filters: l.filters,
         link_id: l.linkId,
         link_style: l.linkStyle,
-        nodes: l.nodes.map((n) => ({ adapter_number: n.adapterNumber, label: n.label, node_id: n.nodeId, port_number: n.portNumber })),
+        nodes: l.nodes.map((n) => ({
+          adapter_number: n.adapterNumber,
+          // netemu's one-way filters, only when set: GNS3 ignores the key, and files without them stay GNS3's.
+          ...(n.filters === undefined ? {} : { filters: n.filters }),
+          label: n.label,
+          node_id: n.nodeId,
+          port_number: n.portNumber,
+        })),
         suspend: l.suspend,
       })),
       nodes: nodes.map((n) => ({

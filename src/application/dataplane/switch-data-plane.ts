@@ -6,9 +6,9 @@ import { PortCounters as LivePortCounters, type DropReason } from "../../domain/
 import { portOf } from "../../domain/switching/ethernet-switch.js";
 import { type ComputeNode, hasPort } from "../../domain/switching/compute-node.js";
 import { type Port, portFromMapping } from "../../domain/switching/port.js";
-import { type Nio, sameEndpoint } from "../../domain/switching/nio.js";
+import { type Nio, filtersOf, sameEndpoint } from "../../domain/switching/nio.js";
 import { type BpfMatcher, FilterChain } from "../../domain/filters/filter-chain.js";
-import { bpfLines, matchLines } from "../../domain/filters/filter-settings.js";
+import { type FilterSettings, bpfLines, matchLines } from "../../domain/filters/filter-settings.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { PacketCaptures } from "../ports/packet-captures.js";
 import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
@@ -33,12 +33,19 @@ export interface DataPlaneOptions {
 
 export const DEFAULT_DATA_PLANE_OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 8192 };
 
+/** A port's filter chains by direction (the same chain both ways keeps GNS3's shared state). */
+interface PortChains {
+  readonly ingress: FilterChain;
+  readonly egress: FilterChain;
+}
+
 /** One live switch port: its NIO's socket, its filter chain, its delay lines and capture. */
 class LivePort {
   endpoint: UdpEndpoint | undefined;
   /** The fabric's counters of this port (set once the port is attached). */
   counters: LivePortCounters | undefined;
-  chain: FilterChain;
+  /** The chain each direction runs: one shared object unless the NIO has direction-specific filters. */
+  chains: PortChains;
   capture: { writer: CaptureWriter; path: string } | undefined;
   /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
   faults = 0;
@@ -54,12 +61,12 @@ class LivePort {
   constructor(
     readonly portNumber: number,
     public nio: Nio,
-    chain: FilterChain,
+    chains: PortChains,
     makeLine: (deliver: (frame: Uint8Array) => void) => DelayLine,
     toSwitch: (frame: Uint8Array) => void,
     toWire: (frame: Uint8Array) => void,
   ) {
-    this.chain = chain;
+    this.chains = chains;
     this.ingressDelay = makeLine(toSwitch);
     this.egressDelay = makeLine(toWire);
     this.expressLine = (direction) => (this.express[direction] ??= makeLine(direction === "ingress" ? toSwitch : toWire));
@@ -131,17 +138,32 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     log.call(this.logger, logLine, { projectId: node?.projectId, nodeId: node?.nodeId, ...fields });
   }
 
-  private buildChain(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
+  private buildChains(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, PortChains> {
+    if (nio.type !== "nio_udp") {
+      const none = new FilterChain({ settings: {}, suspend: false, random: this.randomness.create() });
+      return E.right({ ingress: none, egress: none });
+    }
+    const inbound = filtersOf(nio, "in");
+    const outbound = filtersOf(nio, "out");
+    const ingress = this.buildChain(inbound, nio.suspend);
+    if (E.isLeft(ingress)) return ingress;
+    // Without direction-specific filters both directions share one chain, as uBridge's filters do.
+    if (inbound === outbound) return E.right({ ingress: ingress.right, egress: ingress.right });
+    const egress = this.buildChain(outbound, nio.suspend);
+    if (E.isLeft(egress)) return egress;
+    return E.right({ ingress: ingress.right, egress: egress.right });
+  }
+
+  private buildChain(settings: FilterSettings, suspend: boolean): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
     const random = this.randomness.create();
-    if (nio.type !== "nio_udp") return E.right(new FilterChain({ settings: {}, suspend: false, random }));
-    const bpf = this.matcherOf("bpf", bpfLines(nio.filters));
+    const bpf = this.matcherOf("bpf", bpfLines(settings));
     if (E.isLeft(bpf)) return bpf;
-    const classify = this.matcherOf("match", matchLines(nio.filters));
+    const classify = this.matcherOf("match", matchLines(settings));
     if (E.isLeft(classify)) return classify;
     return E.right(
       new FilterChain({
-        settings: nio.filters,
-        suspend: nio.suspend,
+        settings,
+        suspend,
         random,
         ...(bpf.right === undefined ? {} : { bpf: bpf.right }),
         ...(classify.right === undefined ? {} : { classify: classify.right }),
@@ -174,21 +196,21 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     const existing = this.nodes.get(node.nodeId);
     if (existing === undefined && node.nios.size === 0) return E.right(undefined);
     const live = existing ?? this.newLiveNode(node);
-    const plans: { portNumber: number; nio: Nio; chain: FilterChain; current: LivePort | undefined }[] = [];
+    const plans: { portNumber: number; nio: Nio; chains: PortChains; current: LivePort | undefined }[] = [];
     for (const [portNumber, nio] of node.nios) {
       if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
       const current = live.ports.get(portNumber);
       if (current?.nio === nio) continue;
-      const chain = this.buildChain(nio);
-      if (E.isLeft(chain)) return chain;
-      plans.push({ portNumber, nio, chain: chain.right, current });
+      const chains = this.buildChains(nio);
+      if (E.isLeft(chains)) return chains;
+      plans.push({ portNumber, nio, chains: chains.right, current });
     }
     const opened: LivePort[] = [];
     for (const plan of plans) {
       if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) continue;
       // A NIO whose socket changes gives its local port up first (use cases never do this: a port's NIO is removed, then added).
       if (plan.current !== undefined) await this.closePort(live, plan.portNumber);
-      const port = await this.openPort(live, plan.portNumber, plan.nio, plan.chain);
+      const port = await this.openPort(live, plan.portNumber, plan.nio, plan.chains);
       if (E.isLeft(port)) {
         for (const p of opened) await p.endpoint?.close();
         if (live.ports.size === 0) this.nodes.delete(node.nodeId);
@@ -200,7 +222,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     for (const portNumber of [...live.ports.keys()]) if (!node.nios.has(portNumber)) await this.closePort(live, portNumber);
     for (const plan of plans) {
       if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) {
-        plan.current.chain = plan.chain;
+        plan.current.chains = plan.chains;
         plan.current.nio = plan.nio;
       }
     }
@@ -236,12 +258,12 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
-  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chain: FilterChain): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err));
     const livePort: LivePort = new LivePort(
       portNumber,
       nio,
-      chain,
+      chains,
       makeLine,
       (frame) => this.intoSwitch(live, livePort, frame),
       // A frame still held by the egress delay when the node stopped does not leave either.
@@ -301,7 +323,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       counters.countInDropped(frame.length, "stopped");
       return;
     }
-    const outcome = port.chain.process(frame, "ingress", port.chain.needsTime ? this.clock.nowMs() : 0);
+    const chain = port.chains.ingress;
+    const outcome = chain.process(frame, "ingress", chain.needsTime ? this.clock.nowMs() : 0);
     if (outcome.drop !== undefined) {
       counters.countInDropped(frame.length, outcome.drop);
       return;
@@ -335,7 +358,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   /** A frame the switch sends to a port: that port's filters, then its delay, capture and socket. */
   private towardsPort(port: LivePort, frame: Uint8Array): void {
-    const outcome = port.chain.process(frame, "egress", port.chain.needsTime ? this.clock.nowMs() : 0);
+    const chain = port.chains.egress;
+    const outcome = chain.process(frame, "egress", chain.needsTime ? this.clock.nowMs() : 0);
     if (outcome.drop !== undefined) {
       port.counters?.countEgressDrop(outcome.drop as DropReason);
       return;

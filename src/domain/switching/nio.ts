@@ -9,7 +9,14 @@ export interface UdpNio {
   readonly lport: number;
   readonly rhost: string;
   readonly rport: number;
+  /** Filters for both directions (GNS3's meaning). */
   readonly filters: FilterSettings;
+  /**
+   * netemu's direction-specific filters (ADR 0051): for the frames coming in from the peer, and for
+   * those going out to it. A kind given here replaces the same kind of `filters` in that direction.
+   */
+  readonly filtersIn?: FilterSettings;
+  readonly filtersOut?: FilterSettings;
   readonly suspend: boolean;
 }
 
@@ -32,8 +39,36 @@ const UNSUPPORTED_NIO_TYPES = [
 ] as const;
 export type UnsupportedNioType = (typeof UNSUPPORTED_NIO_TYPES)[number];
 
-export function withFilters(nio: Nio, filters: FilterSettings, suspend: boolean): Nio {
-  return nio.type === "nio_udp" ? { ...nio, filters, suspend } : nio;
+/** The filters of a UDP NIO, both ways and per direction. */
+export interface NioFilters {
+  readonly filters: FilterSettings;
+  readonly filtersIn: FilterSettings;
+  readonly filtersOut: FilterSettings;
+}
+
+export function withFilters(nio: Nio, filters: NioFilters, suspend: boolean): Nio {
+  if (nio.type !== "nio_udp") return nio;
+  const { filtersIn, filtersOut, ...rest } = nio;
+  void filtersIn;
+  void filtersOut;
+  return { ...rest, filters: filters.filters, ...directional(filters), suspend };
+}
+
+/** The direction-specific fields, only when set (a NIO without them is GNS3's). */
+export function directional(f: { readonly filtersIn: FilterSettings; readonly filtersOut: FilterSettings }): Pick<UdpNio, "filtersIn" | "filtersOut"> {
+  return {
+    ...(Object.keys(f.filtersIn).length > 0 ? { filtersIn: f.filtersIn } : {}),
+    ...(Object.keys(f.filtersOut).length > 0 ? { filtersOut: f.filtersOut } : {}),
+  };
+}
+
+/**
+ * The filters acting on one direction of a NIO: its both-ways filters, with the kinds that direction
+ * sets replacing theirs. The same object as `filters` when the NIO has no direction-specific ones.
+ */
+export function filtersOf(nio: UdpNio, direction: "in" | "out"): FilterSettings {
+  const own = direction === "in" ? nio.filtersIn : nio.filtersOut;
+  return own === undefined || Object.keys(own).length === 0 ? nio.filters : { ...nio.filters, ...own };
 }
 
 /** Whether two NIOs use the same socket (same kind, local port and peer): only their filters may differ. */

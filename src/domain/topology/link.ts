@@ -9,6 +9,11 @@ export interface LinkEnd {
   readonly label: Label;
   /** The UDP port reserved on this end's compute for the link's tunnel. */
   readonly udpPort: number;
+  /**
+   * netemu's one-way impairments (ADR 0051): filters on the frames this end's node sends over the
+   * link, applied at this end's NIO as it sends them. None unless set.
+   */
+  readonly filters?: FilterSettings;
 }
 
 export interface LinkCapture {

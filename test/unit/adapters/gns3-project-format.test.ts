@@ -76,6 +76,17 @@ describe("GNS3 project files (.gns3, topology revision 9)", () => {
     expect(parsed(renderProjectFile(first, "2.2.59"))).to.deep.equal(first);
   });
 
+  it("keeps netemu's one-way filters of a link end, and writes no such key where there are none", () => {
+    const gns3s = parsed(gns3File("switches-and-hub.gns3"));
+    const [link, ...others] = gns3s.links;
+    if (link === undefined) throw new Error("no link");
+    const withOneWay = { ...gns3s, links: [{ ...link, nodes: [{ ...link.nodes[0], filters: { bandwidth: [5000, 20] } }, link.nodes[1]] as const }, ...others] };
+    const text = renderProjectFile(withOneWay, "2.2.59");
+    expect(parsed(text)).to.deep.equal(withOneWay);
+    const written = JSON.parse(text) as { topology: { links: { nodes: Record<string, unknown>[] }[] } };
+    expect(written.topology.links.flatMap((l) => l.nodes).filter((n) => "filters" in n)).to.have.length(1);
+  });
+
   it("refuses what is not a GNS3 2.2 project file, saying why", () => {
     const good = JSON.parse(gns3File("switches-and-hub.gns3")) as Record<string, unknown> & { topology: { links: { filters: unknown; nodes: unknown[] }[] } };
     expect(problem("{ not json")).to.match(/^not JSON: /);

@@ -156,6 +156,19 @@ describe("the frame path of the data plane, frame by frame", () => {
       expect(sentTo(1), "TCP port 80 after its delay").to.deep.equal([hex(ping), hex(web)]);
     });
 
+    it("apply direction-specific filters to their direction only, a kind given for a direction replacing the both-ways one", async () => {
+      const nio: UdpNio = { ...udpNio(1, { delay: [10] }), filtersOut: { delay: [30] } };
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: nio }));
+      const out = marked(BROADCAST, H1, 46, 0x71);
+      const into = marked(BROADCAST, H2, 46, 0x72);
+      peer(0).fromPeer(out);
+      peer(1).fromPeer(into);
+      time.advance(10);
+      expect([sentTo(0), sentTo(1)], "in from port 1's peer: the both-ways 10 ms").to.deep.equal([[hex(into)], []]);
+      time.advance(20);
+      expect(sentTo(1), "out to port 1's peer: its own 30 ms").to.deep.equal([hex(out)]);
+    });
+
     it("send a duplicated frame twice, in both directions", async () => {
       build(constantRandomness(0));
       await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { duplicate: [100] }) }));

@@ -1,9 +1,18 @@
+import type * as t from "io-ts";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
 import type { ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "./codecs.js";
+import type { NioRequest } from "../../../application/use-cases/compute/nio-request.js";
+
+/** The NIO a body asks for: GNS3's fields as they are, netemu's direction-specific filters renamed. */
+function nioRequest(body: t.TypeOf<typeof NioBody>): NioRequest {
+  if (body.type !== "nio_udp") return body;
+  const { filters_in, filters_out, ...gns3 } = body;
+  return { ...gns3, filtersIn: filters_in, filtersOut: filters_out };
+}
 import { presentComputeNode, presentNio } from "./presenters.js";
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
@@ -49,11 +58,11 @@ function registerCommonRoutes(api: ApiRouter, uc: UseCases, nodeType: ComputeNod
   }
 
   api.add(`compute.${nodeType}.nio.create`, "POST", NIO, withBody(NioBody, async (x, body) => {
-    x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, false));
+    x.respond(await uc.addNio.execute({ port: portAddress(x, nodeType), nio: nioRequest(body) }), 201, (nio) => presentNio(nio, false));
   }));
 
   api.add(`compute.${nodeType}.nio.update`, "PUT", NIO, withBody(NioBody, async (x, body) => {
-    x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: body }), 201, (nio) => presentNio(nio, true));
+    x.respond(await uc.updateNio.execute({ port: portAddress(x, nodeType), nio: nioRequest(body) }), 201, (nio) => presentNio(nio, true));
   }));
 
   api.add(`compute.${nodeType}.nio.delete`, "DELETE", NIO, async (x) => {

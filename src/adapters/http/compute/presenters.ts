@@ -11,11 +11,21 @@ export function presentComputeProject(p: ComputeProject): Record<string, unknown
   return { name: p.name, project_id: p.projectId, variables: p.variables };
 }
 
-/** POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them. */
+/**
+ * POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them, with netemu's
+ * direction-specific filters when the NIO has any.
+ */
 export function presentNio(nio: Nio, withFilters: boolean): Record<string, unknown> {
   if (nio.type === "nio_null") return { type: "nio_null" };
   const base = { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
-  return withFilters ? { ...base, filters: nio.filters, suspend: nio.suspend } : base;
+  if (!withFilters) return base;
+  return {
+    ...base,
+    filters: nio.filters,
+    ...(nio.filtersIn === undefined ? {} : { filters_in: nio.filtersIn }),
+    ...(nio.filtersOut === undefined ? {} : { filters_out: nio.filtersOut }),
+    suspend: nio.suspend,
+  };
 }
 
 /** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */

@@ -67,7 +67,8 @@ export const NodeUpdateBody = jsonClosedObject("NodeUpdate", {}, nodeFields);
 const LinkNode = jsonClosedObject(
   "LinkNode",
   { node_id: jsonString(), adapter_number: jsonInteger(), port_number: jsonInteger() },
-  { label: Label },
+  // filters: netemu's one-way impairments on the frames this node sends over the link (ADR 0051).
+  { label: Label, filters: jsonObject },
 );
 
 const linkFields = {

@@ -13,7 +13,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
   api.add("controller.link.create", "POST", LINKS, withBody(LinkCreateBody, async (x, b) => {
     const created = await uc.createLink.execute({
       projectId: x.param("project_id"),
-      nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label })),
+      nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label, filters: n.filters })),
       filters: b.filters,
       suspend: b.suspend,
       linkStyle: b.link_style,
@@ -36,7 +36,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
       filters: b.filters,
       suspend: b.suspend,
       linkStyle: b.link_style,
-      nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label })),
+      nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label, filters: n.filters })),
     });
     x.respond(updated, 201, presentLink);
   }));

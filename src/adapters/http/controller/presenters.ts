@@ -81,6 +81,8 @@ export function presentLink(link: Link): Record<string, unknown> {
     link_type: "ethernet",
     nodes: link.nodes.map((n) => ({
       adapter_number: n.adapterNumber,
+      // netemu's one-way filters, only when set: a GNS3 link end has no such key.
+      ...(n.filters === undefined || Object.keys(n.filters).length === 0 ? {} : { filters: n.filters }),
       label: n.label,
       node_id: n.nodeId,
       port_number: n.portNumber,

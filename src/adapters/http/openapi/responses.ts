@@ -42,7 +42,9 @@ const ethernetHub = closed("EthernetHub", { ...nodeFields, ports_mapping: { type
 const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
 const nullNio = closed("NioNull", { type: { const: "nio_null" } });
 const nioAdded: JsonSchema = { oneOf: [closed("NioUdp", udpNio), nullNio] };
-const nioUpdated: JsonSchema = { oneOf: [closed("NioUdpWithFilters", { ...udpNio, filters: { type: "object" }, suspend: { type: "boolean" } }), nullNio] };
+const nioUpdated: JsonSchema = {
+  oneOf: [closed("NioUdpWithFilters", { ...udpNio, filters: { type: "object" }, suspend: { type: "boolean" } }, { filters_in: { type: "object" }, filters_out: { type: "object" } }), nullNio],
+};
 
 const nodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
   [`compute.${nodeType}.create`]: { status: 201, schema: node },
@@ -133,7 +135,7 @@ const link = closed("Link", {
   link_id: uuid,
   link_style: { type: "object" },
   link_type: { const: "ethernet" },
-  nodes: { type: "array", items: closed("LinkEnd", { adapter_number: integer, label, node_id: uuid, port_number: integer }) },
+  nodes: { type: "array", items: closed("LinkEnd", { adapter_number: integer, label, node_id: uuid, port_number: integer }, { filters: { type: "object", description: "netemu's one-way filters on what this node sends" } }) },
   project_id: uuid,
   suspend: boolean,
 }, {

@@ -6,5 +6,6 @@ export function nioLogFields(at: PortAddress, nio: Nio | undefined): Record<stri
   const where = { projectId: at.projectId, nodeId: at.nodeId, adapter: at.adapterNumber, port: at.portNumber };
   if (nio === undefined) return where;
   if (nio.type !== "nio_udp") return { ...where, type: nio.type };
-  return { ...where, type: nio.type, lport: nio.lport, peer: `${nio.rhost}:${nio.rport}`, filters: nio.filters, suspend: nio.suspend };
+  const oneWay = { ...(nio.filtersIn === undefined ? {} : { filtersIn: nio.filtersIn }), ...(nio.filtersOut === undefined ? {} : { filtersOut: nio.filtersOut }) };
+  return { ...where, type: nio.type, lport: nio.lport, peer: `${nio.rhost}:${nio.rport}`, filters: nio.filters, ...oneWay, suspend: nio.suspend };
 }

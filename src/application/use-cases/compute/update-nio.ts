@@ -1,8 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { replaceNio } from "../../../domain/switching/compute-node.js";
-import { type Nio, withFilters } from "../../../domain/switching/nio.js";
-import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
+import { type Nio, directional, withFilters } from "../../../domain/switching/nio.js";
+import { type BpfCheck, NO_FILTERS } from "../../../domain/filters/filter-settings.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -11,7 +11,7 @@ import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
-import { type NioRequest, checkedFilters } from "./nio-request.js";
+import { type NioRequest, checkedNioFilters } from "./nio-request.js";
 import { nioLogFields } from "./nio-log-fields.js";
 
 /** What UpdateNio can answer instead of its result. */
@@ -42,7 +42,7 @@ export class UpdateNio {
         return E.left({ _tag: "NioTypeMismatch", portNumber: at.portNumber, current: current.type, requested: request.type });
       }
       if (current.type !== "nio_udp" || request.type !== "nio_udp") return E.right(current);
-      const filters = request.filters === undefined ? E.right(current.filters) : checkedFilters(request.filters, this.bpfCheck);
+      const filters = checkedNioFilters(request, this.bpfCheck, { filters: current.filters, filtersIn: current.filtersIn ?? NO_FILTERS, filtersOut: current.filtersOut ?? NO_FILTERS });
       if (E.isLeft(filters)) return filters;
       const nio = withFilters(current, filters.right, request.suspend ?? current.suspend);
       const updated = replaceNio(found.right, at.portNumber, nio);
@@ -51,7 +51,7 @@ export class UpdateNio {
       if (E.isLeft(applied)) return applied;
       await this.nodes.save(updated.right);
       // The filters as they now apply, and what they replaced: the line explains a change in traffic.
-      const before = current.type === "nio_udp" ? { filters: current.filters, suspend: current.suspend } : {};
+      const before = { filters: current.filters, ...directional({ filtersIn: current.filtersIn ?? NO_FILTERS, filtersOut: current.filtersOut ?? NO_FILTERS }), suspend: current.suspend };
       this.logger.info("NIO filters changed", { ...nioLogFields(at, nio), before });
       return E.right(nio);
     });

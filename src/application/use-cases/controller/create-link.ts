@@ -18,6 +18,8 @@ export type CreateLinkError = ControllerProjectLookupError | ErrorOf<"LinkEndCou
 
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
+  /** netemu's one-way filters on the frames this end's node sends (ADR 0051). */
+  readonly filters?: RawFilterSettings | undefined;
 }
 
 export interface CreateLinkInput {
@@ -64,6 +66,12 @@ export class CreateLink {
       const filters: E.Either<ErrorOf<"InvalidFilterSettings">, FilterSettings> =
         input.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(input.filters, this.bpfCheck);
       if (E.isLeft(filters)) return filters;
+      const oneWay: FilterSettings[] = [];
+      for (const r of [a, b]) {
+        const parsed = r.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(r.filters, this.bpfCheck);
+        if (E.isLeft(parsed)) return parsed;
+        oneWay.push(parsed.right);
+      }
 
       const portA = await this.pool.reserve(projectId);
       if (E.isLeft(portA)) return portA;
@@ -72,17 +80,18 @@ export class CreateLink {
         this.pool.release(portA.right);
         return portB;
       }
-      const end = (r: LinkEndRequest, udpPort: number): LinkEnd => ({
+      const end = (r: LinkEndRequest, udpPort: number, sent: FilterSettings): LinkEnd => ({
         nodeId: r.nodeId,
         adapterNumber: r.adapterNumber,
         portNumber: r.portNumber,
         label: r.label ?? defaultPortLabel(r.adapterNumber, r.portNumber),
         udpPort,
+        ...(Object.keys(sent).length > 0 ? { filters: sent } : {}),
       });
       const link: Link = {
         linkId: this.ids.uuid(),
         projectId,
-        nodes: [end(a, portA.right), end(b, portB.right)],
+        nodes: [end(a, portA.right, oneWay[0] as FilterSettings), end(b, portB.right, oneWay[1] as FilterSettings)],
         filters: filters.right,
         suspend: input.suspend ?? false,
         linkStyle: input.linkStyle ?? {},

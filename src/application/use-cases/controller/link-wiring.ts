@@ -45,6 +45,9 @@ export class LinkWiring {
       rhost: this.peerHost(),
       rport: peer.udpPort,
       filters,
+      // One-way filters act on what this end's node sends over the link: its NIO's outgoing frames.
+      filtersIn: {},
+      filtersOut: self.filters ?? {},
       suspend: link.suspend,
     };
   }

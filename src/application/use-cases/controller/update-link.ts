@@ -18,7 +18,8 @@ export interface UpdateLinkInput {
   readonly filters?: RawFilterSettings | undefined;
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
-  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined }[] | undefined;
+  /** Ends to relabel, or whose one-way filters (netemu's, ADR 0051) to replace. */
+  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: RawFilterSettings | undefined }[] | undefined;
 }
 
 /**
@@ -51,10 +52,16 @@ export class UpdateLink {
       for (const update of input.nodes ?? []) {
         const index = nodes.findIndex((n) => n.nodeId === update.nodeId);
         if (index < 0) return E.left({ _tag: "NodeNotFound", nodeId: update.nodeId });
-        if (update.label !== undefined) {
-          const relabelled = nodes.map((n, i): LinkEnd => (i === index ? { ...n, label: update.label as Label } : n));
-          nodes = [relabelled[0] as LinkEnd, relabelled[1] as LinkEnd];
+        let changed: LinkEnd = nodes[index] as LinkEnd;
+        if (update.label !== undefined) changed = { ...changed, label: update.label };
+        if (update.filters !== undefined) {
+          const parsed = parseFilterSettings(update.filters, this.bpfCheck);
+          if (E.isLeft(parsed)) return parsed;
+          const { filters: _old, ...rest } = changed;
+          changed = Object.keys(parsed.right).length > 0 ? { ...rest, filters: parsed.right } : rest;
         }
+        const replaced = nodes.map((n, i): LinkEnd => (i === index ? changed : n));
+        nodes = [replaced[0] as LinkEnd, replaced[1] as LinkEnd];
       }
       const updated: Link = {
         ...current,
@@ -63,8 +70,9 @@ export class UpdateLink {
         suspend: input.suspend ?? current.suspend,
         linkStyle: input.linkStyle ?? current.linkStyle,
       };
+      const oneWay = (l: Link) => JSON.stringify(l.nodes.map((n) => n.filters ?? {}));
       const dataPlaneChanged =
-        JSON.stringify(updated.filters) !== JSON.stringify(current.filters) || updated.suspend !== current.suspend;
+        JSON.stringify(updated.filters) !== JSON.stringify(current.filters) || updated.suspend !== current.suspend || oneWay(updated) !== oneWay(current);
       if (dataPlaneChanged) {
         const pushed = await this.wiring.push(updated);
         if (E.isLeft(pushed)) {

@@ -116,9 +116,8 @@ export class FilterChain {
     this.distribution = settings.delay_distribution?.[0] ?? "uniform";
     const bandwidth = settings.bandwidth;
     this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
-    const gemodel = settings.burst_loss;
-    const burstModel = (): GilbertElliott | undefined => (gemodel === undefined ? undefined : new GilbertElliott(gemodel[0], gemodel[1], gemodel[2] ?? 100, gemodel[3] ?? 0));
-    this.burstLoss = gemodel === undefined ? undefined : { ingress: burstModel() as GilbertElliott, egress: burstModel() as GilbertElliott };
+    const g = settings.burst_loss;
+    this.burstLoss = g === undefined ? undefined : { ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0), egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0) };
     this.needsTime = this.shapers !== undefined;
     this.isPassThrough =
       !suspend &&

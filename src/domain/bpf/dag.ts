@@ -11,7 +11,7 @@
  * packets"). The DAG is then run by the interpreter here or compiled to JavaScript by codegen.ts.
  */
 import type { CmpOp, Pred, Val } from "./ir.js";
-import { valKey } from "./ir.js";
+import { constantOutcome, isPlainConstant, valKey } from "./ir.js";
 
 export type Node =
   | { readonly kind: "leaf"; readonly id: number; readonly value: boolean }
@@ -78,7 +78,7 @@ const NO_FACTS: Facts = { tests: new Map(), equal: new Map(), key: "" };
 function known(facts: Facts, n: TestNode): boolean | undefined {
   const direct = facts.tests.get(n.key);
   if (direct !== undefined) return direct;
-  if (n.op === "eq" && n.b.t === "k") {
+  if (n.op === "eq" && isPlainConstant(n.b)) {
     const eq = facts.equal.get(n.aKey);
     if (eq !== undefined) return eq === n.b.v;
   }
@@ -89,7 +89,7 @@ function learn(facts: Facts, n: TestNode, outcome: boolean): Facts {
   const tests = new Map(facts.tests);
   tests.set(n.key, outcome);
   let equal = facts.equal;
-  if (outcome && n.op === "eq" && n.b.t === "k") {
+  if (outcome && n.op === "eq" && isPlainConstant(n.b)) {
     const e = new Map(facts.equal);
     e.set(n.aKey, n.b.v);
     equal = e;
@@ -319,9 +319,20 @@ function firstTest(p: Pred): { a: Val; b: Val; key: string } | undefined {
   return { a: q.a, b: q.b, key: `${valKey(q.a)} ${q.op} ${valKey(q.b)}` };
 }
 
-/** True when no frame can match (libpcap: "expression rejects all packets"). */
+/**
+ * True when no frame can match (libpcap: "expression rejects all packets"). libpcap folds the tests between
+ * values that are only constant once computed (`len * 0 = 1`) after its jump threading, and then only
+ * follows them from the program's first test (opt_root): `0 * len = 1` is refused, `ip and 0 * len = 1` is
+ * accepted and matches nothing.
+ */
 export function rejectsAll(dag: Dag): boolean {
-  return dag.root.kind === "leaf" && !dag.root.value;
+  let n = dag.root;
+  while (n.kind === "test") {
+    const outcome = constantOutcome(n.op, n.a, n.b);
+    if (outcome === undefined) return false;
+    n = outcome ? n.t : n.f;
+  }
+  return !n.value;
 }
 
 /** All nodes of the DAG, each once, parents before children. */

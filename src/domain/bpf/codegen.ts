@@ -8,7 +8,7 @@
  * Content-Security-Policy), the matcher falls back to the DAG interpreter.
  */
 import type { Node } from "./dag.js";
-import { interpret, nodesOf } from "./dag.js";
+import { interpret, nodesOf, walkChain } from "./dag.js";
 import type { Val } from "./ir.js";
 
 export type RawMatcher = (bytes: Uint8Array, wirelen: number) => boolean;
@@ -72,6 +72,13 @@ class Emitter {
         return this.bytes(v.size, (i) => (i === 0 ? `p[${o}]` : `p[${o} + ${i}]`));
       }
       case "neg": return `((-${this.val(v.a, out, known)}) >>> 0)`;
+      case "chain": {
+        // the walk is the only loop; it is dag.ts's walkChain, passed in as `c`
+        const r = this.fresh("c");
+        out.push(`const ${r} = c(${v.v6}, ${v.nl}, ${v.target}, p);`);
+        out.push(`if (${r} === undefined) return false;`);
+        return r;
+      }
       case "bin": {
         const a = this.val(v.a, out, known);
         const b = this.val(v.b, out, known);
@@ -180,8 +187,8 @@ export function generateSource(root: Node, prelude: readonly Val[] = []): string
 export function generateMatcher(root: Node, prelude: readonly Val[] = []): RawMatcher {
   const source = generateSource(root, prelude);
   try {
-    const factory = new Function(source) as () => RawMatcher;
-    return factory();
+    const factory = new Function("c", source) as (chain: typeof walkChain) => RawMatcher;
+    return factory(walkChain);
   } catch {
     return (bytes, wirelen) => interpret(root, bytes, wirelen, prelude);
   }

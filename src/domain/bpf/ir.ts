@@ -35,6 +35,12 @@ export type Val = Numbered &
     | { readonly t: "acc0" }
     | { readonly t: "bin"; readonly op: BinOp; readonly a: Val; readonly b: Val }
     | { readonly t: "neg"; readonly a: Val }
+    /**
+     * libpcap's protochain loop: the protocol reached by walking the IPv4 (AH) or IPv6 (hop-by-hop, routing,
+     * fragment, destination options, AH) header chain from the network layer at `nl`, stopping at `target`,
+     * at no next header (59) or at a protocol that is not an extension header. The only loop in a filter.
+     */
+    | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
   );
 
 export type Pred =
@@ -171,6 +177,26 @@ export function valKey(v: Val): string {
     case "acc0": return "A0";
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
+    case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
+  }
+}
+
+/** True when the predicate walks a header chain: libpcap then does not optimise the expression at all. */
+export function hasChain(p: Pred): boolean {
+  const inVal = (v: Val): boolean => {
+    switch (v.t) {
+      case "chain": return true;
+      case "ld": return v.index !== undefined && inVal(v.index);
+      case "bin": return inVal(v.a) || inVal(v.b);
+      case "neg": return inVal(v.a);
+      default: return false;
+    }
+  };
+  switch (p.t) {
+    case "true": case "false": return false;
+    case "and": case "or": return hasChain(p.a) || hasChain(p.b);
+    case "not": return hasChain(p.a);
+    case "cmp": return inVal(p.a) || inVal(p.b);
   }
 }
 

@@ -731,8 +731,22 @@ class Compiler {
     return or(v6, v4);
   }
 
-  private protochain(_v: number, _proto: ProtoQ): Pred {
-    throw new BpfError("protochain is not supported by netemu (it needs a loop over IPv6 extension headers)");
+  /** gen_protochain: the protocol at the end of the extension-header chain (`protochain` alone: IPv4 or IPv6) */
+  private protochain(v: number, proto: ProtoQ): Pred {
+    switch (proto) {
+      case "default": {
+        const b0 = this.protochain(v, "ip");
+        return or(b0, this.protochain(v, "ip6"));
+      }
+      case "ip":
+      case "ip6":
+        break;
+      default:
+        throw new BpfError("bad protocol applied for 'protochain'");
+    }
+    const v6 = proto === "ip6";
+    const b0 = this.linktype(v6 ? ETHERTYPE_IPV6 : ETHERTYPE_IP);
+    return and(b0, cmp("eq", { t: "chain", v6, nl: this.linkpl, target: v }, k(v)));
   }
 
   // ---- arithmetic ----------------------------------------------------------------------------------

@@ -240,7 +240,7 @@ class Gen {
   /** A Geneve packet (UDP port 6081) with options, carrying an Ethernet frame or something else. */
   genevePacket(): { type: number; payload: number[] } {
     const r = this.r;
-    const inner = this.l3(3);
+    const inner = this.l3(2);
     const ethernetInside = r.chance(0.75);
     const innerBytes = ethernetInside ? [...this.mac(), ...this.mac(), ...u16(inner.type), ...inner.payload] : inner.payload;
     const optWords = r.pick([0, 0, 1, 2, 5]);
@@ -267,7 +267,7 @@ class Gen {
     const r = this.r;
     let type: number;
     let payload: number[];
-    if (r.chance(0.3)) ({ type, payload } = this.genevePacket());
+    if (r.chance(0.4)) ({ type, payload } = this.genevePacket());
     else {
       const v6 = r.chance(0.6);
       type = v6 ? 0x86dd : 0x0800;

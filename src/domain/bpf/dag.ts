@@ -11,7 +11,8 @@
  * packets"). The DAG is then run by the interpreter here or compiled to JavaScript by codegen.ts.
  */
 import type { CmpOp, Pred, Val } from "./ir.js";
-import { constantOutcome, hasChain, isPlainConstant, valKey } from "./ir.js";
+import { constantOutcome, isPlainConstant, unoptimizable, valKey } from "./ir.js";
+import { geneveOffset, walkChain } from "./runtime.js";
 
 export type Node =
   | { readonly kind: "leaf"; readonly id: number; readonly value: boolean }
@@ -134,8 +135,9 @@ interface Dag {
   readonly prelude: readonly Val[];
   /** false when the path analysis was too large to finish (the DAG is then unthreaded, but still correct) */
   readonly threaded: boolean;
-  /** false for an expression with `protochain`: libpcap cannot optimise a program with a loop, so it runs
-   * the expression's tests as written, keeps every load and never says "rejects all packets" */
+  /** false for an expression with `protochain` or `geneve`: libpcap does not optimise a program with a loop
+   * or an unconditional jump, so it runs the tests as written, keeps every load and never says "rejects all
+   * packets" */
   readonly optimized: boolean;
 }
 
@@ -295,7 +297,7 @@ function pullupOnce(root: MNode): boolean {
 export function buildDag(p: Pred, limit = 50_000): Dag {
   const b = new Builder();
   const plain = b.build(p, b.yes, b.no);
-  if (hasChain(p)) return { root: plain, threaded: false, prelude: [], optimized: false };
+  if (unoptimizable(p)) return { root: plain, threaded: false, prelude: [], optimized: false };
   const first = firstTest(p);
   const withPrelude = (root: Node, threaded: boolean): Dag => {
     const keep = first !== undefined && root.kind === "test" && root.key !== first.key;
@@ -361,40 +363,6 @@ export function nodesOf(root: Node): Node[] {
 
 const REJECT = Symbol("reject");
 
-const IPPROTO_NONE = 59;
-const IPPROTO_AH = 51;
-const IPV6_EXTENSIONS: ReadonlySet<number> = new Set([0, 60, 43, 44]);
-
-/**
- * Most steps a header chain walk takes before netemu gives up on the frame (no match). libpcap's walk has no
- * bound: on a frame whose AH headers point back at each other it never ends; no real chain comes near this.
- */
-export const CHAIN_STEP_LIMIT = 1024;
-
-/**
- * libpcap's protochain loop, step for step. After an AH header libpcap sets the offset to
- * 4 * (AH length + 2) from the network header instead of adding it to the offset (its code says `X = X + ...`
- * in a comment and does `X = ...`): the next protocol is read there, as libpcap reads it.
- */
-export function walkChain(v6: boolean, nl: number, target: number, p: Uint8Array): number | undefined {
-  const byte = (off: number): number | undefined => (off < p.length ? p[off] : undefined);
-  let a = byte(nl + (v6 ? 6 : 9));
-  const hl = byte(nl);
-  if (a === undefined || hl === undefined) return undefined;
-  let x = v6 ? 40 : (hl & 0x0f) << 2;
-  for (let step = 0; step < CHAIN_STEP_LIMIT; step++) {
-    if (a === target || a === IPPROTO_NONE) return a;
-    const v6Extension = v6 && IPV6_EXTENSIONS.has(a);
-    if (!v6Extension && a !== IPPROTO_AH) return a;
-    const next = byte(nl + x);
-    const length = byte(nl + x + 1);
-    if (next === undefined || length === undefined) return undefined;
-    x = v6Extension ? x + (length + 1) * 8 : (length + 2) * 4;
-    a = next;
-  }
-  return undefined;
-}
-
 function evalVal(v: Val, p: Uint8Array, wirelen: number): number {
   switch (v.t) {
     case "k": return v.v;
@@ -417,6 +385,11 @@ function evalVal(v: Val, p: Uint8Array, wirelen: number): number {
       const reached = walkChain(v.v6, v.nl, v.target, p);
       if (reached === undefined) throw REJECT;
       return reached;
+    }
+    case "geneve": {
+      const off = geneveOffset(v.which, v.lt, v.nl, p);
+      if (off === undefined) throw REJECT;
+      return off;
     }
     case "bin": {
       const a = evalVal(v.a, p, wirelen);

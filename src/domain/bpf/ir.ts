@@ -14,6 +14,7 @@
  * decide each other's tests. Without this, netemu refused expressions libpcap accepts (and matches nothing).
  */
 import { BpfError } from "./errors.js";
+import type { GeneveOffset } from "./runtime.js";
 
 type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
 export type CmpOp = "eq" | "gt" | "ge" | "set";
@@ -41,6 +42,8 @@ export type Val = Numbered &
      * at no next header (59) or at a protocol that is not an extension header. The only loop in a filter.
      */
     | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
+    /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` */
+    | { readonly t: "geneve"; readonly which: GeneveOffset; readonly lt: number; readonly nl: number }
   );
 
 export type Pred =
@@ -178,14 +181,16 @@ export function valKey(v: Val): string {
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
     case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
+    case "geneve": return `geneve.${v.which}(${v.lt},${v.nl})`;
   }
 }
 
-/** True when the predicate walks a header chain: libpcap then does not optimise the expression at all. */
-export function hasChain(p: Pred): boolean {
+/** True when the predicate walks a header chain or looks into a Geneve tunnel: libpcap then does not
+ * optimise the expression at all (a loop; an unconditional jump). */
+export function unoptimizable(p: Pred): boolean {
   const inVal = (v: Val): boolean => {
     switch (v.t) {
-      case "chain": return true;
+      case "chain": case "geneve": return true;
       case "ld": return v.index !== undefined && inVal(v.index);
       case "bin": return inVal(v.a) || inVal(v.b);
       case "neg": return inVal(v.a);
@@ -194,8 +199,8 @@ export function hasChain(p: Pred): boolean {
   };
   switch (p.t) {
     case "true": case "false": return false;
-    case "and": case "or": return hasChain(p.a) || hasChain(p.b);
-    case "not": return hasChain(p.a);
+    case "and": case "or": return unoptimizable(p.a) || unoptimizable(p.b);
+    case "not": return unoptimizable(p.a);
     case "cmp": return inVal(p.a) || inVal(p.b);
   }
 }

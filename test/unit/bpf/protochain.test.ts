@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { CHAIN_STEP_LIMIT } from "../../../src/domain/bpf/dag.js";
+import { CHAIN_STEP_LIMIT } from "../../../src/domain/bpf/runtime.js";
 import { compileExpression } from "../../../src/domain/bpf/index.js";
 import { ethernet, ipv4Packet, ipv6Packet, tcpSegment, udpDatagram, vlanTag } from "../../support/bpf-frames.js";
 

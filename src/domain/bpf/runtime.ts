@@ -1,0 +1,68 @@
+/**
+ * What a compiled filter computes at run time beyond loads and arithmetic: the protochain walk (libpcap's only
+ * loop) and the offsets of what follows `geneve` (libpcap keeps them in scratch registers). Used by both the
+ * generated code and the DAG interpreter.
+ */
+
+const IPPROTO_NONE = 59;
+const IPPROTO_AH = 51;
+const IPV6_EXTENSIONS: ReadonlySet<number> = new Set([0, 60, 43, 44]);
+
+/**
+ * Most steps a header chain walk takes before netemu gives up on the frame (no match). libpcap's walk has no
+ * bound: on a frame whose AH headers point back at each other it never ends; no real chain comes near this.
+ */
+export const CHAIN_STEP_LIMIT = 1024;
+
+/**
+ * libpcap's protochain loop, step for step. After an AH header libpcap sets the offset to
+ * 4 * (AH length + 2) from the network header instead of adding it to the offset (its code says `X = X + ...`
+ * in a comment and does `X = ...`): the next protocol is read there, as libpcap reads it.
+ */
+export function walkChain(v6: boolean, nl: number, target: number, p: Uint8Array): number | undefined {
+  const byte = (off: number): number | undefined => (off < p.length ? p[off] : undefined);
+  let a = byte(nl + (v6 ? 6 : 9));
+  const hl = byte(nl);
+  if (a === undefined || hl === undefined) return undefined;
+  let x = v6 ? 40 : (hl & 0x0f) << 2;
+  for (let step = 0; step < CHAIN_STEP_LIMIT; step++) {
+    if (a === target || a === IPPROTO_NONE) return a;
+    const v6Extension = v6 && IPV6_EXTENSIONS.has(a);
+    if (!v6Extension && a !== IPPROTO_AH) return a;
+    const next = byte(nl + x);
+    const length = byte(nl + x + 1);
+    if (next === undefined || length === undefined) return undefined;
+    x = v6Extension ? x + (length + 1) * 8 : (length + 2) * 4;
+    a = next;
+  }
+  return undefined;
+}
+
+const ETHERTYPE_IP = 0x0800;
+const ETHERTYPE_TEB = 0x6558;
+
+/** Which offset of the frame inside a Geneve tunnel: its EtherType, its link header, its network header. */
+export type GeneveOffset = "linktype" | "linkhdr" | "linkpl";
+
+/**
+ * The offsets libpcap computes when `geneve` matched, for the outer EtherType at `lt` and the outer IP header
+ * at `nl`: the Geneve header follows the UDP header; its protocol type is the EtherType; with
+ * Transparent Ethernet Bridging (0x6558) the inner Ethernet header follows the options and its EtherType is
+ * used instead. undefined when a byte it needs was not captured (the filter then does not match).
+ */
+export function geneveOffset(which: GeneveOffset, lt: number, nl: number, p: Uint8Array): number | undefined {
+  const outerType = ((p[lt] ?? 0) << 8) | (p[lt + 1] ?? 0);
+  const ipHeader = outerType === ETHERTYPE_IP ? ((p[nl] ?? 0) & 0x0f) << 2 : 40;
+  const start = nl + ipHeader + 8;
+  const first = p[start];
+  const protoHi = p[start + 2];
+  const protoLo = p[start + 3];
+  if (first === undefined || protoHi === undefined || protoLo === undefined) return undefined;
+  const payload = start + 8 + (first & 0x3f) * 4;
+  const ethernet = ((protoHi << 8) | protoLo) === ETHERTYPE_TEB;
+  switch (which) {
+    case "linktype": return ethernet ? payload + 12 : start + 2;
+    case "linkhdr": return payload;
+    case "linkpl": return ethernet ? payload + 14 : payload;
+  }
+}

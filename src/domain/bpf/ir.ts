@@ -43,7 +43,13 @@ export type Val = Numbered &
      */
     | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
     /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` */
-    | { readonly t: "geneve"; readonly which: GeneveOffset; readonly lt: number; readonly nl: number }
+    | {
+        readonly t: "geneve";
+        readonly which: GeneveOffset;
+        readonly lt: number;
+        readonly nl: number;
+        readonly vni: number | undefined;
+      }
   );
 
 export type Pred =
@@ -181,7 +187,7 @@ export function valKey(v: Val): string {
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
     case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
-    case "geneve": return `geneve.${v.which}(${v.lt},${v.nl})`;
+    case "geneve": return `geneve.${v.which}(${v.lt},${v.nl},${v.vni ?? "*"})`;
   }
 }
 

@@ -39,6 +39,41 @@ export function walkChain(v6: boolean, nl: number, target: number, p: Uint8Array
 }
 
 const ETHERTYPE_IP = 0x0800;
+const ETHERTYPE_IPV6 = 0x86dd;
+const GENEVE_PORT = 6081;
+
+/**
+ * The outer IP header's length when the frame is the Geneve packet `geneve [vni]` matched, else undefined.
+ * libpcap sets its registers only when `geneve` matched; on other frames (`geneve or ip`) it reads memory
+ * it never wrote, and on tcpdump's captures that read fails: the filter does not match. netemu does the same.
+ */
+function geneveHeaderAfter(lt: number, nl: number, vni: number | undefined, p: Uint8Array): number | undefined {
+  const u8 = (off: number): number | undefined => p[off];
+  const u16 = (off: number): number | undefined => (off + 2 <= p.length ? ((p[off] ?? 0) << 8) | (p[off + 1] ?? 0) : undefined);
+  const u32 = (off: number): number | undefined => {
+    const hi = u16(off);
+    const lo = u16(off + 2);
+    return hi === undefined || lo === undefined ? undefined : hi * 65536 + lo;
+  };
+  let ipHeader: number;
+  const outerType = u16(lt);
+  if (outerType === ETHERTYPE_IP) {
+    const fragment = u16(nl + 6);
+    if (u8(nl + 9) !== 17 || fragment === undefined || (fragment & 0x1fff) !== 0) return undefined;
+    ipHeader = ((u8(nl) ?? 0) & 0x0f) << 2;
+  } else if (outerType === ETHERTYPE_IPV6) {
+    if (u8(nl + 6) !== 17) return undefined;
+    ipHeader = 40;
+  } else return undefined;
+  const udp = nl + ipHeader;
+  const version = u8(udp + 8);
+  if (u16(udp + 2) !== GENEVE_PORT || version === undefined || (version & 0xc0) !== 0) return undefined;
+  if (vni !== undefined) {
+    const word = u32(udp + 12);
+    if (word === undefined || Math.floor(word / 256) !== vni) return undefined;
+  }
+  return ipHeader;
+}
 const ETHERTYPE_TEB = 0x6558;
 
 /** Which offset of the frame inside a Geneve tunnel: its EtherType, its link header, its network header. */
@@ -50,9 +85,15 @@ export type GeneveOffset = "linktype" | "linkhdr" | "linkpl";
  * Transparent Ethernet Bridging (0x6558) the inner Ethernet header follows the options and its EtherType is
  * used instead. undefined when a byte it needs was not captured (the filter then does not match).
  */
-export function geneveOffset(which: GeneveOffset, lt: number, nl: number, p: Uint8Array): number | undefined {
-  const outerType = ((p[lt] ?? 0) << 8) | (p[lt + 1] ?? 0);
-  const ipHeader = outerType === ETHERTYPE_IP ? ((p[nl] ?? 0) & 0x0f) << 2 : 40;
+export function geneveOffset(
+  which: GeneveOffset,
+  lt: number,
+  nl: number,
+  vni: number | undefined,
+  p: Uint8Array,
+): number | undefined {
+  const ipHeader = geneveHeaderAfter(lt, nl, vni, p);
+  if (ipHeader === undefined) return undefined;
   const start = nl + ipHeader + 8;
   const first = p[start];
   const protoHi = p[start + 2];

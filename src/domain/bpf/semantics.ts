@@ -92,7 +92,7 @@ interface State {
   labelStackDepth: number;
   vlanStackDepth: number;
   /** where the outer EtherType and IP header are, once `geneve` made the offsets registers */
-  geneve: { readonly lt: number; readonly nl: number } | undefined;
+  geneve: { readonly lt: number; readonly nl: number; readonly vni: number | undefined } | undefined;
 }
 
 /** An arithmetic value with the protocol checks that must pass before it is computed (gencode's `struct arth`). */
@@ -173,7 +173,7 @@ class Compiler {
   private register(which: GeneveOffset): Val {
     const g = this.s.geneve;
     if (g === undefined) throw new BpfError("internal error: register offset without geneve");
-    return { t: "geneve", which, lt: g.lt, nl: g.nl };
+    return { t: "geneve", which, lt: g.lt, nl: g.nl, vni: g.vni };
   }
 
   /**
@@ -995,7 +995,7 @@ class Compiler {
     };
     const b4 = check(false);
     const matched = or(b4, check(true));
-    this.s.geneve = { lt: this.s.offLinktype, nl: this.linkpl };
+    this.s.geneve = { lt: this.s.offLinktype, nl: this.linkpl, vni };
     // libpcap computes the offsets right after the checks, loads included: a frame too short for them fails
     const offsets = cmp("ge", this.register("linkpl"), k(0));
     this.s.offLinktype = registerOffset("linktype");

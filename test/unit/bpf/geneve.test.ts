@@ -63,6 +63,15 @@ describe("geneve: tunnels on UDP port 6081, and what follows looks inside them",
     expect(matches("geneve", frame.slice(0, 14 + 20 + 8 + 3))).to.equal(false);
   });
 
+  it("does not match a frame on which geneve did not match but a primitive after it is read (libpcap reads unset memory)", () => {
+    const plainIp = ethernet(A, B, 0x0800, ipv4Packet(6, "10.0.0.1", "10.0.0.2", tcpSegment(1, 80)));
+    expect(matches("geneve or ip", plainIp)).to.equal(false);
+    expect(matches("ip or geneve", plainIp)).to.equal(true);
+    const otherVni = overIpv4(geneve(0x6558, 5, [...innerTcp]));
+    expect(matches("geneve 100 or tcp", otherVni)).to.equal(false);
+    expect(matches("geneve or tcp", otherVni)).to.equal(true);
+  });
+
   it("refuses what libpcap refuses, and a tunnel inside a tunnel, mpls or pppoes", () => {
     expect(refusal("geneve 16777216")).to.equal("Geneve VNI 16777216 greater than maximum 16777215");
     expect(refusal("geneve and ip protochain 6")).to.equal("'protochain' not supported with variable length headers");

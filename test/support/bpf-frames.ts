@@ -237,7 +237,8 @@ class Gen {
       ...this.ip4(), ...this.ip4(), ...r.bytes((ihl - 5) * 4), ...body];
   }
 
-  /** A Geneve packet (UDP port 6081) with options, carrying an Ethernet frame or something else. */
+  /** A Geneve packet (UDP port 6081) with options, carrying an Ethernet frame or something else (sometimes
+   * itself inside MPLS or PPPoE, see chainOrTunnelFrame). */
   genevePacket(): { type: number; payload: number[] } {
     const r = this.r;
     const inner = this.l3(2);
@@ -267,8 +268,18 @@ class Gen {
     const r = this.r;
     let type: number;
     let payload: number[];
-    if (r.chance(0.4)) ({ type, payload } = this.genevePacket());
-    else {
+    if (r.chance(0.4)) {
+      ({ type, payload } = this.genevePacket());
+      const wrap = r.int(10);
+      if (wrap === 0) {
+        payload = [...u32(((r.pick([16, 100]) << 12) | 0x100 | 64) >>> 0), ...payload];
+        type = 0x8847;
+      } else if (wrap === 1) {
+        const ppp = type === 0x0800 ? 0x0021 : 0x0057;
+        payload = [0x11, 0, ...u16(r.pick([1, 0x1234])), ...u16(payload.length + 2), ...u16(ppp), ...payload];
+        type = 0x8864;
+      }
+    } else {
       const v6 = r.chance(0.6);
       type = v6 ? 0x86dd : 0x0800;
       payload = this.chainPacket(v6);

@@ -76,7 +76,7 @@ class Emitter {
       case "geneve": {
         // runtime.ts's geneveOffset, passed in as `g`
         const r = this.fresh("g");
-        out.push(`const ${r} = g("${v.which}", ${v.lt}, ${v.nl}, ${v.vni ?? "undefined"}, p);`);
+        out.push(`const ${r} = g("${v.which}", "${v.outer}", ${v.lt}, ${v.nl}, ${v.vni ?? "undefined"}, p);`);
         out.push(`if (${r} === undefined) return false;`);
         return r;
       }

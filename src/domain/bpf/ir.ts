@@ -14,7 +14,7 @@
  * decide each other's tests. Without this, netemu refused expressions libpcap accepts (and matches nothing).
  */
 import { BpfError } from "./errors.js";
-import type { GeneveOffset } from "./runtime.js";
+import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 
 type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
 export type CmpOp = "eq" | "gt" | "ge" | "set";
@@ -46,6 +46,7 @@ export type Val = Numbered &
     | {
         readonly t: "geneve";
         readonly which: GeneveOffset;
+        readonly outer: GeneveOuter;
         readonly lt: number;
         readonly nl: number;
         readonly vni: number | undefined;
@@ -187,7 +188,7 @@ export function valKey(v: Val): string {
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
     case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
-    case "geneve": return `geneve.${v.which}(${v.lt},${v.nl},${v.vni ?? "*"})`;
+    case "geneve": return `geneve.${v.which}(${v.outer},${v.lt},${v.nl},${v.vni ?? "*"})`;
   }
 }
 

@@ -40,6 +40,11 @@ export function walkChain(v6: boolean, nl: number, target: number, p: Uint8Array
 
 const ETHERTYPE_IP = 0x0800;
 const ETHERTYPE_IPV6 = 0x86dd;
+const PPP_IP = 0x0021;
+const PPP_IPV6 = 0x0057;
+
+/** What carries the outer IP packet: Ethernet (EtherType at `lt`), an MPLS label stack, or PPP in PPPoE. */
+export type GeneveOuter = "ether" | "mpls" | "ppp";
 const GENEVE_PORT = 6081;
 
 /**
@@ -47,7 +52,7 @@ const GENEVE_PORT = 6081;
  * libpcap sets its registers only when `geneve` matched; on other frames (`geneve or ip`) it reads memory
  * it never wrote, and on tcpdump's captures that read fails: the filter does not match. netemu does the same.
  */
-function geneveHeaderAfter(lt: number, nl: number, vni: number | undefined, p: Uint8Array): number | undefined {
+function geneveHeaderAfter(outer: GeneveOuter, lt: number, nl: number, vni: number | undefined, p: Uint8Array): number | undefined {
   const u8 = (off: number): number | undefined => p[off];
   const u16 = (off: number): number | undefined => (off + 2 <= p.length ? ((p[off] ?? 0) << 8) | (p[off + 1] ?? 0) : undefined);
   const u32 = (off: number): number | undefined => {
@@ -56,7 +61,14 @@ function geneveHeaderAfter(lt: number, nl: number, vni: number | undefined, p: U
     return hi === undefined || lo === undefined ? undefined : hi * 65536 + lo;
   };
   let ipHeader: number;
-  const outerType = u16(lt);
+  const version = (u8(nl) ?? 0) & 0xf0;
+  const bottomOfStack = ((u8(nl - 2) ?? 0) & 0x01) === 1;
+  let outerType: number | undefined;
+  switch (outer) {
+    case "ether": outerType = u16(lt); break;
+    case "ppp": outerType = u16(lt) === PPP_IP ? ETHERTYPE_IP : u16(lt) === PPP_IPV6 ? ETHERTYPE_IPV6 : undefined; break;
+    case "mpls": outerType = !bottomOfStack ? undefined : version === 0x40 ? ETHERTYPE_IP : version === 0x60 ? ETHERTYPE_IPV6 : undefined; break;
+  }
   if (outerType === ETHERTYPE_IP) {
     const fragment = u16(nl + 6);
     if (u8(nl + 9) !== 17 || fragment === undefined || (fragment & 0x1fff) !== 0) return undefined;
@@ -66,8 +78,8 @@ function geneveHeaderAfter(lt: number, nl: number, vni: number | undefined, p: U
     ipHeader = 40;
   } else return undefined;
   const udp = nl + ipHeader;
-  const version = u8(udp + 8);
-  if (u16(udp + 2) !== GENEVE_PORT || version === undefined || (version & 0xc0) !== 0) return undefined;
+  const geneveVersion = u8(udp + 8);
+  if (u16(udp + 2) !== GENEVE_PORT || geneveVersion === undefined || (geneveVersion & 0xc0) !== 0) return undefined;
   if (vni !== undefined) {
     const word = u32(udp + 12);
     if (word === undefined || Math.floor(word / 256) !== vni) return undefined;
@@ -80,19 +92,20 @@ const ETHERTYPE_TEB = 0x6558;
 export type GeneveOffset = "linktype" | "linkhdr" | "linkpl";
 
 /**
- * The offsets libpcap computes when `geneve` matched, for the outer EtherType at `lt` and the outer IP header
- * at `nl`: the Geneve header follows the UDP header; its protocol type is the EtherType; with
+ * The offsets libpcap computes when `geneve` matched, for the outer EtherType (or PPP protocol) at `lt` and
+ * the outer IP header at `nl`: the Geneve header follows the UDP header; its protocol type is the EtherType; with
  * Transparent Ethernet Bridging (0x6558) the inner Ethernet header follows the options and its EtherType is
  * used instead. undefined when a byte it needs was not captured (the filter then does not match).
  */
 export function geneveOffset(
   which: GeneveOffset,
+  outer: GeneveOuter,
   lt: number,
   nl: number,
   vni: number | undefined,
   p: Uint8Array,
 ): number | undefined {
-  const ipHeader = geneveHeaderAfter(lt, nl, vni, p);
+  const ipHeader = geneveHeaderAfter(outer, lt, nl, vni, p);
   if (ipHeader === undefined) return undefined;
   const start = nl + ipHeader + 8;
   const first = p[start];

@@ -11,7 +11,7 @@ import type { Arth, Expr, IdValue, Other, PName, Program, ProtoQ, Qual } from ".
 import { BpfError } from "./errors.js";
 import type { Pred, Val } from "./ir.js";
 import { acc0, and, bin, cmp, FALSE, iphl, k, ld, len, neg, not, or, TRUE } from "./ir.js";
-import type { GeneveOffset } from "./runtime.js";
+import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 import { parseIpv6 } from "./lexer.js";
 import { ETHER_PROTOCOLS, IP_PROTOCOLS, LLC_SAPS, SERVICES } from "./names.js";
 
@@ -75,7 +75,7 @@ const GENEVE_PORT = 6081;
  * After `geneve` the offsets are not constants but values libpcap computes at run time into registers. An
  * offset is then written `REGISTER * REGISTER_UNIT + constant`, so that the offset arithmetic below
  * (`linkpl + 9`, `offLinktype += 4` after vlan) stays the same; `at` and `ipHeaderLength` read the register
- * back. Frames are far shorter than REGISTER_UNIT.
+ * back (rounding: `linkpl - 4` under mpls is the register minus 4). Frames are far shorter than REGISTER_UNIT.
  */
 const REGISTER_UNIT = 1 << 24;
 const REGISTERS: readonly GeneveOffset[] = ["linktype", "linkhdr", "linkpl"];
@@ -92,7 +92,7 @@ interface State {
   labelStackDepth: number;
   vlanStackDepth: number;
   /** where the outer EtherType and IP header are, once `geneve` made the offsets registers */
-  geneve: { readonly lt: number; readonly nl: number; readonly vni: number | undefined } | undefined;
+  geneve: { readonly outer: GeneveOuter; readonly lt: number; readonly nl: number; readonly vni: number | undefined } | undefined;
 }
 
 /** An arithmetic value with the protocol checks that must pass before it is computed (gencode's `struct arth`). */
@@ -164,7 +164,7 @@ class Compiler {
 
   /** A load at an offset, constant or (after geneve) relative to a register: BPF's `ld [x + k]` with X = M[r]. */
   private at(size: Size, off: number, index?: Val): Val {
-    const reg = Math.floor(off / REGISTER_UNIT);
+    const reg = Math.round(off / REGISTER_UNIT);
     if (reg === 0) return ld(size, off, index);
     const base = this.register(REGISTERS[reg - 1] as GeneveOffset);
     return ld(size, off - reg * REGISTER_UNIT, index === undefined ? base : bin("add", index, base));
@@ -173,7 +173,7 @@ class Compiler {
   private register(which: GeneveOffset): Val {
     const g = this.s.geneve;
     if (g === undefined) throw new BpfError("internal error: register offset without geneve");
-    return { t: "geneve", which, lt: g.lt, nl: g.nl, vni: g.vni };
+    return { t: "geneve", which, outer: g.outer, lt: g.lt, nl: g.nl, vni: g.vni };
   }
 
   /**
@@ -192,7 +192,7 @@ class Compiler {
 
   /** The IPv4 header length at `off` (BPF's `ldxb 4*([k]&0xf)`, or its indexed form after geneve). */
   private ipHeaderLength(off: number): Val {
-    if (off < REGISTER_UNIT) return iphl(off);
+    if (Math.round(off / REGISTER_UNIT) === 0) return iphl(off);
     return bin("lsh", bin("and", this.at(1, off), k(0x0f)), k(2));
   }
 
@@ -976,9 +976,7 @@ class Compiler {
    * EtherType is Geneve's protocol type, or the inner Ethernet header's with protocol type 0x6558.
    */
   private geneve(vni: number | undefined): Pred {
-    if (this.s.geneve !== undefined || this.s.labelStackDepth > 0 || this.s.linktype !== "ether") {
-      throw new BpfError("geneve inside geneve, mpls or pppoes is not supported by netemu");
-    }
+    if (this.s.geneve !== undefined) throw new BpfError("geneve inside geneve is not supported by netemu");
     if (vni !== undefined && vni > 0xffffff) throw new BpfError(`Geneve VNI ${vni} greater than maximum 16777215`);
     const check = (v6: boolean): Pred => {
       const transport = (off: number): Val =>
@@ -995,13 +993,16 @@ class Compiler {
     };
     const b4 = check(false);
     const matched = or(b4, check(true));
-    this.s.geneve = { lt: this.s.offLinktype, nl: this.linkpl, vni };
+    const outer: GeneveOuter = this.s.labelStackDepth > 0 ? "mpls" : this.s.linktype === "ppp" ? "ppp" : "ether";
+    this.s.geneve = { outer, lt: this.s.offLinktype, nl: this.linkpl, vni };
     // libpcap computes the offsets right after the checks, loads included: a frame too short for them fails
     const offsets = cmp("ge", this.register("linkpl"), k(0));
     this.s.offLinktype = registerOffset("linktype");
     this.s.offLinkhdr = registerOffset("linkhdr");
     this.s.offLinkpl = registerOffset("linkpl");
     this.s.offNl = 0;
+    // the tunnel's frame is Ethernet to what follows, even inside PPPoE (libpcap's PUSH_LINKHDR)
+    this.s.linktype = "ether";
     return and(matched, offsets);
   }
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { compileExpression } from "../../../src/domain/bpf/index.js";
-import { ethernet, ipv4Packet, ipv6Packet, tcpSegment, udpDatagram } from "../../support/bpf-frames.js";
+import { ethernet, ipv4Packet, ipv6Packet, mplsLabel, tcpSegment, udpDatagram } from "../../support/bpf-frames.js";
 
 const A = "02:00:00:00:00:01";
 const B = "02:00:00:00:00:02";
@@ -72,10 +72,21 @@ describe("geneve: tunnels on UDP port 6081, and what follows looks inside them",
     expect(matches("geneve or tcp", otherVni)).to.equal(true);
   });
 
-  it("refuses what libpcap refuses, and a tunnel inside a tunnel, mpls or pppoes", () => {
+  it("finds Geneve inside MPLS and PPPoE, and the inner frame is Ethernet to what follows", () => {
+    const g = udpDatagram(5000, 6081, geneve(0x6558, 9, [...innerTcp]));
+    const overMpls = ethernet(A, B, 0x8847, [...mplsLabel(16, true), ...ipv4Packet(17, "10.0.0.1", "10.0.0.2", g)]);
+    expect(matches("mpls and geneve 9 and ether src 02:00:00:00:00:01", overMpls)).to.equal(true);
+    expect(matches("mpls and geneve 8", overMpls)).to.equal(false);
+    // as in libpcap, IP checks after mpls stay MPLS checks (bottom of stack before the IP header), even in the tunnel
+    expect(matches("mpls and geneve and tcp port 80", overMpls)).to.equal(false);
+    const ip = ipv4Packet(17, "10.0.0.1", "10.0.0.2", g);
+    const overPppoe = ethernet(A, B, 0x8864, [0x11, 0, 0, 1, 0, ip.length + 2, 0x00, 0x21, ...ip]);
+    expect(matches("pppoes and geneve and ether src 02:00:00:00:00:01 and tcp", overPppoe)).to.equal(true);
+  });
+
+  it("refuses what libpcap refuses, and a tunnel inside a tunnel", () => {
     expect(refusal("geneve 16777216")).to.equal("Geneve VNI 16777216 greater than maximum 16777215");
     expect(refusal("geneve and ip protochain 6")).to.equal("'protochain' not supported with variable length headers");
-    expect(refusal("geneve and geneve")).to.equal("geneve inside geneve, mpls or pppoes is not supported by netemu");
-    expect(refusal("mpls and geneve")).to.equal("geneve inside geneve, mpls or pppoes is not supported by netemu");
+    expect(refusal("geneve and geneve")).to.equal("geneve inside geneve is not supported by netemu");
   });
 });

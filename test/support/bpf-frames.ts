@@ -239,9 +239,9 @@ class Gen {
 
   /** A Geneve packet (UDP port 6081) with options, carrying an Ethernet frame or something else (sometimes
    * itself inside MPLS or PPPoE, see chainOrTunnelFrame). */
-  genevePacket(): { type: number; payload: number[] } {
+  genevePacket(nested = 0): { type: number; payload: number[] } {
     const r = this.r;
-    const inner = this.l3(2);
+    const inner = nested < 1 && r.chance(0.2) ? this.genevePacket(nested + 1) : this.l3(2);
     const ethernetInside = r.chance(0.75);
     const innerBytes = ethernetInside ? [...this.mac(), ...this.mac(), ...u16(inner.type), ...inner.payload] : inner.payload;
     const optWords = r.pick([0, 0, 1, 2, 5]);

@@ -75,8 +75,10 @@ class Emitter {
       case "neg": return `((-${this.val(v.a, out, known)}) >>> 0)`;
       case "geneve": {
         // runtime.ts's geneveOffset, passed in as `g`
+        const lt = this.val(v.lt, out, known);
+        const nl = this.val(v.nl, out, known);
         const r = this.fresh("g");
-        out.push(`const ${r} = g("${v.which}", "${v.outer}", ${v.lt}, ${v.nl}, ${v.vni ?? "undefined"}, p);`);
+        out.push(`const ${r} = g("${v.which}", "${v.outer}", ${lt}, ${nl}, ${v.vni ?? "undefined"}, p);`);
         out.push(`if (${r} === undefined) return false;`);
         return r;
       }

@@ -387,7 +387,7 @@ function evalVal(v: Val, p: Uint8Array, wirelen: number): number {
       return reached;
     }
     case "geneve": {
-      const off = geneveOffset(v.which, v.outer, v.lt, v.nl, v.vni, p);
+      const off = geneveOffset(v.which, v.outer, evalVal(v.lt, p, wirelen), evalVal(v.nl, p, wirelen), v.vni, p);
       if (off === undefined) throw REJECT;
       return off;
     }

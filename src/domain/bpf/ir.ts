@@ -42,13 +42,14 @@ export type Val = Numbered &
      * at no next header (59) or at a protocol that is not an extension header. The only loop in a filter.
      */
     | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
-    /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` */
+    /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` (offsets
+     * that are themselves inside a tunnel for `geneve and geneve`) */
     | {
         readonly t: "geneve";
         readonly which: GeneveOffset;
         readonly outer: GeneveOuter;
-        readonly lt: number;
-        readonly nl: number;
+        readonly lt: Val;
+        readonly nl: Val;
         readonly vni: number | undefined;
       }
   );
@@ -188,7 +189,7 @@ export function valKey(v: Val): string {
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
     case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
-    case "geneve": return `geneve.${v.which}(${v.outer},${v.lt},${v.nl},${v.vni ?? "*"})`;
+    case "geneve": return `geneve.${v.which}(${v.outer},${valKey(v.lt)},${valKey(v.nl)},${v.vni ?? "*"})`;
   }
 }
 

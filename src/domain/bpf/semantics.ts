@@ -92,7 +92,7 @@ interface State {
   labelStackDepth: number;
   vlanStackDepth: number;
   /** where the outer EtherType and IP header are, once `geneve` made the offsets registers */
-  geneve: { readonly outer: GeneveOuter; readonly lt: number; readonly nl: number; readonly vni: number | undefined } | undefined;
+  geneve: { readonly outer: GeneveOuter; readonly lt: Val; readonly nl: Val; readonly vni: number | undefined } | undefined;
 }
 
 /** An arithmetic value with the protocol checks that must pass before it is computed (gencode's `struct arth`). */
@@ -167,7 +167,8 @@ class Compiler {
     const reg = Math.round(off / REGISTER_UNIT);
     if (reg === 0) return ld(size, off, index);
     const base = this.register(REGISTERS[reg - 1] as GeneveOffset);
-    return ld(size, off - reg * REGISTER_UNIT, index === undefined ? base : bin("add", index, base));
+    // BPF's k is unsigned: `ld [x + -2]` (linkpl - 2 under mpls) is a load past any frame, as libpcap runs it
+    return ld(size, (off - reg * REGISTER_UNIT) >>> 0, index === undefined ? base : bin("add", index, base));
   }
 
   private register(which: GeneveOffset): Val {
@@ -188,6 +189,13 @@ class Compiler {
   /** `b`, after the Geneve link-header check when inside Geneve. */
   private withLinkHeader(b: Pred, check: Pred | undefined): Pred {
     return check === undefined ? b : and(check, b);
+  }
+
+  /** An offset as a value: a constant, or (inside a tunnel) a register plus a constant. */
+  private offsetValue(off: number): Val {
+    const reg = Math.round(off / REGISTER_UNIT);
+    if (reg === 0) return k(off);
+    return bin("add", this.register(REGISTERS[reg - 1] as GeneveOffset), k(off - reg * REGISTER_UNIT));
   }
 
   /** The IPv4 header length at `off` (BPF's `ldxb 4*([k]&0xf)`, or its indexed form after geneve). */
@@ -976,7 +984,6 @@ class Compiler {
    * EtherType is Geneve's protocol type, or the inner Ethernet header's with protocol type 0x6558.
    */
   private geneve(vni: number | undefined): Pred {
-    if (this.s.geneve !== undefined) throw new BpfError("geneve inside geneve is not supported by netemu");
     if (vni !== undefined && vni > 0xffffff) throw new BpfError(`Geneve VNI ${vni} greater than maximum 16777215`);
     const check = (v6: boolean): Pred => {
       const transport = (off: number): Val =>
@@ -994,7 +1001,7 @@ class Compiler {
     const b4 = check(false);
     const matched = or(b4, check(true));
     const outer: GeneveOuter = this.s.labelStackDepth > 0 ? "mpls" : this.s.linktype === "ppp" ? "ppp" : "ether";
-    this.s.geneve = { outer, lt: this.s.offLinktype, nl: this.linkpl, vni };
+    this.s.geneve = { outer, lt: this.offsetValue(this.s.offLinktype), nl: this.offsetValue(this.linkpl), vni };
     // libpcap computes the offsets right after the checks, loads included: a frame too short for them fails
     const offsets = cmp("ge", this.register("linkpl"), k(0));
     this.s.offLinktype = registerOffset("linktype");

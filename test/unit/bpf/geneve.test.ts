@@ -79,14 +79,28 @@ describe("geneve: tunnels on UDP port 6081, and what follows looks inside them",
     expect(matches("mpls and geneve 8", overMpls)).to.equal(false);
     // as in libpcap, IP checks after mpls stay MPLS checks (bottom of stack before the IP header), even in the tunnel
     expect(matches("mpls and geneve and tcp port 80", overMpls)).to.equal(false);
+    // ... and libpcap reads that bit at `linkpl - 2` as an unsigned offset (`ld [x + -2]`), past any frame
+    const ipInside = udpDatagram(5000, 6081, geneve(0x0800, 1, ipv4Packet(6, "192.168.1.1", "192.168.1.2", tcpSegment(1, 80))));
+    const bitSet = ethernet(A, B, 0x8847, [...mplsLabel(16, true), ...ipv4Packet(17, "10.0.0.1", "10.0.0.2", ipInside)]);
+    expect(matches("mpls and geneve 1", bitSet)).to.equal(true);
+    expect(matches("mpls and geneve 1 and ip", bitSet)).to.equal(false);
     const ip = ipv4Packet(17, "10.0.0.1", "10.0.0.2", g);
     const overPppoe = ethernet(A, B, 0x8864, [0x11, 0, 0, 1, 0, ip.length + 2, 0x00, 0x21, ...ip]);
     expect(matches("pppoes and geneve and ether src 02:00:00:00:00:01 and tcp", overPppoe)).to.equal(true);
   });
 
-  it("refuses what libpcap refuses, and a tunnel inside a tunnel", () => {
+  it("finds a tunnel inside a tunnel, each 'geneve' moving what follows one level in", () => {
+    const inner = ethernet(INNER_A, A, 0x0800, ipv4Packet(17, "192.168.1.1", "192.168.1.2", udpDatagram(7, 6081, geneve(0x6558, 2, [...innerTcp], { optionWords: 1 }))));
+    const frame = overIpv6(geneve(0x6558, 1, [...inner], { optionWords: 2 }));
+    expect(matches("geneve 1 and geneve 2 and tcp port 80", frame)).to.equal(true);
+    expect(matches("geneve 1 and geneve 2 and ether src 02:00:00:00:00:01", frame)).to.equal(true);
+    expect(matches("geneve 1 and host 192.168.1.1 and geneve", frame)).to.equal(true);
+    expect(matches("geneve and geneve 1", frame)).to.equal(false);
+    expect(matches("geneve and geneve and geneve", frame)).to.equal(false);
+  });
+
+  it("refuses what libpcap refuses", () => {
     expect(refusal("geneve 16777216")).to.equal("Geneve VNI 16777216 greater than maximum 16777215");
     expect(refusal("geneve and ip protochain 6")).to.equal("'protochain' not supported with variable length headers");
-    expect(refusal("geneve and geneve")).to.equal("geneve inside geneve is not supported by netemu");
   });
 });

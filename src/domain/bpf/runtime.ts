@@ -40,17 +40,23 @@ export function walkChain(v6: boolean, nl: number, target: number, p: Uint8Array
 
 const ETHERTYPE_IP = 0x0800;
 const ETHERTYPE_IPV6 = 0x86dd;
+const ETHERTYPE_TEB = 0x6558;
 const PPP_IP = 0x0021;
 const PPP_IPV6 = 0x0057;
+const GENEVE_PORT = 6081;
 
 /** What carries the outer IP packet: Ethernet (EtherType at `lt`), an MPLS label stack, or PPP in PPPoE. */
 export type GeneveOuter = "ether" | "mpls" | "ppp";
-const GENEVE_PORT = 6081;
+
+/** Which offset of the frame inside a Geneve tunnel: its EtherType, its link header, its network header. */
+export type GeneveOffset = "linktype" | "linkhdr" | "linkpl";
 
 /**
  * The outer IP header's length when the frame is the Geneve packet `geneve [vni]` matched, else undefined.
  * libpcap sets its registers only when `geneve` matched; on other frames (`geneve or ip`) it reads memory
- * it never wrote, and on tcpdump's captures that read fails: the filter does not match. netemu does the same.
+ * it never wrote, and on tcpdump's captures that read mostly fails: the filter does not match. netemu never
+ * matches then. Under MPLS the outer IP version comes from the bottom-of-stack bit and the version nibble,
+ * under PPPoE from the PPP protocol, as gen_linktype checks them.
  */
 function geneveHeaderAfter(outer: GeneveOuter, lt: number, nl: number, vni: number | undefined, p: Uint8Array): number | undefined {
   const u8 = (off: number): number | undefined => p[off];
@@ -86,10 +92,6 @@ function geneveHeaderAfter(outer: GeneveOuter, lt: number, nl: number, vni: numb
   }
   return ipHeader;
 }
-const ETHERTYPE_TEB = 0x6558;
-
-/** Which offset of the frame inside a Geneve tunnel: its EtherType, its link header, its network header. */
-export type GeneveOffset = "linktype" | "linkhdr" | "linkpl";
 
 /**
  * The offsets libpcap computes when `geneve` matched, for the outer EtherType (or PPP protocol) at `lt` and

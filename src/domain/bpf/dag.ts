@@ -11,7 +11,7 @@
  * packets"). The DAG is then run by the interpreter here or compiled to JavaScript by codegen.ts.
  */
 import type { CmpOp, Pred, Val } from "./ir.js";
-import { constantOutcome, isPlainConstant, unoptimizable, valKey } from "./ir.js";
+import { constantOutcome, isPlainConstant, unfolded, unoptimizable, valKey } from "./ir.js";
 import { geneveOffset, walkChain } from "./runtime.js";
 
 export type Node =
@@ -296,8 +296,8 @@ function pullupOnce(root: MNode): boolean {
 /** Builds the optimised decision DAG of a predicate. */
 export function buildDag(p: Pred, limit = 50_000): Dag {
   const b = new Builder();
+  if (unoptimizable(p)) return { root: b.build(unfolded(p), b.yes, b.no), threaded: false, prelude: [], optimized: false };
   const plain = b.build(p, b.yes, b.no);
-  if (unoptimizable(p)) return { root: plain, threaded: false, prelude: [], optimized: false };
   const first = firstTest(p);
   const withPrelude = (root: Node, threaded: boolean): Dag => {
     const keep = first !== undefined && root.kind === "test" && root.key !== first.key;

@@ -19,9 +19,11 @@ import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
 export type CmpOp = "eq" | "gt" | "ge" | "set";
 
-/** `vn`: the structural key of a folded value (what libpcap's value numbering sees before folding). */
+/** `vn`: the structural key of a folded value (what libpcap's value numbering sees before folding);
+ * `written`: the arithmetic as written, before folding (what an unoptimised program computes). */
 interface Numbered {
   readonly vn?: string;
+  readonly written?: Val;
 }
 
 export type Val = Numbered &
@@ -72,7 +74,6 @@ export const iphl = (off: number): Val => ({ t: "iphl", off });
 /** A constant known to libpcap's jump threading (written as a number, not computed). */
 export const isPlainConstant = (v: Val): v is Extract<Val, { t: "k" }> => v.t === "k" && v.vn === undefined;
 
-const numbered = (v: Val, vn: string): Val => (valKey(v) === vn ? v : { ...v, vn });
 
 /** An absolute or indexed load; a constant index folds into the base (as the optimizer turns ldx #k; ld [x+b]
  * into ld [k+b]), after jump threading: the folded load keeps the indexed load's key. */
@@ -104,7 +105,9 @@ function foldOp(op: BinOp, a: number, b: number): number {
 
 /** Binary arithmetic with libpcap's optimizer simplifications (the result keeps the unfolded key). */
 export function bin(op: BinOp, a: Val, b: Val): Val {
-  return numbered(fold(op, a, b), `(${valKey(a)} ${op} ${valKey(b)})`);
+  const vn = `(${valKey(a)} ${op} ${valKey(b)})`;
+  const folded = fold(op, a, b);
+  return valKey(folded) === vn ? folded : { ...folded, vn, written: { t: "bin", op, a, b } };
 }
 
 function fold(op: BinOp, a: Val, b: Val): Val {
@@ -131,7 +134,30 @@ function fold(op: BinOp, a: Val, b: Val): Val {
 }
 
 export function neg(a: Val): Val {
-  return a.t === "k" ? numbered(k(-a.v), `-(${valKey(a)})`) : { t: "neg", a };
+  return a.t === "k" ? { ...k(-a.v), vn: `-(${valKey(a)})`, written: { t: "neg", a } } : { t: "neg", a };
+}
+
+/**
+ * The predicate with its arithmetic as written: what libpcap runs when it does not optimise (protochain,
+ * geneve). Folding `ip[0] & 0` to 0 would skip a load that the unoptimised program makes.
+ */
+export function unfolded(p: Pred): Pred {
+  const val = (v: Val): Val => {
+    if (v.written !== undefined) return val(v.written);
+    switch (v.t) {
+      case "ld": return v.index === undefined ? v : { ...v, index: val(v.index) };
+      case "bin": return { t: "bin", op: v.op, a: val(v.a), b: val(v.b) };
+      case "neg": return { t: "neg", a: val(v.a) };
+      case "geneve": return { ...v, lt: val(v.lt), nl: val(v.nl) };
+      default: return v;
+    }
+  };
+  switch (p.t) {
+    case "true": case "false": return p;
+    case "and": case "or": return { t: p.t, a: unfolded(p.a), b: unfolded(p.b) };
+    case "not": return { t: "not", a: unfolded(p.a) };
+    case "cmp": return { t: "cmp", op: p.op, a: val(p.a), b: val(p.b) };
+  }
 }
 
 function foldCmp(op: CmpOp, a: number, b: number): boolean {

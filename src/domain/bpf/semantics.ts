@@ -204,11 +204,17 @@ class Compiler {
     return bin("lsh", bin("and", this.at(1, off), k(0x0f)), k(2));
   }
 
-  /** gen_cmp / gen_mcmp */
+  /**
+   * gen_cmp / gen_mcmp. A masked comparison with 0 is a `jset` test, as libpcap's peephole makes it before jump
+   * threading (`and #m; jeq #0`); a comparison the user writes (`ip[1] & 4 = 0`) keeps its subtraction there
+   * and stays an equality, so the two do not decide each other (`mpls and ip and mpls` is accepted).
+   */
   private cmpAt(off: number, size: Size, v: number, mask?: number): Pred {
     const load = this.at(size, off);
-    const lhs = mask === undefined || mask === 0xffffffff ? load : bin("and", load, k(mask));
-    return cmp("eq", lhs, k(v));
+    if (mask === undefined || mask === 0xffffffff) return cmp("eq", load, k(v));
+    // (a zero mask folds to a constant test, its load removed, as libpcap's constant folding does)
+    if (v === 0 && mask !== 0) return not(cmp("set", load, k(mask)));
+    return cmp("eq", bin("and", load, k(mask)), k(v));
   }
 
   private gtAt(off: number, size: Size, v: number): Pred {

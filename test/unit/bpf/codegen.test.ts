@@ -87,6 +87,7 @@ describe("the BPF decision DAG and code generator", () => {
       "ip and 1 + 1 = 3",
       "ip and len * 0 = 1",
       "tcp src port 80 and tcp[0:2] = 81",
+      "mpls and ip and mpls",
     ];
     for (const e of accepted) {
       const dag = dagOf(e);

@@ -75,6 +75,15 @@ describe("protochain: the protocol at the end of the header chain", () => {
     expect(r.right(v6(6, tcpSegment(1, 80)))).to.equal(false);
   });
 
+  it("runs the arithmetic as written, loads included, since libpcap does not optimise (ip[60] & 0 still loads)", () => {
+    const short = v6(6, tcpSegment(1, 80));
+    expect(short.length).to.be.lessThan(14 + 61);
+    expect(matches("ip6 protochain 6", short)).to.equal(true);
+    expect(matches("ip6 protochain 6 and ether[60] & 0 = 0", short)).to.equal(true);
+    expect(matches("ip6 protochain 6 and ether[80] & 0 = 0", short)).to.equal(false);
+    expect(matches("ip6 and ether[80] & 0 = 0", short)).to.equal(true);
+  });
+
   it("refuses other protocols and directions with libpcap's messages", () => {
     const refusal = (e: string): string => {
       const r = compileExpression(e);

@@ -14,11 +14,13 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { compileCaptureMatcher } from "../../src/domain/bpf/index.js";
 import type { CapturedFrame } from "../support/bpf-frames.js";
-import { generateFrames, writePcap } from "../support/bpf-frames.js";
+import { generateChainAndTunnelFrames, generateFrames, writePcap } from "../support/bpf-frames.js";
 
 /** BPF_DIFF_FRAMES / BPF_DIFF_SEED override the capture (to explore beyond the default one). */
 const FRAME_COUNT = Number(process.env["BPF_DIFF_FRAMES"] ?? 4000);
 const SEED = Number(process.env["BPF_DIFF_SEED"] ?? 20240601);
+/** frames with header chains and Geneve tunnels, after the general mix */
+const CHAIN_FRAME_COUNT = Math.ceil(FRAME_COUNT / 4);
 const CONCURRENCY = 4;
 const FIRST_SECOND = 1_700_000_000;
 const repoRoot = new URL("../../../", import.meta.url);
@@ -135,7 +137,7 @@ describe("netemu's BPF compiler against libpcap (tcpdump -r)", function () {
   });
 
   it("matches the same frames and refuses the same expressions as libpcap, except the documented differences", async () => {
-    const frames = generateFrames(FRAME_COUNT, SEED);
+    const frames = [...generateFrames(FRAME_COUNT, SEED), ...generateChainAndTunnelFrames(CHAIN_FRAME_COUNT, SEED)];
     const pcap = join(dir, "frames.pcap");
     writeFileSync(pcap, writePcap(frames));
     const corpus = readCorpus();

@@ -4,7 +4,9 @@
  * later fragments) and IPv6 (with fragment and hop-by-hop headers) carrying TCP, UDP, ICMP, ICMPv6, SCTP,
  * IGMP and other protocols; 802.1Q / 802.1ad / 0x9100 tags, stacked; MPLS label stacks; PPPoE; 802.3 frames
  * with LLC and SNAP (STP, IS-IS, CLNP, ES-IS, IPX, NetBEUI, AppleTalk); DECnet and other EtherTypes;
- * broadcast and multicast addresses; runts, truncated captures (caplen < len) and jumbo frames.
+ * broadcast and multicast addresses; runts, truncated captures (caplen < len) and jumbo frames. A second mix
+ * has IPv4 AH and IPv6 extension-header chains (hop-by-hop, routing, fragment, destination options, AH) and
+ * Geneve tunnels with options and inner frames, for `protochain` and `geneve`.
  */
 
 export interface CapturedFrame {
@@ -205,6 +207,92 @@ class Gen {
     }
   }
 
+  /** An IPv4 or IPv6 packet whose header chain ends (or not) at a transport protocol: what `protochain` walks. */
+  chainPacket(v6: boolean): number[] {
+    const r = this.r;
+    const final = r.pick([6, 6, 17, 17, 58, 59, 132, 1, 50, 51, r.int(256)]);
+    const kinds: number[] = [];
+    const depth = r.pick([0, 1, 1, 2, 2, 3, 4]);
+    for (let i = 0; i < depth; i++) kinds.push(v6 ? r.pick([0, 43, 44, 60, 51, 0, 60]) : 51);
+    const nexts = [...kinds.slice(1), final];
+    const ext: number[] = [];
+    kinds.forEach((kind, i) => {
+      const nh = nexts[i] as number;
+      if (kind === 44) ext.push(nh, r.chance(0.9) ? 0 : r.int(4), ...u16(r.int(65536)), ...u32(r.int(2 ** 32)));
+      else if (kind === 51) {
+        const len = r.chance(0.7) ? 4 : r.range(1, 6);
+        ext.push(nh, len, 0, 0, ...(r.chance(0.5) ? [r.pick([6, 17, 51, 0, 59]), ...r.bytes(3)] : r.bytes(4)), ...r.bytes(len * 4 - 4));
+      } else {
+        const len = r.pick([0, 0, 1, 2]);
+        ext.push(nh, len, ...r.bytes(6 + len * 8));
+      }
+    });
+    const body = [...ext, ...this.transport(final === 59 ? 255 : final)];
+    const first = kinds[0] ?? final;
+    if (v6) {
+      return [0x60, 0, 0, 0, ...u16(body.length), first, 64, ...this.ip6(), ...this.ip6(), ...body];
+    }
+    const ihl = r.chance(0.8) ? 5 : r.range(6, 8);
+    return [0x40 | ihl, 0, ...u16(ihl * 4 + body.length), 0, 1, ...u16(r.chance(0.9) ? 0 : 0x2000), 64, first, 0, 0,
+      ...this.ip4(), ...this.ip4(), ...r.bytes((ihl - 5) * 4), ...body];
+  }
+
+  /** A Geneve packet (UDP port 6081) with options, carrying an Ethernet frame or something else (sometimes
+   * itself inside MPLS or PPPoE, see chainOrTunnelFrame). */
+  genevePacket(nested = 0): { type: number; payload: number[] } {
+    const r = this.r;
+    const inner = nested < 1 && r.chance(0.2) ? this.genevePacket(nested + 1) : this.l3(2);
+    const ethernetInside = r.chance(0.75);
+    const innerBytes = ethernetInside ? [...this.mac(), ...this.mac(), ...u16(inner.type), ...inner.payload] : inner.payload;
+    const optWords = r.pick([0, 0, 1, 2, 5]);
+    const options: number[] = [];
+    for (let left = optWords; left > 0; ) {
+      const len = Math.min(left - 1, r.int(3));
+      options.push(...u16(r.int(65536)), r.int(256), len & 0x1f, ...r.bytes(len * 4));
+      left -= len + 1;
+    }
+    const version = r.chance(0.9) ? 0 : r.range(1, 3);
+    const vni = r.chance(0.6) ? r.pick([0, 1, 100, 0xffffff]) : r.int(1 << 24);
+    const geneve = [(version << 6) | optWords, r.pick([0, 0, 0x80, 0x40]), ...u16(ethernetInside ? 0x6558 : inner.type),
+      ...u32((vni << 8) >>> 0), ...options, ...innerBytes];
+    const udp = [...u16(this.port()), ...u16(r.chance(0.9) ? 6081 : this.port()), ...u16(8 + geneve.length), 0, 0, ...geneve];
+    if (r.chance(0.7)) {
+      return { type: 0x0800, payload: [0x45, 0, ...u16(20 + udp.length), 0, 1, ...u16(r.chance(0.9) ? 0 : 0x2001), 64, 17, 0, 0,
+        ...this.ip4(), ...this.ip4(), ...udp] };
+    }
+    return { type: 0x86dd, payload: [0x60, 0, 0, 0, ...u16(udp.length), 17, 64, ...this.ip6(), ...this.ip6(), ...udp] };
+  }
+
+  /** A frame for the header-chain and tunnel expressions (protochain, geneve). */
+  chainOrTunnelFrame(): CapturedFrame {
+    const r = this.r;
+    let type: number;
+    let payload: number[];
+    if (r.chance(0.4)) {
+      ({ type, payload } = this.genevePacket());
+      const wrap = r.int(10);
+      if (wrap === 0) {
+        payload = [...u32(((r.pick([16, 100]) << 12) | 0x100 | 64) >>> 0), ...payload];
+        type = 0x8847;
+      } else if (wrap === 1) {
+        const ppp = type === 0x0800 ? 0x0021 : 0x0057;
+        payload = [0x11, 0, ...u16(r.pick([1, 0x1234])), ...u16(payload.length + 2), ...u16(ppp), ...payload];
+        type = 0x8864;
+      }
+    } else {
+      const v6 = r.chance(0.6);
+      type = v6 ? 0x86dd : 0x0800;
+      payload = this.chainPacket(v6);
+    }
+    if (r.chance(0.15)) {
+      payload = [...u16(r.pick([10, 20])), ...u16(type), ...payload];
+      type = 0x8100;
+    }
+    const data = Uint8Array.from([...this.mac(), ...this.mac(), ...u16(type), ...payload]);
+    if (r.chance(0.1) && data.length > 15) return { data: data.slice(0, r.range(14, data.length - 1)), wireLength: data.length };
+    return { data, wireLength: data.length };
+  }
+
   /** an EtherType and its payload */
   l3(depth = 0): { type: number; payload: number[] } {
     const r = this.r;
@@ -274,6 +362,49 @@ class Gen {
 export function generateFrames(count: number, seed = 20240601): CapturedFrame[] {
   const gen = new Gen(new Rng(seed));
   return Array.from({ length: count }, () => gen.frame());
+}
+
+/**
+ * libpcap's protochain walk never ends on a frame whose AH headers lead back to themselves (its offset after
+ * AH is absolute); such frames would hang tcpdump, so the generator leaves them out. An independent walk of
+ * the chain from the network header at `nl`, true when it ends.
+ */
+function chainWalkEnds(p: Uint8Array, nl: number, v6: boolean): boolean {
+  let a = p[nl + (v6 ? 6 : 9)];
+  let x = v6 ? 40 : ((p[nl] ?? 0) & 15) * 4;
+  const seen = new Set<string>();
+  while (a !== undefined) {
+    const ext = v6 && [0, 60, 43, 44].includes(a);
+    if (!ext && a !== 51) return true;
+    const state = `${a}/${x}`;
+    if (seen.has(state)) return false;
+    seen.add(state);
+    const next = p[nl + x];
+    const len = p[nl + x + 1];
+    if (next === undefined || len === undefined) return true;
+    x = ext ? x + (len + 1) * 8 : (len + 2) * 4;
+    a = next;
+  }
+  return true;
+}
+
+/** Whether every IPv4/IPv6 header chain of the frame (behind up to one VLAN tag) can be walked to its end. */
+function chainsEnd(f: CapturedFrame): boolean {
+  const p = f.data;
+  const tagged = p[12] === 0x81 && p[13] === 0x00;
+  const nl = tagged ? 18 : 14;
+  return chainWalkEnds(p, nl, false) && chainWalkEnds(p, nl, true);
+}
+
+/** `count` frames with IPv4 AH and IPv6 extension-header chains, and Geneve tunnels (seeded, like generateFrames). */
+export function generateChainAndTunnelFrames(count: number, seed = 20261122): CapturedFrame[] {
+  const gen = new Gen(new Rng(seed));
+  const out: CapturedFrame[] = [];
+  while (out.length < count) {
+    const f = gen.chainOrTunnelFrame();
+    if (chainsEnd(f)) out.push(f);
+  }
+  return out;
 }
 
 /** A classic little-endian, microsecond pcap file with link type 1 (Ethernet). */

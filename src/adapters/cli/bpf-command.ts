@@ -4,8 +4,9 @@
  *   netemu bpf 'EXPRESSION' CAPTURE.pcap
  *   netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap
  *
- * For each expression (one per non-blank line of the file) it prints the expression, a tab, then the
- * comma-separated 1-based numbers of the matching frames, or `ERROR: <message>` if the expression is refused.
+ * For each expression (one per line of the file; `#` starts a comment to the end of the line, as in tcpdump's
+ * -F file; blank lines are ignored) it prints the expression, a tab, then the comma-separated 1-based numbers of
+ * the matching frames, or `ERROR: <message>` if the expression is refused. `--help` prints the help and exits 0.
  * Exit status: 0 when every expression compiled, 2 otherwise (and 2 with a usage message on bad arguments or
  * an unreadable capture). Frames are matched on their captured bytes; `len` is the original length.
  */
@@ -17,6 +18,33 @@ const USAGE = [
   "usage: netemu bpf 'EXPRESSION' CAPTURE.pcap",
   "       netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap",
 ];
+
+const HELP = [
+  ...USAGE,
+  "",
+  "Prints, for each pcap-filter expression, the expression, a tab, and the 1-based numbers of the frames of",
+  "CAPTURE.pcap (classic pcap, Ethernet) that it matches, comma-separated, or 'ERROR: <message>' when the",
+  "expression is refused. Frames are matched on their captured bytes; 'len' is their length on the wire.",
+  "",
+  "  -f FILE   one expression per line; blank lines are ignored, and '#' starts a comment that runs to the",
+  "            end of its line, wherever it is (as in a tcpdump -F file; '#' is never part of an expression)",
+  "  --help    print this help",
+  "",
+  "Exit status: 0 when every expression compiled, 2 when one was refused or on bad arguments or files.",
+  "The language: docs/bpf.md; where netemu differs from libpcap: docs/bpf-differences.md.",
+];
+
+/** The expressions of a -f file: `#` comments removed (tcpdump -F's rule), blank lines skipped. */
+function expressionsOfFile(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""))
+    .map((l) => {
+      const hash = l.indexOf("#");
+      return (hash < 0 ? l : l.slice(0, hash)).trim();
+    })
+    .filter((l) => l !== "");
+}
 
 interface PcapRecord {
   /** the captured bytes */
@@ -76,6 +104,10 @@ export async function runBpfCommand(
 ): Promise<number> {
   let expressions: string[];
   let capturePath: string;
+  if (args.includes("--help") || args.includes("-h")) {
+    HELP.forEach(out);
+    return 0;
+  }
   if (args[0] === "-f" && args.length === 3) {
     const file = args[1] as string;
     capturePath = args[2] as string;
@@ -87,10 +119,7 @@ export async function runBpfCommand(
       USAGE.forEach(err);
       return 2;
     }
-    expressions = text
-      .split("\n")
-      .map((l) => l.replace(/\r$/, ""))
-      .filter((l) => l.trim() !== "");
+    expressions = expressionsOfFile(text);
   } else if (args.length === 2 && args[0] !== "-f") {
     expressions = [args[0] as string];
     capturePath = args[1] as string;

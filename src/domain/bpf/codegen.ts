@@ -10,6 +10,7 @@
 import type { Node } from "./dag.js";
 import { interpret, nodesOf } from "./dag.js";
 import type { Val } from "./ir.js";
+import { geneveOffset, walkChain } from "./runtime.js";
 
 export type RawMatcher = (bytes: Uint8Array, wirelen: number) => boolean;
 
@@ -72,6 +73,22 @@ class Emitter {
         return this.bytes(v.size, (i) => (i === 0 ? `p[${o}]` : `p[${o} + ${i}]`));
       }
       case "neg": return `((-${this.val(v.a, out, known)}) >>> 0)`;
+      case "geneve": {
+        // runtime.ts's geneveOffset, passed in as `g`
+        const lt = this.val(v.lt, out, known);
+        const nl = this.val(v.nl, out, known);
+        const r = this.fresh("g");
+        out.push(`const ${r} = g("${v.which}", "${v.outer}", ${lt}, ${nl}, ${v.vni ?? "undefined"}, p);`);
+        out.push(`if (${r} === undefined) return false;`);
+        return r;
+      }
+      case "chain": {
+        // the walk is the only loop; it is runtime.ts's walkChain, passed in as `c`
+        const r = this.fresh("c");
+        out.push(`const ${r} = c(${v.v6}, ${v.nl}, ${v.target}, p);`);
+        out.push(`if (${r} === undefined) return false;`);
+        return r;
+      }
       case "bin": {
         const a = this.val(v.a, out, known);
         const b = this.val(v.b, out, known);
@@ -180,8 +197,8 @@ export function generateSource(root: Node, prelude: readonly Val[] = []): string
 export function generateMatcher(root: Node, prelude: readonly Val[] = []): RawMatcher {
   const source = generateSource(root, prelude);
   try {
-    const factory = new Function(source) as () => RawMatcher;
-    return factory();
+    const factory = new Function("c", "g", source) as (chain: typeof walkChain, geneve: typeof geneveOffset) => RawMatcher;
+    return factory(walkChain, geneveOffset);
   } catch {
     return (bytes, wirelen) => interpret(root, bytes, wirelen, prelude);
   }

@@ -11,7 +11,8 @@
  * packets"). The DAG is then run by the interpreter here or compiled to JavaScript by codegen.ts.
  */
 import type { CmpOp, Pred, Val } from "./ir.js";
-import { valKey } from "./ir.js";
+import { constantOutcome, isPlainConstant, unfolded, unoptimizable, valKey } from "./ir.js";
+import { geneveOffset, walkChain } from "./runtime.js";
 
 export type Node =
   | { readonly kind: "leaf"; readonly id: number; readonly value: boolean }
@@ -78,7 +79,7 @@ const NO_FACTS: Facts = { tests: new Map(), equal: new Map(), key: "" };
 function known(facts: Facts, n: TestNode): boolean | undefined {
   const direct = facts.tests.get(n.key);
   if (direct !== undefined) return direct;
-  if (n.op === "eq" && n.b.t === "k") {
+  if (n.op === "eq" && isPlainConstant(n.b)) {
     const eq = facts.equal.get(n.aKey);
     if (eq !== undefined) return eq === n.b.v;
   }
@@ -89,7 +90,7 @@ function learn(facts: Facts, n: TestNode, outcome: boolean): Facts {
   const tests = new Map(facts.tests);
   tests.set(n.key, outcome);
   let equal = facts.equal;
-  if (outcome && n.op === "eq" && n.b.t === "k") {
+  if (outcome && n.op === "eq" && isPlainConstant(n.b)) {
     const e = new Map(facts.equal);
     e.set(n.aKey, n.b.v);
     equal = e;
@@ -134,6 +135,10 @@ interface Dag {
   readonly prelude: readonly Val[];
   /** false when the path analysis was too large to finish (the DAG is then unthreaded, but still correct) */
   readonly threaded: boolean;
+  /** false for an expression with `protochain` or `geneve`: libpcap does not optimise a program with a loop
+   * or an unconditional jump, so it runs the tests as written, keeps every load and never says "rejects all
+   * packets" */
+  readonly optimized: boolean;
 }
 
 // ---- libpcap's or_pullup / and_pullup ---------------------------------------------------------------
@@ -291,11 +296,12 @@ function pullupOnce(root: MNode): boolean {
 /** Builds the optimised decision DAG of a predicate. */
 export function buildDag(p: Pred, limit = 50_000): Dag {
   const b = new Builder();
+  if (unoptimizable(p)) return { root: b.build(unfolded(p), b.yes, b.no), threaded: false, prelude: [], optimized: false };
   const plain = b.build(p, b.yes, b.no);
   const first = firstTest(p);
   const withPrelude = (root: Node, threaded: boolean): Dag => {
     const keep = first !== undefined && root.kind === "test" && root.key !== first.key;
-    return { root, threaded, prelude: keep && first !== undefined ? [first.a, first.b] : [] };
+    return { root, threaded, optimized: true, prelude: keep && first !== undefined ? [first.a, first.b] : [] };
   };
   let root = specialize(b, plain, limit);
   if (root === undefined) return withPrelude(plain, false);
@@ -319,9 +325,21 @@ function firstTest(p: Pred): { a: Val; b: Val; key: string } | undefined {
   return { a: q.a, b: q.b, key: `${valKey(q.a)} ${q.op} ${valKey(q.b)}` };
 }
 
-/** True when no frame can match (libpcap: "expression rejects all packets"). */
+/**
+ * True when no frame can match (libpcap: "expression rejects all packets"). libpcap folds the tests between
+ * values that are only constant once computed (`len * 0 = 1`) after its jump threading, and then only
+ * follows them from the program's first test (opt_root): `0 * len = 1` is refused, `ip and 0 * len = 1` is
+ * accepted and matches nothing.
+ */
 export function rejectsAll(dag: Dag): boolean {
-  return dag.root.kind === "leaf" && !dag.root.value;
+  if (!dag.optimized) return false;
+  let n = dag.root;
+  while (n.kind === "test") {
+    const outcome = constantOutcome(n.op, n.a, n.b);
+    if (outcome === undefined) return false;
+    n = outcome ? n.t : n.f;
+  }
+  return !n.value;
 }
 
 /** All nodes of the DAG, each once, parents before children. */
@@ -363,6 +381,16 @@ function evalVal(v: Val, p: Uint8Array, wirelen: number): number {
       return x;
     }
     case "neg": return (-evalVal(v.a, p, wirelen)) >>> 0;
+    case "chain": {
+      const reached = walkChain(v.v6, v.nl, v.target, p);
+      if (reached === undefined) throw REJECT;
+      return reached;
+    }
+    case "geneve": {
+      const off = geneveOffset(v.which, v.outer, evalVal(v.lt, p, wirelen), evalVal(v.nl, p, wirelen), v.vni, p);
+      if (off === undefined) throw REJECT;
+      return off;
+    }
     case "bin": {
       const a = evalVal(v.a, p, wirelen);
       const b = evalVal(v.b, p, wirelen);

@@ -8,24 +8,53 @@
  *
  * The smart constructors fold constants the way libpcap's optimizer does (`x & 0` is 0 and the load of x
  * disappears with it, `0 / x` is 0, `1 = 2` is false ...), because that changes which loads run and so
- * which short frames match.
+ * which short frames match. A folded value keeps, in `vn`, the key of what was written: libpcap's jump
+ * threading runs before its constant folding and numbers values by their structure (`ip[0+1]` is not
+ * `ip[1]`, `ip[1]` is not the absolute load a primitive makes), so only structurally equal values may
+ * decide each other's tests. Without this, netemu refused expressions libpcap accepts (and matches nothing).
  */
 import { BpfError } from "./errors.js";
+import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 
 type BinOp = "add" | "sub" | "mul" | "div" | "mod" | "and" | "or" | "xor" | "lsh" | "rsh";
 export type CmpOp = "eq" | "gt" | "ge" | "set";
 
-export type Val =
-  | { readonly t: "k"; readonly v: number }
-  /** packet load of `size` bytes (big-endian) at `base + index` (index absent = 0) */
-  | { readonly t: "ld"; readonly size: 1 | 2 | 4; readonly base: number; readonly index: Val | undefined }
-  /** 4 * (p[off] & 0xf): the IPv4 header length, BPF's `ldxb 4*([off]&0xf)` */
-  | { readonly t: "iphl"; readonly off: number }
-  | { readonly t: "len" }
-  /** BPF's accumulator before any load: 0 at run time, unknown to the optimizer */
-  | { readonly t: "acc0" }
-  | { readonly t: "bin"; readonly op: BinOp; readonly a: Val; readonly b: Val }
-  | { readonly t: "neg"; readonly a: Val };
+/** `vn`: the structural key of a folded value (what libpcap's value numbering sees before folding);
+ * `written`: the arithmetic as written, before folding (what an unoptimised program computes). */
+interface Numbered {
+  readonly vn?: string;
+  readonly written?: Val;
+}
+
+export type Val = Numbered &
+  (
+    | { readonly t: "k"; readonly v: number }
+    /** packet load of `size` bytes (big-endian) at `base + index` (index absent = 0) */
+    | { readonly t: "ld"; readonly size: 1 | 2 | 4; readonly base: number; readonly index: Val | undefined }
+    /** 4 * (p[off] & 0xf): the IPv4 header length, BPF's `ldxb 4*([off]&0xf)` */
+    | { readonly t: "iphl"; readonly off: number }
+    | { readonly t: "len" }
+    /** BPF's accumulator before any load: 0 at run time, unknown to the optimizer */
+    | { readonly t: "acc0" }
+    | { readonly t: "bin"; readonly op: BinOp; readonly a: Val; readonly b: Val }
+    | { readonly t: "neg"; readonly a: Val }
+    /**
+     * libpcap's protochain loop: the protocol reached by walking the IPv4 (AH) or IPv6 (hop-by-hop, routing,
+     * fragment, destination options, AH) header chain from the network layer at `nl`, stopping at `target`,
+     * at no next header (59) or at a protocol that is not an extension header. The only loop in a filter.
+     */
+    | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
+    /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` (offsets
+     * that are themselves inside a tunnel for `geneve and geneve`) */
+    | {
+        readonly t: "geneve";
+        readonly which: GeneveOffset;
+        readonly outer: GeneveOuter;
+        readonly lt: Val;
+        readonly nl: Val;
+        readonly vni: number | undefined;
+      }
+  );
 
 export type Pred =
   | { readonly t: "true" }
@@ -42,9 +71,16 @@ export const len: Val = { t: "len" };
 export const acc0: Val = { t: "acc0" };
 export const iphl = (off: number): Val => ({ t: "iphl", off });
 
-/** An absolute or indexed load; a constant index folds into the base (as the optimizer turns ldx #k; ld [x+b] into ld [k+b]). */
+/** A constant known to libpcap's jump threading (written as a number, not computed). */
+export const isPlainConstant = (v: Val): v is Extract<Val, { t: "k" }> => v.t === "k" && v.vn === undefined;
+
+
+/** An absolute or indexed load; a constant index folds into the base (as the optimizer turns ldx #k; ld [x+b]
+ * into ld [k+b]), after jump threading: the folded load keeps the indexed load's key. */
 export function ld(size: 1 | 2 | 4, base: number, index?: Val): Val {
-  if (index !== undefined && index.t === "k") return { t: "ld", size, base: base + index.v, index: undefined };
+  if (index !== undefined && index.t === "k") {
+    return { t: "ld", size, base: base + index.v, index: undefined, vn: `[x${valKey(index)}+${base}:${size}]` };
+  }
   return { t: "ld", size, base, index };
 }
 
@@ -67,8 +103,14 @@ function foldOp(op: BinOp, a: number, b: number): number {
   }
 }
 
-/** Binary arithmetic with libpcap's optimizer simplifications. */
+/** Binary arithmetic with libpcap's optimizer simplifications (the result keeps the unfolded key). */
 export function bin(op: BinOp, a: Val, b: Val): Val {
+  const vn = `(${valKey(a)} ${op} ${valKey(b)})`;
+  const folded = fold(op, a, b);
+  return valKey(folded) === vn ? folded : { ...folded, vn, written: { t: "bin", op, a, b } };
+}
+
+function fold(op: BinOp, a: Val, b: Val): Val {
   if (a.t === "k" && b.t === "k") return k(foldOp(op, a.v, b.v));
   if (b.t === "k") {
     if ((op === "lsh" || op === "rsh") && b.v > 31) throw new BpfError("shift by more than 31 bits");
@@ -92,7 +134,30 @@ export function bin(op: BinOp, a: Val, b: Val): Val {
 }
 
 export function neg(a: Val): Val {
-  return a.t === "k" ? k(-a.v) : { t: "neg", a };
+  return a.t === "k" ? { ...k(-a.v), vn: `-(${valKey(a)})`, written: { t: "neg", a } } : { t: "neg", a };
+}
+
+/**
+ * The predicate with its arithmetic as written: what libpcap runs when it does not optimise (protochain,
+ * geneve). Folding `ip[0] & 0` to 0 would skip a load that the unoptimised program makes.
+ */
+export function unfolded(p: Pred): Pred {
+  const val = (v: Val): Val => {
+    if (v.written !== undefined) return val(v.written);
+    switch (v.t) {
+      case "ld": return v.index === undefined ? v : { ...v, index: val(v.index) };
+      case "bin": return { t: "bin", op: v.op, a: val(v.a), b: val(v.b) };
+      case "neg": return { t: "neg", a: val(v.a) };
+      case "geneve": return { ...v, lt: val(v.lt), nl: val(v.nl) };
+      default: return v;
+    }
+  };
+  switch (p.t) {
+    case "true": case "false": return p;
+    case "and": case "or": return { t: p.t, a: unfolded(p.a), b: unfolded(p.b) };
+    case "not": return { t: "not", a: unfolded(p.a) };
+    case "cmp": return { t: "cmp", op: p.op, a: val(p.a), b: val(p.b) };
+  }
 }
 
 function foldCmp(op: CmpOp, a: number, b: number): boolean {
@@ -104,16 +169,21 @@ function foldCmp(op: CmpOp, a: number, b: number): boolean {
   }
 }
 
-/** A comparison, folded when both sides are constant; `(x & m) = 0` becomes `not (x set m)` and
- * `(x - c) = d` becomes `x = c + d`, the optimizer's peephole forms. */
+/**
+ * A comparison, folded when both sides are written constants. Sides that only fold to constants stay a test
+ * (libpcap folds them after jump threading): the decision DAG treats such a test as decided only when it
+ * says whether the expression rejects all packets (see dag.ts). `x = y` with y not a written constant is
+ * `x - y = 0`, as gencode writes it.
+ */
 export function cmp(op: CmpOp, a: Val, b: Val): Pred {
-  if (a.t === "k" && b.t === "k") return foldCmp(op, a.v, b.v) ? TRUE : FALSE;
-  if (op === "eq" && b.t === "k") {
-    if (a.t === "bin" && a.op === "and" && a.b.t === "k" && b.v === 0) return not(cmp("set", a.a, a.b));
-    if (a.t === "bin" && a.op === "sub" && a.b.t === "k") return cmp("eq", a.a, k(a.b.v + b.v));
-  }
-  if (op === "eq" && b.t !== "k") return cmp("eq", bin("sub", a, b), k(0));
+  if (isPlainConstant(a) && isPlainConstant(b)) return foldCmp(op, a.v, b.v) ? TRUE : FALSE;
+  if (op === "eq" && !isPlainConstant(b)) return { t: "cmp", op, a: bin("sub", a, b), b: k(0) };
   return { t: "cmp", op, a, b };
+}
+
+/** The outcome of a comparison between two constants, or undefined when a side is not constant. */
+export function constantOutcome(op: CmpOp, a: Val, b: Val): boolean | undefined {
+  return a.t === "k" && b.t === "k" ? foldCmp(op, a.v, b.v) : undefined;
 }
 
 /** Conjunction. Constant operands are kept (the decision DAG removes them): libpcap keeps the loads of its
@@ -135,6 +205,7 @@ export function not(a: Pred): Pred {
 
 /** Canonical text of a value: equal keys = equal values on every frame (libpcap's value numbers). */
 export function valKey(v: Val): string {
+  if (v.vn !== undefined) return v.vn;
   switch (v.t) {
     case "k": return `#${v.v}`;
     case "ld": return v.index === undefined ? `[${v.base}:${v.size}]` : `[${valKey(v.index)}+${v.base}:${v.size}]`;
@@ -143,10 +214,42 @@ export function valKey(v: Val): string {
     case "acc0": return "A0";
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
+    case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
+    case "geneve": return `geneve.${v.which}(${v.outer},${valKey(v.lt)},${valKey(v.nl)},${v.vni ?? "*"})`;
   }
 }
 
-/** Human-readable rendering of a predicate (for tests and debugging). */
+/** True when the predicate walks a header chain or looks into a Geneve tunnel: libpcap then does not
+ * optimise the expression at all (a loop; an unconditional jump). */
+export function unoptimizable(p: Pred): boolean {
+  const inVal = (v: Val): boolean => {
+    switch (v.t) {
+      case "chain": case "geneve": return true;
+      case "ld": return v.index !== undefined && inVal(v.index);
+      case "bin": return inVal(v.a) || inVal(v.b);
+      case "neg": return inVal(v.a);
+      default: return false;
+    }
+  };
+  switch (p.t) {
+    case "true": case "false": return false;
+    case "and": case "or": return unoptimizable(p.a) || unoptimizable(p.b);
+    case "not": return unoptimizable(p.a);
+    case "cmp": return inVal(p.a) || inVal(p.b);
+  }
+}
+
+/** The value as computed (folded), ignoring `vn`. */
+function computedKey(v: Val): string {
+  switch (v.t) {
+    case "ld": return v.index === undefined ? `[${v.base}:${v.size}]` : `[${computedKey(v.index)}+${v.base}:${v.size}]`;
+    case "bin": return `(${computedKey(v.a)} ${v.op} ${computedKey(v.b)})`;
+    case "neg": return `-(${computedKey(v.a)})`;
+    default: return valKey({ ...v, vn: undefined });
+  }
+}
+
+/** Human-readable rendering of a predicate, values as computed (for tests and debugging). */
 export function predToString(p: Pred): string {
   switch (p.t) {
     case "true": return "true";
@@ -154,6 +257,6 @@ export function predToString(p: Pred): string {
     case "and": return `(${predToString(p.a)} && ${predToString(p.b)})`;
     case "or": return `(${predToString(p.a)} || ${predToString(p.b)})`;
     case "not": return `!${predToString(p.a)}`;
-    case "cmp": return `${valKey(p.a)} ${p.op} ${valKey(p.b)}`;
+    case "cmp": return `${computedKey(p.a)} ${p.op} ${computedKey(p.b)}`;
   }
 }

@@ -11,6 +11,7 @@ import type { Arth, Expr, IdValue, Other, PName, Program, ProtoQ, Qual } from ".
 import { BpfError } from "./errors.js";
 import type { Pred, Val } from "./ir.js";
 import { acc0, and, bin, cmp, FALSE, iphl, k, ld, len, neg, not, or, TRUE } from "./ir.js";
+import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 import { parseIpv6 } from "./lexer.js";
 import { ETHER_PROTOCOLS, IP_PROTOCOLS, LLC_SAPS, SERVICES } from "./names.js";
 
@@ -68,6 +69,18 @@ const ISIS_L2_PSNP = 27;
 
 type Size = 1 | 2 | 4;
 
+const GENEVE_PORT = 6081;
+
+/**
+ * After `geneve` the offsets are not constants but values libpcap computes at run time into registers. An
+ * offset is then written `REGISTER * REGISTER_UNIT + constant`, so that the offset arithmetic below
+ * (`linkpl + 9`, `offLinktype += 4` after vlan) stays the same; `at` and `ipHeaderLength` read the register
+ * back (rounding: `linkpl - 4` under mpls is the register minus 4). Frames are far shorter than REGISTER_UNIT.
+ */
+const REGISTER_UNIT = 1 << 24;
+const REGISTERS: readonly GeneveOffset[] = ["linktype", "linkhdr", "linkpl"];
+const registerOffset = (which: GeneveOffset): number => (REGISTERS.indexOf(which) + 1) * REGISTER_UNIT;
+
 /** Where in the frame things are, as gencode's compiler state (all offsets constant for Ethernet). */
 interface State {
   offLinkhdr: number;
@@ -78,6 +91,8 @@ interface State {
   linktype: "ether" | "ppp";
   labelStackDepth: number;
   vlanStackDepth: number;
+  /** where the outer EtherType and IP header are, once `geneve` made the offsets registers */
+  geneve: { readonly outer: GeneveOuter; readonly lt: Val; readonly nl: Val; readonly vni: number | undefined } | undefined;
 }
 
 /** An arithmetic value with the protocol checks that must pass before it is computed (gencode's `struct arth`). */
@@ -106,6 +121,7 @@ class Compiler {
     linktype: "ether",
     labelStackDepth: 0,
     vlanStackDepth: 0,
+    geneve: undefined,
   };
 
   compileProgram(p: Program): Pred {
@@ -146,15 +162,63 @@ class Compiler {
     return this.s.offLinkpl + this.s.offNl;
   }
 
-  /** gen_cmp / gen_mcmp */
+  /** A load at an offset, constant or (after geneve) relative to a register: BPF's `ld [x + k]` with X = M[r]. */
+  private at(size: Size, off: number, index?: Val): Val {
+    const reg = Math.round(off / REGISTER_UNIT);
+    if (reg === 0) return ld(size, off, index);
+    const base = this.register(REGISTERS[reg - 1] as GeneveOffset);
+    // BPF's k is unsigned: `ld [x + -2]` (linkpl - 2 under mpls) is a load past any frame, as libpcap runs it
+    return ld(size, (off - reg * REGISTER_UNIT) >>> 0, index === undefined ? base : bin("add", index, base));
+  }
+
+  private register(which: GeneveOffset): Val {
+    const g = this.s.geneve;
+    if (g === undefined) throw new BpfError("internal error: register offset without geneve");
+    return { t: "geneve", which, outer: g.outer, lt: g.lt, nl: g.nl, vni: g.vni };
+  }
+
+  /**
+   * gen_geneve_ll_check: inside Geneve, an Ethernet host/broadcast/multicast check first makes sure the
+   * tunnel carries an Ethernet header (its link header and network header offsets differ).
+   */
+  private tunnelledEthernet(): Pred | undefined {
+    if (this.s.geneve === undefined) return undefined;
+    return not(cmp("eq", bin("sub", this.register("linkhdr"), this.register("linkpl")), k(0)));
+  }
+
+  /** `b`, after the Geneve link-header check when inside Geneve. */
+  private withLinkHeader(b: Pred, check: Pred | undefined): Pred {
+    return check === undefined ? b : and(check, b);
+  }
+
+  /** An offset as a value: a constant, or (inside a tunnel) a register plus a constant. */
+  private offsetValue(off: number): Val {
+    const reg = Math.round(off / REGISTER_UNIT);
+    if (reg === 0) return k(off);
+    return bin("add", this.register(REGISTERS[reg - 1] as GeneveOffset), k(off - reg * REGISTER_UNIT));
+  }
+
+  /** The IPv4 header length at `off` (BPF's `ldxb 4*([k]&0xf)`, or its indexed form after geneve). */
+  private ipHeaderLength(off: number): Val {
+    if (Math.round(off / REGISTER_UNIT) === 0) return iphl(off);
+    return bin("lsh", bin("and", this.at(1, off), k(0x0f)), k(2));
+  }
+
+  /**
+   * gen_cmp / gen_mcmp. A masked comparison with 0 is a `jset` test, as libpcap's peephole makes it before jump
+   * threading (`and #m; jeq #0`); a comparison the user writes (`ip[1] & 4 = 0`) keeps its subtraction there
+   * and stays an equality, so the two do not decide each other (`mpls and ip and mpls` is accepted).
+   */
   private cmpAt(off: number, size: Size, v: number, mask?: number): Pred {
-    const load = ld(size, off);
-    const lhs = mask === undefined || mask === 0xffffffff ? load : bin("and", load, k(mask));
-    return cmp("eq", lhs, k(v));
+    const load = this.at(size, off);
+    if (mask === undefined || mask === 0xffffffff) return cmp("eq", load, k(v));
+    // (a zero mask folds to a constant test, its load removed, as libpcap's constant folding does)
+    if (v === 0 && mask !== 0) return not(cmp("set", load, k(mask)));
+    return cmp("eq", bin("and", load, k(mask)), k(v));
   }
 
   private gtAt(off: number, size: Size, v: number): Pred {
-    return cmp("gt", ld(size, off), k(v));
+    return cmp("gt", this.at(size, off), k(v));
   }
 
   /** gen_bcmp: compares bytes, last 4-byte word first */
@@ -532,7 +596,8 @@ class Compiler {
       if (this.s.linktype !== "ether") {
         throw new BpfError("ethernet addresses supported only on ethernet/FDDI/token ring/802.11/ATM LANE/Fibre Channel");
       }
-      return this.ehostop(parseMac(s), q.dir);
+      const check = this.tunnelledEthernet();
+      return this.withLinkHeader(this.ehostop(parseMac(s), q.dir), check);
     }
     throw new BpfError("ethernet address used in non-ether expression");
   }
@@ -667,13 +732,13 @@ class Compiler {
 
   /** not a fragment other than the first (IPv4 fragment offset is 0) */
   private ipfrag(): Pred {
-    return not(cmp("set", ld(2, this.linkpl + 6), k(0x1fff)));
+    return not(cmp("set", this.at(2, this.linkpl + 6), k(0x1fff)));
   }
 
   private portrangeatom(off: number, v1: number, v2: number, v6: boolean): Pred {
     const lo = Math.min(v1, v2);
     const hi = Math.max(v1, v2);
-    const load = v6 ? ld(2, this.linkpl + 40 + off) : ld(2, this.linkpl + off, iphl(this.linkpl));
+    const load = v6 ? this.at(2, this.linkpl + 40 + off) : this.at(2, this.linkpl + off, this.ipHeaderLength(this.linkpl));
     return and(cmp("ge", load, k(lo)), not(cmp("gt", load, k(hi))));
   }
 
@@ -720,7 +785,7 @@ class Compiler {
   }
 
   private portBoth(port: number, ipProto: number, dir: Qual["dir"]): Pred {
-    const v4 = this.portGeneric(ipProto, dir, false, (off) => cmp("eq", ld(2, this.linkpl + off, iphl(this.linkpl)), k(port)));
+    const v4 = this.portGeneric(ipProto, dir, false, (off) => cmp("eq", this.at(2, this.linkpl + off, this.ipHeaderLength(this.linkpl)), k(port)));
     const v6 = this.portGeneric(ipProto, dir, true, (off) => this.cmpAt(this.linkpl + 40 + off, 2, port));
     return or(v6, v4);
   }
@@ -731,8 +796,23 @@ class Compiler {
     return or(v6, v4);
   }
 
-  private protochain(_v: number, _proto: ProtoQ): Pred {
-    throw new BpfError("protochain is not supported by netemu (it needs a loop over IPv6 extension headers)");
+  /** gen_protochain: the protocol at the end of the extension-header chain (`protochain` alone: IPv4 or IPv6) */
+  private protochain(v: number, proto: ProtoQ): Pred {
+    switch (proto) {
+      case "default": {
+        const b0 = this.protochain(v, "ip");
+        return or(b0, this.protochain(v, "ip6"));
+      }
+      case "ip":
+      case "ip6":
+        break;
+      default:
+        throw new BpfError("bad protocol applied for 'protochain'");
+    }
+    if (this.s.geneve !== undefined) throw new BpfError("'protochain' not supported with variable length headers");
+    const v6 = proto === "ip6";
+    const b0 = this.linktype(v6 ? ETHERTYPE_IPV6 : ETHERTYPE_IP);
+    return and(b0, cmp("eq", { t: "chain", v6, nl: this.linkpl, target: v }, k(v)));
   }
 
   // ---- arithmetic ----------------------------------------------------------------------------------
@@ -785,15 +865,15 @@ class Compiler {
     const size = a.size as Size;
     switch (a.proto) {
       case "link":
-        return { val: ld(size, this.s.offLinkhdr, inst.val), checks: inst.checks, lead: inst.lead };
+        return { val: this.at(size, this.s.offLinkhdr, inst.val), checks: inst.checks, lead: inst.lead };
       case "ip": case "arp": case "rarp": case "atalk": case "decnet": case "sca": case "lat": case "moprc":
       case "mopdl": case "ip6": {
-        const val = ld(size, this.linkpl, inst.val);
+        const val = this.at(size, this.linkpl, inst.val);
         const checks = andChecks(inst.checks, this.protoAbbrev(a.proto));
         return { val, checks, lead: inst.lead };
       }
       case "sctp": case "tcp": case "udp": case "icmp": case "igmp": case "igrp": case "pim": case "vrrp": case "carp": {
-        const val = ld(size, this.linkpl, bin("add", inst.val, iphl(this.linkpl)));
+        const val = this.at(size, this.linkpl, bin("add", inst.val, this.ipHeaderLength(this.linkpl)));
         const ipCheck = this.protoAbbrev("ip");
         const protoCheck = and(this.protoAbbrev(a.proto), this.ipfrag());
         return { val, checks: and(ipCheck, andChecks(inst.checks, protoCheck) ?? TRUE), lead: inst.lead };
@@ -801,7 +881,7 @@ class Compiler {
       case "icmp6": {
         let checks = andChecks(inst.checks, this.protoAbbrev("ip6"));
         checks = andChecks(checks, this.cmpAt(this.linkpl + 6, 1, IPPROTO_ICMPV6));
-        return { val: ld(size, this.linkpl + 40, inst.val), checks, lead: inst.lead };
+        return { val: this.at(size, this.linkpl + 40, inst.val), checks, lead: inst.lead };
       }
       default:
         throw new BpfError("unsupported index operation", a.pos);
@@ -833,7 +913,7 @@ class Compiler {
       case "pppoes":
         return this.pppoes(o.n);
       case "geneve":
-        throw new BpfError("geneve is not supported by netemu (its variable-length header needs BPF registers)");
+        return this.geneve(o.n);
       case "llc":
         return this.llc(o.sub);
     }
@@ -844,7 +924,10 @@ class Compiler {
       case "default":
       case "link":
         if (this.s.linktype !== "ether") throw new BpfError("not a broadcast link");
-        return this.bytesAt(this.s.offLinkhdr, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+        {
+          const check = this.tunnelledEthernet();
+          return this.withLinkHeader(this.bytesAt(this.s.offLinkhdr, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), check);
+        }
       case "ip": {
         // tcpdump compiles savefile filters with netmask 0, so the host part is all 32 bits
         const b0 = this.linktype(ETHERTYPE_IP);
@@ -863,9 +946,12 @@ class Compiler {
         if (this.s.linktype !== "ether") {
           throw new BpfError("link-layer multicast filters supported only on ethernet/FDDI/token ring/ARCNET/802.11/ATM LANE/Fibre Channel");
         }
-        return cmp("set", ld(1, this.s.offLinkhdr), k(1));
+        {
+          const check = this.tunnelledEthernet();
+          return this.withLinkHeader(cmp("set", this.at(1, this.s.offLinkhdr), k(1)), check);
+        }
       case "ip":
-        return and(this.linktype(ETHERTYPE_IP), cmp("ge", ld(1, this.linkpl + 16), k(224)));
+        return and(this.linktype(ETHERTYPE_IP), cmp("ge", this.at(1, this.linkpl + 16), k(224)));
       case "ip6":
         return and(this.linktype(ETHERTYPE_IPV6), this.cmpAt(this.linkpl + 24, 1, 255));
       default:
@@ -877,8 +963,8 @@ class Compiler {
   private byteop(op: "&" | "|" | "<" | ">" | "=", idx: number, val: number): Pred {
     switch (op) {
       case "=": return this.cmpAt(this.s.offLinkhdr + idx, 1, val);
-      case "<": return not(cmp("ge", ld(1, this.s.offLinkhdr + idx), k(val)));
-      case ">": return cmp("gt", ld(1, this.s.offLinkhdr + idx), k(val));
+      case "<": return not(cmp("ge", this.at(1, this.s.offLinkhdr + idx), k(val)));
+      case ">": return cmp("gt", this.at(1, this.s.offLinkhdr + idx), k(val));
       case "|": return not(cmp("eq", bin("or", acc0, k(val)), k(0)));
       case "&": return cmp("set", acc0, k(val));
     }
@@ -896,6 +982,41 @@ class Compiler {
     this.s.offLinktype += 4;
     this.s.vlanStackDepth++;
     return b0;
+  }
+
+  /**
+   * gen_geneve: UDP to port 6081 over IPv4 or IPv6, Geneve version 0, the VNI if given; then the offsets of the
+   * rest of the expression move into the tunnel (registers computed at run time, see runtime.ts): the
+   * EtherType is Geneve's protocol type, or the inner Ethernet header's with protocol type 0x6558.
+   */
+  private geneve(vni: number | undefined): Pred {
+    if (vni !== undefined && vni > 0xffffff) throw new BpfError(`Geneve VNI ${vni} greater than maximum 16777215`);
+    const check = (v6: boolean): Pred => {
+      const transport = (off: number): Val =>
+        v6 ? this.at(1, this.linkpl + 40 + off) : this.at(1, this.linkpl + off, this.ipHeaderLength(this.linkpl));
+      const word = (off: number): Val =>
+        v6 ? this.at(4, this.linkpl + 40 + off) : this.at(4, this.linkpl + off, this.ipHeaderLength(this.linkpl));
+      const port = v6
+        ? this.portGeneric(IPPROTO_UDP, "dst", true, (off) => this.cmpAt(this.linkpl + 40 + off, 2, GENEVE_PORT))
+        : this.portGeneric(IPPROTO_UDP, "dst", false, (off) =>
+            cmp("eq", this.at(2, this.linkpl + off, this.ipHeaderLength(this.linkpl)), k(GENEVE_PORT)));
+      let b = and(port, cmp("eq", bin("and", transport(8), k(0xc0)), k(0)));
+      if (vni !== undefined) b = and(b, cmp("eq", bin("and", word(12), k(0xffffff00)), k((vni << 8) >>> 0)));
+      return b;
+    };
+    const b4 = check(false);
+    const matched = or(b4, check(true));
+    const outer: GeneveOuter = this.s.labelStackDepth > 0 ? "mpls" : this.s.linktype === "ppp" ? "ppp" : "ether";
+    this.s.geneve = { outer, lt: this.offsetValue(this.s.offLinktype), nl: this.offsetValue(this.linkpl), vni };
+    // libpcap computes the offsets right after the checks, loads included: a frame too short for them fails
+    const offsets = cmp("ge", this.register("linkpl"), k(0));
+    this.s.offLinktype = registerOffset("linktype");
+    this.s.offLinkhdr = registerOffset("linkhdr");
+    this.s.offLinkpl = registerOffset("linkpl");
+    this.s.offNl = 0;
+    // the tunnel's frame is Ethernet to what follows, even inside PPPoE (libpcap's PUSH_LINKHDR)
+    this.s.linktype = "ether";
+    return and(matched, offsets);
   }
 
   private mpls(n: number | undefined): Pred {
@@ -942,7 +1063,7 @@ class Compiler {
     const b0 = this.llcFrame();
     const ctl = this.s.offLinkpl + 2;
     const lower = sub.toLowerCase();
-    if (lower === "i") return and(b0, not(cmp("set", ld(1, ctl), k(0x01))));
+    if (lower === "i") return and(b0, not(cmp("set", this.at(1, ctl), k(0x01))));
     if (lower === "s") return and(b0, this.cmpAt(ctl, 1, 0x01, 0x03));
     if (lower === "u") return and(b0, this.cmpAt(ctl, 1, 0x03, 0x03));
     const s = LLC_S_SUBTYPES.get(lower);

@@ -77,6 +77,12 @@ describe("compileExpression", () => {
     expect(E.isLeft(r) && r.left.message).to.equal("expression rejects all packets");
   });
 
+  it("accepts a never-matching expression that libpcap accepts, and matches nothing with it", () => {
+    const r = compileExpression("tcp port 80 and ip[6:2] & 0x1fff != 0");
+    if (E.isLeft(r)) expect.fail(r.left.message);
+    expect(r.right(new Uint8Array(60).fill(0x45))).to.equal(false);
+  });
+
   it("returns the same compiled matcher for the same expression (cache)", () => {
     const a = compileExpression("tcp port 80");
     const b = compileExpression("tcp port 80");

@@ -56,6 +56,23 @@ describe("netemu bpf (CLI)", () => {
     expect(r.status).to.equal(2);
   });
 
+  it("prints its help on stdout and exits 0 with --help", async () => {
+    for (const args of [["--help"], ["-h"], ["-f", "--help"]]) {
+      const r = await run(args);
+      expect(r.status, args.join(" ")).to.equal(0);
+      expect(r.err).to.deep.equal([]);
+      expect(r.out[0]).to.equal("usage: netemu bpf 'EXPRESSION' CAPTURE.pcap");
+      expect(r.out.join("\n")).to.contain("'#' starts a comment");
+    }
+  });
+
+  it("ignores blank lines and '#' comments, whole-line or trailing, in an expressions file, as tcpdump -F does", async () => {
+    const file = join(dir, "commented.txt");
+    writeFileSync(file, "# what matches\n\n   \nicmp   # echo requests\r\n  # indented comment\ntcp port 80#no space\n");
+    const r = await run(["-f", file, capture]);
+    expect(r).to.deep.equal({ status: 0, out: ["icmp\t1,3", "tcp port 80\t2"], err: [] });
+  });
+
   it("reads big-endian and nanosecond captures", async () => {
     const raw = writePcap([{ data: icmp, wireLength: icmp.length }, { data: tcp, wireLength: tcp.length }]);
     for (const opts of [{ bigEndian: true }, { nano: true }, { bigEndian: true, nano: true }]) {

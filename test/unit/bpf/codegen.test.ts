@@ -3,17 +3,19 @@ import { generateMatcher, generateSource } from "../../../src/domain/bpf/codegen
 import { buildDag, interpret, rejectsAll } from "../../../src/domain/bpf/dag.js";
 import { parse } from "../../../src/domain/bpf/parser.js";
 import { compileProgram } from "../../../src/domain/bpf/semantics.js";
-import { generateFrames } from "../../support/bpf-frames.js";
+import { generateChainAndTunnelFrames, generateFrames } from "../../support/bpf-frames.js";
 
 const dagOf = (s: string) => buildDag(compileProgram(parse(s)));
 
 describe("the BPF decision DAG and code generator", () => {
-  const frames = generateFrames(1500, 7);
+  const frames = [...generateFrames(1500, 7), ...generateChainAndTunnelFrames(500, 7)];
   const expressions = [
     "tcp port 80", "host 10.0.0.1 or 10.0.0.2", "vlan and ip", "mpls and mpls and ip6", "icmp[icmptype] = icmp-echo",
     "ether[len - 1] > 0x80", "ether[0] / ether[1] = 1", "ether[0] % ether[1] = 0", "len << ether[2] > 0",
     "not ether[100] = 1", "tcp[tcpflags] & (tcp-syn|tcp-ack) != 0", "portrange 20-1024", "ip6 net 2001:db8::/32",
     "decnet host 1.2", "llc u", "ipx or atalk or aarp", "-len + 5 > 4", "ether[0] ^ 0xff > 0x80",
+    "protochain 6", "ip6 protochain 17 or ip protochain 51", "geneve and tcp port 80", "geneve 100 and ether multicast",
+    "vlan and geneve and vlan and ip", "geneve and mpls and ip",
   ];
 
   it("generates JavaScript that agrees with the DAG interpreter on every frame", () => {
@@ -69,6 +71,29 @@ describe("the BPF decision DAG and code generator", () => {
     }
     for (const e of ["ip or arp", "ether proto 0x10000", "len < 10 and len > 20"]) {
       expect(rejectsAll(dagOf(e)), e).to.equal(false);
+    }
+  });
+
+  it("refuses only what libpcap's optimizer proves, accepting the rest of the never-matching expressions as libpcap does", () => {
+    // proved by jump threading over values written the same way, or by folding the first test
+    for (const e of ["ip[1] = 2 and ip[1] = 3", "ip[1] & 4 = 0 and ip[1] & 4 = 4", "ip and 1 = 2", "0 * len = 1", "1 + 1 = 3"]) {
+      expect(rejectsAll(dagOf(e)), e).to.equal(true);
+    }
+    // never match, but libpcap threads before it folds constants and tells indexed loads from absolute ones
+    const accepted = [
+      "tcp port 80 and ip[6:2] & 0x1fff != 0",
+      "ether[12:2] = 0x806 and ip",
+      "ip[1] = 2 and ip[0+1] = 3",
+      "ip and 1 + 1 = 3",
+      "ip and len * 0 = 1",
+      "tcp src port 80 and tcp[0:2] = 81",
+      "mpls and ip and mpls",
+    ];
+    for (const e of accepted) {
+      const dag = dagOf(e);
+      expect(rejectsAll(dag), e).to.equal(false);
+      const matcher = generateMatcher(dag.root, dag.prelude);
+      for (const size of [14, 34, 60, 1514]) expect(matcher(new Uint8Array(size).fill(0x45), size), e).to.equal(false);
     }
   });
 

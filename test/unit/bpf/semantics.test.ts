@@ -70,8 +70,13 @@ describe("the BPF semantic compiler (gencode for Ethernet)", () => {
 
   it("folds constants like libpcap's optimizer", () => {
     expect(ir("1 = 1")).to.equal("true");
-    expect(ir("ether[0] & 0 = 0")).to.equal("true");
-    expect(ir("0 * ether[100] = 1")).to.equal("false");
+    expect(ir("ether[0] & 0 = 0")).to.equal("#0 eq #0");
+    expect(ir("0 * ether[100] = 1")).to.equal("#0 eq #1");
+  });
+
+  it("decides a comparison of written constants at once, and one of computed constants only after threading, as libpcap", () => {
+    expect(ir("ip and 1 = 2")).to.equal("([12:2] eq #2048 && false)");
+    expect(ir("ip and 1 + 1 = 3")).to.equal("([12:2] eq #2048 && #2 eq #3)");
   });
 
   it("refuses what needs a name service or a live interface, with a clear message", () => {

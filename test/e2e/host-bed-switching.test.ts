@@ -86,10 +86,14 @@ describe("end to end: real TCP/IP hosts switched by netemu", function () {
     expect(reverse.json.start.test_start.reverse).to.equal(1);
   });
 
-  it("UDP at 5 Mbit/s arrives whole", async () => {
-    const udp = await bed!.iperf3(a, b, { seconds: 2, udpBitrate: 5e6 });
-    expect(udp.udp!.packets).to.be.above(500);
-    expect(udp.udp!.lostPercent, "no impairment: nothing is lost").to.be.below(1);
+  it("UDP at 5 Mbit/s arrives whole and in order, each way", async () => {
+    for (const reverse of [false, true]) {
+      const { udp } = await bed!.iperf3(a, b, { seconds: 2, udpBitrate: 5e6, reverse });
+      expect(udp!.sentPackets, `reverse: ${reverse}`).to.be.above(500);
+      expect(udp!.lostPercent, `no impairment: nothing is lost (reverse: ${reverse})`).to.be.below(1);
+      expect(udp!.outOfOrder, `reverse: ${reverse}`).to.equal(0);
+      expect(udp!.packets).to.be.within(udp!.sentPackets * 0.99, udp!.sentPackets);
+    }
   });
 
   it("a host in another VLAN reaches none of them: no ARP answer, no ping, no TCP", async () => {

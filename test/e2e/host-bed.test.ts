@@ -2,9 +2,25 @@ import { expect } from "chai";
 import { spawn } from "node:child_process";
 import { createSocket, type Socket } from "node:dgram";
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { freeUdpPort, HostBed, requireHostBed, runCommand } from "../support/host-bed.js";
 
 const namespaces = async (): Promise<string[]> => (await runCommand("ip", ["netns", "list"])).stdout.split("\n").map((l) => l.split(" ")[0] ?? "");
+
+const CRASHING_RUN = fileURLToPath(new URL("../support/host-bed-crashing-run.js", import.meta.url));
+
+/** Waits up to 5 s for a process that is not our child to end. */
+const waitForExit = async (pid: number): Promise<void> => {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`process ${pid} still runs after 5 s`);
+};
 
 /** The pid of a process that ran and ended: a crashed run's pid. */
 const deadPid = async (): Promise<number> => {
@@ -126,6 +142,35 @@ describe("the host bed: network namespaces bridged to UDP by socat", function ()
     expect(a.bridged, "socat ended").to.equal(false);
     expect(await namespaces()).to.not.include(a.namespace);
     expect(existsSync(`/sys/class/net/${a.tap}`)).to.equal(false);
+  });
+
+  it("open removes the namespace and ends the socat of a run that was killed", async () => {
+    const run = spawn(process.execPath, ["--enable-source-maps", CRASHING_RUN], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        const timer = setTimeout(() => reject(new Error(`the run printed nothing in 10 s: ${out}`)), 10_000);
+        run.stdout.on("data", (d: Buffer) => {
+          out += d.toString("utf8");
+          if (out.includes("\n")) {
+            clearTimeout(timer);
+            resolve(out.split("\n")[0] as string);
+          }
+        });
+      });
+      const left = JSON.parse(line) as { namespace: string; tap: string; socatPid: number };
+      process.kill(run.pid as number, "SIGKILL");
+      await new Promise((r) => (run.exitCode !== null || run.signalCode !== null ? r(null) : run.once("exit", r)));
+      expect(await namespaces(), "the killed run left its namespace").to.include(left.namespace);
+
+      bed = await HostBed.open();
+
+      expect(bed.removedLeftovers).to.include.members([left.namespace, `socat ${left.socatPid} (${left.tap})`]);
+      expect(await namespaces()).to.not.include(left.namespace);
+      await waitForExit(left.socatPid);
+    } finally {
+      run.kill("SIGKILL");
+    }
   });
 
   it("open removes what a crashed run left (namespaces, TAPs, socat) and leaves a running one's alone", async () => {

@@ -245,6 +245,11 @@ export class BedHost {
     return stopChild(this.socat);
   }
 
+  /** socat's pid. */
+  get bridgePid(): number | undefined {
+    return this.socat.pid;
+  }
+
   /** Whether socat still runs (it ends on a fatal error of its TAP or socket). */
   get bridged(): boolean {
     return this.socat.exitCode === null && this.socat.signalCode === null;

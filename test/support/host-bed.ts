@@ -127,7 +127,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * TAPs whose names carry a pid that no longer runs, and socat processes still serving such a TAP.
  * Answers the names it removed.
  */
-export async function removeLeftovers(): Promise<string[]> {
+async function removeLeftovers(): Promise<string[]> {
   const removed: string[] = [];
   const dead = (name: string, pattern: RegExp): boolean => {
     const m = pattern.exec(name);
@@ -191,7 +191,7 @@ export interface PingResult {
 }
 
 /** Parses iputils ping's output: its summary line and each reply's `time=`. */
-export function parsePing(output: string): PingResult {
+function parsePing(output: string): PingResult {
   const summary = /(\d+) packets transmitted, (\d+) received/.exec(output);
   if (summary === null) throw new Error(`ping printed no summary: ${output}`);
   const rttsMs = [...output.matchAll(/bytes from .*? time=([\d.]+) ms/g)].map((m) => Number(m[1]));
@@ -267,6 +267,8 @@ export interface Iperf3Options {
   readonly reverse?: boolean;
   /** TCP port of the server (default 5201, iperf3's). */
   readonly port?: number;
+  /** Runs, in all, when iperf3 stalls and prints nothing (default 3; see `HostBed.iperf3`). */
+  readonly attempts?: number;
 }
 
 export interface Iperf3UdpFigures {
@@ -289,6 +291,8 @@ export interface Iperf3Result {
   readonly udp?: Iperf3UdpFigures;
   /** The client's whole `iperf3 -J` document; the server's is in its `server_output_json`. */
   readonly json: any;
+  /** How many runs it took (more than 1 when iperf3 stalled; see `HostBed.iperf3`). */
+  readonly attempts: number;
 }
 
 /**
@@ -297,7 +301,7 @@ export interface Iperf3Result {
  * Out-of-order counts come from the receiver's own document: iperf3 does not send them back to a
  * sending client.
  */
-export function summariseIperf3(json: any, udp: boolean, reverse: boolean): Iperf3Result {
+function summariseIperf3(json: any, udp: boolean, reverse: boolean): Omit<Iperf3Result, "attempts"> {
   if (typeof json?.error === "string") throw new Error(`iperf3 failed: ${json.error}`);
   const end = json?.end;
   if (end?.sum_received === undefined || end?.sum_sent === undefined) {
@@ -357,14 +361,21 @@ export class HostBed {
       // IPv6 off before the TAP arrives (it takes the namespace's defaults): no router solicitations or
       // DAD frames to count among the test's own.
       await inside("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
-      const { socat, udpPort } = await this.startBridge(tap, peerPort, options.udpPort);
+      const { socat, udpPort, log } = await this.startBridge(tap, peerPort, options.udpPort);
       const host = new BedHost(namespace, tap, cidr.split("/")[0] as string, mac, udpPort, peerPort, socat);
       this.hosts.push(host);
-      await mustRun("ip", ["link", "set", tap, "netns", namespace]);
-      await inside("ip", "link", "set", "lo", "up");
-      await inside("ip", "link", "set", tap, "address", mac);
-      await inside("ip", "addr", "add", cidr, "dev", tap);
-      await inside("ip", "link", "set", tap, "up");
+      try {
+        await mustRun("ip", ["link", "set", tap, "netns", namespace]);
+        await inside("ip", "link", "set", "lo", "up");
+        await inside("ip", "link", "set", tap, "address", mac);
+        await inside("ip", "addr", "add", cidr, "dev", tap);
+        await inside("ip", "link", "set", tap, "up");
+      } catch (e) {
+        // The TAP lives only as long as socat holds it: say what became of socat.
+        await exited(socat, 200);
+        const state = host.bridged ? "socat still runs" : `socat ended (${socat.exitCode ?? socat.signalCode}): ${log().trim()}`;
+        throw new Error(`${(e as Error).message}; ${state}`);
+      }
       return host;
     } catch (e) {
       await runCommand("ip", ["netns", "del", namespace]);
@@ -377,7 +388,7 @@ export class HostBed {
    * root namespace's 127.0.0.1); the caller then moves the TAP into the host's namespace, and socat's
    * descriptor keeps serving it there. A port taken between probing and binding gets another try.
    */
-  private async startBridge(tap: string, peerPort: number, fixedPort: number | undefined): Promise<{ socat: ChildProcess; udpPort: number }> {
+  private async startBridge(tap: string, peerPort: number, fixedPort: number | undefined): Promise<{ socat: ChildProcess; udpPort: number; log: () => string }> {
     let failure = "";
     for (let attempt = 0; attempt < (fixedPort === undefined ? 3 : 1); attempt++) {
       const udpPort = fixedPort ?? (await freeUdpPort());
@@ -392,7 +403,7 @@ export class HostBed {
       const deadline = Date.now() + 5000;
       while (Date.now() < deadline) {
         if (socat.exitCode !== null || socat.signalCode !== null) break;
-        if (existsSync(`/sys/class/net/${tap}`)) return { socat, udpPort };
+        if (existsSync(`/sys/class/net/${tap}`)) return { socat, udpPort, log: () => stderr };
         await sleep(20);
       }
       await stopChild(socat);
@@ -405,8 +416,29 @@ export class HostBed {
   /**
    * Runs `iperf3 -c` in `client` against `iperf3 -s -1` in `server` and answers the client's JSON
    * summary. TCP by default; `udpBitrate` for UDP; `reverse` makes the server the sender.
+   *
+   * iperf 3.12 opens a UDP stream with one datagram each way and no retry (esnet/iperf#351): when a
+   * lossy link drops either, client and server wait for ever. An attempt that prints nothing within
+   * the test's length + 8 s is ended by pid and run again with a fresh server, up to `attempts`
+   * (default 3) in all; the result says how many it took. A failure iperf3 reports (its `error`) is
+   * thrown at once.
    */
   async iperf3(client: BedHost, server: BedHost, options: Iperf3Options = {}): Promise<Iperf3Result> {
+    const attempts = options.attempts ?? 3;
+    const stalls: string[] = [];
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const json = await this.iperf3Once(client, server, options);
+      if (typeof json === "string") {
+        stalls.push(json);
+        continue;
+      }
+      return { ...summariseIperf3(json, options.udpBitrate !== undefined, options.reverse === true), attempts: attempt };
+    }
+    throw new Error(`iperf3 from ${client.ip} to ${server.ip} printed nothing in ${attempts} attempts: ${stalls.join("; ")}`);
+  }
+
+  /** One client run against a fresh one-off server: its JSON document, or why it printed none. */
+  private async iperf3Once(client: BedHost, server: BedHost, options: Iperf3Options): Promise<unknown> {
     const seconds = options.seconds ?? 2;
     const port = options.port ?? 5201;
     const daemon = server.spawn(["iperf3", "-s", "-1", "-J", "-p", String(port)]);
@@ -420,14 +452,12 @@ export class HostBed {
       if (options.udpBitrate !== undefined) args.push("-u", "-b", String(options.udpBitrate));
       if (options.udpLength !== undefined) args.push("-l", String(options.udpLength));
       if (options.reverse === true) args.push("-R");
-      const r = await client.exec(args, (seconds + 15) * 1000);
-      let json: unknown;
+      const r = await client.exec(args, (seconds + 8) * 1000);
       try {
-        json = JSON.parse(r.stdout);
+        return JSON.parse(r.stdout) as unknown;
       } catch {
-        throw new Error(`iperf3 client printed no JSON (status ${r.status}): ${r.stderr || r.stdout}`);
+        return `status ${r.status}${r.stderr === "" ? "" : `, ${r.stderr.trim()}`}`;
       }
-      return summariseIperf3(json, options.udpBitrate !== undefined, options.reverse === true);
     } finally {
       await stopChild(daemon);
       this.children.delete(daemon);

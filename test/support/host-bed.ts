@@ -418,23 +418,28 @@ export class HostBed {
    * summary. TCP by default; `udpBitrate` for UDP; `reverse` makes the server the sender.
    *
    * iperf 3.12 opens a UDP stream with one datagram each way and no retry (esnet/iperf#351): when a
-   * lossy link drops either, client and server wait for ever. An attempt that prints nothing within
-   * the test's length + 8 s is ended by pid and run again with a fresh server, up to `attempts`
-   * (default 3) in all; the result says how many it took. A failure iperf3 reports (its `error`) is
-   * thrown at once.
+   * lossy link drops either, client and server wait for ever, or one of them gives up with "unable to
+   * read from stream socket". An attempt that prints nothing within the test's length + 8 s is ended
+   * by pid; it, or one whose error names the stream, is run again with a fresh server, up to
+   * `attempts` (default 3) in all; the result says how many it took. Any other failure iperf3 reports
+   * (such as "unable to connect to server", for its TCP control connection) is thrown at once.
    */
   async iperf3(client: BedHost, server: BedHost, options: Iperf3Options = {}): Promise<Iperf3Result> {
     const attempts = options.attempts ?? 3;
     const stalls: string[] = [];
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const json = await this.iperf3Once(client, server, options);
+      const json: any = await this.iperf3Once(client, server, options);
       if (typeof json === "string") {
         stalls.push(json);
         continue;
       }
+      if (typeof json?.error === "string" && /stream/.test(json.error)) {
+        stalls.push(json.error);
+        continue;
+      }
       return { ...summariseIperf3(json, options.udpBitrate !== undefined, options.reverse === true), attempts: attempt };
     }
-    throw new Error(`iperf3 from ${client.ip} to ${server.ip} printed nothing in ${attempts} attempts: ${stalls.join("; ")}`);
+    throw new Error(`iperf3 from ${client.ip} to ${server.ip} could not open its stream in ${attempts} attempts: ${stalls.join("; ")}`);
   }
 
   /** One client run against a fresh one-off server: its JSON document, or why it printed none. */

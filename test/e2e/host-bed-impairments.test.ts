@@ -1,0 +1,137 @@
+import { expect } from "chai";
+import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
+
+/** A full-size TCP segment on the wire: 1500-byte IP packet + 14-byte Ethernet header, for 1448 bytes of payload (timestamps on). */
+const WIRE_PER_PAYLOAD = 1514 / 1448;
+
+/**
+ * netemu's impairments (ADR 0050, 0051) as real TCP/IP hosts see them: A ─ SW1 ══ link ══ SW2 ─ B, one
+ * access VLAN, the link's impairments set per direction through its ends (`nodes[i].filters`: what node
+ * i sends) or both ways (`filters`). Long-run figures of each model are proven in
+ * test/unit/filters/impairments.test.ts; here the question is whether real hosts see them.
+ */
+describe("end to end: netemu's impairments on real TCP/IP hosts", function () {
+  this.timeout(180_000);
+  let s: TestServer | undefined;
+  let bed: HostBed | undefined;
+  let projectId: string;
+  let linkPath: string;
+  let sw1: string, sw2: string;
+  let a: BedHost, b: BedHost;
+
+  /** The link's both-ways filters, and what SW1 (A's side) and SW2 (B's side) send. */
+  const impair = async (both: Record<string, unknown>, aToB: Record<string, unknown> = {}, bToA: Record<string, unknown> = {}): Promise<void> => {
+    const r = await s!.request("PUT", linkPath, {
+      filters: both,
+      nodes: [
+        { node_id: sw1, adapter_number: 0, port_number: 7, filters: aToB },
+        { node_id: sw2, adapter_number: 0, port_number: 7, filters: bToA },
+      ],
+    });
+    expect(r.status, r.text).to.equal(201);
+  };
+
+  before(async function () {
+    requireHostBed(this);
+    bed = await HostBed.open();
+    s = await startTestServer();
+    projectId = (await s.request("POST", "/v2/projects", { name: "host-bed-impairments" })).json.project_id;
+    const ports_mapping = [0, 7].map((port_number) => ({ name: `Ethernet${port_number}`, port_number, type: "access", vlan: 1 }));
+    const node = async (name: string): Promise<string> =>
+      (await s!.request("POST", `/v2/projects/${projectId}/nodes`, { name, node_type: "ethernet_switch", compute_id: "local", properties: { ports_mapping } })).json.node_id;
+    [sw1, sw2] = [await node("SW1"), await node("SW2")];
+    const link = await s.request("POST", `/v2/projects/${projectId}/links`, {
+      nodes: [{ node_id: sw1, adapter_number: 0, port_number: 7 }, { node_id: sw2, adapter_number: 0, port_number: 7 }],
+    });
+    expect(link.status, link.text).to.equal(201);
+    linkPath = `/v2/projects/${projectId}/links/${link.json.link_id}`;
+    const attach = async (nodeId: string, cidr: string): Promise<BedHost> => {
+      const lport = (await s!.request("POST", `/v2/compute/projects/${projectId}/ports/udp`)).json.udp_port as number;
+      const host = await bed!.addHost(cidr, lport);
+      const r = await s!.request("POST", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${nodeId}/adapters/0/ports/0/nio`, {
+        type: "nio_udp", lport, rhost: "127.0.0.1", rport: host.udpPort,
+      });
+      expect(r.status, r.text).to.equal(201);
+      return host;
+    };
+    a = await attach(sw1, "10.12.0.1/24");
+    b = await attach(sw2, "10.12.0.2/24");
+    expect((await a.ping(b.ip, { count: 2 })).received, "ARP resolved before the impairments").to.equal(2);
+  });
+
+  afterEach(async () => {
+    if (s !== undefined && linkPath !== undefined) await impair({});
+  });
+
+  after(async () => {
+    await bed?.close();
+    await s?.close();
+  });
+
+  for (const [downKbps, upKbps] of [[1_000, 2_000], [10_000, 4_000], [50_000, 20_000]] as const) {
+    it(`limits TCP to the bandwidth of each direction, counted on the wire, within 5 %: ${downKbps / 1000} Mbit/s A→B, ${upKbps / 1000} Mbit/s B→A`, async () => {
+      await impair({}, { bandwidth: [downKbps, 100] }, { bandwidth: [upKbps, 100] });
+      const forward = await bed!.iperf3(a, b, { seconds: 4 });
+      const reverse = await bed!.iperf3(a, b, { seconds: 4, reverse: true });
+      const onTheWire = (bps: number): number => (bps * WIRE_PER_PAYLOAD) / 1000;
+      expect(onTheWire(forward.receivedBps) / downKbps, `A→B ${(forward.receivedBps / 1e6).toFixed(2)} Mbit/s of TCP payload`).to.be.within(0.95, 1.05);
+      expect(onTheWire(reverse.receivedBps) / upKbps, `B→A ${(reverse.receivedBps / 1e6).toFixed(2)} Mbit/s of TCP payload`).to.be.within(0.95, 1.05);
+    });
+  }
+
+  it("delays one direction only: a 30 ms delay on what A sends adds 30 ms to every RTT, not 60", async () => {
+    await impair({}, { delay: [30] });
+    const ping = await a.ping(b.ip, { count: 20, intervalS: 0.05 });
+    expect(ping.received).to.equal(20);
+    const sorted = [...ping.rttsMs].sort((x, y) => x - y);
+    expect(sorted[0], "never below the delay").to.be.at.least(30);
+    expect(sorted[10], "median: the delay plus the path's own ~1 ms").to.be.below(40);
+  });
+
+  it("loses in bursts (Gilbert-Elliott p 2 % r 25 %): iperf3 UDP loses about 7.4 %, ping's losses come in runs", async () => {
+    await impair({}, { burst_loss: [2, 25] });
+    const udp = await bed!.iperf3(a, b, { seconds: 5, udpBitrate: 2e6, attempts: 8 });
+    expect(udp.udp?.lostPercent, "p/(p+r) = 7.4 %; bursts widen the spread").to.be.within(2, 16);
+    // Only A's echo requests cross the lossy direction: a missing reply is a lost request.
+    const ping = await a.ping(b.ip, { count: 400, intervalS: 0.01, waitS: 1 });
+    const answered = new Set([...ping.output.matchAll(/icmp_seq=(\d+)/g)].map((m) => Number(m[1])));
+    const runs: number[] = [];
+    let run = 0;
+    for (let seq = 1; seq <= 400; seq++) {
+      if (!answered.has(seq)) run++;
+      else if (run > 0) runs.push(run), (run = 0);
+    }
+    if (run > 0) runs.push(run);
+    const lost = runs.reduce((x, y) => x + y, 0);
+    expect(lost, "some echoes lost").to.be.greaterThan(5);
+    expect(lost / runs.length, `mean run of losses (${runs.join(",")}): 1/r = 4; independent losses at 7 % would give 1.08`).to.be.above(1.8);
+  });
+
+  it("duplicates: ping counts about 20 % of its replies twice", async () => {
+    await impair({}, {}, { duplicate: [20] });
+    const ping = await a.ping(b.ip, { count: 200, intervalS: 0.01 });
+    const duplicates = Number(/\+(\d+) duplicates/.exec(ping.output)?.[1] ?? 0);
+    // 200 × 20 % = 40, standard deviation 5.7: four of them either way.
+    expect(duplicates).to.be.within(17, 63);
+  });
+
+  it("reorders: with a delay, iperf3 UDP sees datagrams out of order only when reorder is on", async () => {
+    await impair({}, { delay: [20] });
+    const inOrder = await bed!.iperf3(a, b, { seconds: 3, udpBitrate: 5e6 });
+    expect(inOrder.udp?.outOfOrder, "a delay alone keeps the order").to.equal(0);
+    await impair({}, { delay: [20], reorder: [10] });
+    const reordered = await bed!.iperf3(a, b, { seconds: 3, udpBitrate: 5e6 });
+    expect(reordered.udp?.outOfOrder, "10 % skip the 20 ms and overtake").to.be.greaterThan(10);
+    expect(reordered.udp?.lostPercent, "reordering loses nothing").to.be.below(1);
+  });
+
+  it("delays only what its match selects: 40 ms on tcp port 5201 slows iperf3's TCP, not ICMP", async () => {
+    await impair({ match: ["tcp port 5201"], delay: [40] });
+    const ping = await a.ping(b.ip, { count: 10, intervalS: 0.05 });
+    expect(Math.max(...ping.rttsMs), "ICMP untouched").to.be.below(15);
+    const tcp = await bed!.iperf3(a, b, { seconds: 3 });
+    const meanRttMs = (tcp.json.end.streams[0].sender.mean_rtt as number) / 1000;
+    expect(meanRttMs, "TCP port 5201 delayed 40 ms each way").to.be.at.least(80);
+  });
+});

@@ -69,7 +69,7 @@ describe("end to end: netemu's impairments on real TCP/IP hosts", function () {
     await s?.close();
   });
 
-  for (const [downKbps, upKbps] of [[1_000, 2_000], [10_000, 4_000], [50_000, 20_000]] as const) {
+  for (const [downKbps, upKbps] of [[1_000, 2_000], [10_000, 4_000], [100_000, 50_000]] as const) {
     it(`limits TCP to the bandwidth of each direction, counted on the wire, within 5 %: ${downKbps / 1000} Mbit/s A→B, ${upKbps / 1000} Mbit/s B→A`, async () => {
       await impair({}, { bandwidth: [downKbps, 100] }, { bandwidth: [upKbps, 100] });
       const forward = await bed!.iperf3(a, b, { seconds: 4 });

@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "match"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "match"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -110,6 +110,18 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
     name: "Delay distribution",
     description: "How the delay's jitter is drawn: uniform (GNS3's, within +/- jitter), normal or pareto (jitter is the standard deviation, as netem's)",
     parameters: [{ name: "Distribution", type: "text" }],
+  },
+  {
+    type: "delay_correlation",
+    name: "Delay correlation",
+    description: "How much each frame's jitter follows the previous frame's, in % (the jitter keeps its distribution)",
+    parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
+  },
+  {
+    type: "loss_correlation",
+    name: "Packet loss correlation",
+    description: "How much packet loss follows the previous frame's fate, in % (the loss rate stays the packet loss chance)",
+    parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
   },
   {
     type: "match",

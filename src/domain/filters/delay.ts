@@ -1,4 +1,4 @@
-import { type RandomSource, uniformInt } from "./random.js";
+import { type RandomSource, normalQuantile, uniformInt } from "./random.js";
 
 /**
  * One frame's delay for `delay L J`: L plus a uniform integer jitter in [−J, +J] ms, never below 0.
@@ -43,7 +43,7 @@ export function nextDeparture(previousDepartureMs: number, arrivalMs: number, de
 /**
  * One frame's delay when the jitter follows a distribution other than GNS3's uniform one, as netem
  * draws it: the latency plus `jitterMs` × a standard variate, never below 0. Normal: a standard normal
- * (Box-Muller). Pareto: netem's, a Pareto of shape 3 scaled to mean 0 and standard deviation 1 (heavy
+ * (by its quantile function). Pareto: netem's, a Pareto of shape 3 scaled to mean 0 and standard deviation 1 (heavy
  * tail to the late side). Fractional milliseconds are kept.
  */
 export function distributedDelayMs(latencyMs: number, jitterMs: number, distribution: "normal" | "pareto", random: RandomSource): number {
@@ -51,11 +51,9 @@ export function distributedDelayMs(latencyMs: number, jitterMs: number, distribu
   return Math.max(0, latencyMs + jitterMs * (distribution === "normal" ? standardNormal(random) : standardPareto(random)));
 }
 
+/** One uniform draw per variate (inverse transform), so that a correlated source correlates the delays. */
 function standardNormal(random: RandomSource): number {
-  // 1 − next() is in (0, 1]: the logarithm stays finite.
-  const u = 1 - random.next();
-  const v = random.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  return normalQuantile(random.next());
 }
 
 /** Pareto(shape 3, scale 1) has mean 1.5 and standard deviation √3 / 2. */

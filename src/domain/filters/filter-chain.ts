@@ -2,7 +2,7 @@ import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines, matchLines } from "./filter-settings.js";
-import { type RandomSource, chance } from "./random.js";
+import { CorrelatedUniform, type RandomSource, chance } from "./random.js";
 import { Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
 
@@ -80,6 +80,11 @@ export class FilterChain {
   private readonly duplicatePercent: number;
   private readonly reorderPercent: number;
   private readonly distribution: "uniform" | "normal" | "pareto";
+  /** The jitter's source: the chain's own, or one correlated frame to frame. */
+  private readonly jitterRandom: RandomSource;
+  /** packet_loss's correlation ρ (0..0.99), and whether the previous frame was lost to it. */
+  private readonly lossRho: number;
+  private lastLost = false;
   /** Per direction: a link's two directions are two transmitters, and lose in bursts of their own. */
   private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
   private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
@@ -114,6 +119,9 @@ export class FilterChain {
     // Reordering needs a delay to overtake: without one it has nothing to do.
     this.reorderPercent = this.hasDelay && this.latencyMs + this.jitterMs > 0 ? (settings.reorder?.[0] ?? 0) : 0;
     this.distribution = settings.delay_distribution?.[0] ?? "uniform";
+    const delayRho = (settings.delay_correlation?.[0] ?? 0) / 100;
+    this.jitterRandom = delayRho > 0 ? new CorrelatedUniform(random, delayRho) : random;
+    this.lossRho = (settings.loss_correlation?.[0] ?? 0) / 100;
     const bandwidth = settings.bandwidth;
     this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
     const g = settings.burst_loss;
@@ -159,7 +167,7 @@ export class FilterChain {
       o.drop = "frequency_drop";
       return o;
     }
-    if (this.lossPercent > 0 && chance(this.random, this.lossPercent)) {
+    if (this.lossPercent > 0 && this.losesPacket()) {
       o.drop = "packet_loss";
       return o;
     }
@@ -188,10 +196,22 @@ export class FilterChain {
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
     if (this.reorderPercent > 0 && chance(this.random, this.reorderPercent)) o.overtakes = true;
-    const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.random) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.random);
+    const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
     o.delayMs = queuedMs + latencyMs;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
+  }
+
+  /**
+   * packet_loss, with its correlation: a two-state chain that keeps the long-run loss at p and makes the
+   * chance of a loss after a loss p + ρ(1 − p), after a frame kept p(1 − ρ) (ρ = 0: independent, GNS3's).
+   */
+  private losesPacket(): boolean {
+    const p = this.lossPercent;
+    const rho = this.lossRho;
+    const percent = rho === 0 ? p : this.lastLost ? p + rho * (100 - p) : p * (1 - rho);
+    this.lastLost = chance(this.random, percent);
+    return this.lastLost;
   }
 
   private frequencyDrops(): boolean {

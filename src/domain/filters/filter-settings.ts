@@ -18,6 +18,10 @@ export type FilterSettings = {
   readonly duplicate?: readonly [number];
   readonly reorder?: readonly [number];
   readonly delay_distribution?: readonly [DelayDistribution];
+  /** ρ in %: each frame's jitter draw follows the previous one's. */
+  readonly delay_correlation?: readonly [number];
+  /** ρ in %: packet_loss follows the previous frame's fate. */
+  readonly loss_correlation?: readonly [number];
   /** pcap-filter expressions: the other filters act only on frames matching one of them. */
   readonly match?: readonly string[];
 };

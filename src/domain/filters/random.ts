@@ -59,3 +59,60 @@ export class SeededRandom implements RandomSource {
     return this.nextUint32() / 0x1_0000_0000;
   }
 }
+
+/** The standard normal distribution function Φ (Abramowitz and Stegun 7.1.26 on erf; error below 1.5e-7). */
+function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
+const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+
+/** Φ⁻¹(u) for u in (0, 1): Acklam's rational approximation (relative error below 1.2e-9). */
+export function normalQuantile(u: number): number {
+  const p = Math.min(Math.max(u, 1e-300), 1 - 1e-16);
+  const [a0, a1, a2, a3, a4, a5] = A as [number, number, number, number, number, number];
+  const [b0, b1, b2, b3, b4] = B as [number, number, number, number, number];
+  const [c0, c1, c2, c3, c4, c5] = C as [number, number, number, number, number, number];
+  const [d0, d1, d2, d3] = D as [number, number, number, number];
+  if (p < 0.02425) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c0 * q + c1) * q + c2) * q + c3) * q + c4) * q + c5) / ((((d0 * q + d1) * q + d2) * q + d3) * q + 1);
+  }
+  if (p > 1 - 0.02425) {
+    const q = Math.sqrt(-2 * Math.log(1 - p));
+    return -(((((c0 * q + c1) * q + c2) * q + c3) * q + c4) * q + c5) / ((((d0 * q + d1) * q + d2) * q + d3) * q + 1);
+  }
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a0 * r + a1) * r + a2) * r + a3) * r + a4) * r + a5) * q) / (((((b0 * r + b1) * r + b2) * r + b3) * r + b4) * r + 1);
+}
+
+/**
+ * Uniform numbers each correlated with the one before (ADR 0050): a Gaussian AR(1) z_n = ρ·z_(n−1) +
+ * √(1−ρ²)·ε mapped through Φ. Unlike netem's ρ·last + (1−ρ)·new, every number stays uniform, so a
+ * distribution drawn from them keeps its mean and spread whatever the correlation.
+ */
+export class CorrelatedUniform implements RandomSource {
+  private z = 0;
+  private readonly innovation: number;
+
+  constructor(
+    private readonly base: RandomSource,
+    private readonly rho: number,
+  ) {
+    this.innovation = Math.sqrt(1 - rho * rho);
+    this.z = normalQuantile(base.next());
+  }
+
+  next(): number {
+    this.z = this.rho * this.z + this.innovation * normalQuantile(this.base.next());
+    // Strictly below 1, as a RandomSource promises.
+    return Math.min(normalCdf(this.z), 1 - 2 ** -53);
+  }
+}

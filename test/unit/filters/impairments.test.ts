@@ -160,6 +160,61 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
     });
   });
 
+  describe("correlation: delay_correlation and loss_correlation", () => {
+    /** Pearson's lag-1 correlation of a series. */
+    function lag1(xs: readonly number[]): number {
+      const n = xs.length;
+      const mean = xs.reduce((a, b) => a + b, 0) / n;
+      let num = 0;
+      let den = 0;
+      for (let i = 0; i < n; i++) {
+        den += ((xs[i] as number) - mean) ** 2;
+        if (i > 0) num += ((xs[i] as number) - mean) * ((xs[i - 1] as number) - mean);
+      }
+      return num / den;
+    }
+    const delays = (settings: FilterSettings, n: number): number[] => {
+      const c = chain(settings, 31);
+      return Array.from({ length: n }, () => c.process(frameOf(64), "egress", 0).delayMs);
+    };
+
+    it("makes each normal jitter follow the last (ρ 0.8 → lag-1 correlation 0.8 ± 0.02) and keeps its mean and deviation, over 200,000 frames", () => {
+      const xs = delays({ delay: [100, 10], delay_distribution: ["normal"], delay_correlation: [80] }, 200_000);
+      expect(lag1(xs)).to.be.within(0.78, 0.82);
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
+      expect(mean).to.be.within(99.7, 100.3);
+      expect(sd).to.be.within(9.7, 10.3);
+    });
+
+    it("correlates GNS3's uniform jitter too, keeping it within ± jitter around the latency", () => {
+      const xs = delays({ delay: [100, 10], delay_correlation: [90] }, 100_000);
+      expect(lag1(xs)).to.be.above(0.8);
+      expect(Math.min(...xs)).to.equal(90);
+      expect(Math.max(...xs)).to.equal(110);
+      expect(lag1(delays({ delay: [100, 10] }, 100_000)), "uncorrelated without it").to.be.within(-0.02, 0.02);
+    });
+
+    it("keeps packet loss at its rate and makes a loss follow a loss more often (p 10 %, ρ 50 %: 10 % lost, 55 % after a loss)", () => {
+      const c = chain({ packet_loss: [10], loss_correlation: [50] }, 41);
+      let lost = 0;
+      let afterLoss = 0;
+      let lostAfterLoss = 0;
+      let previous = false;
+      for (let i = 0; i < 400_000; i++) {
+        const l = c.process(frameOf(64), "egress", 0).drop === "packet_loss";
+        if (l) lost++;
+        if (previous) {
+          afterLoss++;
+          if (l) lostAfterLoss++;
+        }
+        previous = l;
+      }
+      expect(lost / 400_000).to.be.within(0.097, 0.103);
+      expect(lostAfterLoss / afterLoss).to.be.within(0.53, 0.57);
+    });
+  });
+
   describe("match: a link end's filters act only on the frames a pcap-filter expression matches", () => {
     const isOdd = (f: Uint8Array): boolean => (f[0] as number) % 2 === 1;
     const classified = (settings: FilterSettings): FilterChain => new FilterChain({ settings: { match: ["x"], ...settings }, suspend: false, random: new SeededRandom(3), classify: isOdd });

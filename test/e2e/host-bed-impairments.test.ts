@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
+import { linkedHosts } from "../support/host-bed-link.js";
 
 /** A full-size TCP segment on the wire: 1500-byte IP packet + 14-byte Ethernet header, for 1448 bytes of payload (timestamps on). */
 const WIRE_PER_PAYLOAD = 1514 / 1448;
@@ -15,7 +16,6 @@ describe("end to end: netemu's impairments on real TCP/IP hosts", function () {
   this.timeout(180_000);
   let s: TestServer | undefined;
   let bed: HostBed | undefined;
-  let projectId: string;
   let linkPath: string;
   let sw1: string, sw2: string;
   let a: BedHost, b: BedHost;
@@ -36,28 +36,7 @@ describe("end to end: netemu's impairments on real TCP/IP hosts", function () {
     requireHostBed(this);
     bed = await HostBed.open();
     s = await startTestServer();
-    projectId = (await s.request("POST", "/v2/projects", { name: "host-bed-impairments" })).json.project_id;
-    const ports_mapping = [0, 7].map((port_number) => ({ name: `Ethernet${port_number}`, port_number, type: "access", vlan: 1 }));
-    const node = async (name: string): Promise<string> =>
-      (await s!.request("POST", `/v2/projects/${projectId}/nodes`, { name, node_type: "ethernet_switch", compute_id: "local", properties: { ports_mapping } })).json.node_id;
-    [sw1, sw2] = [await node("SW1"), await node("SW2")];
-    const link = await s.request("POST", `/v2/projects/${projectId}/links`, {
-      nodes: [{ node_id: sw1, adapter_number: 0, port_number: 7 }, { node_id: sw2, adapter_number: 0, port_number: 7 }],
-    });
-    expect(link.status, link.text).to.equal(201);
-    linkPath = `/v2/projects/${projectId}/links/${link.json.link_id}`;
-    const attach = async (nodeId: string, cidr: string): Promise<BedHost> => {
-      const lport = (await s!.request("POST", `/v2/compute/projects/${projectId}/ports/udp`)).json.udp_port as number;
-      const host = await bed!.addHost(cidr, lport);
-      const r = await s!.request("POST", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${nodeId}/adapters/0/ports/0/nio`, {
-        type: "nio_udp", lport, rhost: "127.0.0.1", rport: host.udpPort,
-      });
-      expect(r.status, r.text).to.equal(201);
-      return host;
-    };
-    a = await attach(sw1, "10.12.0.1/24");
-    b = await attach(sw2, "10.12.0.2/24");
-    expect((await a.ping(b.ip, { count: 2 })).received, "ARP resolved before the impairments").to.equal(2);
+    ({ linkPath, sw1, sw2, a, b } = await linkedHosts(s, bed, "host-bed-impairments"));
   });
 
   afterEach(async () => {

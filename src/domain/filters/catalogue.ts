@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "match"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -120,7 +120,25 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
   {
     type: "loss_correlation",
     name: "Packet loss correlation",
-    description: "How much packet loss follows the previous frame's fate, in % (the loss rate stays the packet loss chance)",
+    description: "How much packet loss follows the previous frame's fate, in % (its rate stays the chance set)",
+    parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
+  },
+  {
+    type: "corrupt_correlation",
+    name: "Corrupt correlation",
+    description: "How much corruption follows the previous frame's fate, in % (its rate stays the chance set)",
+    parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
+  },
+  {
+    type: "duplicate_correlation",
+    name: "Duplicate correlation",
+    description: "How much duplication follows the previous frame's fate, in % (its rate stays the chance set)",
+    parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
+  },
+  {
+    type: "reorder_correlation",
+    name: "Reorder correlation",
+    description: "How much reordering follows the previous frame's fate, in % (its rate stays the chance set)",
     parameters: [{ name: "Correlation", type: "int", minimum: 0, maximum: 99, unit: "%" }],
   },
   {

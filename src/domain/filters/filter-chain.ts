@@ -2,7 +2,7 @@ import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines, matchLines } from "./filter-settings.js";
-import { CorrelatedUniform, type RandomSource, chance } from "./random.js";
+import { CorrelatedChance, CorrelatedUniform, type RandomSource } from "./random.js";
 import { Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
 
@@ -82,9 +82,11 @@ export class FilterChain {
   private readonly distribution: "uniform" | "normal" | "pareto";
   /** The jitter's source: the chain's own, or one correlated frame to frame. */
   private readonly jitterRandom: RandomSource;
-  /** packet_loss's correlation ρ (0..0.99), and whether the previous frame was lost to it. */
-  private readonly lossRho: number;
-  private lastLost = false;
+  /** The random yes/no of packet_loss, corrupt, duplicate and reorder, each correlated if set. */
+  private readonly loses: CorrelatedChance;
+  private readonly corrupts: CorrelatedChance;
+  private readonly duplicates: CorrelatedChance;
+  private readonly reorders: CorrelatedChance;
   /** Per direction: a link's two directions are two transmitters, and lose in bursts of their own. */
   private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
   private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
@@ -121,7 +123,11 @@ export class FilterChain {
     this.distribution = settings.delay_distribution?.[0] ?? "uniform";
     const delayRho = (settings.delay_correlation?.[0] ?? 0) / 100;
     this.jitterRandom = delayRho > 0 ? new CorrelatedUniform(random, delayRho) : random;
-    this.lossRho = (settings.loss_correlation?.[0] ?? 0) / 100;
+    const rho = (c: readonly [number] | undefined): number => (c?.[0] ?? 0) / 100;
+    this.loses = new CorrelatedChance(this.lossPercent, rho(settings.loss_correlation));
+    this.corrupts = new CorrelatedChance(this.corruptPercent, rho(settings.corrupt_correlation));
+    this.duplicates = new CorrelatedChance(this.duplicatePercent, rho(settings.duplicate_correlation));
+    this.reorders = new CorrelatedChance(this.reorderPercent, rho(settings.reorder_correlation));
     const bandwidth = settings.bandwidth;
     this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
     const g = settings.burst_loss;
@@ -167,7 +173,7 @@ export class FilterChain {
       o.drop = "frequency_drop";
       return o;
     }
-    if (this.lossPercent > 0 && this.losesPacket()) {
+    if (this.lossPercent > 0 && this.loses.next(this.random)) {
       o.drop = "packet_loss";
       return o;
     }
@@ -175,12 +181,12 @@ export class FilterChain {
       o.drop = "burst_loss";
       return o;
     }
-    if (this.corruptPercent > 0 && chance(this.random, this.corruptPercent)) {
+    if (this.corruptPercent > 0 && this.corrupts.next(this.random)) {
       const corrupted = this.corrupter.corrupt(frame);
       o.corrupted = corrupted !== frame;
       o.frame = corrupted;
     }
-    const twice = this.duplicatePercent > 0 && chance(this.random, this.duplicatePercent);
+    const twice = this.duplicatePercent > 0 && this.duplicates.next(this.random);
     let queuedMs = 0;
     let copyQueuedMs = 0;
     if (this.shapers !== undefined) {
@@ -195,23 +201,11 @@ export class FilterChain {
       copyQueuedMs = twice ? (shaper.admit(o.frame.length, nowMs) ?? -1) : -1;
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
-    if (this.reorderPercent > 0 && chance(this.random, this.reorderPercent)) o.overtakes = true;
+    if (this.reorderPercent > 0 && this.reorders.next(this.random)) o.overtakes = true;
     const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
     o.delayMs = queuedMs + latencyMs;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
-  }
-
-  /**
-   * packet_loss, with its correlation: a two-state chain that keeps the long-run loss at p and makes the
-   * chance of a loss after a loss p + ρ(1 − p), after a frame kept p(1 − ρ) (ρ = 0: independent, GNS3's).
-   */
-  private losesPacket(): boolean {
-    const p = this.lossPercent;
-    const rho = this.lossRho;
-    const percent = rho === 0 ? p : this.lastLost ? p + rho * (100 - p) : p * (1 - rho);
-    this.lastLost = chance(this.random, percent);
-    return this.lastLost;
   }
 
   private frequencyDrops(): boolean {

@@ -20,8 +20,11 @@ export type FilterSettings = {
   readonly delay_distribution?: readonly [DelayDistribution];
   /** ρ in %: each frame's jitter draw follows the previous one's. */
   readonly delay_correlation?: readonly [number];
-  /** ρ in %: packet_loss follows the previous frame's fate. */
+  /** ρ in %: packet_loss (corrupt, duplicate, reorder) follows the previous frame's fate. */
   readonly loss_correlation?: readonly [number];
+  readonly corrupt_correlation?: readonly [number];
+  readonly duplicate_correlation?: readonly [number];
+  readonly reorder_correlation?: readonly [number];
   /** pcap-filter expressions: the other filters act only on frames matching one of them. */
   readonly match?: readonly string[];
 };

@@ -116,3 +116,24 @@ export class CorrelatedUniform implements RandomSource {
     return Math.min(normalCdf(this.z), 1 - 2 ** -53);
   }
 }
+
+/**
+ * A yes/no draw with chance `percent` whose outcomes are correlated frame to frame (ρ in 0..1): a
+ * two-state chain that keeps the long-run rate at `percent` and makes a yes after a yes more likely,
+ * p + ρ(1 − p), and after a no less likely, p(1 − ρ). ρ = 0 is an independent draw, GNS3's.
+ */
+export class CorrelatedChance {
+  private last = false;
+
+  constructor(
+    private readonly percent: number,
+    private readonly rho: number,
+  ) {}
+
+  next(random: RandomSource): boolean {
+    const p = this.percent;
+    const rho = this.rho;
+    this.last = chance(random, rho === 0 ? p : this.last ? p + rho * (100 - p) : p * (1 - rho));
+    return this.last;
+  }
+}

@@ -195,6 +195,32 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
       expect(lag1(delays({ delay: [100, 10] }, 100_000)), "uncorrelated without it").to.be.within(-0.02, 0.02);
     });
 
+    it("correlates duplicate, reorder and corrupt the same way, each keeping its rate (20 %, ρ 60 %: 20 %, 68 % after a yes)", () => {
+      for (const [kind, hit] of [
+        ["duplicate", (o: { copies: number }) => o.copies === 2],
+        ["reorder", (o: { overtakes: boolean }) => o.overtakes],
+        ["corrupt", (o: { corrupted: boolean }) => o.corrupted],
+      ] as const) {
+        const settings = { [kind]: [20], [`${kind}_correlation`]: [60], ...(kind === "reorder" ? { delay: [10] } : {}) } as FilterSettings;
+        const c = chain(settings, 43);
+        let yes = 0;
+        let afterYes = 0;
+        let yesAfterYes = 0;
+        let previous = false;
+        for (let i = 0; i < 200_000; i++) {
+          const y = (hit as (o: unknown) => boolean)(c.process(frameOf(128), "egress", 0));
+          if (y) yes++;
+          if (previous) {
+            afterYes++;
+            if (y) yesAfterYes++;
+          }
+          previous = y;
+        }
+        expect(yes / 200_000, kind).to.be.within(0.195, 0.205);
+        expect(yesAfterYes / afterYes, kind).to.be.within(0.66, 0.70);
+      }
+    });
+
     it("keeps packet loss at its rate and makes a loss follow a loss more often (p 10 %, ρ 50 %: 10 % lost, 55 % after a loss)", () => {
       const c = chain({ packet_loss: [10], loss_correlation: [50] }, 41);
       let lost = 0;

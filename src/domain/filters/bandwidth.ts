@@ -1,3 +1,6 @@
+/** The queue bound when `bandwidth` gives only a rate (tbf's usual latency). */
+export const DEFAULT_QUEUE_MS = 50;
+
 /**
  * A rate limit for ONE direction of a link end, as a transmitter of `rateKbps` with a queue in front
  * of it: a frame starts when the frames before it are sent, takes (its bytes × 8) / rate to send, and

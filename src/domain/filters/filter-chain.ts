@@ -3,7 +3,7 @@ import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines, matchLines } from "./filter-settings.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource } from "./random.js";
-import { Shaper } from "./bandwidth.js";
+import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
 
 /** Which way a frame crosses a link end: from the peer into the switch, or from the switch to the peer. */
@@ -129,7 +129,8 @@ export class FilterChain {
     this.duplicates = new CorrelatedChance(this.duplicatePercent, rho(settings.duplicate_correlation));
     this.reorders = new CorrelatedChance(this.reorderPercent, rho(settings.reorder_correlation));
     const bandwidth = settings.bandwidth;
-    this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], bandwidth[1] ?? 50), egress: new Shaper(bandwidth[0], bandwidth[1] ?? 50) };
+    const queueMs = bandwidth?.[1] ?? DEFAULT_QUEUE_MS;
+    this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], queueMs), egress: new Shaper(bandwidth[0], queueMs) };
     const g = settings.burst_loss;
     this.burstLoss = g === undefined ? undefined : { ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0), egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0) };
     this.needsTime = this.shapers !== undefined;

@@ -47,10 +47,17 @@ module.exports = {
     },
     {
       name: "adapters-do-not-import-each-other",
-      comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition root joins them",
+      comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition root joins them; adapters/shared holds what several of them say alike (GNS3's JSON layout, the wording of a refusal)",
       severity: "error",
       from: { path: "^dist/adapters/([^/]+)/" },
-      to: { path: "^dist/adapters/[^/]+/", pathNot: "^dist/adapters/$1/" },
+      to: { path: "^dist/adapters/[^/]+/", pathNot: ["^dist/adapters/$1/", "^dist/adapters/shared/"] },
+    },
+    {
+      name: "shared-adapter-code-is-a-leaf",
+      comment: "adapters/shared imports no other adapter, so any adapter may use it",
+      severity: "error",
+      from: { path: "^dist/adapters/shared/" },
+      to: { path: "^dist/adapters/", pathNot: "^dist/adapters/shared/" },
     },
     {
       name: "no-circular",

@@ -128,10 +128,26 @@ export {
 
 // The domain values use cases take and answer.
 export { FILTER_KINDS, FILTER_CATALOGUE, NETEMU_FILTER_CATALOGUE, type FilterKind, type FilterDescriptor, type FilterParameter, type IntParameter, type TextParameter } from "./domain/filters/catalogue.js";
-export { NO_FILTERS, type FilterSettings, type RawFilterSettings, type InvalidFilterSettings, type FilterProblem, type BpfLineError } from "./domain/filters/filter-settings.js";
+export {
+  NO_FILTERS,
+  parseFilterSettings,
+  renderFilterSettings,
+  filterSettingsEqual,
+  type FilterSettings,
+  type RawFilterSettings,
+  type InvalidFilterSettings,
+  type FilterProblem,
+  type TextLinesKind,
+  type BpfLineError,
+} from "./domain/filters/filter-settings.js";
+// Configuration as values (ADR 0053): the one parse of each value, which every door calls, its limits and its refusals.
+export { CONFIGURATION_LIMITS } from "./domain/configuration/limits.js";
+export type { InvalidConfiguration, ConfigurationRule } from "./domain/configuration/invalid-configuration.js";
 export type { RandomSource } from "./domain/filters/random.js";
 export {
   defaultPortsMapping,
+  parseSwitchPorts,
+  portsMappingEqual,
   MIN_VLAN,
   MAX_VLAN,
   ETHERTYPE_CHOICES,
@@ -140,11 +156,12 @@ export {
   type PortType,
   type EthertypeChoice,
   type QinqEthertype,
+  type NumberedPort,
 } from "./domain/switching/port.js";
-export type { Nio, UdpNio, NullNio, UnsupportedNioType } from "./domain/switching/nio.js";
+export { parseNio, nioEqual, type Nio, type UdpNio, type NullNio, type UnsupportedNioType, type NioTypeNotSupported, type NioProblem } from "./domain/switching/nio.js";
 export type { EthernetSwitch, ConsoleType } from "./domain/switching/ethernet-switch.js";
-export { defaultHubPorts, type EthernetHub, type HubPortEntry } from "./domain/switching/ethernet-hub.js";
-export { COMPUTE_NODE_TYPES, type ComputeNode, type ComputeNodeType, type NodeStatus, type NodeRuleViolation } from "./domain/switching/compute-node.js";
+export { defaultHubPorts, parseHubPorts, type EthernetHub, type HubPortEntry } from "./domain/switching/ethernet-hub.js";
+export { COMPUTE_NODE_TYPES, parseNodeName, parseComputeNode, type ComputeNode, type ComputeNodeType, type NodeStatus, type NodeRuleViolation } from "./domain/switching/compute-node.js";
 export type { Project, ProjectStatus, ProjectOptions, ProjectVariable, ComputeProject } from "./domain/topology/project.js";
 export type { ControllerNode, NodeType, NodePortEntry } from "./domain/topology/node.js";
 export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation } from "./domain/topology/link.js";

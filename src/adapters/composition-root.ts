@@ -51,7 +51,8 @@ import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
 import { HostSystemInfo } from "./system/host-system-info.js";
 import { DirectoryDebugBundleWriter } from "./system/debug-bundle-writer.js";
 import { PinoLogger } from "./system/pino-logger.js";
-import { compileBpf } from "./bpf-check.js";
+import { ThreadedBpfCompiler } from "./threaded-bpf-compiler.js";
+import { FilterPrograms } from "../application/filter-programs.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import { PACKAGE_VERSION } from "./package-version.js";
@@ -157,15 +158,20 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ServerSettings, settings);
   value(TOKENS.Logger, logger);
   value(TOKENS.KeyedLock, new KeyedLock());
-  // One compiler checks bpf settings when they are set and builds their matchers for the data plane.
-  value(TOKENS.BpfCompiler, compileBpf);
+  // One cache of compiled pcap-filter programs (ADR 0054): a filter's text is compiled once, off the
+  // API's event loop when it is big, whether a use case checks it, the data plane runs it or a
+  // worker thread receives it.
+  const compiler = new ThreadedBpfCompiler(logger);
+  const programs = new FilterPrograms(compiler);
+  value(TOKENS.BpfCompiler, compiler);
+  value(TOKENS.BpfPrograms, programs);
   value(TOKENS.Timers, o.timers ?? new NodeTimers());
   value(TOKENS.RandomSourceFactory, o.randomSourceFactory ?? new SeededRandomFactory());
   const dataPlaneOptions = { ...DEFAULT_DATA_PLANE_OPTIONS, ...options.dataPlane };
   value(TOKENS.DataPlaneOptions, dataPlaneOptions);
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
-  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, compileBpf, logger) : undefined;
+  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger) : undefined;
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
@@ -191,7 +197,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else if (workers > 0) {
-    const workerDataPlane = new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger });
+    const workerDataPlane = new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger, programs });
     value(TOKENS.DataPlane, workerDataPlane);
     threads = workerDataPlane;
   } else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
@@ -210,6 +216,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
         await notificationSockets.close();
         logger.info("shutdown: notification websockets closed");
         await c.resolve(StopCore).execute();
+        await programs.close();
         if (projectFiles !== undefined) {
           await projectFiles.flush();
           logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });

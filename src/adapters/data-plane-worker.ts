@@ -1,20 +1,24 @@
 import "reflect-metadata";
 import { parentPort, workerData } from "node:worker_threads";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import * as E from "fp-ts/lib/Either.js";
 import { SwitchDataPlane, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
 import type { LoopDelay } from "../application/ports/data-plane.js";
+import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
+import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
+import { expressionText } from "../domain/filters/filter-settings.js";
 import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-transport.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
-import { compileBpf } from "./bpf-check.js";
+import { type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, decodeWorkerRequest } from "./data-plane-protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
- * sockets, timers and captures, driven by the main thread's messages ({id, op, args} → {id, value}
- * or {id, error}); its notifications and log lines go back as events.
+ * sockets, timers and captures, answering the calls of `data-plane-protocol.ts`; its notifications
+ * and log lines go back as events.
  */
 export interface DataPlaneWorkerData {
   readonly dataPlane: DataPlaneOptions;
@@ -24,24 +28,49 @@ export interface DataPlaneWorkerData {
 const port = parentPort;
 if (port === null) throw new Error("data-plane-worker.js runs as a worker thread");
 const data = workerData as DataPlaneWorkerData;
+const tell = (event: WorkerEvent): void => port.postMessage(event);
 
 /** A log line of this level goes to the main thread's logger. */
 const relay =
   (level: keyof Logger): Logger[keyof Logger] =>
   (msg, fields) =>
-    port.postMessage({ event: "log", level, msg, fields });
+    tell(fields === undefined ? { event: "log", level, msg } : { event: "log", level, msg, fields });
 const logger: Logger = { debug: relay("debug"), info: relay("info"), warn: relay("warn"), error: relay("error") };
 const notifications: Notifications = {
-  publish: (notification: ComputeNotification) => port.postMessage({ event: "notification", notification }),
+  publish: (notification: ComputeNotification) => tell({ event: "notification", notification }),
   subscribe: () => () => undefined,
 };
+
+/**
+ * The programs the main thread compiled, as its sync calls bring them (ADR 0054). One that did not
+ * come is compiled here, once: it costs this thread's frames the compile, so it is logged.
+ */
+class ReceivedPrograms implements BpfPrograms {
+  private readonly byText = new Map<string, BpfProgram>();
+
+  receive(programs: readonly BpfProgram[]): void {
+    if (this.byText.size > 1024) this.byText.clear();
+    for (const program of programs) this.byText.set(expressionText(program.lines), program);
+  }
+
+  async program(lines: readonly string[]): Promise<E.Either<{ line: number; message: string }, BpfProgram>> {
+    const known = this.byText.get(expressionText(lines));
+    if (known !== undefined) return E.right(known);
+    logger.warn("a filter's program was compiled on the data-plane thread", { lines: lines.length });
+    const compiled = compileProgram(lines);
+    if (E.isRight(compiled)) this.byText.set(expressionText(lines), compiled.right);
+    return compiled;
+  }
+}
+
+const programs = new ReceivedPrograms();
 const dataPlane = new SwitchDataPlane(
   new DgramUdpTransport(data.transport),
   new PcapFileSink(),
   new SystemClock(),
   new NodeTimers(),
   new SeededRandomFactory(),
-  compileBpf,
+  programs,
   logger,
   data.dataPlane,
   notifications,
@@ -52,37 +81,51 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 const seconds = (ns: number): number => (loopDelay.count === 0 ? NaN : ns / 1e9);
 
-/** The delay since the previous reading, which starts the next one. */
-async function readLoopDelay(): Promise<Omit<LoopDelay, "worker">> {
-  const reading = {
-    minSeconds: seconds(loopDelay.min),
-    meanSeconds: seconds(loopDelay.mean),
-    p50Seconds: seconds(loopDelay.percentile(50)),
-    p90Seconds: seconds(loopDelay.percentile(90)),
-    p99Seconds: seconds(loopDelay.percentile(99)),
-    maxSeconds: seconds(loopDelay.max),
-  };
-  loopDelay.reset();
-  return reading;
+/** The calls the main thread may make, typed by the protocol's one declaration. */
+const calls: DataPlaneWorkerCalls = {
+  sync: (node, received) => {
+    programs.receive(received);
+    return dataPlane.sync(node);
+  },
+  removeNode: (nodeId) => dataPlane.removeNode(nodeId),
+  counters: (nodeId) => dataPlane.counters(nodeId),
+  macTable: (nodeId) => dataPlane.macTable(nodeId),
+  start: (nodeId, portNumber, filePath) => dataPlane.start(nodeId, portNumber, filePath),
+  stop: (nodeId, portNumber) => dataPlane.stop(nodeId, portNumber),
+  fileOf: (nodeId, portNumber) => dataPlane.fileOf(nodeId, portNumber),
+  close: () => dataPlane.close(),
+  eventLoopDelay: async (): Promise<Omit<LoopDelay, "worker">> => {
+    const reading = {
+      minSeconds: seconds(loopDelay.min),
+      meanSeconds: seconds(loopDelay.mean),
+      p50Seconds: seconds(loopDelay.percentile(50)),
+      p90Seconds: seconds(loopDelay.percentile(90)),
+      p99Seconds: seconds(loopDelay.percentile(99)),
+      maxSeconds: seconds(loopDelay.max),
+    };
+    loopDelay.reset();
+    return reading;
+  },
+};
+
+/** Runs a decoded call: the one place the request's op picks the method with its own arguments. */
+function run(request: WorkerRequest): Promise<unknown> {
+  const method = calls[request.op] as (...args: WorkerRequest["args"]) => Promise<unknown>;
+  return method(...request.args);
 }
 
-/** The calls the main thread may make: the DataPlane, PacketCaptures and DataPlaneThreads ports. */
-const OPS = {
-  sync: (node: Parameters<SwitchDataPlane["sync"]>[0]) => dataPlane.sync(node),
-  removeNode: (nodeId: string) => dataPlane.removeNode(nodeId),
-  counters: (nodeId: string) => dataPlane.counters(nodeId),
-  macTable: (nodeId: string) => dataPlane.macTable(nodeId),
-  start: (nodeId: string, portNumber: number, filePath: string) => dataPlane.start(nodeId, portNumber, filePath),
-  stop: (nodeId: string, portNumber: number) => dataPlane.stop(nodeId, portNumber),
-  fileOf: (nodeId: string, portNumber: number) => dataPlane.fileOf(nodeId, portNumber),
-  close: () => dataPlane.close(),
-  eventLoopDelay: () => readLoopDelay(),
-} as const;
+const reply = (r: WorkerReply): void => port.postMessage(r);
 
-port.on("message", (m: { id: number; op: keyof typeof OPS; args: unknown[] }) => {
-  const op = OPS[m.op] as (...args: unknown[]) => Promise<unknown>;
-  op(...m.args).then(
-    (value) => port.postMessage({ id: m.id, value }),
-    (err: unknown) => port.postMessage({ id: m.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+port.on("message", (m: unknown) => {
+  const request = decodeWorkerRequest(m);
+  if (E.isLeft(request)) {
+    const refusal = request.left;
+    if ("refused" in refusal) reply({ id: refusal.id, value: E.left(refusal.refused) });
+    else reply({ id: refusal.id, error: refusal.error });
+    return;
+  }
+  run(request.right).then(
+    (value) => reply({ id: request.right.id, value: value as WorkerReply extends { value: infer V } ? V : never }),
+    (err: unknown) => reply({ id: request.right.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );
 });

@@ -1,22 +1,23 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
 import type { PacketCaptures } from "../application/ports/packet-captures.js";
-import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
+import type { Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
+import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
 import type { ComputeNode } from "../domain/switching/compute-node.js";
+import { type UdpNio, filtersOf } from "../domain/switching/nio.js";
+import { bpfLines, expressionText, matchLines } from "../domain/filters/filter-settings.js";
+import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-
-type Reply = { readonly id: number; readonly value?: unknown; readonly error?: string };
-type WorkerEvent =
-  | { readonly event: "notification"; readonly notification: ComputeNotification }
-  | { readonly event: "log"; readonly level: "debug" | "info" | "warn" | "error"; readonly msg: string; readonly fields?: Record<string, unknown> };
+import type { WorkerArgs, WorkerMessage, WorkerOp, WorkerRequest, WorkerResult } from "./data-plane-protocol.js";
+import { startWorker } from "./worker-start.js";
 
 interface PendingCall {
-  readonly op: string;
+  readonly op: WorkerOp;
   readonly resolve: (v: unknown) => void;
   readonly reject: (e: Error) => void;
 }
@@ -41,39 +42,14 @@ export function workerIndexOf(nodeId: string, workers: number): number {
   return h % workers;
 }
 
-/** Options that take the next argument as their value, and that a worker must not inherit. */
-const HOST_ONLY_WITH_VALUE = new Set(["-e", "--eval", "-p", "--print", "--input-type"]);
-const isHostOnly = (arg: string): boolean => HOST_ONLY_WITH_VALUE.has(arg) || /^--(input-type|eval|print)=/.test(arg);
-
-/**
- * Starts a worker thread of `script`. It inherits the host's Node options (memory limits, loaders)
- * except those about how the host's own script was given (`-e`, `--input-type`), with which it
- * would refuse to load its module file. Node drops the options a worker cannot take (per-process V8
- * flags) only when it inherits them itself, so a list of our own that holds one is refused: then
- * the worker starts with none.
- */
-function startWorker(script: URL, workerData: DataPlaneWorkerData): Worker {
-  if (!process.execArgv.some(isHostOnly)) return new Worker(script, { workerData });
-  const kept: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i] as string;
-    if (HOST_ONLY_WITH_VALUE.has(arg)) i++;
-    else if (!isHostOnly(arg)) kept.push(arg);
-  }
-  try {
-    return new Worker(script, { workerData, execArgv: kept });
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw err;
-    return new Worker(script, { workerData, execArgv: [] });
-  }
-}
-
 interface WorkerDataPlaneOptions {
   readonly workers: number;
   readonly dataPlane: DataPlaneOptions;
   readonly transport: DgramOptions;
   readonly notifications: Notifications;
   readonly logger: Logger;
+  /** The compiled programs of bpf and match filters, which a sync sends along with its node. */
+  readonly programs: BpfPrograms;
   /** The worker's module; only tests replace it (with one that can be made to fail). */
   readonly workerScript?: URL;
 }
@@ -110,7 +86,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     const { logger, notifications } = this.options;
     const worker = startWorker(this.script, this.workerData);
     slot.worker = worker;
-    worker.on("message", (m: Reply | WorkerEvent) => {
+    worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
         if (m.event === "notification") notifications.publish(m.notification);
         else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
@@ -120,7 +96,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       if (call === undefined) return;
       slot.pending.delete(m.id);
       if (slot.pending.size === 0) worker.unref();
-      if (m.error !== undefined) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
+      if ("error" in m) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
       else call.resolve(m.value);
     });
     worker.on("error", (err) => logger.error("data plane worker failed", { worker: slot.index, err: err.stack ?? String(err) }));
@@ -152,7 +128,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     this.options.logger.error("data plane worker died; restarting it with its nodes", fields);
     this.spawn(slot);
     for (const node of nodes) {
-      this.send<E.Either<SyncError, void>>(slot, "sync", [node]).then(
+      this.syncOn(slot, node).then(
         (synced) => {
           if (E.isLeft(synced)) this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, error: synced.left._tag });
         },
@@ -171,23 +147,54 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return this.slots[nodeId === undefined ? 0 : workerIndexOf(nodeId, this.slots.length)] as Slot;
   }
 
-  private call<T>(nodeId: string | undefined, op: string, ...args: unknown[]): Promise<T> {
-    return this.send<T>(this.slotOf(nodeId), op, args);
+  private call<K extends WorkerOp>(nodeId: string | undefined, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+    return this.send(this.slotOf(nodeId), op, args);
   }
 
-  private send<T>(slot: Slot, op: string, args: unknown[]): Promise<T> {
+  /** Posts a call typed by the protocol's declaration; its answer is the op's result. */
+  private send<K extends WorkerOp>(slot: Slot, op: K, args: WorkerArgs<K>): Promise<WorkerResult<K>> {
     const worker = slot.worker;
     if (worker === undefined) return Promise.reject(new Error(`data plane worker ${slot.index} is not running`));
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<WorkerResult<K>>((resolve, reject) => {
       if (slot.pending.size === 0) worker.ref();
       slot.pending.set(id, { op, resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ id, op, args });
+      worker.postMessage({ id, op, args } as WorkerRequest);
     });
   }
 
+  /**
+   * The programs of every bpf and match filter the node runs, compiled here (once per text, by the
+   * programs' cache): the worker only instantiates them. A filter that does not compile is the sync's
+   * refusal, as it would be on the main thread.
+   */
+  private async programsOf(node: ComputeNode): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
+    const wanted = new Map<string, { kind: "bpf" | "match"; lines: string[] }>();
+    for (const nio of node.nios.values()) {
+      if (nio.type !== "nio_udp") continue;
+      for (const settings of [filtersOf(nio as UdpNio, "in"), filtersOf(nio as UdpNio, "out")]) {
+        for (const [kind, lines] of [["bpf", bpfLines(settings)], ["match", matchLines(settings)]] as const) {
+          if (lines.length > 0) wanted.set(expressionText(lines), { kind, lines });
+        }
+      }
+    }
+    const programs: BpfProgram[] = [];
+    for (const { kind, lines } of wanted.values()) {
+      const program = await this.options.programs.program(lines);
+      if (E.isLeft(program)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind, ...program.left } });
+      programs.push(program.right);
+    }
+    return E.right(programs);
+  }
+
+  private async syncOn(slot: Slot, node: ComputeNode): Promise<E.Either<SyncError, void>> {
+    const programs = await this.programsOf(node);
+    if (E.isLeft(programs)) return programs;
+    return this.send(slot, "sync", [node, programs.right]);
+  }
+
   async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const synced = await this.call<E.Either<SyncError, void>>(node.nodeId, "sync", node);
+    const synced = await this.syncOn(this.slotOf(node.nodeId), node);
     if (E.isRight(synced)) this.desired.set(node.nodeId, node);
     return synced;
   }
@@ -213,7 +220,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
 
   /** A worker that is not running (or dies meanwhile) has no reading: the others still give theirs. */
   async eventLoopDelays(): Promise<readonly LoopDelay[]> {
-    const readings = await Promise.allSettled(this.slots.map(async (slot) => ({ ...(await this.send<Omit<LoopDelay, "worker">>(slot, "eventLoopDelay", [])), worker: slot.index })));
+    const readings = await Promise.allSettled(this.slots.map(async (slot) => ({ ...(await this.send(slot, "eventLoopDelay", [])), worker: slot.index })));
     return readings.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   }
 

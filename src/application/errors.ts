@@ -2,6 +2,8 @@ import type { ComputeNodeType, NodeRuleViolation } from "../domain/switching/com
 import type { LinkRuleViolation } from "../domain/topology/link.js";
 import type { VersionMismatch } from "../domain/server/version.js";
 import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
+import type { InvalidConfiguration } from "../domain/configuration/invalid-configuration.js";
+import type { NioTypeNotSupported } from "../domain/switching/nio.js";
 
 /**
  * Every expected failure of a use case, as a closed tagged union. The HTTP adapter maps it to a
@@ -19,7 +21,6 @@ export type NetemuError =
   | { readonly _tag: "NodeNotInProject"; readonly projectId: string; readonly nodeName: string }
   | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType }
   | { readonly _tag: "LinkPortNotFound"; readonly adapterNumber: number; readonly portNumber: number; readonly nodeName: string }
-  | { readonly _tag: "NioTypeNotSupported"; readonly nioType: string }
   | { readonly _tag: "NodeTypeNotSupported"; readonly nodeType: string }
   /** A create with the id of a node of another type (the compute's node ids are shared by switches and hubs). */
   | { readonly _tag: "NodeIdInUse"; readonly nodeId: string; readonly nodeType: ComputeNodeType }
@@ -53,10 +54,14 @@ export type NetemuError =
   /** A project file path that leaves the project's directory (GNS3 answers 403). */
   | { readonly _tag: "PathOutsideProject"; readonly path: string }
   | { readonly _tag: "ProjectFileUnwritable"; readonly path: string; readonly reason: string }
+  /** A project that already holds as many nodes or links as netemu allows (CONFIGURATION_LIMITS). */
+  | { readonly _tag: "ProjectFull"; readonly what: "nodes" | "links"; readonly limit: number }
   | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch
-  | InvalidFilterSettings;
+  | InvalidFilterSettings
+  | InvalidConfiguration
+  | NioTypeNotSupported;
 
 export type ErrorTag = NetemuError["_tag"];
 
@@ -74,5 +79,8 @@ export type ControllerProjectLookupError = ErrorOf<"ProjectNotFound" | "ProjectN
 export type ControllerNodeLookupError = ControllerProjectLookupError | ErrorOf<"NodeNotFound">;
 export type ControllerLinkLookupError = ControllerProjectLookupError | ErrorOf<"LinkNotFound">;
 
-/** Why the data plane could not make a live node match its record: nothing changed. */
-export type SyncError = ErrorOf<"UdpConnectionFailed" | "InvalidFilterSettings" | "PortNotFound">;
+/**
+ * Why the data plane could not make a live node match its record: nothing changed. InvalidConfiguration
+ * is a record that does not parse where the data plane receives it (a worker's door, ADR 0053).
+ */
+export type SyncError = ErrorOf<"UdpConnectionFailed" | "InvalidFilterSettings" | "PortNotFound" | "InvalidConfiguration">;

@@ -348,7 +348,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { corrupt: [5] } });
         const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { bandwidth: [1] } });
         expect(r.status).to.equal(400);
-        expect(r.json.message).to.equal("Filter bandwidth: Rate must be an integer between 8 and 10000000 kbit/s, got 1");
+        expect(r.json.message).to.equal("filters_in: Filter bandwidth: Rate must be an integer between 8 and 10000000 kbit/s, got 1");
         expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filtersIn: { corrupt: [5] } });
       });
 

@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { FilterPrograms } from "../../src/application/filter-programs.js";
+import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import * as E from "fp-ts/lib/Either.js";
 import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
@@ -39,6 +41,7 @@ describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function (
       transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
       notifications,
       logger,
+      programs: new FilterPrograms(new InlineBpfCompiler()),
       workerScript: CRASHING_WORKER,
     });
   });

@@ -3,7 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Gns3ProjectStore } from "../../src/adapters/persistence/gns3-project-store.js";
-import { compileBpf } from "../../src/adapters/bpf-check.js";
+import { FilterPrograms } from "../../src/application/filter-programs.js";
+import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import { createProject } from "../../src/domain/topology/project.js";
 import { defaultNodeLabel, type ControllerNode } from "../../src/domain/topology/node.js";
 import type { Link } from "../../src/domain/topology/link.js";
@@ -47,7 +48,7 @@ const link: Link = {
 describe("the controller's projects kept as GNS3 project files", () => {
   let projectsPath: string;
   let logger: RecordingLogger;
-  const store = (): Gns3ProjectStore => new Gns3ProjectStore(projectsPath, "2.2.59", compileBpf, logger);
+  const store = (): Gns3ProjectStore => new Gns3ProjectStore(projectsPath, "2.2.59", new FilterPrograms(new InlineBpfCompiler()), logger);
   const dirOf = (projectId = PROJECT): string => join(projectsPath, projectId);
 
   beforeEach(() => {

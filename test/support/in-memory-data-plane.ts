@@ -1,13 +1,14 @@
 import * as E from "fp-ts/lib/Either.js";
 import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
-import type { BpfCompiler } from "../../src/application/ports/bpf-compiler.js";
+import type { BpfPrograms } from "../../src/application/ports/bpf-compiler.js";
+import { FilterPrograms } from "../../src/application/filter-programs.js";
+import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import type { CaptureSink, CaptureWriter } from "../../src/application/ports/capture-sink.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import type { Clock, Logger } from "../../src/application/ports/system.js";
 import type { RandomSourceFactory, Timers } from "../../src/application/ports/timers.js";
 import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../src/application/ports/udp-transport.js";
-import { compileBpf } from "../../src/adapters/bpf-check.js";
 import { type RandomSource, SeededRandom } from "../../src/domain/filters/random.js";
 import type { PortCounters, PortCountersSnapshot } from "../../src/domain/switching/port-counters.js";
 
@@ -245,8 +246,8 @@ export const TEST_DATA_PLANE_OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, 
 
 export interface InMemoryDataPlaneParts {
   readonly randomness?: RandomSourceFactory;
-  /** netemu's own pcap-filter compiler unless given. */
-  readonly compileBpf?: BpfCompiler;
+  /** netemu's own pcap-filter compiler, on the calling thread, unless given. */
+  readonly programs?: BpfPrograms;
   readonly options?: DataPlaneOptions;
   readonly time?: ManualTime;
 }
@@ -277,7 +278,7 @@ export function inMemoryDataPlane(parts: InMemoryDataPlaneParts = {}): InMemoryD
     time,
     time,
     parts.randomness ?? constantRandomness(0.5),
-    parts.compileBpf ?? compileBpf,
+    parts.programs ?? new FilterPrograms(new InlineBpfCompiler()),
     logger,
     parts.options ?? TEST_DATA_PLANE_OPTIONS,
     hub,

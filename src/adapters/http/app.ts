@@ -4,7 +4,7 @@ import type { UseCases } from "../../application/use-cases/index.js";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
 import type { Logger } from "../../application/ports/system.js";
 import { ApiRouter } from "./api-router.js";
-import { gns3Json } from "./gns3-json.js";
+import { gns3Json } from "../shared/gns3-json.js";
 import { createBodyParser } from "./request-body.js";
 import { basicAuth } from "./auth.js";
 import { registerServerRoutes } from "./server/routes.js";

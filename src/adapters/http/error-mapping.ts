@@ -1,6 +1,7 @@
 import type { NetemuError } from "../../application/errors.js";
 import { nodeKindName } from "../../domain/switching/compute-node.js";
-import { filterProblemMessage } from "./filter-messages.js";
+import { filterProblemMessage } from "../shared/filter-messages.js";
+import { configurationMessage } from "../shared/configuration-messages.js";
 import { osReason } from "./os-reasons.js";
 
 export interface HttpError {
@@ -81,7 +82,11 @@ export function toHttpError(error: NetemuError): HttpError {
     case "NioTypeMismatch":
       return { status: 400, message: `Port ${error.portNumber} has a NIO of type ${error.current}, not ${error.requested}` };
     case "InvalidFilterSettings":
-      return { status: 400, message: filterProblemMessage(error.problem) };
+      return { status: 400, message: error.field === undefined ? filterProblemMessage(error.problem) : `${error.field}: ${filterProblemMessage(error.problem)}` };
+    case "InvalidConfiguration":
+      return { status: 400, message: configurationMessage(error) };
+    case "ProjectFull":
+      return { status: 409, message: `The project already has ${error.limit} ${error.what}, the most netemu allows in one project` };
     case "NoCaptureToStream":
       return { status: 409, message: "Nothing to stream because there is no packet capture active" };
     case "LinkNotCapturing":

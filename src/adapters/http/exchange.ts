@@ -3,8 +3,8 @@ import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { NetemuError } from "../../application/errors.js";
 import { toHttpError, type HttpError } from "./error-mapping.js";
-import { gns3Json } from "./gns3-json.js";
-import { pythonRepr } from "./python-repr.js";
+import { gns3Json } from "../shared/gns3-json.js";
+import { pythonRepr } from "../shared/python-repr.js";
 import { schemaMessage } from "./schema.js";
 import { noteAnswerMessage } from "./answer-log.js";
 

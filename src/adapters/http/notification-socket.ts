@@ -5,7 +5,7 @@ import { WebSocketServer, WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { Logger } from "../../application/ports/system.js";
 import { type AuthSettings, credentialCheck } from "./auth.js";
-import { gns3Json } from "./gns3-json.js";
+import { gns3Json } from "../shared/gns3-json.js";
 import { NotificationFeed } from "./notification-feed.js";
 
 export const NOTIFICATION_SOCKET_PATH = "/v2/compute/notifications/ws";

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from "koa";
 import bodyParser from "koa-bodyparser";
 import type { Exchange } from "./exchange.js";
+import { JSON_DEPTH_LIMIT, jsonDepthExceeds } from "../shared/gns3-json.js";
 
 interface BodyState {
   gns3Body?: unknown;
@@ -43,20 +44,6 @@ function mergeQuery(body: unknown, query: Record<string, string | string[] | und
   return merged;
 }
 
-/** GNS3 bodies nest a few levels; a deeper one is refused before anything walks it recursively. */
-const MAX_JSON_DEPTH = 64;
-
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== "object" || v === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /** Parses the body into ctx.state; answers the 400/413 itself and says false when it did. */
 export async function readBody(ctx: Context, parser: Middleware, x: Exchange): Promise<boolean> {
   // A request without Content-Length or Transfer-Encoding has no body: skip the parser's stream read.
@@ -76,9 +63,9 @@ export async function readBody(ctx: Context, parser: Middleware, x: Exchange): P
     return false;
   }
   const raw = (ctx.request as unknown as { body?: unknown }).body;
-  if (depthExceeds(raw, MAX_JSON_DEPTH)) {
+  if (jsonDepthExceeds(raw, JSON_DEPTH_LIMIT)) {
     state.gns3Body = {};
-    x.error({ status: 400, message: `Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels` });
+    x.error({ status: 400, message: `Invalid JSON: nested deeper than ${JSON_DEPTH_LIMIT} levels` });
     return false;
   }
   state.gns3Body = mergeQuery(raw === "" || raw === undefined ? {} : raw, ctx.query as Record<string, string | string[] | undefined>);

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { pythonRepr } from "./python-repr.js";
+import { pythonRepr } from "../shared/python-repr.js";
 
 /**
  * io-ts codecs whose failures carry the message jsonschema (draft-04, as GNS3 2.2 uses it) would

@@ -1,16 +1,27 @@
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
-import { type BpfCheck, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
 import type { Project } from "../../domain/topology/project.js";
 import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType } from "../../domain/topology/node.js";
 import type { Link, LinkEnd } from "../../domain/topology/link.js";
 import type { Label } from "../../domain/topology/label.js";
+import { parseSwitchPorts } from "../../domain/switching/port.js";
+import { parseHubPorts } from "../../domain/switching/ethernet-hub.js";
+import { parseNodeName } from "../../domain/switching/compute-node.js";
+import { type InvalidConfiguration, invalidConfiguration } from "../../domain/configuration/invalid-configuration.js";
+import { readJsonValue } from "../../domain/configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
+import { JSON_DEPTH_LIMIT, gns3Json, jsonDepthExceeds } from "../shared/gns3-json.js";
+import { configurationMessage } from "../shared/configuration-messages.js";
+import { filterProblemMessage } from "../shared/filter-messages.js";
 
 /**
  * GNS3 2.2's project file (`<name>.gns3`, topology revision 9), as GNS3 writes it: keys sorted,
- * four-space indents. netemu writes the parts it models (the project's settings, its switches and
- * hubs with their ports_mapping, its links with filters and suspend) and reads what GNS3 wrote.
+ * four-space indents, non-ASCII escaped (the one writer of GNS3's layout, shared with the HTTP
+ * answers). netemu writes the parts it models (the project's settings, its switches and hubs with
+ * their ports_mapping, its links with filters and suspend) and reads what GNS3 wrote: every value it
+ * takes goes through the domain's one parse of that value (ADR 0053), within the same limits as
+ * every other door.
  */
 export const GNS3_TOPOLOGY_REVISION = 9;
 
@@ -26,11 +37,6 @@ const LabelCodec = t.intersection([
   t.partial({ style: t.union([t.string, t.null]), x: t.union([t.number, t.null]), y: t.union([t.number, t.null]), rotation: t.union([t.number, t.null]) }),
 ]);
 
-const PortEntryCodec = t.intersection([
-  t.type({ name: t.string, port_number: t.number }),
-  t.partial({ type: t.keyof({ access: null, dot1q: null, qinq: null }), vlan: t.number, ethertype: t.string }),
-]);
-
 const NodeCodec = t.intersection([
   t.type({ node_id: t.string, node_type: t.string, name: t.string }),
   t.partial({
@@ -41,7 +47,7 @@ const NodeCodec = t.intersection([
     x: t.number,
     y: t.number,
     z: t.number,
-    properties: t.partial({ ports_mapping: t.array(PortEntryCodec) }),
+    properties: t.partial({ ports_mapping: t.unknown }),
   }),
 ]);
 
@@ -83,7 +89,12 @@ type ProjectFileProblem =
   | { readonly _tag: "NotJson"; readonly reason: string }
   | { readonly _tag: "NotAProjectFile"; readonly reason: string }
   | { readonly _tag: "NewerRevision"; readonly revision: number }
-  | { readonly _tag: "BadLink"; readonly linkId: string; readonly reason: string };
+  /** A value of a node that its domain parse refuses: the field says where in the file. */
+  | { readonly _tag: "BadNode"; readonly nodeId: string; readonly problem: InvalidConfiguration }
+  | { readonly _tag: "BadLink"; readonly linkId: string; readonly reason: string }
+  | { readonly _tag: "BadFilters"; readonly linkId: string; readonly problem: InvalidFilterSettings }
+  /** A project value (its limits, its variables) out of bounds. */
+  | { readonly _tag: "BadProject"; readonly problem: InvalidConfiguration };
 
 export function describeProblem(problem: ProjectFileProblem): string {
   switch (problem._tag) {
@@ -93,9 +104,31 @@ export function describeProblem(problem: ProjectFileProblem): string {
       return `not a GNS3 project file: ${problem.reason}`;
     case "NewerRevision":
       return `topology revision ${problem.revision} is newer than GNS3 2.2's (${GNS3_TOPOLOGY_REVISION})`;
+    case "BadNode":
+      return `node ${problem.nodeId}: ${configurationMessage(problem.problem)}`;
     case "BadLink":
       return `link ${problem.linkId}: ${problem.reason}`;
+    case "BadFilters": {
+      const where = problem.problem.field ?? "filters";
+      return `link ${problem.linkId}: ${where}: ${filterProblemMessage(problem.problem.problem)}`;
+    }
+    case "BadProject":
+      return configurationMessage(problem.problem);
   }
+}
+
+/** The file's topology counts, checked before anything is decoded: a file is read whole or not at all. */
+function tooLarge(json: unknown): InvalidConfiguration | undefined {
+  const topology = (json as { topology?: { nodes?: unknown; links?: unknown } } | null)?.topology;
+  const nodes = topology?.nodes;
+  const links = topology?.links;
+  if (Array.isArray(nodes) && nodes.length > CONFIGURATION_LIMITS.nodesPerProject) {
+    return invalidConfiguration("topology.nodes", { rule: "max_items", limit: CONFIGURATION_LIMITS.nodesPerProject }, nodes.length);
+  }
+  if (Array.isArray(links) && links.length > CONFIGURATION_LIMITS.linksPerProject) {
+    return invalidConfiguration("topology.links", { rule: "max_items", limit: CONFIGURATION_LIMITS.linksPerProject }, links.length);
+  }
+  return undefined;
 }
 
 function firstError(errors: t.Errors): string {
@@ -123,34 +156,37 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
   };
 }
 
-function portEntries(nodeType: NodeType, raw: readonly t.TypeOf<typeof PortEntryCodec>[]): NodePortEntry[] {
-  if (nodeType === "ethernet_hub") return raw.map((p) => ({ name: p.name, port_number: p.port_number }));
-  return raw.map((p) => ({
-    name: p.name,
-    port_number: p.port_number,
-    type: p.type ?? "access",
-    ...(p.vlan === undefined ? {} : { vlan: p.vlan }),
-    ...(p.ethertype === undefined ? {} : { ethertype: p.ethertype as never }),
-  }));
+/** A node's ports_mapping, by its node type's parse; none written is none. */
+function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
+  if (raw === undefined) return E.right([]);
+  return nodeType === "ethernet_hub" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
 
 /**
  * Reads a project file. `path` is the project's directory and `filename` the file's name; the
  * project comes back closed. Node types netemu does not run are listed in `unsupportedNodeTypes`
- * and their nodes and links are not read.
+ * and their nodes and links are not read. Whether its filters' pcap-filter expressions compile is
+ * the caller's to ask (the application compiles each distinct text once).
  */
-export function parseProjectFile(text: string, path: string, filename: string, checkBpf: BpfCheck): E.Either<ProjectFileProblem, ProjectTopology> {
+export function parseProjectFile(text: string, path: string, filename: string): E.Either<ProjectFileProblem, ProjectTopology> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     return E.left({ _tag: "NotJson", reason: (err as Error).message });
   }
+  if (jsonDepthExceeds(json, JSON_DEPTH_LIMIT)) return E.left({ _tag: "NotJson", reason: `nested deeper than ${JSON_DEPTH_LIMIT} levels` });
+  const large = tooLarge(json);
+  if (large !== undefined) return E.left({ _tag: "BadProject", problem: large });
   const decoded = ProjectFileCodec.decode(json);
   if (E.isLeft(decoded)) return E.left({ _tag: "NotAProjectFile", reason: firstError(decoded.left) });
   const file = decoded.right;
   if (file.revision > GNS3_TOPOLOGY_REVISION) return E.left({ _tag: "NewerRevision", revision: file.revision });
 
+  for (const [key, value] of [["supplier", file.supplier], ["variables", file.variables]] as const) {
+    const bounded = readJsonValue(value ?? null, key, CONFIGURATION_LIMITS.jsonDepth);
+    if (E.isLeft(bounded)) return E.left({ _tag: "BadProject", problem: bounded.left });
+  }
   const unsupported = [...new Set(file.topology.nodes.map((n) => n.node_type).filter((type) => !isSupported(type)))].sort();
   const project: Project = {
     projectId: file.project_id,
@@ -176,61 +212,56 @@ export function parseProjectFile(text: string, path: string, filename: string, c
   };
   if (unsupported.length > 0) return E.right({ project, nodes: [], links: [] });
 
-  const nodes: ControllerNode[] = file.topology.nodes.map((n) => {
+  const nodes: ControllerNode[] = [];
+  for (const [i, n] of file.topology.nodes.entries()) {
     const nodeType = n.node_type as NodeType;
-    return {
+    const at = `topology.nodes[${i}]`;
+    const name = parseNodeName(n.name, `${at}.name`);
+    if (E.isLeft(name)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: name.left });
+    const ports = portEntries(nodeType, n.properties?.ports_mapping, `${at}.properties.ports_mapping`);
+    if (E.isLeft(ports)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: ports.left });
+    nodes.push({
       nodeId: n.node_id,
       projectId: file.project_id,
       nodeType,
       // netemu's controller runs every node on its own compute, whichever compute GNS3 had put it on.
       computeId: "local",
-      name: n.name,
+      name: name.right,
       x: n.x ?? 0,
       y: n.y ?? 0,
       z: n.z ?? 1,
       locked: n.locked ?? false,
       label: label(n.label, { text: n.name, style: null, x: null, y: -40, rotation: 0 }),
       symbol: n.symbol ?? (nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg"),
-      portsMapping: portEntries(nodeType, n.properties?.ports_mapping ?? []),
+      portsMapping: ports.right,
       consoleType: nodeType === "ethernet_hub" ? null : n.console_type === "telnet" ? "telnet" : "none",
-    };
-  });
+    });
+  }
 
   const links: Link[] = [];
   for (const l of file.topology.links ?? []) {
     const [a, b] = l.nodes;
     if (l.nodes.length !== 2 || a === undefined || b === undefined) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `${l.nodes.length} ends` });
-    const filters = parseFilterSettings(l.filters ?? {}, checkBpf);
-    if (E.isLeft(filters)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `filters ${JSON.stringify(l.filters)} are not valid` });
+    const filters = parseFilterSettings(l.filters ?? {}, "filters");
+    if (E.isLeft(filters)) return E.left({ _tag: "BadFilters", linkId: l.link_id, problem: filters.left });
     // The UDP ports of a link's tunnel are not in the file: opening the project reserves new ones.
     const ends: LinkEnd[] = [];
-    for (const e of [a, b]) {
+    for (const [i, e] of [a, b].entries()) {
       // netemu's one-way filters (ADR 0051), which GNS3 does not write.
-      const sent = e.filters === undefined ? E.right({}) : parseFilterSettings(e.filters, checkBpf);
-      if (E.isLeft(sent)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: `filters ${JSON.stringify(e.filters)} of node ${e.node_id} are not valid` });
+      const sent = e.filters === undefined ? E.right({}) : parseFilterSettings(e.filters, `nodes[${i}].filters`);
+      if (E.isLeft(sent)) return E.left({ _tag: "BadFilters", linkId: l.link_id, problem: sent.left });
       ends.push({
         nodeId: e.node_id,
         adapterNumber: e.adapter_number,
         portNumber: e.port_number,
         label: label(e.label, { text: `${e.adapter_number}/${e.port_number}`, style: null }),
         udpPort: 0,
-        ...(Object.keys(sent.right).length > 0 ? { filters: sent.right } : {}),
+        ...(hasFilters(sent.right) ? { filters: sent.right } : {}),
       });
     }
     links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [ends[0] as LinkEnd, ends[1] as LinkEnd], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
   }
   return E.right({ project, nodes, links });
-}
-
-/** Sorts object keys at every depth, as GNS3's json.dump(sort_keys=True) does. */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
-  );
 }
 
 /** The project file of a topology: what GNS3 2.2 would write for the same project. */
@@ -298,5 +329,6 @@ export function renderProjectFile(topology: ProjectTopology, gns3Version: string
     version: gns3Version,
     zoom: project.zoom,
   };
-  return `${JSON.stringify(sortedKeys(file), null, 4)}\n`;
+  // GNS3's json.dump(topology, f, indent=4, sort_keys=True): the same layout as its answers, no newline at the end.
+  return gns3Json(file);
 }

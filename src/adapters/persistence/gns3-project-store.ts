@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository, ProjectRepository } from "../../application/ports/repositories.js";
 import type { Logger } from "../../application/ports/system.js";
-import type { BpfCheck } from "../../domain/filters/filter-settings.js";
+import type { FilterPrograms } from "../../application/filter-programs.js";
 import type { Project } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
@@ -37,7 +37,7 @@ export class Gns3ProjectStore {
   constructor(
     private readonly projectsPath: string,
     private readonly gns3Version: string,
-    private readonly checkBpf: BpfCheck,
+    private readonly programs: FilterPrograms,
     private readonly logger: Logger,
   ) {
     this.loaded = this.load().catch((err: unknown) => this.logger.error("projects could not be read", { projectsPath, reason: (err as Error).message }));
@@ -115,7 +115,11 @@ export class Gns3ProjectStore {
     }
   }
 
-  /** Reads every `<projects_path>/<dir>/*.gns3`; a file that cannot be read is left as it is, and logged. */
+  /**
+   * Reads every `<projects_path>/<dir>/*.gns3`. A file (or a directory) that cannot be read is left as
+   * it is and logged with the reason, and the others are read all the same: one bad file never hides
+   * another.
+   */
   private async load(): Promise<void> {
     let directories: string[];
     try {
@@ -126,13 +130,39 @@ export class Gns3ProjectStore {
     }
     for (const directory of directories) {
       const path = join(this.projectsPath, directory);
-      const removed = await removeStaleTemporaries(path, isProjectFile);
-      if (removed.length > 0) this.logger.warn("removed what interrupted project file writes left", { path, files: removed });
-      const files = (await readdir(path)).filter(isProjectFile).sort();
-      for (const filename of files) await this.loadFile(path, filename);
+      let files: string[];
+      try {
+        const removed = await removeStaleTemporaries(path, isProjectFile);
+        if (removed.length > 0) this.logger.warn("removed what interrupted project file writes left", { path, files: removed });
+        files = (await readdir(path)).filter(isProjectFile).sort();
+      } catch (err) {
+        this.logger.warn("project directory skipped", { path, reason: (err as Error).message });
+        continue;
+      }
+      for (const filename of files) {
+        try {
+          await this.loadFile(path, filename);
+        } catch (err) {
+          // A defect reading one file (not a refusal: those are values) must not cost the others.
+          this.logger.error("project file skipped: reading it failed", { file: join(path, filename), reason: (err as Error).stack ?? String(err) });
+        }
+      }
     }
     const count = (await this.projectRecords.list()).length;
     this.logger.info("projects read", { projectsPath: this.projectsPath, projects: count });
+  }
+
+  /** Whether every bpf and match expression of the links compiles (each distinct text once): the reason it does not. */
+  private async uncompilable(links: readonly Link[]): Promise<string | undefined> {
+    for (const link of links) {
+      const sets = [["filters", link.filters], ...link.nodes.map((end, i) => [`nodes[${i}].filters`, end.filters] as const)] as const;
+      for (const [field, settings] of sets) {
+        if (settings === undefined) continue;
+        const checked = await this.programs.check(settings, field);
+        if (E.isLeft(checked)) return describeProblem({ _tag: "BadFilters", linkId: link.linkId, problem: checked.left });
+      }
+    }
+    return undefined;
   }
 
   private async loadFile(path: string, filename: string): Promise<void> {
@@ -144,9 +174,14 @@ export class Gns3ProjectStore {
       this.logger.warn("project file skipped", { file, reason: (err as Error).message });
       return;
     }
-    const parsed = parseProjectFile(text, path, filename, this.checkBpf);
+    const parsed = parseProjectFile(text, path, filename);
     if (E.isLeft(parsed)) {
       this.logger.warn("project file skipped", { file, reason: describeProblem(parsed.left) });
+      return;
+    }
+    const uncompilable = await this.uncompilable(parsed.right.links);
+    if (uncompilable !== undefined) {
+      this.logger.warn("project file skipped", { file, reason: uncompilable });
       return;
     }
     const { project, nodes, links } = parsed.right;

@@ -5,21 +5,23 @@ import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import { PortCounters as LivePortCounters, type DropReason } from "../../domain/switching/port-counters.js";
 import { portOf } from "../../domain/switching/ethernet-switch.js";
 import { type ComputeNode, hasPort } from "../../domain/switching/compute-node.js";
-import { type Port, portFromMapping } from "../../domain/switching/port.js";
-import { type Nio, filtersOf, sameEndpoint } from "../../domain/switching/nio.js";
-import { type BpfMatcher, FilterChain } from "../../domain/filters/filter-chain.js";
-import { type FilterSettings, bpfLines, matchLines } from "../../domain/filters/filter-settings.js";
+import { type Port, portFromMapping, portsMappingEqual } from "../../domain/switching/port.js";
+import { type Nio, nioEqual, sameEndpoint } from "../../domain/switching/nio.js";
+import type { BpfMatcher } from "../../domain/filters/filter-chain.js";
+import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matchLines } from "../../domain/filters/filter-settings.js";
+import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { PacketCaptures } from "../ports/packet-captures.js";
 import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
 import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
-import type { BpfCompiler } from "../ports/bpf-compiler.js";
+import type { BpfPrograms } from "../ports/bpf-compiler.js";
 import type { ComputeNotification, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
 import { DelayLine } from "./delay-line.js";
+import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
 
 /** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
 const MAX_UDP_PAYLOAD = 65_507;
@@ -32,12 +34,6 @@ export interface DataPlaneOptions {
 }
 
 export const DEFAULT_DATA_PLANE_OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 8192 };
-
-/** A port's filter chains by direction (the same chain both ways keeps GNS3's shared state). */
-interface PortChains {
-  readonly ingress: FilterChain;
-  readonly egress: FilterChain;
-}
 
 /** One live switch port: its NIO's socket, its filter chain, its delay lines and capture. */
 class LivePort {
@@ -116,7 +112,8 @@ class LiveNode {
 @injectable()
 export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly nodes = new Map<string, LiveNode>();
-  private readonly bpfCache = new Map<string, ReturnType<BpfCompiler>>();
+  /** The matcher of each expression text in use (instantiated from its program once). */
+  private readonly matchers = new Map<string, BpfMatcher>();
 
   constructor(
     @inject(TOKENS.UdpTransport) private readonly transport: UdpTransport,
@@ -124,7 +121,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Timers) private readonly timers: Timers,
     @inject(TOKENS.RandomSourceFactory) private readonly randomness: RandomSourceFactory,
-    @inject(TOKENS.BpfCompiler) private readonly compileBpf: BpfCompiler,
+    @inject(TOKENS.BpfPrograms) private readonly programs: BpfPrograms,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.DataPlaneOptions) private readonly options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
@@ -138,79 +135,68 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     log.call(this.logger, logLine, { projectId: node?.projectId, nodeId: node?.nodeId, ...fields });
   }
 
-  private buildChains(nio: Nio): E.Either<ErrorOf<"InvalidFilterSettings">, PortChains> {
-    if (nio.type !== "nio_udp") {
-      const none = new FilterChain({ settings: {}, suspend: false, random: this.randomness.create() });
-      return E.right({ ingress: none, egress: none });
-    }
-    const inbound = filtersOf(nio, "in");
-    const outbound = filtersOf(nio, "out");
-    const ingress = this.buildChain(inbound, nio.suspend);
+  /** What each direction of a NIO must run, its expressions compiled (a refusal changes nothing). */
+  private async chainSpecs(nio: Nio): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, { ingress: ChainSpec; egress: ChainSpec }>> {
+    const wanted = directionSettings(nio);
+    const ingress = await this.spec(wanted.ingress, wanted.suspend);
     if (E.isLeft(ingress)) return ingress;
-    // Without direction-specific filters both directions share one chain, as uBridge's filters do.
-    if (inbound === outbound) return E.right({ ingress: ingress.right, egress: ingress.right });
-    const egress = this.buildChain(outbound, nio.suspend);
+    const egress = wanted.egress === wanted.ingress ? ingress : await this.spec(wanted.egress, wanted.suspend);
     if (E.isLeft(egress)) return egress;
     return E.right({ ingress: ingress.right, egress: egress.right });
   }
 
-  private buildChain(settings: FilterSettings, suspend: boolean): E.Either<ErrorOf<"InvalidFilterSettings">, FilterChain> {
-    const random = this.randomness.create();
-    const bpf = this.matcherOf("bpf", bpfLines(settings));
+  private async spec(settings: FilterSettings, suspend: boolean): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, ChainSpec>> {
+    const bpf = await this.matcherOf("bpf", bpfLines(settings));
     if (E.isLeft(bpf)) return bpf;
-    const classify = this.matcherOf("match", matchLines(settings));
+    const classify = await this.matcherOf("match", matchLines(settings));
     if (E.isLeft(classify)) return classify;
-    return E.right(
-      new FilterChain({
-        settings,
-        suspend,
-        random,
-        ...(bpf.right === undefined ? {} : { bpf: bpf.right }),
-        ...(classify.right === undefined ? {} : { classify: classify.right }),
-      }),
-    );
+    return E.right({ settings, suspend, bpf: bpf.right, classify: classify.right });
   }
 
-  /** The compiled matcher of a bpf or match entry's lines (none without lines), from a small cache. */
-  private matcherOf(kind: "bpf" | "match", lines: readonly string[]): E.Either<ErrorOf<"InvalidFilterSettings">, BpfMatcher | undefined> {
+  /** The matcher of a bpf or match entry's lines (none without lines), from its program, compiled once per text. */
+  private async matcherOf(kind: TextLinesKind, lines: readonly string[]): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfMatcher | undefined>> {
     if (lines.length === 0) return E.right(undefined);
-    const key = lines.join("\n");
-    let compiled = this.bpfCache.get(key);
-    if (compiled === undefined) {
-      compiled = this.compileBpf(lines);
-      if (this.bpfCache.size > 256) this.bpfCache.clear();
-      this.bpfCache.set(key, compiled);
-    }
-    if (E.isLeft(compiled)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind, ...compiled.left } });
-    return E.right(compiled.right);
+    const key = expressionText(lines);
+    const known = this.matchers.get(key);
+    if (known !== undefined) return E.right(known);
+    const program = await this.programs.program(lines);
+    if (E.isLeft(program)) return E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind, ...program.left } });
+    // Chains hold their matchers: forgetting the cache only costs instantiating a program again.
+    if (this.matchers.size >= 1024) this.matchers.clear();
+    const matcher = instantiateProgram(program.right);
+    this.matchers.set(key, matcher);
+    return E.right(matcher);
   }
 
   /**
-   * Makes the live node match its record (ADR 0037): a filter chain for every new or changed NIO (a
-   * bpf line that does not compile changes nothing), then a socket for every new NIO (the first that
-   * cannot be opened is reported, and the sockets opened before it are closed: nothing changed),
-   * then the rest, which cannot fail: ports without a NIO any more are closed, chains swapped, modes,
-   * status and name applied.
+   * Makes the live node match its record by value (ADR 0037, 0055): a port whose NIO is the same value
+   * is left as it is, whatever object the record holds (a worker, a database or a copy gives another);
+   * a NIO whose filters changed gets, per direction that changed, a chain that takes over what the old
+   * one knew. Fallible steps first: every changed NIO's expressions are compiled (a refusal changes
+   * nothing), then a socket is opened for every new NIO (the first that cannot be opened is reported,
+   * and the sockets opened before it are closed: nothing changed); then the rest, which cannot fail:
+   * ports without a NIO any more are closed, chains reconciled, modes, status and name applied.
    */
   async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
     const existing = this.nodes.get(node.nodeId);
     if (existing === undefined && node.nios.size === 0) return E.right(undefined);
     const live = existing ?? this.newLiveNode(node);
-    const plans: { portNumber: number; nio: Nio; chains: PortChains; current: LivePort | undefined }[] = [];
+    const plans: { portNumber: number; nio: Nio; specs: { ingress: ChainSpec; egress: ChainSpec }; current: LivePort | undefined }[] = [];
     for (const [portNumber, nio] of node.nios) {
       if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
       const current = live.ports.get(portNumber);
-      if (current?.nio === nio) continue;
-      const chains = this.buildChains(nio);
-      if (E.isLeft(chains)) return chains;
-      plans.push({ portNumber, nio, chains: chains.right, current });
+      if (current !== undefined && nioEqual(current.nio, nio)) continue;
+      const specs = await this.chainSpecs(nio);
+      if (E.isLeft(specs)) return specs;
+      plans.push({ portNumber, nio, specs: specs.right, current });
     }
+    const kept = (plan: (typeof plans)[number]): plan is (typeof plans)[number] & { current: LivePort } => plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio);
     const opened: LivePort[] = [];
     for (const plan of plans) {
-      if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) continue;
+      if (kept(plan)) continue;
       // A NIO whose socket changes gives its local port up first (use cases never do this: a port's NIO is removed, then added).
       if (plan.current !== undefined) await this.closePort(live, plan.portNumber);
-      const port = await this.openPort(live, plan.portNumber, plan.nio, plan.chains);
+      const port = await this.openPort(live, plan.portNumber, plan.nio, reconcileChains(undefined, plan.specs, () => this.randomness.create()));
       if (E.isLeft(port)) {
         for (const p of opened) await p.endpoint?.close();
         if (live.ports.size === 0) this.nodes.delete(node.nodeId);
@@ -221,10 +207,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     this.nodes.set(node.nodeId, live);
     for (const portNumber of [...live.ports.keys()]) if (!node.nios.has(portNumber)) await this.closePort(live, portNumber);
     for (const plan of plans) {
-      if (plan.current !== undefined && sameEndpoint(plan.current.nio, plan.nio)) {
-        plan.current.chains = plan.chains;
-        plan.current.nio = plan.nio;
-      }
+      if (!kept(plan)) continue;
+      plan.current.chains = reconcileChains(plan.current.chains, plan.specs, () => this.randomness.create());
+      plan.current.nio = plan.nio;
     }
     this.applyNode(live, node);
     for (const port of opened) {
@@ -243,7 +228,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     live.node = node;
     live.running = node.status === "started";
     if (live.live.kind === "ethernet_switch" && node.nodeType === "ethernet_switch") {
-      if (node.portsMapping !== before.portsMapping) live.live.fabric.updatePorts(node.portsMapping.map(portFromMapping));
+      if (!portsMappingEqual(node.portsMapping, before.portsMapping)) live.live.fabric.updatePorts(node.portsMapping.map(portFromMapping));
       // A stopped switch forgets what it learned, as a powered-off one does; a suspended one keeps it.
       if (node.status === "stopped" && before.status !== "stopped") live.live.fabric.flushMacTable();
     }
@@ -330,15 +315,21 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       return;
     }
     // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
-    const { frame: passed, delayMs, copies, copyDelayMs, overtakes } = outcome;
+    const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
+    const overtakes = outcome.overtakes || bypassed;
     this.towardsSwitch(live, port, passed, delayMs, overtakes);
     if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs, overtakes);
   }
 
   private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
-    // The switch counts it as received when it takes it in, once its delay is over.
-    if (delayMs <= 0) this.intoSwitch(live, port, frame);
-    else (overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs);
+    // The switch counts it as received when it takes it in, once its delay is over. A frame without
+    // delay still waits behind frames held under an earlier delay setting: the order is kept (ADR
+    // 0055); one that overtakes on purpose (reorder) or that match left untouched does not.
+    if (overtakes) {
+      if (delayMs <= 0) this.intoSwitch(live, port, frame);
+      else port.expressLine("ingress").push(frame, delayMs);
+    } else if (delayMs <= 0 && port.ingressDelay.pending === 0) this.intoSwitch(live, port, frame);
+    else port.ingressDelay.push(frame, delayMs);
   }
 
   private intoSwitch(live: LiveNode, port: LivePort, frame: Uint8Array): void {
@@ -364,14 +355,18 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       port.counters?.countEgressDrop(outcome.drop as DropReason);
       return;
     }
-    const { frame: passed, delayMs, copies, copyDelayMs, overtakes } = outcome;
+    const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
+    const overtakes = outcome.overtakes || bypassed;
     this.onToPort(port, passed, delayMs, overtakes);
     if (copies === 2) this.onToPort(port, passed, copyDelayMs, overtakes);
   }
 
   private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
-    if (delayMs <= 0) this.ontoWire(port, frame);
-    else (overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs);
+    if (overtakes) {
+      if (delayMs <= 0) this.ontoWire(port, frame);
+      else port.expressLine("egress").push(frame, delayMs);
+    } else if (delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
+    else port.egressDelay.push(frame, delayMs);
   }
 
   private ontoWire(port: LivePort, frame: Uint8Array): void {

@@ -24,6 +24,7 @@ export const TOKENS = {
   RandomSourceFactory: Symbol("RandomSourceFactory"),
   DataPlaneOptions: Symbol("DataPlaneOptions"),
   BpfCompiler: Symbol("BpfCompiler"),
+  BpfPrograms: Symbol("BpfPrograms"),
   Notifications: Symbol("Notifications"),
   HostMetrics: Symbol("HostMetrics"),
   HostFacts: Symbol("HostFacts"),

@@ -12,7 +12,8 @@ import type { RawMatcher } from "./codegen.js";
 import { buildDag, rejectsAll } from "./dag.js";
 import { BpfError } from "./errors.js";
 import { parse } from "./parser.js";
-import { compileProgram } from "./semantics.js";
+import { compileProgram as compilePredicate } from "./semantics.js";
+import { geneveOffset, walkChain } from "./runtime.js";
 
 /** true = the expression matches the frame (the bpf link filter then drops it); caplen = len = frame.length */
 export type FrameMatcher = (frame: Uint8Array) => boolean;
@@ -34,7 +35,7 @@ const cache = new Map<string, Either<BpfCompileError, CaptureMatcher>>();
 
 function compileUncached(expression: string): Either<BpfCompileError, CaptureMatcher> {
   try {
-    const pred = compileProgram(parse(expression));
+    const pred = compilePredicate(parse(expression));
     const dag = buildDag(pred);
     if (rejectsAll(dag)) return E.left(compileError("expression rejects all packets"));
     const raw: RawMatcher = generateMatcher(dag.root, dag.prelude);
@@ -98,11 +99,40 @@ export function compileExpressionLines(lines: readonly string[]): Either<string,
 /** The generated JavaScript for an expression (diagnostics: `netemu bpf` and the docs show it). */
 export function explainExpression(expression: string): Either<BpfCompileError, string> {
   try {
-    const dag = buildDag(compileProgram(parse(expression)));
+    const dag = buildDag(compilePredicate(parse(expression)));
     if (rejectsAll(dag)) return E.left(compileError("expression rejects all packets"));
     return E.right(generateSource(dag.root, dag.prelude));
   } catch (e) {
     if (e instanceof BpfError) return E.left(compileError(e.message, e.position));
     throw e;
   }
+}
+
+/** A compiled bpf filter as plain data (it crosses threads): each line's expression and generated source. */
+export interface BpfProgram {
+  readonly lines: readonly string[];
+  readonly sources: readonly string[];
+}
+
+/** Compiles the non-blank lines into a program; Left names the first line that does not compile. */
+export function compileProgram(lines: readonly string[]): Either<BpfLineError, BpfProgram> {
+  const kept: string[] = [];
+  const sources: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const source = explainExpression(line);
+    if (E.isLeft(source)) return E.left({ line: i + 1, message: source.left.message });
+    kept.push(line);
+    sources.push(source.right);
+  }
+  return E.right({ lines: kept, sources });
+}
+
+/** The matcher of a program: a frame matching any of its lines matches. */
+export function instantiateProgram(program: BpfProgram): FrameMatcher {
+  const matchers = program.sources.map((source) => (new Function("c", "g", source) as (c: typeof walkChain, g: typeof geneveOffset) => CaptureMatcher)(walkChain, geneveOffset));
+  return (frame) => {
+    for (const m of matchers) if (m(frame, frame.length)) return true;
+    return false;
+  };
 }

@@ -17,6 +17,15 @@ export class Shaper {
     private readonly queueMs: number,
   ) {}
 
+  /**
+   * Goes on from where `previous` (the transmitter this one replaces) stands: frames it admitted are
+   * still being sent, so the next frame starts after them, at this transmitter's rate (ADR 0055).
+   */
+  resumeFrom(previous: Shaper | undefined): this {
+    if (previous !== undefined) this.freeAt = previous.freeAt;
+    return this;
+  }
+
   /** How long from now until the frame's last bit has left, in ms; undefined when the queue is full (dropped). */
   admit(frameBytes: number, nowMs: number): number | undefined {
     const start = Math.max(nowMs, this.freeAt);

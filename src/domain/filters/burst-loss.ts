@@ -17,6 +17,12 @@ export class GilbertElliott {
     private readonly lossGood: number,
   ) {}
 
+  /** Starts in the state `previous` (the model this one replaces) is in: a bad stretch goes on (ADR 0055). */
+  resumeFrom(previous: GilbertElliott | undefined): this {
+    if (previous !== undefined) this.bad = previous.bad;
+    return this;
+  }
+
   /** Whether this frame is lost; moves the model on by one frame. */
   loses(random: RandomSource): boolean {
     // netem draws the transition first, then the loss in the state the frame arrived in.

@@ -1,7 +1,7 @@
 import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
-import { type FilterSettings, bpfLines, matchLines } from "./filter-settings.js";
+import { type FilterSettings, bpfLines, filterSettingsEqual, matchLines } from "./filter-settings.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
@@ -44,23 +44,41 @@ class FilterOutcome {
    * overtaking the frames still held (the caller must not keep it behind them).
    */
   overtakes = false;
+  /** True when match left the frame out: no filter acted on it, it keeps no place among the held frames. */
+  bypassed = false;
+}
+
+/**
+ * The chains a new chain replaces, whose state carries over (ADR 0055). `shared` is a chain no
+ * direction runs any more: its random stream, corruption pattern position and, for each stage whose
+ * settings did not change, the stage's memory (frequency count, previous fates, jitter correlation)
+ * go on in the new chain. `ingress` and `egress` are the chains that ran each direction: that
+ * direction's transmitter backlog (bandwidth, even at a new rate) and burst-loss state go on.
+ */
+export interface ChainCarry {
+  readonly shared?: FilterChain | undefined;
+  readonly ingress?: FilterChain | undefined;
+  readonly egress?: FilterChain | undefined;
 }
 
 interface FilterChainInput {
   readonly settings: FilterSettings;
   readonly suspend: boolean;
+  /** The random source of a chain that carries no shared state over. */
   readonly random: RandomSource;
   /** Required when the settings hold bpf expressions: the compiled matcher of all their lines. */
-  readonly bpf?: BpfMatcher;
+  readonly bpf?: BpfMatcher | undefined;
   /** Required when the settings hold match expressions: the frames the other filters act on. */
-  readonly classify?: BpfMatcher;
+  readonly classify?: BpfMatcher | undefined;
+  readonly carry?: ChainCarry;
 }
 
 /**
- * The filters of one link end (a NIO), shared by both directions: one frequency counter, one
- * corruption pattern position, one random source. Changing the settings means building a new chain
- * (its state starts again). Pure: randomness comes from the injected source; the delay is only
- * computed here, the caller holds the frame (see DepartureScheduler to keep the order).
+ * The filters of one link end (a NIO), or of one direction of it: one frequency counter, one
+ * corruption pattern position, one random source. A change of settings builds a new chain that takes
+ * over what the old one knew, stage by stage (ChainCarry). Pure: randomness comes from the injected
+ * source; the delay is only computed here, the caller holds the frame (see DepartureScheduler to keep
+ * the order).
  */
 export class FilterChain {
   readonly settings: FilterSettings;
@@ -73,13 +91,14 @@ export class FilterChain {
   private frequencyCounter = 0;
   private readonly lossPercent: number;
   private readonly corruptPercent: number;
-  private readonly corrupter = new Corrupter();
+  private readonly corrupter: Corrupter;
   private readonly hasDelay: boolean;
   private readonly latencyMs: number;
   private readonly jitterMs: number;
   private readonly duplicatePercent: number;
   private readonly reorderPercent: number;
   private readonly distribution: "uniform" | "normal" | "pareto";
+  private readonly delayRho: number;
   /** The jitter's source: the chain's own, or one correlated frame to frame. */
   private readonly jitterRandom: RandomSource;
   /** The random yes/no of packet_loss, corrupt, duplicate and reorder, each correlated if set. */
@@ -97,10 +116,13 @@ export class FilterChain {
   readonly isPassThrough: boolean;
 
   constructor(input: FilterChainInput) {
-    const { settings, suspend, random } = input;
+    const { settings, suspend } = input;
+    const shared = input.carry?.shared;
     this.settings = settings;
     this.suspend = suspend;
-    this.random = random;
+    // The random stream goes on with the shared state it drew for.
+    this.random = shared?.random ?? input.random;
+    const random = this.random;
     const hasBpf = bpfLines(settings).length > 0;
     if (hasBpf && input.bpf === undefined) {
       throw new Error("FilterChain: the settings hold bpf expressions but no compiled matcher was given");
@@ -112,8 +134,10 @@ export class FilterChain {
     }
     this.classify = hasMatch ? input.classify : undefined;
     this.frequency = settings.frequency_drop?.[0] ?? 0;
+    this.frequencyCounter = shared !== undefined && shared.frequency === this.frequency ? shared.frequencyCounter : 0;
     this.lossPercent = settings.packet_loss?.[0] ?? 0;
     this.corruptPercent = settings.corrupt?.[0] ?? 0;
+    this.corrupter = shared?.corrupter ?? new Corrupter();
     this.hasDelay = settings.delay !== undefined;
     this.latencyMs = settings.delay?.[0] ?? 0;
     this.jitterMs = settings.delay?.[1] ?? 0;
@@ -121,18 +145,35 @@ export class FilterChain {
     // Reordering needs a delay to overtake: without one it has nothing to do.
     this.reorderPercent = this.hasDelay && this.latencyMs + this.jitterMs > 0 ? (settings.reorder?.[0] ?? 0) : 0;
     this.distribution = settings.delay_distribution?.[0] ?? "uniform";
-    const delayRho = (settings.delay_correlation?.[0] ?? 0) / 100;
-    this.jitterRandom = delayRho > 0 ? new CorrelatedUniform(random, delayRho) : random;
+    this.delayRho = (settings.delay_correlation?.[0] ?? 0) / 100;
+    const keptJitter = shared !== undefined && shared.delayRho === this.delayRho ? shared.jitterRandom : undefined;
+    this.jitterRandom = this.delayRho > 0 ? (keptJitter ?? new CorrelatedUniform(random, this.delayRho)) : random;
     const rho = (c: readonly [number] | undefined): number => (c?.[0] ?? 0) / 100;
-    this.loses = new CorrelatedChance(this.lossPercent, rho(settings.loss_correlation));
-    this.corrupts = new CorrelatedChance(this.corruptPercent, rho(settings.corrupt_correlation));
-    this.duplicates = new CorrelatedChance(this.duplicatePercent, rho(settings.duplicate_correlation));
-    this.reorders = new CorrelatedChance(this.reorderPercent, rho(settings.reorder_correlation));
+    // A yes/no draw keeps its memory of the previous fate while its chance and correlation stay.
+    const draw = (percent: number, correlation: number, previous: CorrelatedChance | undefined): CorrelatedChance =>
+      previous !== undefined && previous.sameAs(percent, correlation) ? previous : new CorrelatedChance(percent, correlation);
+    this.loses = draw(this.lossPercent, rho(settings.loss_correlation), shared?.loses);
+    this.corrupts = draw(this.corruptPercent, rho(settings.corrupt_correlation), shared?.corrupts);
+    this.duplicates = draw(this.duplicatePercent, rho(settings.duplicate_correlation), shared?.duplicates);
+    this.reorders = draw(this.reorderPercent, rho(settings.reorder_correlation), shared?.reorders);
     const bandwidth = settings.bandwidth;
     const queueMs = bandwidth?.[1] ?? DEFAULT_QUEUE_MS;
-    this.shapers = bandwidth === undefined ? undefined : { ingress: new Shaper(bandwidth[0], queueMs), egress: new Shaper(bandwidth[0], queueMs) };
+    const carry = input.carry ?? {};
+    this.shapers =
+      bandwidth === undefined
+        ? undefined
+        : {
+            ingress: new Shaper(bandwidth[0], queueMs).resumeFrom(carry.ingress?.shapers?.ingress),
+            egress: new Shaper(bandwidth[0], queueMs).resumeFrom(carry.egress?.shapers?.egress),
+          };
     const g = settings.burst_loss;
-    this.burstLoss = g === undefined ? undefined : { ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0), egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0) };
+    this.burstLoss =
+      g === undefined
+        ? undefined
+        : {
+            ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.ingress?.burstLoss?.ingress),
+            egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.egress?.burstLoss?.egress),
+          };
     this.needsTime = this.shapers !== undefined;
     this.isPassThrough =
       !suspend &&
@@ -144,6 +185,11 @@ export class FilterChain {
       this.shapers === undefined &&
       this.burstLoss === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
+  }
+
+  /** Whether this chain runs exactly these settings (by value) and suspend flag. */
+  runs(settings: FilterSettings, suspend: boolean): boolean {
+    return this.suspend === suspend && filterSettingsEqual(this.settings, settings);
   }
 
   /**
@@ -159,13 +205,17 @@ export class FilterChain {
     o.copies = 1;
     o.copyDelayMs = 0;
     o.overtakes = false;
+    o.bypassed = false;
     if (this.isPassThrough) return o;
     if (this.suspend) {
       o.drop = "suspend";
       return o;
     }
     // Classified: the filters act on the matching frames only; the others pass untouched.
-    if (this.classify !== undefined && !this.classify(frame)) return o;
+    if (this.classify !== undefined && !this.classify(frame)) {
+      o.bypassed = true;
+      return o;
+    }
     if (this.bpf !== undefined && this.bpf(frame)) {
       o.drop = "bpf";
       return o;

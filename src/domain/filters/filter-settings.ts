@@ -1,9 +1,13 @@
 import * as E from "fp-ts/lib/Either.js";
-import { DELAY_DISTRIBUTIONS, type DelayDistribution, type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
+import { DELAY_DISTRIBUTIONS, FILTER_KINDS, type DelayDistribution, type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
+import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
+import { isPlainObject } from "../configuration/read.js";
 
 /**
- * Validated filter settings of one link end. Only kinds that are "on" appear; values are in
- * the catalogue's bounds. The bpf entry keeps the lines as given (one expression per line).
+ * Validated filter settings of one link end, or one direction of it: a value (ADR 0053). Only kinds
+ * that are "on" appear, in the catalogue's order, with values in the catalogue's bounds; the text
+ * kinds keep their items as given after GNS3's normalisation (which is what a client reads back).
+ * Made by `parseFilterSettings`, compared by `filterSettingsEqual`.
  */
 export type FilterSettings = {
   readonly frequency_drop?: readonly [number];
@@ -43,6 +47,9 @@ export interface BpfLineError {
   readonly message: string;
 }
 
+/** The kinds whose values are pcap-filter expressions, one per line. */
+export type TextLinesKind = "bpf" | "match";
+
 /** What is wrong with a `filters` object, as data; the HTTP adapter words it. */
 export type FilterProblem =
   | { readonly problem: "not_an_object"; readonly got: unknown }
@@ -50,6 +57,10 @@ export type FilterProblem =
   | { readonly problem: "not_a_list"; readonly kind: FilterKind; readonly got: unknown }
   | { readonly problem: "bpf_not_text"; readonly kind: TextLinesKind; readonly got: unknown }
   | { readonly problem: "bpf_invalid"; readonly kind: TextLinesKind; readonly line: number; readonly message: string }
+  /** More expression lines (or text items) than CONFIGURATION_LIMITS.filterLines. */
+  | { readonly problem: "too_many_lines"; readonly kind: TextLinesKind; readonly limit: number; readonly got: number }
+  /** An expression line longer than CONFIGURATION_LIMITS.expressionLength characters. */
+  | { readonly problem: "line_too_long"; readonly kind: TextLinesKind; readonly line: number; readonly limit: number; readonly got: number }
   | { readonly problem: "not_a_distribution"; readonly got: unknown }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
   | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
@@ -57,92 +68,149 @@ export type FilterProblem =
 export interface InvalidFilterSettings {
   readonly _tag: "InvalidFilterSettings";
   readonly problem: FilterProblem;
+  /** The field that held them when it is not a link's or NIO's `filters` (`filters_in`, `nodes[1].filters`). */
+  readonly field?: string;
 }
 
-/** The kinds whose values are pcap-filter expressions, one per line. */
-type TextLinesKind = "bpf" | "match";
-
-const invalid = (problem: FilterProblem): E.Either<InvalidFilterSettings, never> => E.left({ _tag: "InvalidFilterSettings", problem });
-
-/** Checks the lines of a bpf filter; the BPF compiler, wired in by the composition root. */
-export type BpfCheck = (lines: readonly string[]) => E.Either<BpfLineError, unknown>;
+const invalid = (problem: FilterProblem, field: string | undefined): E.Either<InvalidFilterSettings, never> =>
+  E.left(field === undefined || field === "filters" ? { _tag: "InvalidFilterSettings", problem } : { _tag: "InvalidFilterSettings", problem, field });
 
 /**
- * GNS3's normalisation (Link.update_filters): string items are stripped of spaces and newlines;
- * an entry whose list is empty or whose first item is 0 or "" is "off" and dropped. Unlike GNS3
- * nothing is coerced: a float, a boolean or null stays what it is and fails validation below.
+ * GNS3's normalisation (Link.update_filters) of one entry: string items are stripped of spaces and
+ * newlines; an entry whose list is empty or whose first item is 0 or "" is "off" (undefined). Unlike
+ * GNS3 nothing is coerced: a float, a boolean or null stays what it is and fails validation.
  */
+function normaliseEntry(values: readonly unknown[]): unknown[] | undefined {
+  const items = values.map((v: unknown) => (typeof v === "string" ? v.replace(/^[ \n]+|[ \n]+$/g, "") : v));
+  return items.length === 0 || items[0] === 0 || items[0] === "" ? undefined : items;
+}
+
+/** GNS3's normalisation of a whole `filters` object: the entries that are on, stripped. */
 export function normaliseFilters(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const [name, values] of Object.entries(raw)) {
-    if (!Array.isArray(values)) {
-      kept[name] = values;
-      continue;
-    }
-    const items = values.map((v: unknown) => (typeof v === "string" ? v.replace(/^[ \n]+|[ \n]+$/g, "") : v));
-    if (items.length === 0 || items[0] === 0 || items[0] === "") continue;
-    kept[name] = items;
+  for (const name of Object.keys(raw)) {
+    const values = raw[name];
+    const entry = Array.isArray(values) ? normaliseEntry(values) : values;
+    if (entry !== undefined) Object.defineProperty(kept, name, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   return kept;
 }
 
-function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): InvalidFilterSettings | undefined {
-  if (typeof v !== "number" || !Number.isInteger(v)) return { _tag: "InvalidFilterSettings", problem: { problem: "not_an_integer", kind, parameter, got: v } };
-  if (v < parameter.minimum || v > parameter.maximum) return { _tag: "InvalidFilterSettings", problem: { problem: "out_of_range", kind, parameter, got: v } };
+function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): FilterProblem | undefined {
+  if (typeof v !== "number" || !Number.isInteger(v)) return { problem: "not_an_integer", kind, parameter, got: v };
+  if (v < parameter.minimum || v > parameter.maximum) return { problem: "out_of_range", kind, parameter, got: v };
   return undefined;
 }
 
 const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidth: 1, burst_loss: 2 };
 
-/** Normalises then validates a `filters` object against the catalogue. */
-export function parseFilterSettings(
-  raw: unknown,
-  bpfCheck?: BpfCheck,
-): E.Either<InvalidFilterSettings, FilterSettings> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return invalid({ problem: "not_an_object", got: raw });
+/** At most this many characters of text in one bpf or match entry, before it is split into lines. */
+const MAX_TEXT = CONFIGURATION_LIMITS.filterLines * (CONFIGURATION_LIMITS.expressionLength + 1);
+
+/** Checks the items of a bpf or match entry: text, within the line count and the line length. */
+function checkText(kind: TextLinesKind, items: readonly unknown[]): FilterProblem | undefined {
+  const { filterLines, expressionLength } = CONFIGURATION_LIMITS;
+  if (items.length > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: items.length };
+  let size = 0;
+  for (const item of items) {
+    if (typeof item !== "string") return { problem: "bpf_not_text", kind, got: item };
+    size += item.length + 1;
   }
-  const normalised = normaliseFilters(raw as Record<string, unknown>);
+  // Bounded before splitting, so a huge text costs one pass over its length and no more.
+  if (size > MAX_TEXT) return { problem: "too_many_lines", kind, limit: filterLines, got: Math.ceil(size / (expressionLength + 1)) };
+  const lines = expressionLines(items as readonly string[]);
+  if (lines.length > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: lines.length };
+  const long = lines.findIndex((l) => l.length > expressionLength);
+  if (long >= 0) return { problem: "line_too_long", kind, line: long + 1, limit: expressionLength, got: (lines[long] as string).length };
+  return undefined;
+}
+
+/** Checks one entry that is on; answers its values, frozen. */
+function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<FilterProblem, readonly unknown[]> {
+  if (kind === "bpf" || kind === "match") {
+    const problem = checkText(kind, values);
+    return problem === undefined ? E.right(Object.freeze([...values])) : E.left(problem);
+  }
+  if (kind === "delay_distribution") {
+    const [choice] = values;
+    if (values.length !== 1 || !(DELAY_DISTRIBUTIONS as readonly unknown[]).includes(choice)) return E.left({ problem: "not_a_distribution", got: values.length === 1 ? choice : values });
+    return E.right(Object.freeze([choice]));
+  }
+  const params = descriptorOf(kind).parameters as readonly IntParameter[];
+  // Trailing parameters with a default may be left out: delay's jitter (uBridge takes 1 or 2 values),
+  // bandwidth's queue, burst_loss's losses per state; every other kind takes exactly its parameters.
+  const minCount = MINIMUM_VALUES[kind] ?? params.length;
+  if (values.length < minCount || values.length > params.length) {
+    return E.left({ problem: "value_count", kind, parameters: params, minimum: minCount, got: values.length });
+  }
+  for (let i = 0; i < values.length; i++) {
+    const problem = checkInt(kind, params[i] as IntParameter, values[i]);
+    if (problem !== undefined) return E.left(problem);
+  }
+  return E.right(Object.freeze([...values]));
+}
+
+/**
+ * The one parse of a `filters` object, at every door (ADR 0053): GNS3's normalisation, then each
+ * entry checked against the catalogue and the limits, in one pass over the keys (the first wrong one
+ * ends it). The result is canonical: the kinds that are on, in catalogue order, frozen. pcap-filter
+ * expressions are checked for their size here; whether they compile is the compiler's answer
+ * (the application compiles them once per distinct text). `field` names where the object was.
+ */
+export function parseFilterSettings(raw: unknown, field?: string): E.Either<InvalidFilterSettings, FilterSettings> {
+  if (!isPlainObject(raw)) return invalid({ problem: "not_an_object", got: raw }, field);
+  const parsed = new Map<FilterKind, readonly unknown[]>();
+  for (const name of Object.keys(raw)) {
+    if (!isFilterKind(name)) return invalid({ problem: "unknown_kind", kind: name }, field);
+    const values = raw[name];
+    if (!Array.isArray(values)) return invalid({ problem: "not_a_list", kind: name, got: values }, field);
+    // Bounded before normalising: no kind takes more than filterLines items.
+    if (values.length > CONFIGURATION_LIMITS.filterLines) {
+      if (name === "bpf" || name === "match") return invalid({ problem: "too_many_lines", kind: name, limit: CONFIGURATION_LIMITS.filterLines, got: values.length }, field);
+      const params = descriptorOf(name).parameters as readonly IntParameter[];
+      return invalid({ problem: "value_count", kind: name, parameters: params, minimum: MINIMUM_VALUES[name] ?? params.length, got: values.length }, field);
+    }
+    const entry = normaliseEntry(values);
+    if (entry === undefined) continue;
+    const checked = parseEntry(name, entry);
+    if (E.isLeft(checked)) return invalid(checked.left, field);
+    parsed.set(name, checked.right);
+  }
   const settings: Record<string, readonly unknown[]> = {};
-  for (const [name, values] of Object.entries(normalised)) {
-    if (!isFilterKind(name)) {
-      return invalid({ problem: "unknown_kind", kind: name });
-    }
-    if (!Array.isArray(values)) {
-      return invalid({ problem: "not_a_list", kind: name, got: values });
-    }
-    const descriptor = descriptorOf(name);
-    if (name === "bpf" || name === "match") {
-      const bad = values.find((v) => typeof v !== "string");
-      if (bad !== undefined) return invalid({ problem: "bpf_not_text", kind: name, got: bad });
-      const lines = (values as string[]).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
-      if (bpfCheck !== undefined) {
-        const checked = bpfCheck(lines);
-        if (E.isLeft(checked)) return invalid({ problem: "bpf_invalid", kind: name, line: checked.left.line, message: checked.left.message });
-      }
-      settings[name] = values as string[];
-      continue;
-    }
-    if (name === "delay_distribution") {
-      const [choice] = values as unknown[];
-      if (values.length !== 1 || !(DELAY_DISTRIBUTIONS as readonly unknown[]).includes(choice)) return invalid({ problem: "not_a_distribution", got: values.length === 1 ? choice : values });
-      settings[name] = values;
-      continue;
-    }
-    const params = descriptor.parameters as readonly IntParameter[];
-    // Trailing parameters with a default may be left out: delay's jitter (uBridge takes 1 or 2 values),
-    // bandwidth's queue, burst_loss's losses per state; every other kind takes exactly its parameters.
-    const minCount = MINIMUM_VALUES[name] ?? params.length;
-    if (values.length < minCount || values.length > params.length) {
-      return invalid({ problem: "value_count", kind: name, parameters: params, minimum: minCount, got: values.length });
-    }
-    for (let i = 0; i < values.length; i++) {
-      const error = checkInt(name, params[i] as IntParameter, values[i]);
-      if (error !== undefined) return E.left(error);
-    }
-    settings[name] = values;
+  for (const kind of FILTER_KINDS) {
+    const values = parsed.get(kind);
+    if (values !== undefined) settings[kind] = values;
   }
-  return E.right(settings as FilterSettings);
+  return E.right(Object.freeze(settings) as FilterSettings);
+}
+
+/** The wire form of settings (what GNS3 echoes), as a fresh plain object: parse(render(v)) equals v. */
+export function renderFilterSettings(settings: FilterSettings): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const kind of FILTER_KINDS) {
+    const values = settings[kind];
+    if (values !== undefined) out[kind] = [...values];
+  }
+  return out;
+}
+
+/** Whether two settings are the same value: the same kinds on, with the same values (key order aside). */
+export function filterSettingsEqual(a: FilterSettings, b: FilterSettings): boolean {
+  if (a === b) return true;
+  for (const kind of FILTER_KINDS) {
+    const x = a[kind] as readonly unknown[] | undefined;
+    const y = b[kind] as readonly unknown[] | undefined;
+    if (x === y) continue;
+    if (x === undefined || y === undefined || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+/** Whether any filter is on. */
+export function hasFilters(settings: FilterSettings): boolean {
+  for (const kind of FILTER_KINDS) if (settings[kind] !== undefined) return true;
+  return false;
 }
 
 /** The expression lines of a bpf entry: one per non-blank line of its text items. */
@@ -157,4 +225,12 @@ export function matchLines(settings: FilterSettings): string[] {
 
 function expressionLines(items: readonly string[] | undefined): string[] {
   return (items ?? []).flatMap((v) => v.split("\n")).map((l) => l.trim()).filter((l) => l !== "");
+}
+
+/**
+ * The canonical text of a set of expression lines: what one compiled program is keyed by, so that
+ * the same expressions are compiled once however their items were split or spaced.
+ */
+export function expressionText(lines: readonly string[]): string {
+  return lines.join("\n");
 }

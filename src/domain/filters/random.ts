@@ -104,7 +104,7 @@ export class CorrelatedUniform implements RandomSource {
 
   constructor(
     private readonly base: RandomSource,
-    private readonly rho: number,
+    readonly rho: number,
   ) {
     this.innovation = Math.sqrt(1 - rho * rho);
     this.z = normalQuantile(base.next());
@@ -129,6 +129,11 @@ export class CorrelatedChance {
     private readonly percent: number,
     private readonly rho: number,
   ) {}
+
+  /** Whether this draw has the chance and correlation given (then it may go on in their place). */
+  sameAs(percent: number, rho: number): boolean {
+    return this.percent === percent && this.rho === rho;
+  }
 
   next(random: RandomSource): boolean {
     const p = this.percent;

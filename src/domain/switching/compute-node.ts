@@ -1,7 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { Nio } from "./nio.js";
-import type { EthernetSwitch } from "./ethernet-switch.js";
-import type { EthernetHub } from "./ethernet-hub.js";
+import { type Nio, type NioProblem, parseNio } from "./nio.js";
+import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
+import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
+import { parseSwitchPorts, portsMappingEqual } from "./port.js";
+import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
+import { own, readChoice, readInteger, readObject, readString, required } from "../configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 /** The node kinds netemu runs on its compute, by GNS3's node_type names. */
 export const COMPUTE_NODE_TYPES = ["ethernet_hub", "ethernet_switch"] as const;
@@ -65,6 +69,76 @@ export function withStatus<N extends ComputeNode>(node: N, status: NodeStatus): 
 /** Whether a GNS3 client would see a different node in the compute's answer (what node.updated is for). */
 export function answerChanged(before: ComputeNode, after: ComputeNode): boolean {
   if (before.name !== after.name || before.status !== after.status) return true;
-  if (before.portsMapping !== after.portsMapping && JSON.stringify(before.portsMapping) !== JSON.stringify(after.portsMapping)) return true;
+  if (!portsMappingEqual(before.portsMapping, after.portsMapping)) return true;
   return before.nodeType === "ethernet_switch" && after.nodeType === "ethernet_switch" && before.consoleType !== after.consoleType;
+}
+
+/** The one parse of a node's name (a switch's, a hub's, a controller node's): 1 to nameLength characters. */
+export function parseNodeName(raw: unknown, field = "name"): E.Either<InvalidConfiguration, string> {
+  return readString(raw, field, 1, CONFIGURATION_LIMITS.nameLength);
+}
+
+const NODE_STATUSES: readonly NodeStatus[] = ["started", "stopped", "suspended"];
+const CONSOLE_TYPES: readonly ConsoleType[] = ["telnet", "none"];
+/** Node and project ids: GNS3's compute takes any form Python's uuid.UUID parses (45 characters at most). */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * A whole switch or hub record, checked as it crosses a boundary that may have copied or altered it
+ * (a worker thread's message, an embedder's database): every field, the ports_mapping by its parse,
+ * each NIO by parseNio and on a port of the mapping (ADR 0053). Answers a canonical value.
+ */
+export function parseComputeNode(raw: unknown, field = "node"): E.Either<InvalidConfiguration | Exclude<NioProblem, { _tag: "NioTypeNotSupported" }>, ComputeNode> {
+  const object = readObject(raw, field);
+  if (E.isLeft(object)) return object;
+  const o = object.right;
+  const text = (key: string, max: number): E.Either<InvalidConfiguration, string> => {
+    const value = required(o, key, fieldOf(field, key));
+    return E.isLeft(value) ? value : readString(value.right, fieldOf(field, key), 1, max);
+  };
+  const nodeType = required(o, "nodeType", fieldOf(field, "nodeType"));
+  if (E.isLeft(nodeType)) return nodeType;
+  const type = readChoice(nodeType.right, fieldOf(field, "nodeType"), COMPUTE_NODE_TYPES);
+  if (E.isLeft(type)) return type;
+  const nodeId = text("nodeId", MAX_ID_LENGTH);
+  if (E.isLeft(nodeId)) return nodeId;
+  const projectId = text("projectId", MAX_ID_LENGTH);
+  if (E.isLeft(projectId)) return projectId;
+  const name = required(o, "name", fieldOf(field, "name"));
+  if (E.isLeft(name)) return name;
+  const nameValue = parseNodeName(name.right, fieldOf(field, "name"));
+  if (E.isLeft(nameValue)) return nameValue;
+  const status = required(o, "status", fieldOf(field, "status"));
+  if (E.isLeft(status)) return status;
+  const statusValue = readChoice(status.right, fieldOf(field, "status"), NODE_STATUSES);
+  if (E.isLeft(statusValue)) return statusValue;
+  const mapping = required(o, "portsMapping", fieldOf(field, "portsMapping"));
+  if (E.isLeft(mapping)) return mapping;
+  const ports = type.right === "ethernet_switch" ? parseSwitchPorts(mapping.right, fieldOf(field, "portsMapping")) : parseHubPorts(mapping.right, fieldOf(field, "portsMapping"));
+  if (E.isLeft(ports)) return ports;
+  const niosRaw = own(o, "nios");
+  if (!(niosRaw instanceof Map)) return E.left(invalidConfiguration(fieldOf(field, "nios"), { rule: "type", expected: "object" }, niosRaw));
+  if (niosRaw.size > CONFIGURATION_LIMITS.portsPerNode) return E.left(invalidConfiguration(fieldOf(field, "nios"), { rule: "max_items", limit: CONFIGURATION_LIMITS.portsPerNode }, niosRaw.size));
+  const numbers = new Set(ports.right.map((p) => p.port_number));
+  const nios = new Map<number, Nio>();
+  for (const [portNumber, nioRaw] of niosRaw as Map<unknown, unknown>) {
+    const at = `${fieldOf(field, "nios")}[${String(portNumber)}]`;
+    if (typeof portNumber !== "number" || !numbers.has(portNumber)) return E.left(invalidConfiguration(at, { rule: "port_not_in_mapping" }, portNumber));
+    const nio = parseNio(nioRaw, at);
+    // A record only ever holds NIOs netemu runs: another kind there is a wrong value, not a request to refuse.
+    if (E.isLeft(nio)) return nio.left._tag === "NioTypeNotSupported" ? E.left(invalidConfiguration(`${at}.type`, { rule: "one_of", choices: ["nio_udp", "nio_null"] }, nio.left.nioType)) : E.left(nio.left);
+    nios.set(portNumber, nio.right);
+  }
+  const common = { nodeId: nodeId.right, projectId: projectId.right, name: nameValue.right, status: statusValue.right, nios };
+  if (type.right === "ethernet_hub") return E.right(Object.freeze({ nodeType: "ethernet_hub" as const, ...common, portsMapping: ports.right }));
+  const consoleRaw = own(o, "console");
+  const console = consoleRaw === null || consoleRaw === undefined ? E.right(null) : readInteger(consoleRaw, fieldOf(field, "console"), 1, 65_535);
+  if (E.isLeft(console)) return console;
+  const consoleTypeRaw = required(o, "consoleType", fieldOf(field, "consoleType"));
+  if (E.isLeft(consoleTypeRaw)) return consoleTypeRaw;
+  const consoleType = readChoice(consoleTypeRaw.right, fieldOf(field, "consoleType"), CONSOLE_TYPES);
+  if (E.isLeft(consoleType)) return consoleType;
+  return E.right(
+    Object.freeze({ nodeType: "ethernet_switch" as const, ...common, portsMapping: ports.right as EthernetSwitch["portsMapping"], console: console.right, consoleType: consoleType.right }),
+  );
 }

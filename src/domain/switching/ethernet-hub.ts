@@ -1,6 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
 import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
+import type { InvalidConfiguration } from "../configuration/invalid-configuration.js";
+import { parsePortEntries, portsMappingEqual, readNumberedPort } from "./port.js";
 
 /** A hub port as GNS3 configures it: a name and a number, nothing else (no VLANs on a hub). */
 export interface HubPortEntry {
@@ -32,11 +34,19 @@ export function defaultHubPorts(): HubPortEntry[] {
 }
 
 /**
+ * The one parse of a hub's ports_mapping, at every door (ADR 0053): names and numbers, at most
+ * portsPerNode entries, no port number twice; other keys are left out of the value.
+ */
+export function parseHubPorts(raw: unknown, field = "ports_mapping"): E.Either<InvalidConfiguration, readonly HubPortEntry[]> {
+  return parsePortEntries(raw, field, (o, at) => E.map((p: HubPortEntry) => Object.freeze({ name: p.name, port_number: p.port_number }))(readNumberedPort(o, at)));
+}
+
+/**
  * GNS3's hub ports_mapping update: any change is refused while a NIO is attached; otherwise the
  * entries are renamed Ethernet<i> and renumbered i.
  */
 export function remapHubPorts(hub: EthernetHub, requested: readonly HubPortEntry[]): E.Either<NodeAlreadyConnected, EthernetHub> {
-  if (JSON.stringify(hub.portsMapping) === JSON.stringify(requested)) return E.right(hub);
+  if (portsMappingEqual(hub.portsMapping, requested)) return E.right(hub);
   if (hub.nios.size > 0) return E.left({ _tag: "NodeAlreadyConnected", nodeType: "ethernet_hub" });
   return E.right({ ...hub, portsMapping: requested.map((_, i) => ({ name: `Ethernet${i}`, port_number: i })) });
 }

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
-import { type PortMappingEntry, type Port, portFromMapping } from "./port.js";
+import { type PortMappingEntry, type Port, portFromMapping, portsMappingEqual } from "./port.js";
 import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
 
 export type ConsoleType = "telnet" | "none";
@@ -30,17 +30,13 @@ export function portOf(sw: EthernetSwitch, portNumber: number): Port | undefined
   return entry === undefined ? undefined : portFromMapping(entry);
 }
 
-function samePorts(a: readonly PortMappingEntry[], b: readonly PortMappingEntry[]): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * GNS3's ports_mapping update: with NIOs attached the number of ports cannot change; the entries
  * are renamed Ethernet<i> and renumbered i. netemu also refuses a new mapping that would drop a
  * port that still has a NIO (GNS3 would leave that NIO switching in a stale VLAN).
  */
 export function remapPorts(sw: EthernetSwitch, requested: readonly PortMappingEntry[]): E.Either<NodeAlreadyConnected, EthernetSwitch> {
-  if (samePorts(sw.portsMapping, requested)) return E.right(sw);
+  if (portsMappingEqual(sw.portsMapping, requested)) return E.right(sw);
   const connected: NodeAlreadyConnected = { _tag: "NodeAlreadyConnected", nodeType: "ethernet_switch" };
   if (sw.nios.size > 0 && requested.length !== sw.portsMapping.length) return E.left(connected);
   const portsMapping = requested.map((entry, i) => ({ ...entry, name: `Ethernet${i}`, port_number: i }));

@@ -1,4 +1,8 @@
-import type { FilterSettings } from "../filters/filter-settings.js";
+import * as E from "fp-ts/lib/Either.js";
+import { type FilterSettings, type InvalidFilterSettings, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../filters/filter-settings.js";
+import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
+import { own, readBoolean, readInteger, readObject, readString, required } from "../configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 /**
  * A NIO (network input/output) attached to a switch port. netemu moves frames for `nio_udp`;
@@ -39,6 +43,75 @@ const UNSUPPORTED_NIO_TYPES = [
 ] as const;
 export type UnsupportedNioType = (typeof UNSUPPORTED_NIO_TYPES)[number];
 
+/** A NIO of a kind GNS3 knows and netemu does not run. */
+export interface NioTypeNotSupported {
+  readonly _tag: "NioTypeNotSupported";
+  readonly nioType: string;
+}
+
+/** Why a NIO could not be made of what was given. */
+export type NioProblem = InvalidConfiguration | InvalidFilterSettings | NioTypeNotSupported;
+
+const UDP_PORT_MIN = 1;
+const UDP_PORT_MAX = 65_535;
+
+/**
+ * The one parse of a NIO, at every door (ADR 0053): a `nio_udp` with its local port, peer and
+ * filters (`filters`, and netemu's `filtersIn` / `filtersOut`, each parsed by parseFilterSettings),
+ * or a `nio_null`. Field names in refusals are the wire's (`filters_in`), under `field`. Keys it does
+ * not know are left alone. The result is canonical: direction filters only when they hold a filter.
+ */
+export function parseNio(raw: unknown, field = ""): E.Either<NioProblem, Nio> {
+  const object = readObject(raw, field === "" ? "nio" : field);
+  if (E.isLeft(object)) return object;
+  const o = object.right;
+  const type = required(o, "type", fieldOf(field, "type"));
+  if (E.isLeft(type)) return type;
+  if (type.right === "nio_null") return E.right(NULL_NIO);
+  if (typeof type.right === "string" && (UNSUPPORTED_NIO_TYPES as readonly string[]).includes(type.right)) {
+    return E.left({ _tag: "NioTypeNotSupported", nioType: type.right });
+  }
+  if (type.right !== "nio_udp") return E.left(invalidConfiguration(fieldOf(field, "type"), { rule: "one_of", choices: ["nio_udp", "nio_null", ...UNSUPPORTED_NIO_TYPES] }, type.right));
+  const lport = required(o, "lport", fieldOf(field, "lport"));
+  if (E.isLeft(lport)) return lport;
+  const lportValue = readInteger(lport.right, fieldOf(field, "lport"), UDP_PORT_MIN, UDP_PORT_MAX);
+  if (E.isLeft(lportValue)) return lportValue;
+  const rhost = required(o, "rhost", fieldOf(field, "rhost"));
+  if (E.isLeft(rhost)) return rhost;
+  const rhostValue = readString(rhost.right, fieldOf(field, "rhost"), 1, CONFIGURATION_LIMITS.hostLength);
+  if (E.isLeft(rhostValue)) return rhostValue;
+  const rport = required(o, "rport", fieldOf(field, "rport"));
+  if (E.isLeft(rport)) return rport;
+  const rportValue = readInteger(rport.right, fieldOf(field, "rport"), UDP_PORT_MIN, UDP_PORT_MAX);
+  if (E.isLeft(rportValue)) return rportValue;
+  const suspendRaw = own(o, "suspend");
+  const suspend = suspendRaw === undefined ? E.right(false) : readBoolean(suspendRaw, fieldOf(field, "suspend"));
+  if (E.isLeft(suspend)) return suspend;
+  const filters = optionalFilters(own(o, "filters"), fieldOf(field, "filters"));
+  if (E.isLeft(filters)) return filters;
+  const filtersIn = optionalFilters(own(o, "filtersIn"), fieldOf(field, "filters_in"));
+  if (E.isLeft(filtersIn)) return filtersIn;
+  const filtersOut = optionalFilters(own(o, "filtersOut"), fieldOf(field, "filters_out"));
+  if (E.isLeft(filtersOut)) return filtersOut;
+  return E.right(
+    Object.freeze({
+      type: "nio_udp",
+      lport: lportValue.right,
+      rhost: rhostValue.right,
+      rport: rportValue.right,
+      filters: filters.right,
+      ...directional({ filtersIn: filtersIn.right, filtersOut: filtersOut.right }),
+      suspend: suspend.right,
+    }),
+  );
+}
+
+const NULL_NIO: NullNio = Object.freeze({ type: "nio_null" });
+
+function optionalFilters(raw: unknown, field: string): E.Either<InvalidFilterSettings, FilterSettings> {
+  return raw === undefined ? E.right(NO_FILTERS) : parseFilterSettings(raw, field);
+}
+
 /** The filters of a UDP NIO, both ways and per direction. */
 export interface NioFilters {
   readonly filters: FilterSettings;
@@ -46,19 +119,22 @@ export interface NioFilters {
   readonly filtersOut: FilterSettings;
 }
 
+/** The NIO with other filters and suspend flag (the socket stays). */
 export function withFilters(nio: Nio, filters: NioFilters, suspend: boolean): Nio {
   if (nio.type !== "nio_udp") return nio;
-  const { filtersIn, filtersOut, ...rest } = nio;
-  void filtersIn;
-  void filtersOut;
-  return { ...rest, filters: filters.filters, ...directional(filters), suspend };
+  return Object.freeze({ type: "nio_udp", lport: nio.lport, rhost: nio.rhost, rport: nio.rport, filters: filters.filters, ...directional(filters), suspend });
+}
+
+/** The filters of a UDP NIO, the direction-specific ones as NO_FILTERS when it has none. */
+export function filtersOfNio(nio: UdpNio): NioFilters {
+  return { filters: nio.filters, filtersIn: nio.filtersIn ?? NO_FILTERS, filtersOut: nio.filtersOut ?? NO_FILTERS };
 }
 
 /** The direction-specific fields, only when set (a NIO without them is GNS3's). */
 export function directional(f: { readonly filtersIn: FilterSettings; readonly filtersOut: FilterSettings }): Pick<UdpNio, "filtersIn" | "filtersOut"> {
   return {
-    ...(Object.keys(f.filtersIn).length > 0 ? { filtersIn: f.filtersIn } : {}),
-    ...(Object.keys(f.filtersOut).length > 0 ? { filtersOut: f.filtersOut } : {}),
+    ...(hasFilters(f.filtersIn) ? { filtersIn: f.filtersIn } : {}),
+    ...(hasFilters(f.filtersOut) ? { filtersOut: f.filtersOut } : {}),
   };
 }
 
@@ -67,12 +143,25 @@ export function directional(f: { readonly filtersIn: FilterSettings; readonly fi
  * sets replacing theirs. The same object as `filters` when the NIO has no direction-specific ones.
  */
 export function filtersOf(nio: UdpNio, direction: "in" | "out"): FilterSettings {
-  const own = direction === "in" ? nio.filtersIn : nio.filtersOut;
-  return own === undefined || Object.keys(own).length === 0 ? nio.filters : { ...nio.filters, ...own };
+  const given = direction === "in" ? nio.filtersIn : nio.filtersOut;
+  return given === undefined || !hasFilters(given) ? nio.filters : { ...nio.filters, ...given };
 }
 
 /** Whether two NIOs use the same socket (same kind, local port and peer): only their filters may differ. */
 export function sameEndpoint(a: Nio, b: Nio): boolean {
   if (a.type !== b.type) return false;
   return a.type === "nio_null" || (b.type === "nio_udp" && a.lport === b.lport && a.rhost === b.rhost && a.rport === b.rport);
+}
+
+/** Whether two NIOs are the same value: the same socket, filters (each set by value) and suspend flag. */
+export function nioEqual(a: Nio, b: Nio): boolean {
+  if (a === b) return true;
+  if (!sameEndpoint(a, b)) return false;
+  if (a.type !== "nio_udp" || b.type !== "nio_udp") return true;
+  return (
+    a.suspend === b.suspend &&
+    filterSettingsEqual(a.filters, b.filters) &&
+    filterSettingsEqual(a.filtersIn ?? NO_FILTERS, b.filtersIn ?? NO_FILTERS) &&
+    filterSettingsEqual(a.filtersOut ?? NO_FILTERS, b.filtersOut ?? NO_FILTERS)
+  );
 }

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { SwitchDataPlane } from "../../../src/application/dataplane/switch-data-plane.js";
-import type { BpfCompiler } from "../../../src/application/ports/bpf-compiler.js";
+import type { BpfPrograms } from "../../../src/application/ports/bpf-compiler.js";
 import type { ComputeNotification } from "../../../src/application/ports/notifications.js";
 import type { RandomSourceFactory } from "../../../src/application/ports/timers.js";
 import { type ComputeNode, attachNio, replaceNio, withStatus } from "../../../src/domain/switching/compute-node.js";
@@ -26,7 +26,7 @@ const H1 = 0x020000000001;
 const H2 = 0x020000000002;
 
 const noRandomness: RandomSourceFactory = constantRandomness(0.5);
-const noBpf: BpfCompiler = () => E.left({ line: 1, message: "these tests use no bpf filter" });
+const noBpf: BpfPrograms = { program: async () => E.left({ line: 1, message: "these tests use no bpf filter" }) };
 
 function udpNio(lport: number, filters: FilterSettings = {}): UdpNio {
   return { type: "nio_udp", lport, rhost: "127.0.0.1", rport: lport + 1000, filters, suspend: false };
@@ -41,7 +41,7 @@ describe("data plane: node status, the MAC table on stop, and what it tells the 
   let dp: SwitchDataPlane;
 
   beforeEach(() => {
-    ({ dp, transport, sink, time, logger, told } = inMemoryDataPlane({ randomness: noRandomness, compileBpf: noBpf }));
+    ({ dp, transport, sink, time, logger, told } = inMemoryDataPlane({ randomness: noRandomness, programs: noBpf }));
   });
   afterEach(async () => dp.close());
 

@@ -7,6 +7,9 @@ import { CreateSwitch } from "../../../src/application/use-cases/compute/create-
 import { NodeCreation } from "../../../src/application/use-cases/compute/node-creation.js";
 import { AddNio } from "../../../src/application/use-cases/compute/add-nio.js";
 import { RemoveNio } from "../../../src/application/use-cases/compute/remove-nio.js";
+import { NioAttachment } from "../../../src/application/use-cases/compute/nio-attachment.js";
+import { FilterPrograms } from "../../../src/application/filter-programs.js";
+import { InlineBpfCompiler } from "../../../src/adapters/inline-bpf-compiler.js";
 import type { UdpPortPool } from "../../../src/application/ports/udp-port-pool.js";
 import type { ErrorOf } from "../../../src/application/errors.js";
 import {
@@ -53,7 +56,7 @@ function compute() {
   const pool = new FakeUdpPortPool([20000, 20001, 20002]);
   const lock = new KeyedLock();
   const lookup = new ComputeLookup(projects, switches);
-  const accept = (lines: readonly string[]) => E.right(lines);
+  const programs = new FilterPrograms(new InlineBpfCompiler());
   const logger = new RecordingLogger();
   return {
     logger,
@@ -62,7 +65,7 @@ function compute() {
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
-    addNio: new AddNio(lookup, switches, dataPlane, pool, lock, accept, logger),
+    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger), programs, lock),
     removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock, logger),
   };
 }

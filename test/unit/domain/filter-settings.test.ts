@@ -2,7 +2,7 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { FILTER_CATALOGUE, type IntParameter } from "../../../src/domain/filters/catalogue.js";
 import { normaliseFilters, parseFilterSettings, bpfLines } from "../../../src/domain/filters/filter-settings.js";
-import { filterProblemMessage } from "../../../src/adapters/http/filter-messages.js";
+import { filterProblemMessage } from "../../../src/adapters/shared/filter-messages.js";
 
 const valuesWith = (kind: string, index: number, value: number): number[] => {
   const d = FILTER_CATALOGUE.find((f) => f.type === kind);
@@ -87,16 +87,6 @@ describe("filter settings", () => {
       expect(refuse({ bpf: [5] })).to.equal("Filter bpf: Filters must be text, got 5");
     });
 
-    it("passes bpf lines to the BPF check and reports its refusal", () => {
-      const seen: string[][] = [];
-      const r = parseFilterSettings({ bpf: ["icmp\n\n tcp port 80 "] }, (lines) => {
-        seen.push([...lines]);
-        return E.left({ line: 2, message: "nope" });
-      });
-      expect(seen).to.deep.equal([["icmp", "tcp port 80"]]);
-      expect(r).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "bpf_invalid", kind: "bpf", line: 2, message: "nope" } }));
-      if (E.isLeft(r)) expect(filterProblemMessage(r.left.problem)).to.equal("Invalid BPF expression on line 2: nope");
-    });
   });
 
   it("splits bpf text into one expression per non-blank line", () => {

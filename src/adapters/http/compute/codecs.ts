@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { CANONICAL_UUID } from "../../../domain/topology/ids.js";
 import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../../domain/switching/port.js";
-import { pythonRepr } from "../python-repr.js";
+import { pythonRepr } from "../../shared/python-repr.js";
 import {
   asOneOf,
   jsonArray,

@@ -1,4 +1,5 @@
 import type { ComputeProject } from "../../../domain/topology/project.js";
+import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { type ComputeNode, nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { Nio } from "../../../domain/switching/nio.js";
 import type { HostStatistics, NetworkInterface } from "../../../application/ports/host.js";
@@ -21,9 +22,9 @@ export function presentNio(nio: Nio, withFilters: boolean): Record<string, unkno
   if (!withFilters) return base;
   return {
     ...base,
-    filters: nio.filters,
-    ...(nio.filtersIn === undefined ? {} : { filters_in: nio.filtersIn }),
-    ...(nio.filtersOut === undefined ? {} : { filters_out: nio.filtersOut }),
+    filters: renderFilterSettings(nio.filters),
+    ...(nio.filtersIn === undefined ? {} : { filters_in: renderFilterSettings(nio.filtersIn) }),
+    ...(nio.filtersOut === undefined ? {} : { filters_out: renderFilterSettings(nio.filtersOut) }),
     suspend: nio.suspend,
   };
 }

@@ -2,7 +2,7 @@ import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import { LinkCreateBody, LinkUpdateBody } from "./codecs.js";
 import { presentLink, presentLinkView } from "./presenters.js";
-import { constantBody } from "../gns3-json.js";
+import { constantBody } from "../../shared/gns3-json.js";
 import { FILTER_CATALOGUE } from "../../../domain/filters/catalogue.js";
 
 const LINKS = "/v2/projects/{project_id}/links";

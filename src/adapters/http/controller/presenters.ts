@@ -1,4 +1,5 @@
 import type { Project } from "../../../domain/topology/project.js";
+import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
@@ -75,14 +76,14 @@ export function presentLink(link: Link): Record<string, unknown> {
     capture_file_name: link.capture?.fileName ?? null,
     capture_file_path: link.capture?.filePath ?? null,
     capturing: link.capture !== null,
-    filters: link.filters,
+    filters: renderFilterSettings(link.filters),
     link_id: link.linkId,
     link_style: link.linkStyle,
     link_type: "ethernet",
     nodes: link.nodes.map((n) => ({
       adapter_number: n.adapterNumber,
       // netemu's one-way filters, only when set: a GNS3 link end has no such key.
-      ...(n.filters === undefined || Object.keys(n.filters).length === 0 ? {} : { filters: n.filters }),
+      ...(n.filters === undefined || !hasFilters(n.filters) ? {} : { filters: renderFilterSettings(n.filters) }),
       label: n.label,
       node_id: n.nodeId,
       port_number: n.portNumber,

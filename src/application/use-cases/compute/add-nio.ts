@@ -1,52 +1,43 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { attachNio } from "../../../domain/switching/compute-node.js";
-import type { Nio } from "../../../domain/switching/nio.js";
-import type { BpfCheck } from "../../../domain/filters/filter-settings.js";
-import type { ComputeNodeRepository } from "../../ports/repositories.js";
-import type { DataPlane } from "../../ports/data-plane.js";
-import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { parseNio, type Nio } from "../../../domain/switching/nio.js";
+import { filtersOfNio } from "../../../domain/switching/nio.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { Logger } from "../../ports/system.js";
-import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { FilterPrograms } from "../../filter-programs.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
-import { type NioRequest, nioFromRequest } from "./nio-request.js";
-import { nioLogFields } from "./nio-log-fields.js";
+import { type NioRequest, checkNioPrograms } from "./nio-request.js";
+import { type AttachError, NioAttachment } from "./nio-attachment.js";
 
 /** What AddNio can answer instead of its result. */
-export type AddNioError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree" | "InvalidFilterSettings" | "NioTypeNotSupported"> | SyncError;
+export type AddNioError = AttachError | ErrorOf<"InvalidFilterSettings" | "InvalidConfiguration" | "NioTypeNotSupported">;
 
 /**
- * Attaches a NIO to a switch or hub port: the port must exist and be free, the filters valid, and for
- * nio_udp the socket must open. Nothing is recorded unless all of it succeeds.
+ * Attaches a NIO to a switch or hub port: the port must exist and be free, the NIO parse (its
+ * filters' expressions compile), and for nio_udp the socket must open. Nothing is recorded unless
+ * all of it succeeds.
  */
 @injectable()
 export class AddNio {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
-    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    private readonly attachment: NioAttachment,
+    @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
-    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<AddNioError, Nio>> {
     return this.lock.run(at.nodeId, async () => {
       const found = await this.lookup.nodeAt(at);
       if (E.isLeft(found)) return found;
-      const nio = nioFromRequest(request, this.bpfCheck);
+      const nio = parseNio(request);
       if (E.isLeft(nio)) return nio;
-      const updated = attachNio(found.right, at.portNumber, nio.right);
-      if (E.isLeft(updated)) return updated;
-      const synced = await this.dataPlane.sync(updated.right);
-      if (E.isLeft(synced)) return synced;
-      if (nio.right.type === "nio_udp") this.pool.claim(nio.right.lport, at.projectId);
-      await this.nodes.save(updated.right);
-      this.logger.info("NIO added", nioLogFields(at, nio.right));
-      return E.right(nio.right);
+      if (nio.right.type === "nio_udp") {
+        const compiled = await checkNioPrograms(this.programs, filtersOfNio(nio.right));
+        if (E.isLeft(compiled)) return compiled;
+      }
+      return this.attachment.addTo(found.right, at, nio.right);
     });
   }
 }

@@ -1,11 +1,12 @@
 import { injectable } from "tsyringe";
-import type * as E from "fp-ts/lib/Either.js";
-import { type EthernetHub, type HubPortEntry, createEthernetHub, defaultHubPorts } from "../../../domain/switching/ethernet-hub.js";
+import * as E from "fp-ts/lib/Either.js";
+import { type EthernetHub, type HubPortEntry, createEthernetHub, defaultHubPorts, parseHubPorts } from "../../../domain/switching/ethernet-hub.js";
+import { parseNodeName } from "../../../domain/switching/compute-node.js";
 import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
 
 /** What CreateHub can answer instead of its result. */
-export type CreateHubError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse">;
+export type CreateHubError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse" | "InvalidConfiguration" | "ProjectFull">;
 
 export interface CreateHubInput {
   readonly name: string;
@@ -19,8 +20,10 @@ export class CreateHub {
   constructor(private readonly creation: NodeCreation) {}
 
   execute({ projectId, ...input }: CreateHubInput & { readonly projectId: string }): Promise<E.Either<CreateHubError, EthernetHub>> {
-    return this.creation.create(projectId, input.nodeId, "ethernet_hub", (nodeId) =>
-      createEthernetHub({ nodeId, projectId, name: input.name, portsMapping: input.portsMapping ?? defaultHubPorts() }),
-    );
+    const name = parseNodeName(input.name);
+    if (E.isLeft(name)) return Promise.resolve(name);
+    const ports = input.portsMapping === undefined ? E.right(defaultHubPorts()) : parseHubPorts(input.portsMapping);
+    if (E.isLeft(ports)) return Promise.resolve(ports);
+    return this.creation.create(projectId, input.nodeId, "ethernet_hub", (nodeId) => createEthernetHub({ nodeId, projectId, name: name.right, portsMapping: ports.right }));
   }
 }

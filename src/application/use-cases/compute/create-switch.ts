@@ -1,12 +1,14 @@
 import { injectable } from "tsyringe";
-import type * as E from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
 import { type EthernetSwitch, type ConsoleType, createEthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
-import { type PortMappingEntry, defaultPortsMapping } from "../../../domain/switching/port.js";
+import { type PortMappingEntry, defaultPortsMapping, parseSwitchPorts } from "../../../domain/switching/port.js";
+import { parseNodeName } from "../../../domain/switching/compute-node.js";
+import { readChoice, readInteger } from "../../../domain/configuration/read.js";
 import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
 
 /** What CreateSwitch can answer instead of its result. */
-export type CreateSwitchError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse">;
+export type CreateSwitchError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse" | "InvalidConfiguration" | "ProjectFull">;
 
 export interface CreateSwitchInput {
   readonly name: string;
@@ -22,15 +24,17 @@ export class CreateSwitch {
   constructor(private readonly creation: NodeCreation) {}
 
   execute({ projectId, ...input }: CreateSwitchInput & { readonly projectId: string }): Promise<E.Either<CreateSwitchError, EthernetSwitch>> {
+    // The embedding API's door: what the types promise is checked all the same (ADR 0053).
+    const name = parseNodeName(input.name);
+    if (E.isLeft(name)) return Promise.resolve(name);
+    const ports = input.portsMapping === undefined ? E.right(defaultPortsMapping()) : parseSwitchPorts(input.portsMapping);
+    if (E.isLeft(ports)) return Promise.resolve(ports);
+    const console = input.console === undefined || input.console === null ? E.right(null) : readInteger(input.console, "console", 1, 65_535);
+    if (E.isLeft(console)) return Promise.resolve(console);
+    const consoleType = input.consoleType === undefined ? E.right("none" as const) : readChoice(input.consoleType, "console_type", ["telnet", "none"] as const);
+    if (E.isLeft(consoleType)) return Promise.resolve(consoleType);
     return this.creation.create(projectId, input.nodeId, "ethernet_switch", (nodeId) =>
-      createEthernetSwitch({
-        nodeId,
-        projectId,
-        name: input.name,
-        console: input.console ?? null,
-        consoleType: input.consoleType ?? "none",
-        portsMapping: input.portsMapping ?? defaultPortsMapping(),
-      }),
+      createEthernetSwitch({ nodeId, projectId, name: name.right, console: console.right, consoleType: consoleType.right, portsMapping: ports.right }),
     );
   }
 }

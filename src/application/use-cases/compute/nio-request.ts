@@ -1,9 +1,13 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type BpfCheck, type RawFilterSettings, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
-import { type Nio, type NioFilters, type UnsupportedNioType, directional } from "../../../domain/switching/nio.js";
-import type { ErrorOf } from "../../errors.js";
+import { type FilterSettings, type InvalidFilterSettings, type RawFilterSettings, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import type { NioFilters, UdpNio, UnsupportedNioType } from "../../../domain/switching/nio.js";
+import { filtersOfNio } from "../../../domain/switching/nio.js";
+import type { FilterPrograms } from "../../filter-programs.js";
 
-/** A NIO as a client asks for it; `filters` is still raw until checked against the catalogue. */
+/**
+ * A NIO as a client asks for it, not yet parsed (parseNio does that, at every door): `filters` is raw
+ * until checked against the catalogue.
+ */
 export type NioRequest =
   | {
       readonly type: "nio_udp";
@@ -20,42 +24,29 @@ export type NioRequest =
   | { readonly type: UnsupportedNioType };
 
 /**
- * The three filter sets of a request, each checked; one left out is `fallback`'s (none for a new NIO).
+ * The filter sets a PUT on a NIO gives, each parsed; one left out keeps the NIO's (`current`).
+ * Field names are the wire's.
  */
-export function checkedNioFilters(
+export function requestedFilters(
   request: { readonly filters?: unknown; readonly filtersIn?: unknown; readonly filtersOut?: unknown },
-  bpfCheck: BpfCheck,
-  fallback: NioFilters = { filters: NO_FILTERS, filtersIn: NO_FILTERS, filtersOut: NO_FILTERS },
-): E.Either<ErrorOf<"InvalidFilterSettings">, NioFilters> {
-  const one = (raw: unknown, kept: FilterSettings) => (raw === undefined ? E.right(kept) : parseFilterSettings(raw, bpfCheck));
-  const filters = one(request.filters, fallback.filters);
+  current: UdpNio,
+): E.Either<InvalidFilterSettings, NioFilters> {
+  const kept = filtersOfNio(current);
+  const one = (raw: unknown, field: string, keep: FilterSettings) => (raw === undefined ? E.right(keep) : parseFilterSettings(raw, field));
+  const filters = one(request.filters, "filters", kept.filters);
   if (E.isLeft(filters)) return filters;
-  const filtersIn = one(request.filtersIn, fallback.filtersIn);
+  const filtersIn = one(request.filtersIn, "filters_in", kept.filtersIn);
   if (E.isLeft(filtersIn)) return filtersIn;
-  const filtersOut = one(request.filtersOut, fallback.filtersOut);
+  const filtersOut = one(request.filtersOut, "filters_out", kept.filtersOut);
   if (E.isLeft(filtersOut)) return filtersOut;
   return E.right({ filters: filters.right, filtersIn: filtersIn.right, filtersOut: filtersOut.right });
 }
 
-/** Turns a request into a NIO, or says why netemu cannot run it. */
-export function nioFromRequest(request: NioRequest, bpfCheck: BpfCheck): E.Either<ErrorOf<"InvalidFilterSettings" | "NioTypeNotSupported">, Nio> {
-  switch (request.type) {
-    case "nio_udp": {
-      const filters = checkedNioFilters(request, bpfCheck);
-      if (E.isLeft(filters)) return filters;
-      return E.right({
-        type: "nio_udp",
-        lport: request.lport,
-        rhost: request.rhost,
-        rport: request.rport,
-        filters: filters.right.filters,
-        ...directional(filters.right),
-        suspend: request.suspend ?? false,
-      });
-    }
-    case "nio_null":
-      return E.right({ type: "nio_null" });
-    default:
-      return E.left({ _tag: "NioTypeNotSupported", nioType: request.type });
+/** Whether every pcap-filter expression of a NIO's filter sets compiles (each distinct text once). */
+export async function checkNioPrograms(programs: FilterPrograms, f: NioFilters): Promise<E.Either<InvalidFilterSettings, void>> {
+  for (const [settings, field] of [[f.filters, "filters"], [f.filtersIn, "filters_in"], [f.filtersOut, "filters_out"]] as const) {
+    const checked = await programs.check(settings, field);
+    if (E.isLeft(checked)) return checked;
   }
+  return E.right(undefined);
 }

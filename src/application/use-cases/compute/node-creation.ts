@@ -6,6 +6,7 @@ import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { ComputeLookup, type NodeOfType } from "./compute-lookup.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 
@@ -28,7 +29,7 @@ export class NodeCreation {
     wantedId: string | undefined,
     nodeType: T,
     build: (nodeId: string) => NodeOfType<T>,
-  ): Promise<E.Either<ComputeProjectLookupError | ErrorOf<"NodeIdInUse">, NodeOfType<T>>> {
+  ): Promise<E.Either<ComputeProjectLookupError | ErrorOf<"NodeIdInUse" | "ProjectFull">, NodeOfType<T>>> {
     return this.lock.run(computeProjectKey(projectId), async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;
@@ -37,6 +38,8 @@ export class NodeCreation {
         const existing = await this.nodes.get(nodeId);
         if (existing?.nodeType === nodeType) return E.right(existing as NodeOfType<T>);
         if (existing !== undefined) return E.left({ _tag: "NodeIdInUse", nodeId, nodeType: existing.nodeType });
+        const limit = CONFIGURATION_LIMITS.nodesPerProject;
+        if ((await this.nodes.list()).filter((n) => n.projectId === projectId).length >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
         const node = build(nodeId);
         await this.nodes.save(node);
         return E.right(node);

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type EthernetHub, type HubPortEntry, remapHubPorts } from "../../../domain/switching/ethernet-hub.js";
-import { renameNode } from "../../../domain/switching/compute-node.js";
+import { type EthernetHub, type HubPortEntry, parseHubPorts, remapHubPorts } from "../../../domain/switching/ethernet-hub.js";
+import { parseNodeName, renameNode } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -9,7 +9,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 
 /** What UpdateHub can answer instead of its result. */
-export type UpdateHubError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected"> | SyncError;
+export type UpdateHubError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected" | "InvalidConfiguration"> | SyncError;
 
 export interface UpdateHubInput {
   readonly name?: string | undefined;
@@ -31,11 +31,17 @@ export class UpdateHub {
       if (E.isLeft(found)) return found;
       let hub = found.right;
       if (input.portsMapping !== undefined) {
-        const remapped = remapHubPorts(hub, input.portsMapping);
+        const ports = parseHubPorts(input.portsMapping);
+        if (E.isLeft(ports)) return ports;
+        const remapped = remapHubPorts(hub, ports.right);
         if (E.isLeft(remapped)) return remapped;
         hub = remapped.right;
       }
-      if (input.name !== undefined) hub = renameNode(hub, input.name);
+      if (input.name !== undefined) {
+        const name = parseNodeName(input.name);
+        if (E.isLeft(name)) return name;
+        hub = renameNode(hub, name.right);
+      }
       const applied = await this.changes.apply(found.right, hub);
       return E.isLeft(applied) ? applied : E.right(hub);
     });

@@ -1,35 +1,30 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { replaceNio } from "../../../domain/switching/compute-node.js";
-import { type Nio, directional, withFilters } from "../../../domain/switching/nio.js";
-import { type BpfCheck, NO_FILTERS } from "../../../domain/filters/filter-settings.js";
-import type { ComputeNodeRepository } from "../../ports/repositories.js";
-import type { DataPlane } from "../../ports/data-plane.js";
+import { type Nio, withFilters } from "../../../domain/switching/nio.js";
+import { readBoolean } from "../../../domain/configuration/read.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { Logger } from "../../ports/system.js";
-import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
+import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import { ComputeLookup } from "./compute-lookup.js";
-import type { PortAddress } from "./compute-lookup.js";
-import { type NioRequest, checkedNioFilters } from "./nio-request.js";
-import { nioLogFields } from "./nio-log-fields.js";
+import { FilterPrograms } from "../../filter-programs.js";
+import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
+import { type NioRequest, checkNioPrograms, requestedFilters } from "./nio-request.js";
+import { NioAttachment, type ReplaceError } from "./nio-attachment.js";
 
 /** What UpdateNio can answer instead of its result. */
-export type UpdateNioError = ComputePortLookupError | ErrorOf<"PortNotAllocated" | "NioTypeMismatch" | "InvalidFilterSettings"> | SyncError;
+export type UpdateNioError = ReplaceError | ErrorOf<"NioTypeMismatch" | "InvalidFilterSettings" | "InvalidConfiguration">;
 
 /**
- * PUT on a port's NIO (a netemu addition for switches and hubs): replaces its filters and suspend flag,
- * applied from the next frame without reopening the socket.
+ * PUT on a port's NIO (a netemu addition for switches and hubs): replaces the filter sets it gives
+ * and its suspend flag, applied from the next frame without reopening the socket; what did not
+ * change keeps its live state (ADR 0055).
  */
 @injectable()
 export class UpdateNio {
   constructor(
     private readonly lookup: ComputeLookup,
-    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
-    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    private readonly attachment: NioAttachment,
+    @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
-    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<UpdateNioError, Nio>> {
@@ -42,18 +37,13 @@ export class UpdateNio {
         return E.left({ _tag: "NioTypeMismatch", portNumber: at.portNumber, current: current.type, requested: request.type });
       }
       if (current.type !== "nio_udp" || request.type !== "nio_udp") return E.right(current);
-      const filters = checkedNioFilters(request, this.bpfCheck, { filters: current.filters, filtersIn: current.filtersIn ?? NO_FILTERS, filtersOut: current.filtersOut ?? NO_FILTERS });
+      const filters = requestedFilters(request, current);
       if (E.isLeft(filters)) return filters;
-      const nio = withFilters(current, filters.right, request.suspend ?? current.suspend);
-      const updated = replaceNio(found.right, at.portNumber, nio);
-      if (E.isLeft(updated)) return updated;
-      const applied = await this.dataPlane.sync(updated.right);
-      if (E.isLeft(applied)) return applied;
-      await this.nodes.save(updated.right);
-      // The filters as they now apply, and what they replaced: the line explains a change in traffic.
-      const before = { filters: current.filters, ...directional({ filtersIn: current.filtersIn ?? NO_FILTERS, filtersOut: current.filtersOut ?? NO_FILTERS }), suspend: current.suspend };
-      this.logger.info("NIO filters changed", { ...nioLogFields(at, nio), before });
-      return E.right(nio);
+      const suspend = request.suspend === undefined ? E.right(current.suspend) : readBoolean(request.suspend, "suspend");
+      if (E.isLeft(suspend)) return suspend;
+      const compiled = await checkNioPrograms(this.programs, filters.right);
+      if (E.isLeft(compiled)) return compiled;
+      return this.attachment.replaceOn(found.right, at, current, withFilters(current, filters.right, suspend.right));
     });
   }
 }

@@ -1,8 +1,9 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type EthernetSwitch, type ConsoleType, remapPorts } from "../../../domain/switching/ethernet-switch.js";
-import { renameNode } from "../../../domain/switching/compute-node.js";
-import type { PortMappingEntry } from "../../../domain/switching/port.js";
+import { parseNodeName, renameNode } from "../../../domain/switching/compute-node.js";
+import { type PortMappingEntry, parseSwitchPorts } from "../../../domain/switching/port.js";
+import { readChoice } from "../../../domain/configuration/read.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -10,7 +11,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 
 /** What UpdateSwitch can answer instead of its result. */
-export type UpdateSwitchError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected"> | SyncError;
+export type UpdateSwitchError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected" | "InvalidConfiguration"> | SyncError;
 
 export interface UpdateSwitchInput {
   readonly name?: string | undefined;
@@ -33,12 +34,22 @@ export class UpdateSwitch {
       if (E.isLeft(found)) return found;
       let sw = found.right;
       if (input.portsMapping !== undefined) {
-        const remapped = remapPorts(sw, input.portsMapping);
+        const ports = parseSwitchPorts(input.portsMapping);
+        if (E.isLeft(ports)) return ports;
+        const remapped = remapPorts(sw, ports.right);
         if (E.isLeft(remapped)) return remapped;
         sw = remapped.right;
       }
-      if (input.name !== undefined) sw = renameNode(sw, input.name);
-      if (input.consoleType !== undefined) sw = { ...sw, consoleType: input.consoleType };
+      if (input.name !== undefined) {
+        const name = parseNodeName(input.name);
+        if (E.isLeft(name)) return name;
+        sw = renameNode(sw, name.right);
+      }
+      if (input.consoleType !== undefined) {
+        const consoleType = readChoice(input.consoleType, "console_type", ["telnet", "none"] as const);
+        if (E.isLeft(consoleType)) return consoleType;
+        sw = { ...sw, consoleType: consoleType.right };
+      }
       const applied = await this.changes.apply(found.right, sw);
       return E.isLeft(applied) ? applied : E.right(sw);
     });

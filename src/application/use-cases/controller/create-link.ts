@@ -2,19 +2,24 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type Link, type LinkEnd, type LinkEndpoint, checkNewLink } from "../../../domain/topology/link.js";
 import { type Label, defaultPortLabel } from "../../../domain/topology/label.js";
-import { type BpfCheck, type RawFilterSettings, type FilterSettings, NO_FILTERS, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type RawFilterSettings, type FilterSettings, type InvalidFilterSettings, NO_FILTERS, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 import type { WiringError } from "./link-wiring.js";
 
 /** What CreateLink can answer instead of its result. */
-export type CreateLinkError = ControllerProjectLookupError | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort" | "UdpPortCheckFailed"> | WiringError;
+export type CreateLinkError =
+  | ControllerProjectLookupError
+  | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort" | "UdpPortCheckFailed" | "ProjectFull">
+  | WiringError;
 
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
@@ -43,8 +48,17 @@ export class CreateLink {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
   ) {}
+
+  /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
+  private async filters(raw: RawFilterSettings | undefined, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
+    if (raw === undefined) return E.right(NO_FILTERS);
+    const parsed = parseFilterSettings(raw, field);
+    if (E.isLeft(parsed)) return parsed;
+    const compiled = await this.programs.check(parsed.right, field);
+    return E.isLeft(compiled) ? compiled : parsed;
+  }
 
   execute({ projectId, ...input }: CreateLinkInput & { readonly projectId: string }): Promise<E.Either<CreateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
@@ -61,14 +75,15 @@ export class CreateLink {
           return E.left({ _tag: "LinkPortNotFound", adapterNumber: end.adapterNumber, portNumber: end.portNumber, nodeName: node.name });
         }
       }
-      const rule = checkNewLink([a, b], await this.links.listByProject(projectId));
+      const existing = await this.links.listByProject(projectId);
+      const rule = checkNewLink([a, b], existing);
       if (E.isLeft(rule)) return rule;
-      const filters: E.Either<ErrorOf<"InvalidFilterSettings">, FilterSettings> =
-        input.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(input.filters, this.bpfCheck);
+      if (existing.length >= CONFIGURATION_LIMITS.linksPerProject) return E.left({ _tag: "ProjectFull", what: "links", limit: CONFIGURATION_LIMITS.linksPerProject });
+      const filters = await this.filters(input.filters, "filters");
       if (E.isLeft(filters)) return filters;
       const oneWay: FilterSettings[] = [];
-      for (const r of [a, b]) {
-        const parsed = r.filters === undefined ? E.right(NO_FILTERS) : parseFilterSettings(r.filters, this.bpfCheck);
+      for (const [i, r] of [a, b].entries()) {
+        const parsed = await this.filters(r.filters, `nodes[${i}].filters`);
         if (E.isLeft(parsed)) return parsed;
         oneWay.push(parsed.right);
       }
@@ -86,7 +101,7 @@ export class CreateLink {
         portNumber: r.portNumber,
         label: r.label ?? defaultPortLabel(r.adapterNumber, r.portNumber),
         udpPort,
-        ...(Object.keys(sent).length > 0 ? { filters: sent } : {}),
+        ...(hasFilters(sent) ? { filters: sent } : {}),
       });
       const link: Link = {
         linkId: this.ids.uuid(),

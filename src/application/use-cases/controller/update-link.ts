@@ -2,11 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import type { Label } from "../../../domain/topology/label.js";
-import { type BpfCheck, type RawFilterSettings, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type FilterSettings, type InvalidFilterSettings, type RawFilterSettings, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 import type { WiringError } from "./link-wiring.js";
@@ -34,8 +35,16 @@ export class UpdateLink {
     private readonly wiring: LinkWiring,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
-    @inject(TOKENS.BpfCompiler) private readonly bpfCheck: BpfCheck,
+    @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
   ) {}
+
+  /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
+  private async filters(raw: RawFilterSettings, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
+    const parsed = parseFilterSettings(raw, field);
+    if (E.isLeft(parsed)) return parsed;
+    const compiled = await this.programs.check(parsed.right, field);
+    return E.isLeft(compiled) ? compiled : parsed;
+  }
 
   execute({ projectId, linkId, ...input }: UpdateLinkInput & { readonly projectId: string; readonly linkId: string }): Promise<E.Either<UpdateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
@@ -44,7 +53,7 @@ export class UpdateLink {
       const current = found.right;
       let filters = current.filters;
       if (input.filters !== undefined) {
-        const parsed = parseFilterSettings(input.filters, this.bpfCheck);
+        const parsed = await this.filters(input.filters, "filters");
         if (E.isLeft(parsed)) return parsed;
         filters = parsed.right;
       }
@@ -55,10 +64,10 @@ export class UpdateLink {
         let changed: LinkEnd = nodes[index] as LinkEnd;
         if (update.label !== undefined) changed = { ...changed, label: update.label };
         if (update.filters !== undefined) {
-          const parsed = parseFilterSettings(update.filters, this.bpfCheck);
+          const parsed = await this.filters(update.filters, `nodes[${index}].filters`);
           if (E.isLeft(parsed)) return parsed;
           const { filters: _old, ...rest } = changed;
-          changed = Object.keys(parsed.right).length > 0 ? { ...rest, filters: parsed.right } : rest;
+          changed = hasFilters(parsed.right) ? { ...rest, filters: parsed.right } : rest;
         }
         const replaced = nodes.map((n, i): LinkEnd => (i === index ? changed : n));
         nodes = [replaced[0] as LinkEnd, replaced[1] as LinkEnd];
@@ -70,9 +79,12 @@ export class UpdateLink {
         suspend: input.suspend ?? current.suspend,
         linkStyle: input.linkStyle ?? current.linkStyle,
       };
-      const oneWay = (l: Link) => JSON.stringify(l.nodes.map((n) => n.filters ?? {}));
+      const oneWay = (l: Link, i: 0 | 1): FilterSettings => l.nodes[i].filters ?? NO_FILTERS;
       const dataPlaneChanged =
-        JSON.stringify(updated.filters) !== JSON.stringify(current.filters) || updated.suspend !== current.suspend || oneWay(updated) !== oneWay(current);
+        !filterSettingsEqual(updated.filters, current.filters) ||
+        updated.suspend !== current.suspend ||
+        !filterSettingsEqual(oneWay(updated, 0), oneWay(current, 0)) ||
+        !filterSettingsEqual(oneWay(updated, 1), oneWay(current, 1));
       if (dataPlaneChanged) {
         const pushed = await this.wiring.push(updated);
         if (E.isLeft(pushed)) {

@@ -21,6 +21,10 @@ export function filterProblemMessage(p: FilterProblem): string {
       return p.kind === "bpf" ? `Filter bpf: Filters must be text, got ${describeValue(p.got)}` : `Filter ${p.kind}: Expressions must be text, got ${describeValue(p.got)}`;
     case "bpf_invalid":
       return p.kind === "bpf" ? `Invalid BPF expression on line ${p.line}: ${p.message}` : `Filter ${p.kind}: invalid pcap-filter expression on line ${p.line}: ${p.message}`;
+    case "too_many_lines":
+      return `Filter ${p.kind}: at most ${p.limit} expression lines, got ${p.got}`;
+    case "line_too_long":
+      return `Filter ${p.kind}: line ${p.line} has ${p.got} characters, more than the ${p.limit} an expression may have`;
     case "not_a_distribution":
       return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
     case "value_count": {

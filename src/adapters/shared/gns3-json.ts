@@ -1,12 +1,19 @@
 /**
- * JSON as GNS3 2.2 writes it (Python's json.dumps with indent=4, sort_keys=True): keys sorted at
- * every level, 4-space indent, ", " never at line ends, non-ASCII escaped as \uXXXX. Clients do
- * not depend on the layout, but byte-exact answers (available_filters is 2119 bytes) do.
+ * JSON as GNS3 2.2 writes it, in its answers and its project files alike (Python's json.dumps with
+ * indent=4, sort_keys=True and the default ensure_ascii): keys sorted at every level, 4-space indent,
+ * ", " never at line ends, every character outside printable ASCII escaped as \uXXXX. The one writer
+ * of that layout in netemu (ADR 0053): the HTTP adapter's answers and the `.gns3` files both use it,
+ * so a project named `Café ü` reads the same in both. Clients do not depend on the layout, but
+ * byte-exact answers (available_filters is 2119 bytes) and files GNS3 can diff do.
  */
 function escapeString(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/**
+ * Renders a value whose nesting the doors bounded (request bodies and project files: JSON_DEPTH_LIMIT;
+ * free-form values an embedder gives: CONFIGURATION_LIMITS.jsonDepth), so the recursion is bounded too.
+ */
 function render(value: unknown, indent: string): string {
   if (value === null || value === undefined) return "null";
   switch (typeof value) {
@@ -49,4 +56,19 @@ export function gns3Json(value: unknown): string {
     if (cached !== undefined) return cached;
   }
   return render(value, "");
+}
+
+/** GNS3's bodies and files nest a few levels; a deeper one is refused before anything walks it recursively. */
+export const JSON_DEPTH_LIMIT = 64;
+
+/** Whether parsed JSON nests deeper than `limit` levels (checked without recursion). */
+export function jsonDepthExceeds(value: unknown, limit: number = JSON_DEPTH_LIMIT): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }

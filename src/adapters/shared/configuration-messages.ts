@@ -1,0 +1,41 @@
+import type { InvalidConfiguration } from "../../domain/configuration/invalid-configuration.js";
+import { pythonRepr } from "./python-repr.js";
+
+/** What was given, as GNS3's schema messages quote it (Python's repr), cut short when long. */
+function quoted(got: unknown): string {
+  if (typeof got === "object" && got !== null) return Array.isArray(got) ? "an array" : "an object";
+  const text = pythonRepr(got);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The 400 message for a configuration value that breaks a rule: the field, then the rule in jsonschema's words. */
+export function configurationMessage(e: InvalidConfiguration): string {
+  const r = e.rule;
+  const what = ((): string => {
+    switch (r.rule) {
+      case "required":
+        return "is required";
+      case "type":
+        return `${quoted(e.got)} is not of type '${r.expected}'`;
+      case "minimum":
+        return `${quoted(e.got)} is less than the minimum of ${r.limit}`;
+      case "maximum":
+        return `${quoted(e.got)} is greater than the maximum of ${r.limit}`;
+      case "min_length":
+        return r.limit === 1 ? `${quoted(e.got)} should be non-empty` : `${quoted(e.got)} is shorter than ${r.limit} characters`;
+      case "max_length":
+        return `is longer than ${r.limit} characters`;
+      case "max_items":
+        return `has ${quoted(e.got)} items, more than the ${r.limit} netemu allows`;
+      case "max_depth":
+        return `is nested deeper than ${r.limit} levels`;
+      case "one_of":
+        return `${quoted(e.got)} is not one of [${r.choices.map((c) => pythonRepr(c)).join(", ")}]`;
+      case "duplicate":
+        return `port number ${quoted(e.got)} is already given by ${r.first}`;
+      case "port_not_in_mapping":
+        return `port ${quoted(e.got)} is not in ports_mapping`;
+    }
+  })();
+  return `${e.field}: ${what}`;
+}

@@ -1,0 +1,96 @@
+import type { Worker } from "node:worker_threads";
+import type * as E from "fp-ts/lib/Either.js";
+import type { BpfCompiler } from "../application/ports/bpf-compiler.js";
+import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
+import type { BpfLineError } from "../domain/filters/filter-settings.js";
+import type { Logger } from "../application/ports/system.js";
+import { startWorker } from "./worker-start.js";
+
+export interface CompileRequest {
+  readonly id: number;
+  readonly lines: readonly string[];
+}
+export type CompileReply = { readonly id: number; readonly result: E.Either<BpfLineError, BpfProgram> } | { readonly id: number; readonly error: string };
+
+interface Pending {
+  readonly lines: readonly string[];
+  readonly resolve: (r: E.Either<BpfLineError, BpfProgram>) => void;
+  readonly reject: (e: Error) => void;
+}
+
+/**
+ * Expressions up to this many characters in all are compiled at once on the caller's thread: the
+ * compiler's bounds keep them well under a millisecond (docs/benchmarks.md), less than a message to
+ * another thread costs.
+ */
+export const INLINE_COMPILE_CHARACTERS = 256;
+
+/**
+ * The pcap-filter compiler off the API's event loop (ADR 0054): a filter of more than
+ * INLINE_COMPILE_CHARACTERS is compiled on a thread of its own, started when first needed, so a big
+ * compile does not hold the requests that do not need it. A thread that dies fails no compile: what
+ * it owed is compiled inline, and the next big one starts a new thread.
+ */
+export class ThreadedBpfCompiler implements BpfCompiler {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly inlineCharacters = INLINE_COMPILE_CHARACTERS,
+    private readonly script = new URL("./bpf-compiler-thread.js", import.meta.url),
+  ) {}
+
+  compile(lines: readonly string[]): Promise<E.Either<BpfLineError, BpfProgram>> {
+    let size = 0;
+    for (const line of lines) size += line.length;
+    if (this.closed || size <= this.inlineCharacters) return Promise.resolve(compileProgram(lines));
+    return new Promise((resolve, reject) => {
+      const worker = this.running();
+      const id = this.nextId++;
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, { lines, resolve, reject });
+      worker.postMessage({ id, lines: [...lines] } satisfies CompileRequest);
+    });
+  }
+
+  private running(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = startWorker(this.script, undefined);
+    this.worker = worker;
+    worker.on("message", (m: CompileReply) => {
+      const call = this.pending.get(m.id);
+      if (call === undefined) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if ("result" in m) call.resolve(m.result);
+      else call.reject(new Error(`bpf compiler thread: ${m.error}`));
+    });
+    worker.on("error", (err) => this.logger.error("bpf compiler thread failed", { err: err.stack ?? String(err) }));
+    worker.on("exit", (code) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      const owed = [...this.pending.values()];
+      this.pending.clear();
+      if (owed.length > 0 && !this.closed) this.logger.error("bpf compiler thread stopped; its compiles run inline", { exitCode: code, owed: owed.length });
+      for (const call of owed) {
+        try {
+          call.resolve(compileProgram(call.lines));
+        } catch (err) {
+          call.reject(err as Error);
+        }
+      }
+    });
+    // An idle compiler thread does not keep the process alive; one that owes an answer does.
+    worker.unref();
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (worker !== undefined) await worker.terminate();
+  }
+}

@@ -1,0 +1,80 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import { type ComputeNode, attachNio, replaceNio } from "../../../domain/switching/compute-node.js";
+import { type Nio, directional, filtersOfNio } from "../../../domain/switching/nio.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { UdpPortPool } from "../../ports/udp-port-pool.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { Logger } from "../../ports/system.js";
+import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
+import { nioLogFields } from "./nio-log-fields.js";
+
+export type AttachError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree"> | SyncError;
+export type ReplaceError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
+
+/**
+ * How a parsed NIO goes on a port, the same for a client's NIO (AddNio, UpdateNio) and a controller
+ * link's (LinkWiring), so that a value is parsed once, at its door: the node changes in the domain,
+ * the data plane follows it, the record is saved only when that worked (ADR 0037).
+ */
+@injectable()
+export class NioAttachment {
+  constructor(
+    private readonly lookup: ComputeLookup,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** Under the node's lock: attaches `nio` to a free port of the node the address names. */
+  add(at: PortAddress, nio: Nio): Promise<E.Either<AttachError, Nio>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.nodeAt(at);
+      return E.isLeft(found) ? found : this.addTo(found.right, at, nio);
+    });
+  }
+
+  /** Attaches `nio` to the node found by the caller, which holds the node's lock. */
+  async addTo(node: ComputeNode, at: PortAddress, nio: Nio): Promise<E.Either<AttachError, Nio>> {
+    const updated = attachNio(node, at.portNumber, nio);
+    if (E.isLeft(updated)) return updated;
+    const synced = await this.dataPlane.sync(updated.right);
+    if (E.isLeft(synced)) return synced;
+    if (nio.type === "nio_udp") this.pool.claim(nio.lport, at.projectId);
+    await this.nodes.save(updated.right);
+    this.logger.info("NIO added", nioLogFields(at, nio));
+    return E.right(nio);
+  }
+
+  /** Under the node's lock: the port's NIO becomes `change(current)` (its filters, its suspend flag). */
+  replace(at: PortAddress, change: (current: Nio) => Nio): Promise<E.Either<ReplaceError, Nio>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.nodeAt(at);
+      if (E.isLeft(found)) return found;
+      const current = found.right.nios.get(at.portNumber);
+      if (current === undefined) return E.left({ _tag: "PortNotAllocated", portNumber: at.portNumber });
+      return this.replaceOn(found.right, at, current, change(current));
+    });
+  }
+
+  /** Replaces the port's NIO `current` by `nio` on the node found by the caller, which holds the lock. */
+  async replaceOn(node: ComputeNode, at: PortAddress, current: Nio, nio: Nio): Promise<E.Either<ReplaceError, Nio>> {
+    const updated = replaceNio(node, at.portNumber, nio);
+    if (E.isLeft(updated)) return updated;
+    const synced = await this.dataPlane.sync(updated.right);
+    if (E.isLeft(synced)) return synced;
+    await this.nodes.save(updated.right);
+    if (current.type === "nio_udp") {
+      // The filters as they now apply, and what they replaced: the line explains a change in traffic.
+      const f = filtersOfNio(current);
+      const before = { filters: f.filters, ...directional(f), suspend: current.suspend };
+      this.logger.info("NIO filters changed", { ...nioLogFields(at, nio), before });
+    }
+    return E.right(nio);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * A configuration value that breaks a rule, as data (ADR 0053): which field, which rule, what was
+ * given. Every door words it its own way: the HTTP adapter as a 400, the project-file reader as the
+ * reason a project is skipped, the embedding API hands it over as it is.
+ */
+export type ConfigurationRule =
+  | { readonly rule: "required" }
+  | { readonly rule: "type"; readonly expected: "string" | "integer" | "boolean" | "object" | "array" }
+  | { readonly rule: "minimum" | "maximum"; readonly limit: number }
+  | { readonly rule: "min_length" | "max_length"; readonly limit: number }
+  | { readonly rule: "max_items"; readonly limit: number }
+  /** A free-form JSON value (a project's variables, its supplier) nested deeper than `limit` levels. */
+  | { readonly rule: "max_depth"; readonly limit: number }
+  | { readonly rule: "one_of"; readonly choices: readonly string[] }
+  /** The same port number twice in one ports_mapping: `first` is the field that had it first. */
+  | { readonly rule: "duplicate"; readonly first: string }
+  /** A NIO on a port number the node's ports_mapping does not have. */
+  | { readonly rule: "port_not_in_mapping" };
+
+export interface InvalidConfiguration {
+  readonly _tag: "InvalidConfiguration";
+  /** Where, in the door's own names: `ports_mapping[3].vlan`, `nios[2].rport`. */
+  readonly field: string;
+  readonly rule: ConfigurationRule;
+  /** What was given (the adapters shorten it when they quote it). */
+  readonly got: unknown;
+}
+
+export function invalidConfiguration(field: string, rule: ConfigurationRule, got: unknown): InvalidConfiguration {
+  return { _tag: "InvalidConfiguration", field, rule, got };
+}
+
+/** `parent.key`, or `key` at the top. */
+export function fieldOf(parent: string, key: string): string {
+  return parent === "" ? key : `${parent}.${key}`;
+}
+
+/** `parent[index]`. */
+export function itemOf(parent: string, index: number): string {
+  return `${parent}[${index}]`;
+}

@@ -5,19 +5,81 @@ import type { ComputeNotification } from "../application/ports/notifications.js"
 import type { Logger } from "../application/ports/system.js";
 import type { SyncError } from "../application/errors.js";
 import type { BpfProgram } from "../domain/bpf/index.js";
-import { type ComputeNode, parseComputeNode } from "../domain/switching/compute-node.js";
+import {
+  type ComputeNode,
+  type ComputeNodeFields,
+  assembleComputeNode,
+  parseComputeNodeFields,
+  parseNodeNios,
+  parseNodePorts,
+} from "../domain/switching/compute-node.js";
+import { type Nio, nioEqual } from "../domain/switching/nio.js";
+import { portsMappingEqual } from "../domain/switching/port.js";
 import { invalidConfiguration } from "../domain/configuration/invalid-configuration.js";
 
 /**
  * The messages between the main thread and a data-plane worker (ADR 0041, 0056), declared once from
  * the ports both sides implement: each call is a method of DataPlane or PacketCaptures with its own
- * parameters and answer, except that `sync` also carries the compiled programs of its node's bpf and
- * match filters (so a worker never compiles on the thread that moves the frames).
+ * parameters and answer, except `sync`, which carries a NodeChange instead of the whole record and
+ * the compiled programs of its node's bpf and match filters (so a worker never compiles on the
+ * thread that moves the frames).
  */
 type Ports = DataPlane & PacketCaptures;
 
+/**
+ * A node's record as a sync sends it: whole when the worker keeps none (`base: "none"`: the node's
+ * first sync on this worker, or its first after the worker restarted), else what changed since the
+ * last sync the worker took, by value: the record's fields, the ports_mapping when it changed, the
+ * NIOs added or changed, the ports whose NIO went. A no-change sync of a 48-port switch is a few
+ * hundred bytes instead of every NIO copied, sent and parsed again.
+ */
+export interface NodeChange {
+  readonly base: "none" | "last";
+  readonly fields: ComputeNodeFields;
+  readonly portsMapping?: ComputeNode["portsMapping"];
+  readonly nios: ReadonlyMap<number, Nio>;
+  readonly removed: readonly number[];
+}
+
+/** The change that takes a worker from `last` (what it took before, if anything) to `node`. */
+export function nodeChange(last: ComputeNode | undefined, node: ComputeNode): NodeChange {
+  const { nios, portsMapping, ...fields } = node;
+  if (last === undefined) return { base: "none", fields, portsMapping, nios, removed: [] };
+  const changed = new Map<number, Nio>();
+  for (const [portNumber, nio] of nios) {
+    const was = last.nios.get(portNumber);
+    if (was === undefined || !nioEqual(was, nio)) changed.set(portNumber, nio);
+  }
+  const removed = [...last.nios.keys()].filter((portNumber) => !nios.has(portNumber));
+  return { base: "last", fields, ...(portsMappingEqual(last.portsMapping, portsMapping) ? {} : { portsMapping }), nios: changed, removed };
+}
+
+/**
+ * The record a change makes of `last`, every part parsed where it crosses (ADR 0053): the fields, the
+ * ports_mapping when sent, each NIO sent; what it did not send is `last`'s, parsed when it came.
+ */
+export function applyNodeChange(last: ComputeNode | undefined, raw: unknown): E.Either<SyncError, ComputeNode> {
+  if (typeof raw !== "object" || raw === null) return E.left(invalidConfiguration("change", { rule: "type", expected: "object" }, raw));
+  const c = raw as { base?: unknown; fields?: unknown; portsMapping?: unknown; nios?: unknown; removed?: unknown };
+  const fields = parseComputeNodeFields(c.fields, "fields");
+  if (E.isLeft(fields)) return fields;
+  const base = c.base === "last" ? last : c.base === "none" ? undefined : null;
+  if (base === null || (c.base === "last" && (last === undefined || last.nodeType !== fields.right.nodeType))) {
+    return E.left(invalidConfiguration("base", { rule: "one_of", choices: last === undefined ? ["none"] : ["none", "last"] }, c.base));
+  }
+  const ports = c.portsMapping === undefined && base !== undefined ? E.right(base.portsMapping) : parseNodePorts(fields.right.nodeType, c.portsMapping, "portsMapping");
+  if (E.isLeft(ports)) return ports;
+  const sent = parseNodeNios(c.nios, "nios");
+  if (E.isLeft(sent)) return sent;
+  if (!Array.isArray(c.removed) || !c.removed.every((p) => typeof p === "number")) return E.left(invalidConfiguration("removed", { rule: "type", expected: "array" }, c.removed));
+  const nios = new Map(base?.nios ?? []);
+  for (const portNumber of c.removed as number[]) nios.delete(portNumber);
+  for (const [portNumber, nio] of sent.right) nios.set(portNumber, nio);
+  return assembleComputeNode(fields.right, ports.right, nios);
+}
+
 export interface DataPlaneWorkerCalls {
-  sync(node: ComputeNode, programs: readonly BpfProgram[]): Promise<E.Either<SyncError, void>>;
+  sync(change: NodeChange, programs: readonly BpfProgram[]): Promise<E.Either<SyncError, void>>;
   removeNode: Ports["removeNode"];
   counters: Ports["counters"];
   macTable: Ports["macTable"];
@@ -60,35 +122,33 @@ function isProgram(v: unknown): v is BpfProgram {
 }
 
 /**
- * The worker's door (ADR 0053): a message is a call it knows with arguments of the right kinds, and
- * the node of a sync is parsed whole by the domain (parseComputeNode), as any other door parses what
- * it is given. A node that does not parse is answered as the sync's Left (nothing changes); anything
- * else malformed is a defect of the sender, answered as an error.
+ * The worker's door (ADR 0053): a message is a call it knows with arguments of the right kinds. A
+ * sync's change is decoded by the worker itself, against the record it keeps (applyNodeChange); here
+ * only its programs are checked. Anything malformed is a defect of the sender, answered as an error.
  */
-export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number; readonly error: string } | { readonly id: number; readonly refused: SyncError }, WorkerRequest> {
+export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number; readonly error: string }, WorkerRequest> {
   if (typeof m !== "object" || m === null) return E.left({ id: -1, error: "malformed message" });
   const { id, op, args } = m as { id?: unknown; op?: unknown; args?: unknown };
   if (typeof id !== "number" || !Number.isInteger(id)) return E.left({ id: -1, error: "malformed message: no call id" });
   if (typeof op !== "string" || !(OPS as readonly string[]).includes(op) || !Array.isArray(args)) return E.left({ id, error: `malformed call ${String(op)}` });
   const a = args as unknown[];
-  const malformed = E.left({ id, error: `malformed arguments for ${op}` });
+  const malformed = { id, error: `malformed arguments for ${op}` };
   switch (op as WorkerOp) {
     case "sync": {
-      const node = parseComputeNode(a[0]);
-      if (E.isLeft(node)) return E.left({ id, refused: node.left });
       const programs = a[1];
-      if (!Array.isArray(programs) || !programs.every(isProgram)) return E.left({ id, refused: invalidConfiguration("programs", { rule: "type", expected: "array" }, typeof programs) });
-      return E.right({ id, op: "sync", args: [node.right, programs] });
+      if (!Array.isArray(programs) || !programs.every(isProgram)) return E.left(malformed);
+      // The change itself is the worker's to parse, against its own record of the node.
+      return E.right({ id, op: "sync", args: [a[0] as NodeChange, programs] });
     }
     case "removeNode":
     case "counters":
     case "macTable":
-      return isText(a[0]) ? E.right({ id, op: op as "removeNode", args: [a[0]] }) : malformed;
+      return isText(a[0]) ? E.right({ id, op: op as "removeNode", args: [a[0]] }) : E.left(malformed);
     case "start":
-      return isText(a[0]) && isPortNumber(a[1]) && typeof a[2] === "string" ? E.right({ id, op: "start", args: [a[0], a[1], a[2]] }) : malformed;
+      return isText(a[0]) && isPortNumber(a[1]) && typeof a[2] === "string" ? E.right({ id, op: "start", args: [a[0], a[1], a[2]] }) : E.left(malformed);
     case "stop":
     case "fileOf":
-      return isText(a[0]) && isPortNumber(a[1]) ? E.right({ id, op: op as "stop", args: [a[0], a[1]] }) : malformed;
+      return isText(a[0]) && isPortNumber(a[1]) ? E.right({ id, op: op as "stop", args: [a[0], a[1]] }) : E.left(malformed);
     case "close":
     case "eventLoopDelay":
       return E.right({ id, op: op as "close", args: [] });

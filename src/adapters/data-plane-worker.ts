@@ -13,7 +13,8 @@ import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-tran
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
-import { type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, decodeWorkerRequest } from "./data-plane-protocol.js";
+import type { ComputeNode } from "../domain/switching/compute-node.js";
+import { type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest } from "./data-plane-protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
@@ -81,13 +82,24 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 const seconds = (ns: number): number => (loopDelay.count === 0 ? NaN : ns / 1e9);
 
+/** Each node's record as last synced here: what the next change applies to. */
+const records = new Map<string, ComputeNode>();
+
 /** The calls the main thread may make, typed by the protocol's one declaration. */
 const calls: DataPlaneWorkerCalls = {
-  sync: (node, received) => {
+  sync: async (change, received) => {
+    const nodeId = (change as { fields?: { nodeId?: unknown } }).fields?.nodeId;
+    const node = applyNodeChange(typeof nodeId === "string" ? records.get(nodeId) : undefined, change);
+    if (E.isLeft(node)) return node;
     programs.receive(received);
-    return dataPlane.sync(node);
+    const synced = await dataPlane.sync(node.right);
+    if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
+    return synced;
   },
-  removeNode: (nodeId) => dataPlane.removeNode(nodeId),
+  removeNode: (nodeId) => {
+    records.delete(nodeId);
+    return dataPlane.removeNode(nodeId);
+  },
   counters: (nodeId) => dataPlane.counters(nodeId),
   macTable: (nodeId) => dataPlane.macTable(nodeId),
   start: (nodeId, portNumber, filePath) => dataPlane.start(nodeId, portNumber, filePath),
@@ -118,12 +130,7 @@ const reply = (r: WorkerReply): void => port.postMessage(r);
 
 port.on("message", (m: unknown) => {
   const request = decodeWorkerRequest(m);
-  if (E.isLeft(request)) {
-    const refusal = request.left;
-    if ("refused" in refusal) reply({ id: refusal.id, value: E.left(refusal.refused) });
-    else reply({ id: refusal.id, error: refusal.error });
-    return;
-  }
+  if (E.isLeft(request)) return reply(request.left);
   run(request.right).then(
     (value) => reply({ id: request.right.id, value: value as WorkerReply extends { value: infer V } ? V : never }),
     (err: unknown) => reply({ id: request.right.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),

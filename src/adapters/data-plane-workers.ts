@@ -7,13 +7,13 @@ import type { Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
 import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
 import type { ComputeNode } from "../domain/switching/compute-node.js";
-import { type UdpNio, filtersOf } from "../domain/switching/nio.js";
+import { type Nio, type UdpNio, filtersOf } from "../domain/switching/nio.js";
 import { bpfLines, expressionText, matchLines } from "../domain/filters/filter-settings.js";
 import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import type { WorkerArgs, WorkerMessage, WorkerOp, WorkerRequest, WorkerResult } from "./data-plane-protocol.js";
+import { type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
 
 interface PendingCall {
@@ -29,6 +29,8 @@ interface Slot {
   readonly pending: Map<number, PendingCall>;
   /** When it last died, newest last: a worker that keeps dying is given up on. */
   readonly deaths: number[];
+  /** The nodes the running worker took a sync of: the next sync sends it what changed since. */
+  readonly holds: Set<string>;
 }
 
 /** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
@@ -76,7 +78,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
     this.workerData = { dataPlane: options.dataPlane, transport: options.transport };
     this.slots = Array.from({ length: options.workers }, (_, index) => {
-      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [] };
+      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set() };
       this.spawn(slot);
       return slot;
     });
@@ -86,6 +88,8 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     const { logger, notifications } = this.options;
     const worker = startWorker(this.script, this.workerData);
     slot.worker = worker;
+    // A new worker keeps no record of any node: each one's next sync is whole.
+    slot.holds.clear();
     worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
         if (m.event === "notification") notifications.publish(m.notification);
@@ -164,13 +168,13 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   /**
-   * The programs of every bpf and match filter the node runs, compiled here (once per text, by the
+   * The programs of every bpf and match filter the NIOs run, compiled here (once per text, by the
    * programs' cache): the worker only instantiates them. A filter that does not compile is the sync's
    * refusal, as it would be on the main thread.
    */
-  private async programsOf(node: ComputeNode): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
+  private async programsOf(nios: Iterable<Nio>): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
     const wanted = new Map<string, { kind: "bpf" | "match"; lines: string[] }>();
-    for (const nio of node.nios.values()) {
+    for (const nio of nios) {
       if (nio.type !== "nio_udp") continue;
       for (const settings of [filtersOf(nio as UdpNio, "in"), filtersOf(nio as UdpNio, "out")]) {
         for (const [kind, lines] of [["bpf", bpfLines(settings)], ["match", matchLines(settings)]] as const) {
@@ -187,10 +191,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return E.right(programs);
   }
 
+  /** Sends the worker what changed since the sync it took last (the whole node if it holds none). */
   private async syncOn(slot: Slot, node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const programs = await this.programsOf(node);
+    const change = nodeChange(slot.holds.has(node.nodeId) ? this.desired.get(node.nodeId) : undefined, node);
+    const programs = await this.programsOf(change.nios.values());
     if (E.isLeft(programs)) return programs;
-    return this.send(slot, "sync", [node, programs.right]);
+    const worker = slot.worker;
+    const synced = await this.send(slot, "sync", [change, programs.right]);
+    // Only the worker that answered holds it (one restarted meanwhile holds nothing).
+    if (E.isRight(synced) && slot.worker === worker) slot.holds.add(node.nodeId);
+    return synced;
   }
 
   async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
@@ -200,6 +210,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
   async removeNode(nodeId: string): Promise<void> {
     this.desired.delete(nodeId);
+    this.slotOf(nodeId).holds.delete(nodeId);
     await this.call(nodeId, "removeNode", nodeId);
   }
   counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {

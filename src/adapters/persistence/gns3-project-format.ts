@@ -268,6 +268,18 @@ export function parseProjectFile(text: string, path: string, filename: string): 
 export function renderProjectFile(topology: ProjectTopology, gns3Version: string): string {
   const { project, nodes, links } = topology;
   const file = {
+    ...projectEntry(project),
+    topology: { computes: [], drawings: [], links: links.map(linkEntry), nodes: nodes.map(nodeEntry) },
+    type: "topology",
+    version: gns3Version,
+  };
+  // GNS3's json.dump(topology, f, indent=4, sort_keys=True): the same layout as its answers, no newline at the end.
+  return gns3Json(file);
+}
+
+/** What a project's record puts in its file, besides its topology (its status is not written). */
+function projectEntry(project: Project): Record<string, unknown> {
+  return {
     auto_close: project.autoClose,
     auto_open: project.autoOpen,
     auto_start: project.autoStart,
@@ -283,52 +295,74 @@ export function renderProjectFile(topology: ProjectTopology, gns3Version: string
     show_layers: project.showLayers,
     snap_to_grid: project.snapToGrid,
     supplier: project.supplier,
-    topology: {
-      computes: [],
-      drawings: [],
-      links: links.map((l) => ({
-        filters: l.filters,
-        link_id: l.linkId,
-        link_style: l.linkStyle,
-        nodes: l.nodes.map((n) => ({
-          adapter_number: n.adapterNumber,
-          // netemu's one-way filters, only when set: GNS3 ignores the key, and files without them stay GNS3's.
-          ...(n.filters === undefined ? {} : { filters: n.filters }),
-          label: n.label,
-          node_id: n.nodeId,
-          port_number: n.portNumber,
-        })),
-        suspend: l.suspend,
-      })),
-      nodes: nodes.map((n) => ({
-        compute_id: n.computeId,
-        console: null,
-        console_auto_start: false,
-        console_type: n.consoleType,
-        custom_adapters: [],
-        first_port_name: null,
-        height: 59,
-        label: n.label,
-        locked: n.locked,
-        name: n.name,
-        node_id: n.nodeId,
-        node_type: n.nodeType,
-        port_name_format: "Ethernet{0}",
-        port_segment_size: 0,
-        properties: { ports_mapping: n.portsMapping },
-        symbol: n.symbol,
-        template_id: null,
-        width: 65,
-        x: n.x,
-        y: n.y,
-        z: n.z,
-      })),
-    },
-    type: "topology",
     variables: project.variables,
-    version: gns3Version,
     zoom: project.zoom,
   };
-  // GNS3's json.dump(topology, f, indent=4, sort_keys=True): the same layout as its answers, no newline at the end.
-  return gns3Json(file);
+}
+
+/** A link as its file entry has it (its tunnel's UDP ports and its capture are not written). */
+function linkEntry(l: Link): Record<string, unknown> {
+  return {
+    filters: l.filters,
+    link_id: l.linkId,
+    link_style: l.linkStyle,
+    nodes: l.nodes.map((n) => ({
+      adapter_number: n.adapterNumber,
+      // netemu's one-way filters, only when set: GNS3 ignores the key, and files without them stay GNS3's.
+      ...(n.filters === undefined ? {} : { filters: n.filters }),
+      label: n.label,
+      node_id: n.nodeId,
+      port_number: n.portNumber,
+    })),
+    suspend: l.suspend,
+  };
+}
+
+function nodeEntry(n: ControllerNode): Record<string, unknown> {
+  return {
+    compute_id: n.computeId,
+    console: null,
+    console_auto_start: false,
+    console_type: n.consoleType,
+    custom_adapters: [],
+    first_port_name: null,
+    height: 59,
+    label: n.label,
+    locked: n.locked,
+    name: n.name,
+    node_id: n.nodeId,
+    node_type: n.nodeType,
+    port_name_format: "Ethernet{0}",
+    port_segment_size: 0,
+    properties: { ports_mapping: n.portsMapping },
+    symbol: n.symbol,
+    template_id: null,
+    width: 65,
+    x: n.x,
+    y: n.y,
+    z: n.z,
+  };
+}
+
+/**
+ * Whether a record's change shows in its project's file: its entry there, rendered as it is written,
+ * differs (ADR 0053). Opening a project saves every link with new tunnel ports and the project as
+ * opened, none of which the file holds: none of it rewrites the file.
+ */
+export const fileEntryChanged = {
+  project: (before: Project | undefined, after: Project): boolean => before === undefined || entryText(before, projectEntry) !== entryText(after, projectEntry),
+  node: (before: ControllerNode | undefined, after: ControllerNode): boolean => before === undefined || entryText(before, nodeEntry) !== entryText(after, nodeEntry),
+  link: (before: Link | undefined, after: Link): boolean => before === undefined || entryText(before, linkEntry) !== entryText(after, linkEntry),
+};
+
+/** Records are immutable values: each one's entry is rendered once, when it is first compared. */
+const renderedEntries = new WeakMap<object, string>();
+
+function entryText<R extends object>(record: R, entry: (r: R) => Record<string, unknown>): string {
+  let text = renderedEntries.get(record);
+  if (text === undefined) {
+    text = gns3Json(entry(record));
+    renderedEntries.set(record, text);
+  }
+  return text;
 }

@@ -8,7 +8,7 @@ import type { Project } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
 import { InMemoryLinkRepository, InMemoryNodeRepository, InMemoryProjectRepository } from "./in-memory-repositories.js";
-import { describeProblem, parseProjectFile, renderProjectFile } from "./gns3-project-format.js";
+import { describeProblem, fileEntryChanged, parseProjectFile, renderProjectFile } from "./gns3-project-format.js";
 import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
 
 const isProjectFile = (name: string): boolean => name.endsWith(".gns3");
@@ -50,25 +50,32 @@ export class Gns3ProjectStore {
       await f(...args);
       this.markDirty(projectIdOf(...args));
     };
+    // A save writes the file only when the record's entry in it changed (not a link's new tunnel ports).
+    const saved = <R>(projectIdOf: (r: R) => string, before: (r: R) => Promise<R | undefined>, save: (r: R) => Promise<void>, shows: (before: R | undefined, after: R) => boolean) => async (r: R): Promise<void> => {
+      await this.loaded;
+      const was = await before(r);
+      await save(r);
+      if (shows(was, r)) this.markDirty(projectIdOf(r));
+    };
     const p = this.projectRecords;
     const n = this.nodeRecords;
     const l = this.linkRecords;
     this.projects = {
       get: ready((id: string) => p.get(id)),
       list: ready(() => p.list()),
-      save: changed((project: Project) => project.projectId, (project: Project) => p.save(project)),
+      save: saved((project: Project) => project.projectId, (project) => p.get(project.projectId), (project) => p.save(project), fileEntryChanged.project),
       delete: changed((id: string) => id, (id: string) => p.delete(id)),
     };
     this.nodes = {
       get: ready((projectId: string, nodeId: string) => n.get(projectId, nodeId)),
       listByProject: ready((projectId: string) => n.listByProject(projectId)),
-      save: changed((node: ControllerNode) => node.projectId, (node: ControllerNode) => n.save(node)),
+      save: saved((node: ControllerNode) => node.projectId, (node) => n.get(node.projectId, node.nodeId), (node) => n.save(node), fileEntryChanged.node),
       delete: changed((projectId: string, _nodeId: string) => projectId, (projectId: string, nodeId: string) => n.delete(projectId, nodeId)),
     };
     this.links = {
       get: ready((projectId: string, linkId: string) => l.get(projectId, linkId)),
       listByProject: ready((projectId: string) => l.listByProject(projectId)),
-      save: changed((link: Link) => link.projectId, (link: Link) => l.save(link)),
+      save: saved((link: Link) => link.projectId, (link) => l.get(link.projectId, link.linkId), (link) => l.save(link), fileEntryChanged.link),
       delete: changed((projectId: string, _linkId: string) => projectId, (projectId: string, linkId: string) => l.delete(projectId, linkId)),
     };
   }

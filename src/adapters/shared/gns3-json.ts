@@ -6,8 +6,11 @@
  * so a project named `Café ü` reads the same in both. Clients do not depend on the layout, but
  * byte-exact answers (available_filters is 2119 bytes) and files GNS3 can diff do.
  */
+const NOT_ASCII = /[\u007f-\uffff]/;
+
 function escapeString(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const quoted = JSON.stringify(s);
+  return NOT_ASCII.test(quoted) ? quoted.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : quoted;
 }
 
 /**

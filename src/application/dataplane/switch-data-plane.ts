@@ -183,9 +183,10 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     const live = existing ?? this.newLiveNode(node);
     const plans: { portNumber: number; nio: Nio; specs: { ingress: ChainSpec; egress: ChainSpec }; current: LivePort | undefined }[] = [];
     for (const [portNumber, nio] of node.nios) {
-      if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
       const current = live.ports.get(portNumber);
       if (current !== undefined && nioEqual(current.nio, nio)) continue;
+      // Every NIO of a record is on a port of its mapping (attachNio, parseComputeNode); a changed one is checked all the same.
+      if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
       const specs = await this.chainSpecs(nio);
       if (E.isLeft(specs)) return specs;
       plans.push({ portNumber, nio, specs: specs.right, current });

@@ -83,12 +83,16 @@ const CONSOLE_TYPES: readonly ConsoleType[] = ["telnet", "none"];
 /** Node and project ids: GNS3's compute takes any form Python's uuid.UUID parses (45 characters at most). */
 const MAX_ID_LENGTH = 64;
 
-/**
- * A whole switch or hub record, checked as it crosses a boundary that may have copied or altered it
- * (a worker thread's message, an embedder's database): every field, the ports_mapping by its parse,
- * each NIO by parseNio and on a port of the mapping (ADR 0053). Answers a canonical value.
- */
-export function parseComputeNode(raw: unknown, field = "node"): E.Either<InvalidConfiguration | Exclude<NioProblem, { _tag: "NioTypeNotSupported" }>, ComputeNode> {
+/** What a switch's or hub's record says besides its ports_mapping and its NIOs. */
+export type ComputeNodeFields =
+  | Omit<EthernetSwitch, "portsMapping" | "nios">
+  | Omit<EthernetHub, "portsMapping" | "nios">;
+
+/** A NIO parse's refusal as a record's: a record only ever holds NIOs netemu runs. */
+type RecordProblem = InvalidConfiguration | Exclude<NioProblem, { _tag: "NioTypeNotSupported" }>;
+
+/** The fields of a record but its ports and NIOs, each checked (ADR 0053). */
+export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<InvalidConfiguration, ComputeNodeFields> {
   const object = readObject(raw, field);
   if (E.isLeft(object)) return object;
   const o = object.right;
@@ -112,25 +116,8 @@ export function parseComputeNode(raw: unknown, field = "node"): E.Either<Invalid
   if (E.isLeft(status)) return status;
   const statusValue = readChoice(status.right, fieldOf(field, "status"), NODE_STATUSES);
   if (E.isLeft(statusValue)) return statusValue;
-  const mapping = required(o, "portsMapping", fieldOf(field, "portsMapping"));
-  if (E.isLeft(mapping)) return mapping;
-  const ports = type.right === "ethernet_switch" ? parseSwitchPorts(mapping.right, fieldOf(field, "portsMapping")) : parseHubPorts(mapping.right, fieldOf(field, "portsMapping"));
-  if (E.isLeft(ports)) return ports;
-  const niosRaw = own(o, "nios");
-  if (!(niosRaw instanceof Map)) return E.left(invalidConfiguration(fieldOf(field, "nios"), { rule: "type", expected: "object" }, niosRaw));
-  if (niosRaw.size > CONFIGURATION_LIMITS.portsPerNode) return E.left(invalidConfiguration(fieldOf(field, "nios"), { rule: "max_items", limit: CONFIGURATION_LIMITS.portsPerNode }, niosRaw.size));
-  const numbers = new Set(ports.right.map((p) => p.port_number));
-  const nios = new Map<number, Nio>();
-  for (const [portNumber, nioRaw] of niosRaw as Map<unknown, unknown>) {
-    const at = `${fieldOf(field, "nios")}[${String(portNumber)}]`;
-    if (typeof portNumber !== "number" || !numbers.has(portNumber)) return E.left(invalidConfiguration(at, { rule: "port_not_in_mapping" }, portNumber));
-    const nio = parseNio(nioRaw, at);
-    // A record only ever holds NIOs netemu runs: another kind there is a wrong value, not a request to refuse.
-    if (E.isLeft(nio)) return nio.left._tag === "NioTypeNotSupported" ? E.left(invalidConfiguration(`${at}.type`, { rule: "one_of", choices: ["nio_udp", "nio_null"] }, nio.left.nioType)) : E.left(nio.left);
-    nios.set(portNumber, nio.right);
-  }
-  const common = { nodeId: nodeId.right, projectId: projectId.right, name: nameValue.right, status: statusValue.right, nios };
-  if (type.right === "ethernet_hub") return E.right(Object.freeze({ nodeType: "ethernet_hub" as const, ...common, portsMapping: ports.right }));
+  const common = { nodeId: nodeId.right, projectId: projectId.right, name: nameValue.right, status: statusValue.right };
+  if (type.right === "ethernet_hub") return E.right({ nodeType: "ethernet_hub", ...common });
   const consoleRaw = own(o, "console");
   const console = consoleRaw === null || consoleRaw === undefined ? E.right(null) : readInteger(consoleRaw, fieldOf(field, "console"), 1, 65_535);
   if (E.isLeft(console)) return console;
@@ -138,7 +125,53 @@ export function parseComputeNode(raw: unknown, field = "node"): E.Either<Invalid
   if (E.isLeft(consoleTypeRaw)) return consoleTypeRaw;
   const consoleType = readChoice(consoleTypeRaw.right, fieldOf(field, "consoleType"), CONSOLE_TYPES);
   if (E.isLeft(consoleType)) return consoleType;
-  return E.right(
-    Object.freeze({ nodeType: "ethernet_switch" as const, ...common, portsMapping: ports.right as EthernetSwitch["portsMapping"], console: console.right, consoleType: consoleType.right }),
-  );
+  return E.right({ nodeType: "ethernet_switch", ...common, console: console.right, consoleType: consoleType.right });
+}
+
+/** A node type's ports_mapping, by that type's parse. */
+export function parseNodePorts(nodeType: ComputeNodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, ComputeNode["portsMapping"]> {
+  return nodeType === "ethernet_switch" ? parseSwitchPorts(raw, field) : parseHubPorts(raw, field);
+}
+
+/** NIOs by port number (a Map, as a record holds them), each by parseNio; at most portsPerNode. */
+export function parseNodeNios(raw: unknown, field: string): E.Either<RecordProblem, Map<number, Nio>> {
+  if (!(raw instanceof Map)) return E.left(invalidConfiguration(field, { rule: "type", expected: "object" }, raw));
+  if (raw.size > CONFIGURATION_LIMITS.portsPerNode) return E.left(invalidConfiguration(field, { rule: "max_items", limit: CONFIGURATION_LIMITS.portsPerNode }, raw.size));
+  const nios = new Map<number, Nio>();
+  for (const [portNumber, nioRaw] of raw as Map<unknown, unknown>) {
+    const at = `${field}[${String(portNumber)}]`;
+    if (typeof portNumber !== "number" || !Number.isInteger(portNumber)) return E.left(invalidConfiguration(at, { rule: "type", expected: "integer" }, portNumber));
+    const nio = parseNio(nioRaw, at);
+    // A record only ever holds NIOs netemu runs: another kind there is a wrong value, not a request to refuse.
+    if (E.isLeft(nio)) return nio.left._tag === "NioTypeNotSupported" ? E.left(invalidConfiguration(`${at}.type`, { rule: "one_of", choices: ["nio_udp", "nio_null"] }, nio.left.nioType)) : E.left(nio.left);
+    nios.set(portNumber, nio.right);
+  }
+  return E.right(nios);
+}
+
+/** A record made of parsed parts, once every NIO is found on a port of the mapping. */
+export function assembleComputeNode(fields: ComputeNodeFields, portsMapping: ComputeNode["portsMapping"], nios: ReadonlyMap<number, Nio>, field = "node"): E.Either<InvalidConfiguration, ComputeNode> {
+  const numbers = new Set(portsMapping.map((p) => p.port_number));
+  for (const portNumber of nios.keys()) {
+    if (!numbers.has(portNumber)) return E.left(invalidConfiguration(`${fieldOf(field, "nios")}[${portNumber}]`, { rule: "port_not_in_mapping" }, portNumber));
+  }
+  return E.right(Object.freeze({ ...fields, portsMapping, nios } as ComputeNode));
+}
+
+/**
+ * A whole switch or hub record, checked as it crosses a boundary that may have copied or altered it
+ * (a worker thread's message, an embedder's database): every field, the ports_mapping by its parse,
+ * each NIO by parseNio and on a port of the mapping (ADR 0053). Answers a canonical value.
+ */
+export function parseComputeNode(raw: unknown, field = "node"): E.Either<RecordProblem, ComputeNode> {
+  const fields = parseComputeNodeFields(raw, field);
+  if (E.isLeft(fields)) return fields;
+  const o = raw as Readonly<Record<string, unknown>>;
+  const mapping = required(o, "portsMapping", fieldOf(field, "portsMapping"));
+  if (E.isLeft(mapping)) return mapping;
+  const ports = parseNodePorts(fields.right.nodeType, mapping.right, fieldOf(field, "portsMapping"));
+  if (E.isLeft(ports)) return ports;
+  const nios = parseNodeNios(own(o, "nios"), fieldOf(field, "nios"));
+  if (E.isLeft(nios)) return nios;
+  return assembleComputeNode(fields.right, ports.right, nios.right, field);
 }

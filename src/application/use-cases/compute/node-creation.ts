@@ -39,7 +39,9 @@ export class NodeCreation {
         if (existing?.nodeType === nodeType) return E.right(existing as NodeOfType<T>);
         if (existing !== undefined) return E.left({ _tag: "NodeIdInUse", nodeId, nodeType: existing.nodeType });
         const limit = CONFIGURATION_LIMITS.nodesPerProject;
-        if ((await this.nodes.list()).filter((n) => n.projectId === projectId).length >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
+        let inProject = 0;
+        for (const n of await this.nodes.list()) if (n.projectId === projectId) inProject++;
+        if (inProject >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
         const node = build(nodeId);
         await this.nodes.save(node);
         return E.right(node);

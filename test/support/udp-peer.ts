@@ -3,11 +3,14 @@ import { createSocket, type Socket } from "node:dgram";
 /** A host at the far end of a NIO: a UDP socket on 127.0.0.1 that records what it receives. */
 export class UdpPeer {
   readonly received: Buffer[] = [];
+  /** performance.now() of each frame's arrival (same index as `received`). */
+  readonly receivedAtMs: number[] = [];
   private waiters: (() => void)[] = [];
 
   private constructor(readonly socket: Socket, readonly port: number) {
     socket.on("message", (msg) => {
       this.received.push(msg);
+      this.receivedAtMs.push(performance.now());
       for (const w of this.waiters.splice(0)) w();
     });
   }

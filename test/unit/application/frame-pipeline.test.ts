@@ -70,7 +70,16 @@ function marked(dst: number, src: number, payload: number, fill: number, tags: P
   return f;
 }
 
-describe("the frame path of the data plane, frame by frame", () => {
+/**
+ * Where the record comes from: the very object a use case built, or a copy of it, as a worker thread
+ * or an embedder's database hands it over (ADR 0055): the frame path must be the same.
+ */
+const BOUNDARIES: readonly { readonly name: string; readonly across: <N>(node: N) => N }[] = [
+  { name: "the record itself", across: (node) => node },
+  { name: "a structuredClone of the record, as a worker or a database sees it", across: (node) => structuredClone(node) },
+];
+
+for (const boundary of BOUNDARIES) describe(`the frame path of the data plane, frame by frame (${boundary.name})`, () => {
   let dp: SwitchDataPlane;
   let transport: InMemoryUdpTransport;
   let sink: InMemoryCaptureSink;
@@ -83,7 +92,7 @@ describe("the frame path of the data plane, frame by frame", () => {
   afterEach(async () => dp.close());
 
   async function live<N extends ComputeNode>(node: N): Promise<N> {
-    const synced = await dp.sync(node);
+    const synced = await dp.sync(boundary.across(node));
     if (E.isLeft(synced)) throw new Error(`sync: ${JSON.stringify(synced.left)}`);
     return node;
   }
@@ -532,7 +541,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       after = withStatus({ ...after, portsMapping: [access(0, 1), access(1, 20), access(2, 1), access(3, 1)] }, "stopped");
       after = withNios(after, { 2: udpNio(2), 3: udpNio(3) });
 
-      const synced = await dp.sync(after);
+      const synced = await dp.sync(boundary.across(after));
       expect(synced).to.deep.equal(E.left({ _tag: "UdpConnectionFailed", rhost: "127.0.0.1", rport: LPORT + 1003, reason: `bind EADDRINUSE 0.0.0.0:${LPORT + 3}` }));
       expect(transport.attempts, "port 2's socket was opened, then port 3's refused").to.deep.equal([LPORT, LPORT + 1, LPORT + 2, LPORT + 3]);
       expect(transport.openLports(), "port 2's socket closed again").to.deep.equal([LPORT, LPORT + 1]);
@@ -548,7 +557,7 @@ describe("the frame path of the data plane, frame by frame", () => {
     it("brings nothing up for a new node whose second NIO cannot open its local port", async () => {
       transport.refuse(LPORT + 1);
       const sw = withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1) });
-      const synced = await dp.sync(sw);
+      const synced = await dp.sync(boundary.across(sw));
       expect(E.isLeft(synced) && synced.left._tag).to.equal("UdpConnectionFailed");
       expect(transport.attempts).to.deep.equal([LPORT, LPORT + 1]);
       expect(transport.openLports(), "neither socket open").to.deep.equal([]);
@@ -556,7 +565,7 @@ describe("the frame path of the data plane, frame by frame", () => {
 
       // Port 0's local port was given back: the node comes up once port 1 uses another one.
       const retry = withNios(switchNode(), { 0: udpNio(0), 1: udpNio(2) });
-      expect(await dp.sync(retry)).to.deep.equal(E.right(undefined));
+      expect(await dp.sync(boundary.across(retry))).to.deep.equal(E.right(undefined));
       expect(transport.openLports()).to.deep.equal([LPORT, LPORT + 2]);
     });
 
@@ -566,7 +575,7 @@ describe("the frame path of the data plane, frame by frame", () => {
       after = E.getOrElseW(() => after)(replaceNio(after, 1, udpNio(1, { bpf: ["ip", "ether src"] })));
       after = withNios(after, { 2: udpNio(2) });
 
-      const synced = await dp.sync(after);
+      const synced = await dp.sync(boundary.across(after));
       expect(E.isLeft(synced) && synced.left).to.deep.include({ _tag: "InvalidFilterSettings" });
       expect(E.isLeft(synced) && synced.left._tag === "InvalidFilterSettings" && synced.left.problem).to.deep.include({ problem: "bpf_invalid", line: 2 });
       expect(transport.attempts, "no socket opened for port 2").to.deep.equal([LPORT, LPORT + 1]);

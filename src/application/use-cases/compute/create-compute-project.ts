@@ -9,9 +9,11 @@ import { TOKENS } from "../../ports/tokens.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 import type { ErrorOf } from "../../errors.js";
+import { readJsonValue } from "../../../domain/configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 
 /** What CreateComputeProject can answer instead of its result. */
-export type CreateComputeProjectError = ErrorOf<"InvalidUuid">;
+export type CreateComputeProjectError = ErrorOf<"InvalidUuid" | "InvalidConfiguration">;
 
 export interface CreateComputeProjectInput {
   readonly name: string;
@@ -31,6 +33,8 @@ export class CreateComputeProject {
 
   async execute(input: CreateComputeProjectInput): Promise<E.Either<CreateComputeProjectError, ComputeProject>> {
     if (input.projectId !== undefined && !isValidUuid(input.projectId)) return E.left({ _tag: "InvalidUuid", what: "Project", id: input.projectId });
+    const variables = readJsonValue(input.variables ?? null, "variables", CONFIGURATION_LIMITS.jsonDepth);
+    if (E.isLeft(variables)) return variables;
     const projectId = input.projectId ?? this.ids.uuid();
     return this.lock.run(computeProjectKey(projectId), async () => {
       const existing = await this.projects.get(projectId);

@@ -3,13 +3,15 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeProject, ProjectVariable } from "../../../domain/topology/project.js";
 import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError } from "../../errors.js";
+import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { readJsonValue } from "../../../domain/configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 
 /** What UpdateComputeProject can answer instead of its result. */
-export type UpdateComputeProjectError = ComputeProjectLookupError;
+export type UpdateComputeProjectError = ComputeProjectLookupError | ErrorOf<"InvalidConfiguration">;
 
 /** PUT on a compute project: the controller sends the project's variables when they change. */
 @injectable()
@@ -21,6 +23,8 @@ export class UpdateComputeProject {
   ) {}
 
   execute({ projectId, variables }: { readonly projectId: string; readonly variables: readonly ProjectVariable[] | null }): Promise<E.Either<UpdateComputeProjectError, ComputeProject>> {
+    const bounded = readJsonValue(variables, "variables", CONFIGURATION_LIMITS.jsonDepth);
+    if (E.isLeft(bounded)) return Promise.resolve(bounded);
     return this.lock.run(computeProjectKey(projectId), async () => {
       const found = await this.lookup.project(projectId);
       if (E.isLeft(found)) return found;

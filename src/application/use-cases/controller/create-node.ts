@@ -6,6 +6,7 @@ import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
@@ -15,7 +16,7 @@ import type { ComputeNodeCreateError } from "./compute-node-commands.js";
 import type { CreateComputeProjectError } from "../compute/create-compute-project.js";
 
 /** What CreateNode can answer instead of its result. */
-export type CreateNodeError = ControllerProjectLookupError | ErrorOf<"ComputeNotFound" | "NodeTypeNotSupported" | "NodeAlreadyExists"> | CreateComputeProjectError | ComputeNodeCreateError;
+export type CreateNodeError = ControllerProjectLookupError | ErrorOf<"ComputeNotFound" | "NodeTypeNotSupported" | "NodeAlreadyExists" | "ProjectFull"> | CreateComputeProjectError | ComputeNodeCreateError;
 
 export interface CreateNodeInput extends NodeSettingsInput {
   readonly name: string;
@@ -49,6 +50,8 @@ export class CreateNode {
       const nodeId = input.nodeId ?? this.ids.uuid();
       const existing = await this.nodes.get(projectId, nodeId);
       if (existing !== undefined) return E.left({ _tag: "NodeAlreadyExists", nodeId });
+      const limit = CONFIGURATION_LIMITS.nodesPerProject;
+      if ((await this.nodes.listByProject(projectId)).length >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
       const computeProject = await this.createComputeProject.execute({ name: project.right.name, projectId });
       if (E.isLeft(computeProject)) return computeProject;
       const nodeType = input.nodeType as NodeType;

@@ -7,9 +7,11 @@ import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { readJsonValue } from "../../../domain/configuration/read.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 
 /** What CreateProject can answer instead of its result. */
-export type CreateProjectError = ErrorOf<"ProjectNameTaken">;
+export type CreateProjectError = ErrorOf<"ProjectNameTaken" | "InvalidConfiguration">;
 
 export interface CreateProjectInput {
   readonly name: string;
@@ -29,6 +31,11 @@ export class CreateProject {
   ) {}
 
   execute(input: CreateProjectInput): Promise<E.Either<CreateProjectError, Project>> {
+    // Free-form values a client stores and gets back: bounded, so that writing and answering them cannot overflow.
+    for (const [key, value] of [["supplier", input.options?.supplier], ["variables", input.options?.variables]] as const) {
+      const bounded = readJsonValue(value ?? null, key, CONFIGURATION_LIMITS.jsonDepth);
+      if (E.isLeft(bounded)) return Promise.resolve(bounded);
+    }
     return this.lock.run("controller:projects", async () => {
       const projectId = input.projectId ?? this.ids.uuid();
       const existing = await this.projects.get(projectId);

@@ -40,12 +40,3 @@ export function defaultNodeLabel(name: string): Label {
 export function defaultSymbol(nodeType: NodeType): string {
   return nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg";
 }
-
-export function isSwitchPortEntry(entry: NodePortEntry): entry is PortMappingEntry {
-  return "type" in entry;
-}
-
-/** A hub keeps only the name and number of each entry. */
-export function hubPorts(entries: readonly NodePortEntry[]): HubPortEntry[] {
-  return entries.map((e) => ({ name: e.name, port_number: e.port_number }));
-}

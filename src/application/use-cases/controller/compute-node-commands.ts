@@ -2,7 +2,9 @@ import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
-import { type NodePortEntry, type NodeType, hubPorts, isSwitchPortEntry } from "../../../domain/topology/node.js";
+import type { NodePortEntry, NodeType } from "../../../domain/topology/node.js";
+import type { PortMappingEntry } from "../../../domain/switching/port.js";
+import type { HubPortEntry } from "../../../domain/switching/ethernet-hub.js";
 import type { CreateSwitchError } from "../compute/create-switch.js";
 import type { CreateHubError } from "../compute/create-hub.js";
 import type { UpdateSwitchError } from "../compute/update-switch.js";
@@ -34,17 +36,18 @@ export class ComputeNodeCommands {
     private readonly updateHub: UpdateHub,
   ) {}
 
+  // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
   create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<ComputeNodeCreateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
-      ? this.createSwitch.execute({ projectId, name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
-      : this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+      ? this.createSwitch.execute({ projectId, name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined })
+      : this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports as readonly HubPortEntry[] | undefined });
   }
 
   update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<ComputeNodeUpdateError, ComputeNode>> {
     const ports = settings.portsMapping;
     return nodeType === "ethernet_switch"
-      ? this.updateSwitch.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, portsMapping: ports?.filter(isSwitchPortEntry) })
-      : this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports === undefined ? undefined : hubPorts(ports) });
+      ? this.updateSwitch.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined })
+      : this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
   }
 }

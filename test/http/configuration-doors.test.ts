@@ -285,6 +285,9 @@ describe("HTTP: a project at its node or link limit answers 409 ProjectFull and 
       expect((await s.request("GET", `/v2/compute/projects/${FULL}/${nodeType}/nodes/${id(1, "0d0d0d0d")}`)).status).to.equal(404);
     }
     expect((await nodes.list()).filter((n) => n.projectId === FULL)).to.have.length(L.nodesPerProject);
+    // The embedding API's door: the use cases answer the same refusal as a value.
+    expect(await s.netemu.useCases.createHub.execute({ projectId: FULL, name: "direct" })).to.deep.equal(E.left({ _tag: "ProjectFull", what: "nodes", limit: L.nodesPerProject }));
+    expect(await s.netemu.useCases.createSwitch.execute({ projectId: FULL, name: "direct" })).to.deep.equal(E.left({ _tag: "ProjectFull", what: "nodes", limit: L.nodesPerProject }));
   });
 
   it(`refuses a controller node past ${L.nodesPerProject} with 409, and lists no new node`, async () => {

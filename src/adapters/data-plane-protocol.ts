@@ -75,7 +75,7 @@ export function applyNodeChange(last: ComputeNode | undefined, raw: unknown): E.
   const nios = new Map(base?.nios ?? []);
   for (const portNumber of c.removed as number[]) nios.delete(portNumber);
   for (const [portNumber, nio] of sent.right) nios.set(portNumber, nio);
-  return assembleComputeNode(fields.right, ports.right, nios);
+  return assembleComputeNode(fields.right, ports.right, nios, "");
 }
 
 export interface DataPlaneWorkerCalls {

@@ -88,7 +88,9 @@ const records = new Map<string, ComputeNode>();
 /** The calls the main thread may make, typed by the protocol's one declaration. */
 const calls: DataPlaneWorkerCalls = {
   sync: async (change, received) => {
-    const nodeId = (change as { fields?: { nodeId?: unknown } }).fields?.nodeId;
+    // Which record the change applies to; whether it is a change at all is applyNodeChange's to say.
+    const fields = typeof change === "object" && change !== null ? (change as { fields?: unknown }).fields : undefined;
+    const nodeId = typeof fields === "object" && fields !== null ? (fields as { nodeId?: unknown }).nodeId : undefined;
     const node = applyNodeChange(typeof nodeId === "string" ? records.get(nodeId) : undefined, change);
     if (E.isLeft(node)) return node;
     programs.receive(received);

@@ -6,6 +6,7 @@ import "../../src/adapters/data-plane-worker.js";
  * node whose name starts with "crash": how a bug in the worker looks to the main thread.
  */
 parentPort?.on("message", (m: { op: string; args: unknown[] }) => {
-  const node = m.args[0] as { name?: unknown } | undefined;
+  // A sync carries a node change (data-plane-protocol.ts): the node's name is among its fields.
+  const node = (m.args[0] as { fields?: { name?: unknown } } | undefined)?.fields;
   if (m.op === "sync" && typeof node?.name === "string" && node.name.startsWith("crash")) throw new Error(`told to crash by ${node.name}`);
 });

@@ -104,25 +104,36 @@ function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): Filter
 
 const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidth: 1, burst_loss: 2 };
 
-/** At most this many characters of text in one bpf or match entry, before it is split into lines. */
-const MAX_TEXT = CONFIGURATION_LIMITS.filterLines * (CONFIGURATION_LIMITS.expressionLength + 1);
-
-/** Checks the items of a bpf or match entry: text, within the line count and the line length. */
+/**
+ * Checks the items of a bpf or match entry: text, within the line count and the line length. One scan
+ * over the text that stops at the first line past a limit, before anything is split or trimmed.
+ */
 function checkText(kind: TextLinesKind, items: readonly unknown[]): FilterProblem | undefined {
   const { filterLines, expressionLength } = CONFIGURATION_LIMITS;
   if (items.length > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: items.length };
-  let size = 0;
-  for (const item of items) {
-    if (typeof item !== "string") return { problem: "bpf_not_text", kind, got: item };
-    size += item.length + 1;
+  for (const item of items) if (typeof item !== "string") return { problem: "bpf_not_text", kind, got: item };
+  let lines = 0;
+  for (const item of items as readonly string[]) {
+    let start = 0;
+    while (start <= item.length) {
+      const end = item.indexOf("\n", start);
+      const stop = end < 0 ? item.length : end;
+      const line = item.slice(start, stop).trim();
+      if (line !== "") {
+        lines++;
+        if (lines > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: countLines(items as readonly string[]) };
+        if (line.length > expressionLength) return { problem: "line_too_long", kind, line: lines, limit: expressionLength, got: line.length };
+      }
+      if (end < 0) break;
+      start = end + 1;
+    }
   }
-  // Bounded before splitting, so a huge text costs one pass over its length and no more.
-  if (size > MAX_TEXT) return { problem: "too_many_lines", kind, limit: filterLines, got: Math.ceil(size / (expressionLength + 1)) };
-  const lines = expressionLines(items as readonly string[]);
-  if (lines.length > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: lines.length };
-  const long = lines.findIndex((l) => l.length > expressionLength);
-  if (long >= 0) return { problem: "line_too_long", kind, line: long + 1, limit: expressionLength, got: (lines[long] as string).length };
   return undefined;
+}
+
+/** The non-blank lines of text items (only for the message of a refusal, once). */
+function countLines(items: readonly string[]): number {
+  return expressionLines(items).length;
 }
 
 /** Checks one entry that is on; answers its values, frozen. */

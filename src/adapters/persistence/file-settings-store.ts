@@ -1,4 +1,5 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { JSON_DEPTH_LIMIT, gns3Json, jsonDepthExceeds } from "../shared/gns3-json.js";
 import { basename, dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ErrorOf } from "../../application/errors.js";
@@ -98,6 +99,8 @@ export class FileSettingsStore implements SettingsStore {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new CorruptSettingsFile(this.path, "line 1: the top level must be a JSON object");
     }
+    // netemu writes the file back whole: a nesting it could not write is refused when it is read.
+    if (jsonDepthExceeds(parsed)) throw new CorruptSettingsFile(this.path, `nested deeper than ${JSON_DEPTH_LIMIT} levels`);
     return (this.cache = parsed as Record<string, unknown>);
   }
 
@@ -127,7 +130,8 @@ export class FileSettingsStore implements SettingsStore {
     const next = { ...current, iou_license: license };
     try {
       await mkdir(dirname(this.path), { recursive: true });
-      await writeFileAtomic(this.path, JSON.stringify(next, null, 4) + "\n", 0o600);
+      // GNS3's json.dump(settings, f, indent=4, sort_keys=True), by the one writer of that layout (ADR 0053).
+      await writeFileAtomic(this.path, gns3Json(next), 0o600);
     } catch (err) {
       return E.left(failed(this.path, "write", err));
     }

@@ -12,7 +12,7 @@ import type { RawMatcher } from "./codegen.js";
 import { buildDag, rejectsAll } from "./dag.js";
 import { BpfError } from "./errors.js";
 import { parse } from "./parser.js";
-import { compileProgram } from "./semantics.js";
+import { compilePredicate } from "./semantics.js";
 
 /** true = the expression matches the frame (the bpf link filter then drops it); caplen = len = frame.length */
 export type FrameMatcher = (frame: Uint8Array) => boolean;
@@ -34,7 +34,7 @@ const cache = new Map<string, Either<BpfCompileError, CaptureMatcher>>();
 
 function compileUncached(expression: string): Either<BpfCompileError, CaptureMatcher> {
   try {
-    const pred = compileProgram(parse(expression));
+    const pred = compilePredicate(parse(expression));
     const dag = buildDag(pred);
     if (rejectsAll(dag)) return E.left(compileError("expression rejects all packets"));
     const raw: RawMatcher = generateMatcher(dag.root, dag.prelude);
@@ -98,7 +98,7 @@ export function compileExpressionLines(lines: readonly string[]): Either<string,
 /** The generated JavaScript for an expression (diagnostics: `netemu bpf` and the docs show it). */
 export function explainExpression(expression: string): Either<BpfCompileError, string> {
   try {
-    const dag = buildDag(compileProgram(parse(expression)));
+    const dag = buildDag(compilePredicate(parse(expression)));
     if (rejectsAll(dag)) return E.left(compileError("expression rejects all packets"));
     return E.right(generateSource(dag.root, dag.prelude));
   } catch (e) {

@@ -2,10 +2,10 @@ import { expect } from "chai";
 import { generateMatcher, generateSource } from "../../../src/domain/bpf/codegen.js";
 import { buildDag, interpret, rejectsAll } from "../../../src/domain/bpf/dag.js";
 import { parse } from "../../../src/domain/bpf/parser.js";
-import { compileProgram } from "../../../src/domain/bpf/semantics.js";
+import { compilePredicate } from "../../../src/domain/bpf/semantics.js";
 import { generateChainAndTunnelFrames, generateFrames } from "../../support/bpf-frames.js";
 
-const dagOf = (s: string) => buildDag(compileProgram(parse(s)));
+const dagOf = (s: string) => buildDag(compilePredicate(parse(s)));
 
 describe("the BPF decision DAG and code generator", () => {
   const frames = [...generateFrames(1500, 7), ...generateChainAndTunnelFrames(500, 7)];

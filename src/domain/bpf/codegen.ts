@@ -22,7 +22,7 @@ import { valKey } from "./ir.js";
 import { WorkBudget } from "./limits.js";
 import { geneveOffset, walkChain } from "./runtime.js";
 
-export type RawMatcher = (bytes: Uint8Array, wirelen: number) => boolean;
+type RawMatcher = (bytes: Uint8Array, wirelen: number) => boolean;
 
 /** Blocks nested in one generated function before the inner code moves to a function of its own. */
 const MAX_BLOCK_DEPTH = 16;

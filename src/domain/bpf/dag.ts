@@ -91,7 +91,8 @@ class Builder {
 }
 
 /** An outcome known on a path: test number `test` went `outcome`; `eq` >= 0 when that test was an equality
- * with the written constant `k` (its value is then known: libpcap's value numbering). */
+ * with the written constant `k` (its value is then known: libpcap's value numbering). A negative `test` is a
+ * value known equal to a constant that no test below compares it with (`k` is then NaN, equal to nothing). */
 interface Fact {
   readonly test: number;
   readonly eq: number;
@@ -110,35 +111,75 @@ interface TestFacts {
 /**
  * Jump threading: the DAG with every test whose outcome the path to it decided removed, the path going on to
  * the decided branch (the same comparison made before, or the value found equal to another constant). Each
- * node is specialised for the facts known on the paths to it; only facts a later test can use are kept:
- * a fact about a comparison that no node below tests is dropped. Ids are topological (Builder.test), so a
- * comparison whose smallest test id is above the node's id is tested nowhere below it. Without that, every
- * term of `vlan and vlan and ...` doubled the number of fact sets (3^n paths), and each term of
- * `host a or host b or ...` made every fact set longer.
+ * node is specialised for the facts known on the paths to it, and only the part of them that decides some
+ * test below matters, so that part is what tells specialisations apart:
+ *
+ * - a fact about a comparison that no node below makes is dropped, unless it is a value found equal to a
+ *   constant and that value is compared below; ids are topological (Builder.test), so a comparison whose
+ *   smallest test id is above the node's id is made nowhere below it;
+ * - a value found equal to a constant that no test below compares it with decides every test below on that
+ *   value alike (false), whichever the constant was: the constant is forgotten.
+ *
+ * Without the first, each term of `vlan and vlan and ...` tripled the fact sets (3^n paths); without the
+ * second, `ether host a or ether host b or ...` and `(host a and port 1) or (host b and port 2) or ...` kept
+ * one fact set per combination of earlier constants (n^2 to n^4 of them).
  */
 function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
+  const all = nodesOf(root);
+  budget.spend(all.length);
+  // number the comparisons and the values compared with a written constant
   const tests = new Map<string, number>();
   const values = new Map<string, number>();
-  const minTest: number[] = [];
-  const minEq: number[] = [];
+  const uses: number[] = [];
+  const valueUses: number[] = [];
   const info = new Map<number, TestFacts>();
-  for (const n of nodesOf(root)) {
+  for (const n of all) {
     if (n.kind !== "test") continue;
     const test = tests.get(n.key) ?? tests.size;
     tests.set(n.key, test);
-    minTest[test] = Math.min(minTest[test] ?? n.id, n.id);
+    uses[test] = (uses[test] ?? 0) + 1;
     let eq = -1;
     if (n.op === "eq" && isPlainConstant(n.b)) {
       eq = values.get(n.aKey) ?? values.size;
       values.set(n.aKey, eq);
-      minEq[eq] = Math.min(minEq[eq] ?? n.id, n.id);
+      valueUses[eq] = (valueUses[eq] ?? 0) + 1;
     }
     info.set(n.id, { test, eq, k: n.b.t === "k" ? n.b.v : 0 });
   }
-  budget.spend(info.size);
+  // a fact can only decide a later test if its comparison (or value) is made by another node too: give
+  // those a bit, and each node the bits of what is made at or below it (ids are topological)
+  const testBit = new Map<number, number>();
+  const valueBit = new Map<number, number>();
+  uses.forEach((count, test) => count > 1 && testBit.set(test, testBit.size + valueBit.size));
+  valueUses.forEach((count, eq) => count > 1 && valueBit.set(eq, testBit.size + valueBit.size));
+  const words = (testBit.size + valueBit.size + 31) >>> 5;
+  const slot = new Map<number, number>();
+  const below = new Uint32Array((all.length + 1) * words);
+  budget.spend((all.length * words) >>> 3);
+  for (const n of [...all].sort((x, y) => x.id - y.id)) {
+    if (n.kind !== "test") continue;
+    const at = (slot.size + 1) * words;
+    slot.set(n.id, at);
+    // leaves have slot 0, which stays empty
+    const t = slot.get(n.t.id) ?? 0;
+    const f = slot.get(n.f.id) ?? 0;
+    for (let w = 0; w < words; w++) below[at + w] = (below[t + w] as number) | (below[f + w] as number);
+    const me = info.get(n.id) as TestFacts;
+    const tb = testBit.get(me.test);
+    if (tb !== undefined) below[at + (tb >>> 5)] = (below[at + (tb >>> 5)] as number) | (1 << (tb & 31));
+    const vb = me.eq >= 0 ? valueBit.get(me.eq) : undefined;
+    if (vb !== undefined) below[at + (vb >>> 5)] = (below[at + (vb >>> 5)] as number) | (1 << (vb & 31));
+  }
+  const has = (at: number, bit: number | undefined): boolean =>
+    bit !== undefined && ((below[at + (bit >>> 5)] as number) & (1 << (bit & 31))) !== 0;
   const infoOf = (n: TestNode): TestFacts => info.get(n.id) as TestFacts;
-  const usable = (f: Fact, id: number): boolean =>
-    (minTest[f.test] as number) <= id || (f.outcome && f.eq >= 0 && (minEq[f.eq] as number) <= id);
+  /** `f` as it matters at node `n`, or undefined when it decides nothing at or below `n` */
+  const relevant = (f: Fact, n: TestNode): Fact | undefined => {
+    const at = slot.get(n.id) as number;
+    if (f.test >= 0 && has(at, testBit.get(f.test))) return f;
+    if (!f.outcome || f.eq < 0 || !has(at, valueBit.get(f.eq))) return undefined;
+    return f.test < 0 ? f : { test: -1 - f.eq, eq: f.eq, k: NaN, outcome: true };
+  };
   const known = (facts: readonly Fact[], n: TestNode): boolean | undefined => {
     const me = infoOf(n);
     for (const f of facts) {
@@ -179,8 +220,13 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
       ret = n;
       return;
     }
-    const kept = facts.filter((f) => usable(f, n.id));
-    const key = `${n.id}|${kept.map((f) => (f.outcome ? f.test : ~f.test)).join(",")}`;
+    const kept: Fact[] = [];
+    for (const f of facts) {
+      const r = relevant(f, n);
+      if (r !== undefined) kept.push(r);
+    }
+    kept.sort((x, y) => x.test - y.test);
+    const key = `${n.id}|${kept.map((f) => (f.outcome ? f.test : `~${f.test}`)).join(",")}`;
     const hit = memo.get(key);
     if (hit !== undefined) {
       ret = hit;

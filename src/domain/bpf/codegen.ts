@@ -69,7 +69,8 @@ class Emitter {
   }
 
   private emit(out: string[], line: string): void {
-    this.budget.spend(1);
+    // by size: a line holds a whole value, and a value of long arithmetic is long
+    this.budget.spend(1 + (line.length >>> 4));
     out.push(line);
   }
 

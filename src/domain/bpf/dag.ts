@@ -36,6 +36,8 @@ type TestNode = Extract<Node, { kind: "test" }>;
 class Builder {
   private nextId = 2;
   private readonly cons = new Map<string, Node>();
+  /** a number per comparison key: keys of long arithmetic are long, and every node made is looked up */
+  private readonly keyIds = new Map<string, number>();
   readonly yes: Node = { kind: "leaf", id: 1, value: true };
   readonly no: Node = { kind: "leaf", id: 0, value: false };
 
@@ -45,7 +47,12 @@ class Builder {
    * so ids are a topological order of every DAG built here: a node's descendants have smaller ids. */
   test(op: CmpOp, a: Val, b: Val, key: string, aKey: string, t: Node, f: Node): Node {
     if (t === f) return t;
-    const ck = `${key}|${t.id}|${f.id}`;
+    let keyId = this.keyIds.get(key);
+    if (keyId === undefined) {
+      keyId = this.keyIds.size;
+      this.keyIds.set(key, keyId);
+    }
+    const ck = `${keyId}|${t.id}|${f.id}`;
     const found = this.cons.get(ck);
     if (found !== undefined) return found;
     const node: Node = { kind: "test", id: this.nextId++, op, a, b, key, aKey, t, f };
@@ -96,16 +103,22 @@ class Builder {
 interface Fact {
   readonly test: number;
   readonly eq: number;
+  /** the value compared, when the test is an equality with a written constant, whatever its outcome */
+  readonly value: number;
   readonly k: number;
   readonly outcome: boolean;
+  /** its part of a memo key */
+  readonly code: string;
 }
 
-/** What specialize needs of each test node: the numbers of its comparison and of its equality value. */
+/** What specialize needs of each test node: the numbers of its comparison and of its equality value, and
+ * where the bits of what is tested at or below it are. */
 interface TestFacts {
   readonly test: number;
   /** -1 unless the test is `value = written constant` */
   readonly eq: number;
   readonly k: number;
+  at: number;
 }
 
 /**
@@ -115,10 +128,11 @@ interface TestFacts {
  * test below matters, so that part is what tells specialisations apart:
  *
  * - a fact about a comparison that no node below makes is dropped, unless it is a value found equal to a
- *   constant and that value is compared below; ids are topological (Builder.test), so a comparison whose
- *   smallest test id is above the node's id is made nowhere below it;
+ *   constant and that value is compared below (one bit per comparison and value that more than one node
+ *   makes: a fact about anything else can never decide a later test);
  * - a value found equal to a constant that no test below compares it with decides every test below on that
- *   value alike (false), whichever the constant was: the constant is forgotten.
+ *   value alike (false), whichever the constant was: the constant is forgotten;
+ * - a value found equal to a constant is unequal to every other: what was known about those goes.
  *
  * Without the first, each term of `vlan and vlan and ...` tripled the fact sets (3^n paths); without the
  * second, `ether host a or ether host b or ...` and `(host a and port 1) or (host b and port 2) or ...` kept
@@ -133,8 +147,8 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
   const uses: number[] = [];
   const valueUses: number[] = [];
   const info = new Map<number, TestFacts>();
-  for (const n of all) {
-    if (n.kind !== "test") continue;
+  const ascending = all.filter((n): n is TestNode => n.kind === "test").sort((x, y) => x.id - y.id);
+  for (const n of ascending) {
     const test = tests.get(n.key) ?? tests.size;
     tests.set(n.key, test);
     uses[test] = (uses[test] ?? 0) + 1;
@@ -144,41 +158,42 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
       values.set(n.aKey, eq);
       valueUses[eq] = (valueUses[eq] ?? 0) + 1;
     }
-    info.set(n.id, { test, eq, k: n.b.t === "k" ? n.b.v : 0 });
+    info.set(n.id, { test, eq, k: n.b.t === "k" ? n.b.v : 0, at: 0 });
   }
-  // a fact can only decide a later test if its comparison (or value) is made by another node too: give
-  // those a bit, and each node the bits of what is made at or below it (ids are topological)
-  const testBit = new Map<number, number>();
-  const valueBit = new Map<number, number>();
-  uses.forEach((count, test) => count > 1 && testBit.set(test, testBit.size + valueBit.size));
-  valueUses.forEach((count, eq) => count > 1 && valueBit.set(eq, testBit.size + valueBit.size));
-  const words = (testBit.size + valueBit.size + 31) >>> 5;
-  const slot = new Map<number, number>();
-  const below = new Uint32Array((all.length + 1) * words);
-  budget.spend((all.length * words) >>> 3);
-  for (const n of [...all].sort((x, y) => x.id - y.id)) {
-    if (n.kind !== "test") continue;
-    const at = (slot.size + 1) * words;
-    slot.set(n.id, at);
-    // leaves have slot 0, which stays empty
-    const t = slot.get(n.t.id) ?? 0;
-    const f = slot.get(n.f.id) ?? 0;
-    for (let w = 0; w < words; w++) below[at + w] = (below[t + w] as number) | (below[f + w] as number);
+  // the bits of what is tested at or below each node (ids are topological: children first)
+  let bits = 0;
+  const testBit = uses.map((count) => (count > 1 ? bits++ : -1));
+  const valueBit = valueUses.map((count) => (count > 1 ? bits++ : -1));
+  const words = (bits + 31) >>> 5;
+  // node i's bits are below[(i + 1) * words ...]; leaves have the empty slot 0
+  const below = new Uint32Array((ascending.length + 1) * words);
+  budget.spend((ascending.length * words) >>> 3);
+  const set = (at: number, bit: number): void => {
+    if (bit >= 0) below[at + (bit >>> 5)] = (below[at + (bit >>> 5)] as number) | (1 << (bit & 31));
+  };
+  ascending.forEach((n, i) => {
     const me = info.get(n.id) as TestFacts;
-    const tb = testBit.get(me.test);
-    if (tb !== undefined) below[at + (tb >>> 5)] = (below[at + (tb >>> 5)] as number) | (1 << (tb & 31));
-    const vb = me.eq >= 0 ? valueBit.get(me.eq) : undefined;
-    if (vb !== undefined) below[at + (vb >>> 5)] = (below[at + (vb >>> 5)] as number) | (1 << (vb & 31));
-  }
-  const has = (at: number, bit: number | undefined): boolean =>
-    bit !== undefined && ((below[at + (bit >>> 5)] as number) & (1 << (bit & 31))) !== 0;
+    me.at = (i + 1) * words;
+    const t = n.t.kind === "leaf" ? 0 : (info.get(n.t.id) as TestFacts).at;
+    const f = n.f.kind === "leaf" ? 0 : (info.get(n.f.id) as TestFacts).at;
+    for (let w = 0; w < words; w++) below[me.at + w] = (below[t + w] as number) | (below[f + w] as number);
+    set(me.at, testBit[me.test] as number);
+    if (me.eq >= 0) set(me.at, valueBit[me.eq] as number);
+  });
+  const has = (at: number, bit: number): boolean => bit >= 0 && ((below[at + (bit >>> 5)] as number) & (1 << (bit & 31))) !== 0;
   const infoOf = (n: TestNode): TestFacts => info.get(n.id) as TestFacts;
-  /** `f` as it matters at node `n`, or undefined when it decides nothing at or below `n` */
-  const relevant = (f: Fact, n: TestNode): Fact | undefined => {
-    const at = slot.get(n.id) as number;
-    if (f.test >= 0 && has(at, testBit.get(f.test))) return f;
-    if (!f.outcome || f.eq < 0 || !has(at, valueBit.get(f.eq))) return undefined;
-    return f.test < 0 ? f : { test: -1 - f.eq, eq: f.eq, k: NaN, outcome: true };
+  const someConstant = new Map<number, Fact>();
+  /** `f` as it matters at the node whose bits are at `at`, or undefined when it decides nothing there */
+  const relevant = (f: Fact, at: number): Fact | undefined => {
+    if (f.test >= 0 && has(at, testBit[f.test] as number)) return f;
+    if (!f.outcome || f.eq < 0 || !has(at, valueBit[f.eq] as number)) return undefined;
+    if (f.test < 0) return f;
+    let c = someConstant.get(f.eq);
+    if (c === undefined) {
+      c = { test: -1 - f.eq, eq: f.eq, value: f.eq, k: NaN, outcome: true, code: `=${f.eq}` };
+      someConstant.set(f.eq, c);
+    }
+    return c;
   };
   const known = (facts: readonly Fact[], n: TestNode): boolean | undefined => {
     const me = infoOf(n);
@@ -190,7 +205,15 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
   };
   const learn = (facts: readonly Fact[], n: TestNode, outcome: boolean): Fact[] => {
     const me = infoOf(n);
-    const fact: Fact = { test: me.test, eq: outcome ? me.eq : -1, k: me.k, outcome };
+    const fact: Fact = {
+      test: me.test,
+      eq: outcome ? me.eq : -1,
+      value: me.eq,
+      k: me.k,
+      outcome,
+      code: outcome ? `${me.test}` : `~${me.test}`,
+    };
+    const implied = (f: Fact): boolean => fact.eq >= 0 && !f.outcome && f.value === fact.eq;
     const out: Fact[] = [];
     let placed = false;
     for (const f of facts) {
@@ -198,7 +221,7 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
         out.push(fact);
         placed = true;
       }
-      out.push(f);
+      if (!implied(f)) out.push(f);
     }
     if (!placed) out.push(fact);
     return out;
@@ -209,10 +232,14 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
     readonly n: TestNode;
     readonly facts: readonly Fact[];
     readonly key: string;
+    readonly memo: Map<string, Node>;
     step: "first" | "true" | "false" | "decided";
     t: Node | undefined;
   }
-  const memo = new Map<string, Node>();
+  // specialisations by node, then by the codes of the facts that matter there (each set's codes are
+  // joined once: a string used again keeps its hash)
+  const memo = new Map<number, Map<string, Node>>();
+  const codesOf = new WeakMap<readonly Fact[], string>();
   const stack: Frame[] = [];
   let ret: Node = root;
   const visit = (n: Node, facts: readonly Fact[]): void => {
@@ -220,20 +247,34 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
       ret = n;
       return;
     }
-    const kept: Fact[] = [];
+    let kept: Fact[] = [];
+    let reordered = false;
+    const at = infoOf(n).at;
     for (const f of facts) {
-      const r = relevant(f, n);
-      if (r !== undefined) kept.push(r);
+      const r = relevant(f, at);
+      if (r === undefined) continue;
+      reordered ||= r !== f;
+      kept.push(r);
     }
-    kept.sort((x, y) => x.test - y.test);
-    const key = `${n.id}|${kept.map((f) => (f.outcome ? f.test : `~${f.test}`)).join(",")}`;
-    const hit = memo.get(key);
+    if (reordered) kept.sort((x, y) => x.test - y.test);
+    else if (kept.length === facts.length) kept = facts as Fact[];
+    let codes = codesOf.get(kept);
+    if (codes === undefined) {
+      codes = kept.map((f) => f.code).join(",");
+      codesOf.set(kept, codes);
+    }
+    let byFacts = memo.get(n.id);
+    if (byFacts === undefined) {
+      byFacts = new Map();
+      memo.set(n.id, byFacts);
+    }
+    const hit = byFacts.get(codes);
     if (hit !== undefined) {
       ret = hit;
       return;
     }
     budget.spend(1 + facts.length);
-    stack.push({ n, facts: kept, key, step: "first", t: undefined });
+    stack.push({ n, facts: kept, key: codes, memo: byFacts, step: "first", t: undefined });
   };
   visit(root, []);
   while (stack.length > 0) {
@@ -256,12 +297,9 @@ function specialize(b: Builder, root: Node, budget: WorkBudget): Node {
         visit(fr.n.f, learn(fr.facts, fr.n, false));
         break;
       case "false":
-        ret = b.from(fr.n, fr.t as Node, ret);
-        memo.set(fr.key, ret);
-        stack.pop();
-        break;
       case "decided":
-        memo.set(fr.key, ret);
+        if (fr.step === "false") ret = b.from(fr.n, fr.t as Node, ret);
+        fr.memo.set(fr.key, ret);
         stack.pop();
         break;
     }

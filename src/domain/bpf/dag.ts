@@ -35,7 +35,8 @@ type TestNode = Extract<Node, { kind: "test" }>;
 
 class Builder {
   private nextId = 2;
-  private readonly cons = new Map<string, Node>();
+  /** nodes by comparison key number, then by their successors' ids */
+  private readonly cons = new Map<number, Map<number, Node>>();
   /** a number per comparison key: keys of long arithmetic are long, and every node made is looked up */
   private readonly keyIds = new Map<string, number>();
   readonly yes: Node = { kind: "leaf", id: 1, value: true };
@@ -52,11 +53,17 @@ class Builder {
       keyId = this.keyIds.size;
       this.keyIds.set(key, keyId);
     }
-    const ck = `${keyId}|${t.id}|${f.id}`;
-    const found = this.cons.get(ck);
+    let bySuccessors = this.cons.get(keyId);
+    if (bySuccessors === undefined) {
+      bySuccessors = new Map();
+      this.cons.set(keyId, bySuccessors);
+    }
+    // ids stay far below 2^26, so the pair is exact in a double
+    const successors = t.id * 0x4000000 + f.id;
+    const found = bySuccessors.get(successors);
     if (found !== undefined) return found;
     const node: Node = { kind: "test", id: this.nextId++, op, a, b, key, aKey, t, f };
-    this.cons.set(ck, node);
+    bySuccessors.set(successors, node);
     return node;
   }
 
@@ -338,7 +345,12 @@ type MNode = MTest | Extract<Node, { kind: "leaf" }>;
 function toMutable(root: Node): MNode {
   const copies = new Map<number, MNode>();
   const all = nodesOf(root);
-  for (const n of all) copies.set(n.id, n.kind === "leaf" ? n : { ...n, t: n.t as MNode, f: n.f as MNode });
+  for (const n of all) {
+    copies.set(
+      n.id,
+      n.kind === "leaf" ? n : { kind: "test", id: n.id, op: n.op, a: n.a, b: n.b, key: n.key, aKey: n.aKey, t: n.t as MNode, f: n.f as MNode },
+    );
+  }
   for (const n of all) {
     const m = copies.get(n.id) as MNode;
     if (m.kind === "test" && n.kind === "test") {

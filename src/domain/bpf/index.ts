@@ -123,30 +123,31 @@ function anyLine(matchers: readonly CaptureMatcher[]): FrameMatcher {
 
 /**
  * The matcher of a compiled program: a frame matching any line matches. Cheap: each source goes through
- * `new Function` once (the matcher this thread already made for the same line and source is reused). Where
- * `new Function` is not allowed, the lines are compiled again and run by the DAG interpreter.
+ * `new Function` once. Where `new Function` is not allowed (a strict Content-Security-Policy), the lines are
+ * compiled again, in this thread, for the DAG interpreter.
  */
 export function instantiateProgram(program: BpfProgram): FrameMatcher {
   const made: CaptureMatcher[] = [];
-  for (const [i, source] of program.sources.entries()) {
-    const mine = cache.get(program.lines[i] ?? "");
-    const m = mine !== undefined && E.isRight(mine) && mine.right.source === source ? mine.right.matcher : instantiateSource(source);
-    if (m === undefined) return anyLine(program.lines.map(recompiled));
+  for (const source of program.sources) {
+    const m = instantiateSource(source);
+    if (m === undefined) return anyLine(program.lines.map(compiledMatcher));
     made.push(m);
   }
   return anyLine(made);
 }
 
-function recompiled(line: string): CaptureMatcher {
+/** The matcher of a line of a program (compiled again, or found in the cache). */
+function compiledMatcher(line: string): CaptureMatcher {
   const r = compiled(line);
   // a program is only made by compileProgram, from lines that compiled
   if (E.isLeft(r)) throw new Error(`bpf program line does not compile: ${r.left.message}`);
   return r.right.matcher;
 }
 
-/** One matcher for several expressions, one per line (blank lines ignored): a frame matching any line matches. */
+/** One matcher for several expressions, one per line (blank lines ignored): a frame matching any line matches.
+ * The same as instantiating the compiled program, without generating functions again in this thread. */
 export function compileLines(lines: readonly string[]): Either<BpfLineError, FrameMatcher> {
-  return E.map(instantiateProgram)(compileProgram(lines));
+  return E.map((p: BpfProgram) => anyLine(p.lines.map(compiledMatcher)))(compileProgram(lines));
 }
 
 /** compileLines with its failure as one sentence: `Invalid BPF expression on line N: <message>`. */

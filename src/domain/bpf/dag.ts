@@ -339,6 +339,10 @@ interface MTest {
   readonly aKey: string;
   t: MNode;
   f: MNode;
+  // scratch of the pass over the graph numbered `pass`: its distinct parents, its place in a post-order
+  pass: number;
+  preds: MTest[];
+  order: number;
 }
 type MNode = MTest | Extract<Node, { kind: "leaf" }>;
 
@@ -348,7 +352,9 @@ function toMutable(root: Node): MNode {
   for (const n of all) {
     copies.set(
       n.id,
-      n.kind === "leaf" ? n : { kind: "test", id: n.id, op: n.op, a: n.a, b: n.b, key: n.key, aKey: n.aKey, t: n.t as MNode, f: n.f as MNode },
+      n.kind === "leaf"
+        ? n
+        : { kind: "test", id: n.id, op: n.op, a: n.a, b: n.b, key: n.key, aKey: n.aKey, t: n.t as MNode, f: n.f as MNode, pass: 0, preds: [], order: -1 },
     );
   }
   for (const n of all) {
@@ -393,15 +399,17 @@ function fromMutable(b: Builder, root: MNode): Node {
   return made.get(root) as Node;
 }
 
-/** The test nodes of a mutable graph, each once, in depth-first order (true branch first). */
-function mutableTests(root: MNode): MTest[] {
-  const seen = new Set<MNode>();
+/** The test nodes of a mutable graph, each once, in depth-first order (true branch first), with their scratch
+ * reset for pass number `pass`. */
+function mutableTests(root: MNode, pass: number): MTest[] {
   const out: MTest[] = [];
   const stack: MNode[] = [root];
   while (stack.length > 0) {
     const n = stack.pop() as MNode;
-    if (n.kind !== "test" || seen.has(n)) continue;
-    seen.add(n);
+    if (n.kind !== "test" || n.pass === pass) continue;
+    n.pass = pass;
+    n.preds = [];
+    n.order = -1;
     out.push(n);
     stack.push(n.f, n.t);
   }
@@ -431,16 +439,16 @@ function mutableTests(root: MNode): MTest[] {
  */
 function pullups(root: MNode, budget: WorkBudget): boolean {
   let changed = false;
-  for (;;) {
-    const or = regroup(root, "or", budget);
-    const and = regroup(root, "and", budget);
+  for (let pass = 1; ; pass += 2) {
+    const or = regroup(root, "or", pass, budget);
+    const and = regroup(root, "and", pass + 1, budget);
     if (!or && !and) return changed;
     changed = true;
   }
 }
 
-function regroup(root: MNode, mode: "or" | "and", budget: WorkBudget): boolean {
-  const tests = mutableTests(root);
+function regroup(root: MNode, mode: "or" | "and", pass: number, budget: WorkBudget): boolean {
+  const tests = mutableTests(root, pass);
   budget.spend(tests.length);
   const same = (x: MTest): MNode => (mode === "or" ? x.t : x.f);
   const next = (x: MTest): MNode => (mode === "or" ? x.f : x.t);
@@ -448,36 +456,30 @@ function regroup(root: MNode, mode: "or" | "and", budget: WorkBudget): boolean {
     if (mode === "or") x.f = v;
     else x.t = v;
   };
-  const preds = new Map<MNode, MTest[]>();
   for (const n of tests) {
-    for (const c of n.t === n.f ? [n.t] : [n.t, n.f]) {
-      const list = preds.get(c);
-      if (list === undefined) preds.set(c, [n]);
-      else list.push(n);
-    }
+    if (n.t.kind === "test") n.t.preds.push(n);
+    if (n.f.kind === "test" && n.f !== n.t) n.f.preds.push(n);
   }
-  const predsOf = (n: MNode): MTest[] => preds.get(n) ?? [];
   const follows = (c: MTest): boolean => {
-    const ps = predsOf(c);
-    const p = ps[0];
-    return ps.length === 1 && p !== undefined && next(p) === c && same(p) === same(c);
+    const p = c.preds[0];
+    return c.preds.length === 1 && p !== undefined && next(p) === c && same(p) === same(c);
   };
   // chains are put in order from the bottom up: by the place of their last test in a post-order, where a
   // test comes after everything below it
-  const below = new Map<MNode, number>();
+  let placed = 0;
   const stack: MNode[] = [root];
   while (stack.length > 0) {
     const n = stack[stack.length - 1] as MNode;
-    if (n.kind === "leaf" || below.has(n)) {
+    if (n.kind === "leaf" || n.order >= 0) {
       stack.pop();
       continue;
     }
-    const waiting = [n.t, n.f].filter((c) => c.kind === "test" && !below.has(c));
-    if (waiting.length > 0) {
-      stack.push(...waiting.reverse());
-      continue;
-    }
-    below.set(n, below.size);
+    const t = n.t.kind === "test" && n.t.order < 0;
+    const f = n.f.kind === "test" && n.f.order < 0;
+    if (f) stack.push(n.f);
+    if (t) stack.push(n.t);
+    if (t || f) continue;
+    n.order = placed++;
     stack.pop();
   }
   const chains: MTest[][] = [];
@@ -487,16 +489,16 @@ function regroup(root: MNode, mode: "or" | "and", budget: WorkBudget): boolean {
     for (let x = next(head); x.kind === "test" && follows(x); x = next(x)) chain.push(x);
     if (chain.length > 1) chains.push(chain);
   }
-  const bottom = (c: readonly MTest[]): number => below.get(c[c.length - 1] as MTest) ?? 0;
-  chains.sort((x, y) => bottom(x) - bottom(y));
+  chains.sort((x, y) => (x[x.length - 1] as MTest).order - (y[y.length - 1] as MTest).order);
   let changed = false;
   for (const chain of chains) {
     budget.spend(chain.length);
     const head = chain[0] as MTest;
     const tail = chain[chain.length - 1] as MTest;
-    const headPreds = predsOf(head);
+    const headPreds = head.preds;
     const first = headPreds[0]?.aKey;
     const lead = first !== undefined && headPreds.every((p) => p.aKey === first) ? first : undefined;
+    if (inOrder(chain, lead)) continue;
     const groups = new Map<string, MTest[]>();
     if (lead !== undefined) groups.set(lead, []);
     for (const x of chain) {
@@ -505,7 +507,6 @@ function regroup(root: MNode, mode: "or" | "and", budget: WorkBudget): boolean {
       else g.push(x);
     }
     const wanted = [...groups.values()].flat();
-    if (wanted.every((x, i) => x === chain[i])) continue;
     changed = true;
     const exit = next(tail);
     for (let i = 0; i < wanted.length; i++) setNext(wanted[i] as MTest, wanted[i + 1] ?? exit);
@@ -516,13 +517,31 @@ function regroup(root: MNode, mode: "or" | "and", budget: WorkBudget): boolean {
         if (p.f === head) p.f = newHead;
       }
     }
-    preds.set(newHead, headPreds);
-    for (let i = 1; i < wanted.length; i++) preds.set(wanted[i] as MTest, [wanted[i - 1] as MTest]);
-    const exitPreds = predsOf(exit);
-    const at = exitPreds.indexOf(tail);
-    if (at >= 0) exitPreds[at] = wanted[wanted.length - 1] as MTest;
+    newHead.preds = headPreds;
+    for (let i = 1; i < wanted.length; i++) (wanted[i] as MTest).preds = [wanted[i - 1] as MTest];
+    if (exit.kind === "test") {
+      const at = exit.preds.indexOf(tail);
+      if (at >= 0) exit.preds[at] = wanted[wanted.length - 1] as MTest;
+    }
   }
   return changed;
+}
+
+/** Whether a chain already has the order the pull-ups end in: the value `lead` first (when it has tests),
+ * then each value's tests together. */
+function inOrder(chain: readonly MTest[], lead: string | undefined): boolean {
+  const done = new Set<string>();
+  let current = (chain[0] as MTest).aKey;
+  if (lead !== undefined && current !== lead) {
+    done.add(lead);
+  }
+  for (const x of chain) {
+    if (x.aKey === current) continue;
+    if (done.has(x.aKey)) return false;
+    done.add(current);
+    current = x.aKey;
+  }
+  return true;
 }
 
 /** Builds the optimised decision DAG of a predicate, spending `budget` (limits.ts) on the way. */

@@ -53,7 +53,7 @@ const cases: readonly (readonly [string, string, string])[] = [
   ["at the limits", "650 ports or-ed", list(650, (i) => `port ${i + 1}`)],
   ["at the limits", "400 port ranges or-ed", list(400, (i) => `portrange ${i + 1}-${i + 1000}`)],
   ["at the limits", "200 (host and port) or-ed", list(200, (i) => `(host ${v4(i)} and port ${i + 1})`)],
-  ["at the limits", "530 ((tcp or udp) and port) or-ed", list(530, (i) => `((tcp or udp) and port ${i + 1})`)],
+  ["at the limits", "510 ((tcp or udp) and port) or-ed", list(510, (i) => `((tcp or udp) and port ${i + 1})`)],
   ["at the limits", "800 ports or-ed (refused)", list(800, (i) => `port ${i + 1}`)],
 ];
 

@@ -58,7 +58,7 @@ class Builder {
       bySuccessors = new Map();
       this.cons.set(keyId, bySuccessors);
     }
-    // ids stay far below 2^26, so the pair is exact in a double
+    // every node made costs a step of the budget, so ids stay far below 2^26 and the pair is exact in a double
     const successors = t.id * 0x4000000 + f.id;
     const found = bySuccessors.get(successors);
     if (found !== undefined) return found;

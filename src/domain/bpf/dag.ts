@@ -35,10 +35,9 @@ type TestNode = Extract<Node, { kind: "test" }>;
 
 class Builder {
   private nextId = 2;
-  /** nodes by comparison key number, then by their successors' ids */
-  private readonly cons = new Map<number, Map<number, Node>>();
-  /** a number per comparison key: keys of long arithmetic are long, and every node made is looked up */
-  private readonly keyIds = new Map<string, number>();
+  /** nodes by comparison key, then by their successors' ids (no string made per lookup: a node's key is one
+   * string, whose hash is kept, however many times the node is specialised) */
+  private readonly cons = new Map<string, Map<number, Node>>();
   readonly yes: Node = { kind: "leaf", id: 1, value: true };
   readonly no: Node = { kind: "leaf", id: 0, value: false };
 
@@ -48,15 +47,10 @@ class Builder {
    * so ids are a topological order of every DAG built here: a node's descendants have smaller ids. */
   test(op: CmpOp, a: Val, b: Val, key: string, aKey: string, t: Node, f: Node): Node {
     if (t === f) return t;
-    let keyId = this.keyIds.get(key);
-    if (keyId === undefined) {
-      keyId = this.keyIds.size;
-      this.keyIds.set(key, keyId);
-    }
-    let bySuccessors = this.cons.get(keyId);
+    let bySuccessors = this.cons.get(key);
     if (bySuccessors === undefined) {
       bySuccessors = new Map();
-      this.cons.set(keyId, bySuccessors);
+      this.cons.set(key, bySuccessors);
     }
     // every node made costs a step of the budget, so ids stay far below 2^26 and the pair is exact in a double
     const successors = t.id * 0x4000000 + f.id;

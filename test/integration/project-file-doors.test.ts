@@ -86,7 +86,7 @@ describe("project files: one bad file is skipped with its reason and hides no ot
       labFile(2, (f) => (f.topology.nodes[0]!.properties.ports_mapping[6]!["port_number"] = 3)),
       "topology.nodes[0].properties.ports_mapping[6].port_number: port number 3 is already given by topology.nodes[0].properties.ports_mapping[3].port_number",
     ],
-    ["a link filter of 3,000 nested parentheses", labFile(2, (f) => (f.topology.links[2]!.filters = { bpf: ["(".repeat(3000) + "tcp" + ")".repeat(3000)] })), ": filters: Filter bpf: "],
+    ["a link filter of 3,000 nested parentheses", labFile(2, (f) => (f.topology.links[2]!.filters = { bpf: ["(".repeat(3000) + "tcp" + ")".repeat(3000)] })), ": filters: Invalid BPF expression on line 1: expression nests deeper than 64 levels"],
     ["a link filter that does not compile", labFile(2, (f) => (f.topology.links[0]!.filters = { bpf: ["icmp", "tcp port banana"] })), ": filters: Invalid BPF expression on line 2: "],
     [
       `${L.nodesPerProject + 1} nodes`,

@@ -25,6 +25,8 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter ${p.kind}: at most ${p.limit} expression lines, got ${p.got}`;
     case "line_too_long":
       return `Filter ${p.kind}: line ${p.line} has ${p.got} characters, more than the ${p.limit} an expression may have`;
+    case "too_much_text":
+      return `Filter ${p.kind}: at most ${p.limit} characters of expressions in all, got ${p.got}`;
     case "not_a_distribution":
       return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
     case "value_count": {

@@ -12,6 +12,10 @@
  * threading runs before its constant folding and numbers values by their structure (`ip[0+1]` is not
  * `ip[1]`, `ip[1]` is not the absolute load a primitive makes), so only structurally equal values may
  * decide each other's tests. Without this, netemu refused expressions libpcap accepts (and matches nothing).
+ *
+ * and/or chains are as long as the expression (`host a or host b or ...` is a left-deep tree of `or`s), so
+ * the functions here walk a chain's left spine in a loop and recurse only into right operands and `not`,
+ * whose depth the parser bounds (limits.ts).
  */
 import { BpfError } from "./errors.js";
 import type { GeneveOffset, GeneveOuter } from "./runtime.js";
@@ -45,7 +49,9 @@ export type Val = Numbered &
      */
     | { readonly t: "chain"; readonly v6: boolean; readonly nl: number; readonly target: number }
     /** an offset inside a Geneve tunnel whose outer EtherType is at `lt` and outer IP header at `nl` (offsets
-     * that are themselves inside a tunnel for `geneve and geneve`) */
+     * that are themselves inside a tunnel for `geneve and geneve`); `tunnel` names the tunnel (its outer
+     * offsets and VNI) in the compilation that made it, so that keys stay short: written out, a key would
+     * hold its outer tunnel's key twice (in `lt` and `nl`), doubling with every tunnel */
     | {
         readonly t: "geneve";
         readonly which: GeneveOffset;
@@ -53,6 +59,7 @@ export type Val = Numbered &
         readonly lt: Val;
         readonly nl: Val;
         readonly vni: number | undefined;
+        readonly tunnel: string;
       }
   );
 
@@ -139,25 +146,39 @@ export function neg(a: Val): Val {
 
 /**
  * The predicate with its arithmetic as written: what libpcap runs when it does not optimise (protochain,
- * geneve). Folding `ip[0] & 0` to 0 would skip a load that the unoptimised program makes.
+ * geneve). Folding `ip[0] & 0` to 0 would skip a load that the unoptimised program makes. Values are rebuilt
+ * once each (`memo`): a tunnel's offsets are shared by every value inside it.
  */
-export function unfolded(p: Pred): Pred {
+export function unfolded(p: Pred, memo: Map<Val, Val> = new Map()): Pred {
   const val = (v: Val): Val => {
-    if (v.written !== undefined) return val(v.written);
-    switch (v.t) {
-      case "ld": return v.index === undefined ? v : { ...v, index: val(v.index) };
-      case "bin": return { t: "bin", op: v.op, a: val(v.a), b: val(v.b) };
-      case "neg": return { t: "neg", a: val(v.a) };
-      case "geneve": return { ...v, lt: val(v.lt), nl: val(v.nl) };
-      default: return v;
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    let out: Val;
+    if (v.written !== undefined) out = val(v.written);
+    else {
+      switch (v.t) {
+        case "ld": out = v.index === undefined ? v : { ...v, index: val(v.index) }; break;
+        case "bin": out = { t: "bin", op: v.op, a: val(v.a), b: val(v.b) }; break;
+        case "neg": out = { t: "neg", a: val(v.a) }; break;
+        case "geneve": out = { ...v, lt: val(v.lt), nl: val(v.nl) }; break;
+        default: out = v;
+      }
     }
+    memo.set(v, out);
+    return out;
   };
-  switch (p.t) {
-    case "true": case "false": return p;
-    case "and": case "or": return { t: p.t, a: unfolded(p.a), b: unfolded(p.b) };
-    case "not": return { t: "not", a: unfolded(p.a) };
-    case "cmp": return { t: "cmp", op: p.op, a: val(p.a), b: val(p.b) };
+  const spine: Extract<Pred, { t: "and" | "or" | "not" }>[] = [];
+  let q = p;
+  while (q.t === "and" || q.t === "or" || q.t === "not") {
+    spine.push(q);
+    q = q.a;
   }
+  let acc: Pred = q.t === "cmp" ? { t: "cmp", op: q.op, a: val(q.a), b: val(q.b) } : q;
+  for (let i = spine.length - 1; i >= 0; i--) {
+    const s = spine[i] as Extract<Pred, { t: "and" | "or" | "not" }>;
+    acc = s.t === "not" ? { t: "not", a: acc } : { t: s.t, a: acc, b: unfolded(s.b, memo) };
+  }
+  return acc;
 }
 
 function foldCmp(op: CmpOp, a: number, b: number): boolean {
@@ -215,7 +236,7 @@ export function valKey(v: Val): string {
     case "bin": return `(${valKey(v.a)} ${v.op} ${valKey(v.b)})`;
     case "neg": return `-(${valKey(v.a)})`;
     case "chain": return `chain${v.v6 ? 6 : 4}(${v.nl}->${v.target})`;
-    case "geneve": return `geneve.${v.which}(${v.outer},${valKey(v.lt)},${valKey(v.nl)},${v.vni ?? "*"})`;
+    case "geneve": return `geneve.${v.which}(${v.tunnel})`;
   }
 }
 
@@ -231,11 +252,17 @@ export function unoptimizable(p: Pred): boolean {
       default: return false;
     }
   };
-  switch (p.t) {
-    case "true": case "false": return false;
-    case "and": case "or": return unoptimizable(p.a) || unoptimizable(p.b);
-    case "not": return unoptimizable(p.a);
-    case "cmp": return inVal(p.a) || inVal(p.b);
+  let q = p;
+  for (;;) {
+    switch (q.t) {
+      case "true": case "false": return false;
+      case "cmp": return inVal(q.a) || inVal(q.b);
+      case "not": q = q.a; break;
+      case "and": case "or":
+        if (unoptimizable(q.b)) return true;
+        q = q.a;
+        break;
+    }
   }
 }
 
@@ -251,12 +278,16 @@ function computedKey(v: Val): string {
 
 /** Human-readable rendering of a predicate, values as computed (for tests and debugging). */
 export function predToString(p: Pred): string {
-  switch (p.t) {
-    case "true": return "true";
-    case "false": return "false";
-    case "and": return `(${predToString(p.a)} && ${predToString(p.b)})`;
-    case "or": return `(${predToString(p.a)} || ${predToString(p.b)})`;
-    case "not": return `!${predToString(p.a)}`;
-    case "cmp": return `${computedKey(p.a)} ${p.op} ${computedKey(p.b)}`;
+  const spine: Extract<Pred, { t: "and" | "or" | "not" }>[] = [];
+  let q = p;
+  while (q.t === "and" || q.t === "or" || q.t === "not") {
+    spine.push(q);
+    q = q.a;
   }
+  let acc = q.t === "cmp" ? `${computedKey(q.a)} ${q.op} ${computedKey(q.b)}` : q.t;
+  for (let i = spine.length - 1; i >= 0; i--) {
+    const s = spine[i] as Extract<Pred, { t: "and" | "or" | "not" }>;
+    acc = s.t === "not" ? `!${acc}` : `(${acc} ${s.t === "and" ? "&&" : "||"} ${predToString(s.b)})`;
+  }
+  return acc;
 }

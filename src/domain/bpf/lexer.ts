@@ -95,7 +95,8 @@ const B2 = "[0-9A-Fa-f]{4}";
 const W = "[0-9A-Fa-f]{1,4}";
 const V4 = `${N}\\.${N}\\.${N}\\.${N}`;
 
-function v6Pattern(): string {
+/** The alternatives of libpcap's IPv6 address rule (flex takes the longest match among them). */
+function v6Alternatives(): string[] {
   const alts: string[] = [`${W}(?::${W}){7}`];
   // forms with "::": i groups before, j groups after, i + j <= 7 (or <= 5 with a dotted IPv4 tail)
   for (let total = 0; total <= 7; total++) {
@@ -115,12 +116,13 @@ function v6Pattern(): string {
       alts.push(`${pre}::${post}${V4}`);
     }
   }
-  return `(?:${alts.join("|")})`;
+  return alts;
 }
 
 interface Rule {
   readonly re: RegExp;
-  readonly full?: RegExp;
+  /** when JavaScript's leftmost-first alternation is not the longest match: each alternative on its own */
+  readonly alternatives?: readonly RegExp[];
   readonly make: (text: string, pos: number) => Token | "skip";
 }
 
@@ -177,8 +179,8 @@ const RULES: readonly Rule[] = (() => {
     make: (text, pos) => ({ kind: "hid", value: text, pos, text }),
   });
   rules.push({
-    re: sticky(v6Pattern()),
-    full: new RegExp(`^${v6Pattern()}$`),
+    re: sticky(`(?:${v6Alternatives().join("|")})`),
+    alternatives: v6Alternatives().map(sticky),
     make: (text, pos) => {
       if (parseIpv6(text) === undefined) throw new BpfError(`bogus IPv6 address ${text}`, pos);
       return { kind: "hid6", value: text, pos, text };
@@ -208,23 +210,20 @@ const RULES: readonly Rule[] = (() => {
 
 /**
  * Length of the longest match of `re` at `pos`. Every rule is written so that JavaScript's leftmost-first
- * alternation already yields the longest match, except the IPv6 rule, whose match is extended by probing the
- * longer prefixes made of address characters.
+ * alternation already yields the longest match, except the IPv6 rule, whose alternatives are matched one by
+ * one: each is a fixed sequence of hex groups, colons and dotted numbers, so its greedy match is its longest.
+ * (Probing ever shorter prefixes of the address characters instead cost time quadratic in their number.)
  */
 function longestMatch(rule: Rule, input: string, pos: number): number {
   rule.re.lastIndex = pos;
   const m = rule.re.exec(input);
   if (m === null) return 0;
+  if (rule.alternatives === undefined) return m[0].length;
   let best = m[0].length;
-  if (rule.full !== undefined) {
-    let end = pos;
-    while (end < input.length && /[0-9A-Fa-fxX:.]/.test(input.charAt(end))) end++;
-    for (; end > pos + best; end--) {
-      if (rule.full.test(input.slice(pos, end))) {
-        best = end - pos;
-        break;
-      }
-    }
+  for (const re of rule.alternatives) {
+    re.lastIndex = pos;
+    const m = re.exec(input);
+    if (m !== null && m[0].length > best) best = m[0].length;
   }
   return best;
 }

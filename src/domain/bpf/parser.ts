@@ -8,12 +8,18 @@
  * - arithmetic precedence is `|` < `&` < `<< >>` < `+ -` < `* /` < unary minus, all left-associative, while
  *   `%` and `^` have no declared precedence, so yacc always shifts on them: `a % 3 + 1` is `a % (3 + 1)`;
  * - `!=`, `<` and `<=` are the negated forms of `=`, `>=` and `>` (they negate only the comparison).
+ *
+ * Backtracking is bounded: arithmetic and `pnum` results are remembered per token (a `(` is tried as
+ * arithmetic, then as a logical group, at every level of `((((tcp))))`, which re-parsed the inside each time),
+ * and nesting deeper than MAX_NESTING is refused as it is entered, so every later stage's recursion is bounded
+ * too (limits.ts).
  */
 import type { Arth, ArthOp, DirQ, Expr, IdValue, Other, PName, Program, ProtoQ, Qual } from "./ast.js";
 import { PNAMES, QERR } from "./ast.js";
 import { BpfError } from "./errors.js";
 import type { Keyword, Punct, Token } from "./lexer.js";
 import { tokenize } from "./lexer.js";
+import { checkLength, geneveMessage, MAX_GENEVE, MAX_NESTING, nestingMessage } from "./limits.js";
 
 class Fail {
   constructor(readonly pos: number) {}
@@ -23,6 +29,18 @@ interface Parsed {
   readonly node: Expr;
   readonly q: Qual;
 }
+
+/** Arithmetic with its nesting depth (operators, parentheses, brackets and unary minus below it). */
+interface DeepArth {
+  readonly node: Arth;
+  readonly depth: number;
+}
+
+/** A remembered parse from one token: its result and the token after it, or where it failed; `nesting` is
+ * the nesting it was parsed under (a result found at a shallower nesting did not check the deeper limit). */
+type Remembered<T> =
+  | { readonly ok: true; readonly value: T; readonly end: number; readonly nesting: number }
+  | { readonly ok: false; readonly pos: number; readonly nesting: number };
 
 const DQUAL_KW: ReadonlySet<Keyword> = new Set<Keyword>(["src", "dst", "addr1", "addr2", "addr3", "addr4", "ra", "ta"]);
 const AQUAL_KW: ReadonlySet<Keyword> = new Set<Keyword>(["host", "net", "port", "portrange"]);
@@ -39,6 +57,10 @@ const UMINUS_PREC = 6;
 class Parser {
   private i = 0;
   private furthest = 0;
+  /** levels of nesting open at the current token */
+  private nesting = 0;
+  private readonly arths = new Map<number, Remembered<DeepArth>>();
+  private readonly pnums = new Map<number, Remembered<number>>();
 
   constructor(private readonly toks: readonly Token[]) {}
 
@@ -75,13 +97,44 @@ class Parser {
 
   private attempt<T>(fn: () => T): T | undefined {
     const save = this.i;
+    const nesting = this.nesting;
     try {
       return fn();
     } catch (e) {
       if (e instanceof Fail) {
         this.i = save;
+        this.nesting = nesting;
         return undefined;
       }
+      throw e;
+    }
+  }
+
+  /** Opens a level of nesting at the current token, refusing the expression past MAX_NESTING. */
+  private enter(): void {
+    if (++this.nesting > MAX_NESTING) throw new BpfError(nestingMessage, this.tok.pos);
+  }
+
+  private leave(): void {
+    this.nesting--;
+  }
+
+  /** `parse` from the current token, or what it gave the last time it ran from there. */
+  private remembered<T>(memo: Map<number, Remembered<T>>, parse: () => T): T {
+    const start = this.i;
+    const known = memo.get(start);
+    if (known !== undefined && this.nesting <= known.nesting) {
+      if (!known.ok) throw new Fail(known.pos);
+      this.i = known.end;
+      return known.value;
+    }
+    const nesting = this.nesting;
+    try {
+      const value = parse();
+      memo.set(start, { ok: true, value, end: this.i, nesting });
+      return value;
+    } catch (e) {
+      if (e instanceof Fail) memo.set(start, { ok: false, pos: e.pos, nesting });
       throw e;
     }
   }
@@ -118,8 +171,10 @@ class Parser {
   private parseTerm(qin: Qual): Parsed {
     if (this.isKw("not")) {
       const pos = this.tok.pos;
+      this.enter();
       this.i++;
       const inner = this.parseTerm(qin);
+      this.leave();
       return { node: { k: "not", e: inner.node, pos }, q: inner.q };
     }
     return this.parseRterm(qin);
@@ -131,9 +186,11 @@ class Parser {
     if (this.isP("(")) {
       const rel = this.attempt(() => this.parseRelation());
       if (rel !== undefined) return { node: rel, q: QERR };
+      this.enter();
       this.i++;
       const inner = this.parseExpr(qin);
       this.expectP(")");
+      this.leave();
       return { node: inner.node, q: qin };
     }
     if (t.kind === "num" || this.isP("-") || this.isKw("len")) {
@@ -313,13 +370,17 @@ class Parser {
 
   /** pnum: NUM | ( pnum ) */
   private parsePnum(): number {
-    if (this.isP("(")) {
-      this.i++;
-      const n = this.parsePnum();
-      this.expectP(")");
-      return n;
-    }
-    return this.expectNum();
+    return this.remembered(this.pnums, () => {
+      if (this.isP("(")) {
+        this.enter();
+        this.i++;
+        const n = this.parsePnum();
+        this.expectP(")");
+        this.leave();
+        return n;
+      }
+      return this.expectNum();
+    });
   }
 
   /** head id, where head: [pname] (dqual [aqual] | aqual | proto | protochain | gateway) */
@@ -365,14 +426,18 @@ class Parser {
     const t = this.tok;
     const pos = t.pos;
     if (this.isKw("not")) {
+      this.enter();
       this.i++;
       const inner = this.parseId(q);
+      this.leave();
       return { node: { k: "not", e: inner.node, pos }, q: inner.q };
     }
     if (this.isP("(")) {
+      this.enter();
       this.i++;
       const inner = this.parsePid(q);
       this.expectP(")");
+      this.leave();
       return inner;
     }
     if (t.kind === "num") {
@@ -426,8 +491,10 @@ class Parser {
         return this.idNode(q, { t: "aid", s: t.value }, pos);
       default:
         if (this.isKw("not")) {
+          this.enter();
           this.i++;
           const inner = this.parseId(q);
+          this.leave();
           return { node: { k: "not", e: inner.node, pos }, q: inner.q };
         }
         return this.fail();
@@ -443,9 +510,11 @@ class Parser {
       if (n !== undefined) {
         cur = this.idNode(q, { t: "num", v: n }, pnumPos);
       } else {
+        this.enter();
         this.expectP("(");
         cur = this.parsePid(q);
         this.expectP(")");
+        this.leave();
       }
     } else {
       cur = this.parseNid(q);
@@ -463,7 +532,7 @@ class Parser {
   /** arth relop arth | arth irelop arth */
   private parseRelation(): Expr {
     const pos = this.tok.pos;
-    const l = this.parseArth();
+    const l = this.parseArth().node;
     const t = this.tok;
     if (t.kind !== "punct") this.fail();
     let op: "gt" | "ge" | "eq";
@@ -478,26 +547,34 @@ class Parser {
       default: return this.fail();
     }
     this.i++;
-    const r = this.parseArth();
+    const r = this.parseArth().node;
     return { k: "rel", op, reversed, l, r, pos };
   }
 
   /** Arithmetic, parsed with the shift/reduce decisions of libpcap's yacc precedence table. */
-  private parseArth(): Arth {
+  private parseArth(): DeepArth {
+    return this.remembered(this.arths, () => this.shiftReduce());
+  }
+
+  private shiftReduce(): DeepArth {
     type Op = { readonly unary: true; readonly pos: number } | { readonly unary: false; readonly op: ArthOp; readonly pos: number };
     const ops: Op[] = [];
-    const vals: Arth[] = [];
+    const vals: DeepArth[] = [];
     const prec = (o: Op): number | undefined => (o.unary ? UMINUS_PREC : BINARY_PREC.get(o.op));
     const reduce = (): void => {
       const o = ops.pop() as Op;
+      let made: DeepArth;
       if (o.unary) {
-        const e = vals.pop() as Arth;
-        vals.push({ k: "neg", e, pos: o.pos });
+        const e = vals.pop() as DeepArth;
+        made = { node: { k: "neg", e: e.node, pos: o.pos }, depth: e.depth + 1 };
       } else {
-        const r = vals.pop() as Arth;
-        const l = vals.pop() as Arth;
-        vals.push({ k: "bin", op: o.op, l, r, pos: o.pos });
+        const r = vals.pop() as DeepArth;
+        const l = vals.pop() as DeepArth;
+        made = { node: { k: "bin", op: o.op, l: l.node, r: r.node, pos: o.pos }, depth: Math.max(l.depth, r.depth) + 1 };
       }
+      // the operator tree is built without recursion, but the compiler walks it recursively
+      if (this.nesting + made.depth > MAX_NESTING) throw new BpfError(nestingMessage, o.pos);
+      vals.push(made);
     };
     for (;;) {
       while (this.isP("-")) {
@@ -519,28 +596,31 @@ class Parser {
         continue;
       }
       while (ops.length > 0) reduce();
-      return vals[0] as Arth;
+      return vals[0] as DeepArth;
     }
   }
 
-  private parsePrimary(): Arth {
+  private parsePrimary(): DeepArth {
     const t = this.tok;
     const pos = t.pos;
     if (t.kind === "num") {
       this.i++;
-      return { k: "num", v: t.value, pos };
+      return { node: { k: "num", v: t.value, pos }, depth: 0 };
     }
     if (this.isKw("len")) {
       this.i++;
-      return { k: "len", pos };
+      return { node: { k: "len", pos }, depth: 0 };
     }
     if (this.isP("(")) {
+      this.enter();
       this.i++;
       const inner = this.parseArth();
       this.expectP(")");
-      return inner;
+      this.leave();
+      return { node: inner.node, depth: inner.depth + 1 };
     }
     if (t.kind === "kw" && PNAMES.has(t.kw) && this.isP("[", this.peek())) {
+      this.enter();
       this.i += 2;
       const index = this.parseArth();
       let size = 1;
@@ -549,13 +629,24 @@ class Parser {
         size = this.expectNum();
       }
       this.expectP("]");
-      return { k: "load", proto: t.kw as PName, index, size, pos };
+      this.leave();
+      return { node: { k: "load", proto: t.kw as PName, index: index.node, size, pos }, depth: index.depth + 1 };
     }
     return this.fail();
   }
 }
 
-/** Parses a pcap-filter expression; throws BpfError with the position of the offending token. */
+/**
+ * Parses a pcap-filter expression; throws BpfError with the position of the offending token. The length and
+ * the number of geneve primitives are checked before any parsing (limits.ts), the nesting as it is entered.
+ */
 export function parse(expression: string): Program {
-  return new Parser(tokenize(expression)).parseProgram();
+  checkLength(expression);
+  const tokens = tokenize(expression);
+  let geneves = 0;
+  for (const t of tokens) {
+    // `geneve` is a keyword only a geneve primitive uses
+    if (t.kind === "kw" && t.kw === "geneve" && ++geneves > MAX_GENEVE) throw new BpfError(geneveMessage, t.pos);
+  }
+  return new Parser(tokens).parseProgram();
 }

@@ -10,7 +10,7 @@
 import type { Arth, Expr, IdValue, Other, PName, Program, ProtoQ, Qual } from "./ast.js";
 import { BpfError } from "./errors.js";
 import type { Pred, Val } from "./ir.js";
-import { acc0, and, bin, cmp, FALSE, iphl, k, ld, len, neg, not, or, TRUE } from "./ir.js";
+import { acc0, and, bin, cmp, FALSE, iphl, k, ld, len, neg, not, or, TRUE, valKey } from "./ir.js";
 import type { GeneveOffset, GeneveOuter } from "./runtime.js";
 import { parseIpv6 } from "./lexer.js";
 import { ETHER_PROTOCOLS, IP_PROTOCOLS, LLC_SAPS, SERVICES } from "./names.js";
@@ -92,7 +92,9 @@ interface State {
   labelStackDepth: number;
   vlanStackDepth: number;
   /** where the outer EtherType and IP header are, once `geneve` made the offsets registers */
-  geneve: { readonly outer: GeneveOuter; readonly lt: Val; readonly nl: Val; readonly vni: number | undefined } | undefined;
+  geneve:
+    | { readonly outer: GeneveOuter; readonly lt: Val; readonly nl: Val; readonly vni: number | undefined; readonly tunnel: string }
+    | undefined;
 }
 
 /** An arithmetic value with the protocol checks that must pass before it is computed (gencode's `struct arth`). */
@@ -124,21 +126,33 @@ class Compiler {
     geneve: undefined,
   };
 
+  /** the name of each Geneve tunnel entered, by its outer offsets and VNI (see the `geneve` value in ir.ts) */
+  private readonly tunnels = new Map<string, string>();
+
   compileProgram(p: Program): Pred {
     return p.body === undefined ? TRUE : this.expr(p.body);
   }
 
   private expr(e: Expr): Pred {
+    if (e.k === "and" || e.k === "or") {
+      // a chain is a left-deep tree as long as the expression: its spine is walked in a loop, left to right
+      // (vlan, mpls, pppoes and geneve change what follows them), and only right operands recurse
+      const spine: Extract<Expr, { k: "and" | "or" }>[] = [];
+      let left: Expr = e;
+      while (left.k === "and" || left.k === "or") {
+        spine.push(left);
+        left = left.l;
+      }
+      let acc = this.expr(left);
+      for (let i = spine.length - 1; i >= 0; i--) {
+        const node = spine[i] as Extract<Expr, { k: "and" | "or" }>;
+        const r = this.expr(node.r);
+        acc = node.k === "and" ? and(acc, r) : or(acc, r);
+      }
+      return acc;
+    }
     try {
       switch (e.k) {
-        case "and": {
-          const l = this.expr(e.l);
-          return and(l, this.expr(e.r));
-        }
-        case "or": {
-          const l = this.expr(e.l);
-          return or(l, this.expr(e.r));
-        }
         case "not":
           return not(this.expr(e.e));
         case "pname":
@@ -174,7 +188,7 @@ class Compiler {
   private register(which: GeneveOffset): Val {
     const g = this.s.geneve;
     if (g === undefined) throw new BpfError("internal error: register offset without geneve");
-    return { t: "geneve", which, outer: g.outer, lt: g.lt, nl: g.nl, vni: g.vni };
+    return { t: "geneve", which, outer: g.outer, lt: g.lt, nl: g.nl, vni: g.vni, tunnel: g.tunnel };
   }
 
   /**
@@ -1007,7 +1021,12 @@ class Compiler {
     const b4 = check(false);
     const matched = or(b4, check(true));
     const outer: GeneveOuter = this.s.labelStackDepth > 0 ? "mpls" : this.s.linktype === "ppp" ? "ppp" : "ether";
-    this.s.geneve = { outer, lt: this.offsetValue(this.s.offLinktype), nl: this.offsetValue(this.linkpl), vni };
+    const lt = this.offsetValue(this.s.offLinktype);
+    const nl = this.offsetValue(this.linkpl);
+    const identity = `${outer}|${valKey(lt)}|${valKey(nl)}|${vni ?? "*"}`;
+    const tunnel = this.tunnels.get(identity) ?? `t${this.tunnels.size}`;
+    this.tunnels.set(identity, tunnel);
+    this.s.geneve = { outer, lt, nl, vni, tunnel };
     // libpcap computes the offsets right after the checks, loads included: a frame too short for them fails
     const offsets = cmp("ge", this.register("linkpl"), k(0));
     this.s.offLinktype = registerOffset("linktype");
@@ -1196,6 +1215,6 @@ function parseMac(s: string): number[] {
 }
 
 /** Compiles a parsed program to an IR predicate (throws BpfError when libpcap would refuse it). */
-export function compileProgram(p: Program): Pred {
+export function compilePredicate(p: Program): Pred {
   return new Compiler().compileProgram(p);
 }

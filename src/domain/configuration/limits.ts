@@ -1,3 +1,5 @@
+import { MAX_EXPRESSION_LENGTH } from "../bpf/limits.js";
+
 /**
  * How big a piece of configuration may be, at every door (HTTP, project files, the embedding API, the
  * worker boundary). Each bound is far above what a lab needs and low enough that parsing, storing and
@@ -20,6 +22,12 @@ export const CONFIGURATION_LIMITS = {
   jsonDepth: 32,
   /** Expression lines of one bpf or match filter (each line one pcap-filter expression). */
   filterLines: 64,
-  /** Characters of one pcap-filter expression line (the compiler's own bound). */
-  expressionLength: 4096,
+  /** Characters of one pcap-filter expression line: the compiler's own bound (ADR 0052). */
+  expressionLength: MAX_EXPRESSION_LENGTH,
+  /**
+   * Characters of all the expressions of one bpf or match filter: four of the longest lines. The
+   * compiler's work budget bounds each line (~100 ms at worst, off the API's loop, ADR 0054); this bounds
+   * what one filter can ask of it (~0.5 s).
+   */
+  filterText: 65_536,
 } as const;

@@ -61,6 +61,8 @@ export type FilterProblem =
   | { readonly problem: "too_many_lines"; readonly kind: TextLinesKind; readonly limit: number; readonly got: number }
   /** An expression line longer than CONFIGURATION_LIMITS.expressionLength characters. */
   | { readonly problem: "line_too_long"; readonly kind: TextLinesKind; readonly line: number; readonly limit: number; readonly got: number }
+  /** More than CONFIGURATION_LIMITS.filterText characters of expressions in all. */
+  | { readonly problem: "too_much_text"; readonly kind: TextLinesKind; readonly limit: number; readonly got: number }
   | { readonly problem: "not_a_distribution"; readonly got: unknown }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
   | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
@@ -109,10 +111,11 @@ const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidt
  * over the text that stops at the first line past a limit, before anything is split or trimmed.
  */
 function checkText(kind: TextLinesKind, items: readonly unknown[]): FilterProblem | undefined {
-  const { filterLines, expressionLength } = CONFIGURATION_LIMITS;
+  const { filterLines, expressionLength, filterText } = CONFIGURATION_LIMITS;
   if (items.length > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: items.length };
   for (const item of items) if (typeof item !== "string") return { problem: "bpf_not_text", kind, got: item };
   let lines = 0;
+  let text = 0;
   for (const item of items as readonly string[]) {
     let start = 0;
     while (start <= item.length) {
@@ -123,6 +126,8 @@ function checkText(kind: TextLinesKind, items: readonly unknown[]): FilterProble
         lines++;
         if (lines > filterLines) return { problem: "too_many_lines", kind, limit: filterLines, got: countLines(items as readonly string[]) };
         if (line.length > expressionLength) return { problem: "line_too_long", kind, line: lines, limit: expressionLength, got: line.length };
+        text += line.length;
+        if (text > filterText) return { problem: "too_much_text", kind, limit: filterText, got: expressionLines(items as readonly string[]).reduce((n, l) => n + l.length, 0) };
       }
       if (end < 0) break;
       start = end + 1;

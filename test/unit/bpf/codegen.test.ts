@@ -2,10 +2,10 @@ import { expect } from "chai";
 import { generateMatcher, generateSource } from "../../../src/domain/bpf/codegen.js";
 import { buildDag, interpret, rejectsAll } from "../../../src/domain/bpf/dag.js";
 import { parse } from "../../../src/domain/bpf/parser.js";
-import { compileProgram } from "../../../src/domain/bpf/semantics.js";
+import { compilePredicate } from "../../../src/domain/bpf/semantics.js";
 import { generateChainAndTunnelFrames, generateFrames } from "../../support/bpf-frames.js";
 
-const dagOf = (s: string) => buildDag(compileProgram(parse(s)));
+const dagOf = (s: string) => buildDag(compilePredicate(parse(s)));
 
 describe("the BPF decision DAG and code generator", () => {
   const frames = [...generateFrames(1500, 7), ...generateChainAndTunnelFrames(500, 7)];
@@ -15,7 +15,8 @@ describe("the BPF decision DAG and code generator", () => {
     "not ether[100] = 1", "tcp[tcpflags] & (tcp-syn|tcp-ack) != 0", "portrange 20-1024", "ip6 net 2001:db8::/32",
     "decnet host 1.2", "llc u", "ipx or atalk or aarp", "-len + 5 > 4", "ether[0] ^ 0xff > 0x80",
     "protochain 6", "ip6 protochain 17 or ip protochain 51", "geneve and tcp port 80", "geneve 100 and ether multicast",
-    "vlan and geneve and vlan and ip", "geneve and mpls and ip",
+    "vlan and geneve and vlan and ip", "geneve and mpls and ip", "geneve and geneve and geneve and tcp port 80",
+    "geneve 1 or geneve 2 or geneve 3 or ip6",
   ];
 
   it("generates JavaScript that agrees with the DAG interpreter on every frame", () => {
@@ -94,6 +95,36 @@ describe("the BPF decision DAG and code generator", () => {
       expect(rejectsAll(dag), e).to.equal(false);
       const matcher = generateMatcher(dag.root, dag.prelude);
       for (const size of [14, 34, 60, 1514]) expect(matcher(new Uint8Array(size).fill(0x45), size), e).to.equal(false);
+    }
+  });
+
+  it("emits a long or-chain as a flat list of tests, not one block per term", () => {
+    const hosts = Array.from({ length: 500 }, (_, i) => `host 10.0.${i >> 8}.${i & 255}`).join(" or ");
+    const source = generateSource(dagOf(hosts).root);
+    const deepest = Math.max(...source.split("\n").map((l) => (/^ */.exec(l)?.[0].length ?? 0) / 2));
+    expect(deepest).to.be.at.most(3);
+  });
+
+  it("moves code nested deeper than 16 blocks into functions, and still agrees with the interpreter", () => {
+    // each level tests one byte and goes on differently on either side, so both sides are code of their own
+    let e = "ether[99] = 7";
+    for (let k = 30; k >= 0; k--) e = `(ether[${k}] = 1 and ${e}) or (not ether[${k}] = 1 and ether[${40 + k}] = 2)`;
+    const dag = dagOf(e);
+    const source = generateSource(dag.root, dag.prelude);
+    const deepest = Math.max(...source.split("\n").map((l) => (/^ */.exec(l)?.[0].length ?? 0) / 2));
+    expect(deepest).to.be.at.most(17);
+    const m = generateMatcher(dag.root, dag.prelude);
+    for (let i = 0; i < 3000; i++) {
+      const p = Uint8Array.from({ length: i % 120 }, (_, j) => ((i >> (j % 12)) & 1 ? 1 : 2));
+      if (p.length > 99 && i % 3 === 0) p[99] = 7;
+      expect(m(p, p.length), `frame ${i}`).to.equal(interpret(dag.root, p, p.length, dag.prelude));
+    }
+  });
+
+  it("keeps the code of 16 nested Geneve tunnels small: a tunnel's offsets are computed once per block, not written out twice per tunnel", () => {
+    for (const joiner of [" and ", " or "]) {
+      const dag = dagOf(`${Array.from({ length: 16 }, (_, i) => `geneve ${i}`).join(joiner)}${joiner}tcp port 80`);
+      expect(generateSource(dag.root, dag.prelude).length).to.be.lessThan(200_000);
     }
   });
 

@@ -36,6 +36,18 @@ describe("the BPF lexer", () => {
     ]);
   });
 
+  it("takes the longest IPv6 address whichever form of the rule matches first", () => {
+    expect(kinds("1::2:3 1:2:3:4:5:6:7:8 2001:db8::1.2.3.4 ::1")).to.deep.equal([
+      "hid6:1::2:3", "hid6:1:2:3:4:5:6:7:8", "hid6:2001:db8::1.2.3.4", "hid6:::1",
+    ]);
+  });
+
+  it("scans a long run of colons token by token (each '::' an empty IPv6 address)", () => {
+    const tokens = tokenize(":".repeat(8000));
+    expect(tokens).to.have.length(4001);
+    expect(tokens[0]).to.include({ kind: "hid6", value: "::" });
+  });
+
   it("reads 20-21 as one identifier, so that 1-1 is not arithmetic (as in libpcap)", () => {
     expect(kinds("20-21 ether[0]-1")).to.deep.equal(["id:20-21", "kw:link", "[", "num:0", "]", "-", "num:1"]);
   });

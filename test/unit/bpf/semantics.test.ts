@@ -2,11 +2,11 @@ import { expect } from "chai";
 import { BpfError } from "../../../src/domain/bpf/errors.js";
 import { predToString } from "../../../src/domain/bpf/ir.js";
 import { parse } from "../../../src/domain/bpf/parser.js";
-import { compileProgram } from "../../../src/domain/bpf/semantics.js";
+import { compilePredicate } from "../../../src/domain/bpf/semantics.js";
 
-const ir = (s: string): string => predToString(compileProgram(parse(s)));
+const ir = (s: string): string => predToString(compilePredicate(parse(s)));
 const refuses = (s: string, message: string | RegExp): void => {
-  expect(() => compileProgram(parse(s)), s).to.throw(BpfError, message);
+  expect(() => compilePredicate(parse(s)), s).to.throw(BpfError, message);
 };
 
 describe("the BPF semantic compiler (gencode for Ethernet)", () => {
@@ -107,7 +107,7 @@ describe("the BPF semantic compiler (gencode for Ethernet)", () => {
 
   it("attaches the position of the offending value to a semantic error", () => {
     try {
-      compileProgram(parse("ip and port 70000"));
+      compilePredicate(parse("ip and port 70000"));
       expect.fail("should throw");
     } catch (e) {
       expect((e as BpfError).position).to.equal(12);

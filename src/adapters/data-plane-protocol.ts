@@ -16,6 +16,7 @@ import {
 import { type Nio, nioEqual } from "../domain/switching/nio.js";
 import { portsMappingEqual } from "../domain/switching/port.js";
 import { invalidConfiguration } from "../domain/configuration/invalid-configuration.js";
+import { CONFIGURATION_LIMITS } from "../domain/configuration/limits.js";
 
 /**
  * The messages between the main thread and a data-plane worker (ADR 0041, 0056), declared once from
@@ -72,6 +73,7 @@ export function applyNodeChange(last: ComputeNode | undefined, raw: unknown): E.
   const sent = parseNodeNios(c.nios, "nios");
   if (E.isLeft(sent)) return sent;
   if (!Array.isArray(c.removed) || !c.removed.every((p) => typeof p === "number")) return E.left(invalidConfiguration("removed", { rule: "type", expected: "array" }, c.removed));
+  if (c.removed.length > CONFIGURATION_LIMITS.portsPerNode) return E.left(invalidConfiguration("removed", { rule: "max_items", limit: CONFIGURATION_LIMITS.portsPerNode }, c.removed.length));
   const nios = new Map(base?.nios ?? []);
   for (const portNumber of c.removed as number[]) nios.delete(portNumber);
   for (const [portNumber, nio] of sent.right) nios.set(portNumber, nio);

@@ -66,7 +66,7 @@ function compute() {
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
     addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger), programs, lock),
-    removeNio: new RemoveNio(lookup, switches, dataPlane, pool, lock, logger),
+    removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type ComputeNode, attachNio, replaceNio } from "../../../domain/switching/compute-node.js";
+import { type ComputeNode, attachNio, detachNio, replaceNio } from "../../../domain/switching/compute-node.js";
 import { type Nio, directional, filtersOfNio } from "../../../domain/switching/nio.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
@@ -14,11 +14,13 @@ import { nioLogFields } from "./nio-log-fields.js";
 
 export type AttachError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree"> | SyncError;
 export type ReplaceError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
+export type DetachError = ReplaceError;
 
 /**
- * How a parsed NIO goes on a port, the same for a client's NIO (AddNio, UpdateNio) and a controller
- * link's (LinkWiring), so that a value is parsed once, at its door: the node changes in the domain,
- * the data plane follows it, the record is saved only when that worked (ADR 0037).
+ * How a parsed NIO goes on a port, changes and goes, the same for a client's NIO (AddNio, UpdateNio,
+ * RemoveNio) and a controller link's (LinkWiring), so that a value is parsed once, at its door: the
+ * node changes in the domain, the data plane follows it, the record is saved only when that worked
+ * (ADR 0037).
  */
 @injectable()
 export class NioAttachment {
@@ -76,5 +78,22 @@ export class NioAttachment {
       this.logger.info("NIO filters changed", { ...nioLogFields(at, nio), before });
     }
     return E.right(nio);
+  }
+
+  /** Under the node's lock: detaches the port's NIO (its capture stops, its socket closes, its UDP port is freed). */
+  remove(at: PortAddress): Promise<E.Either<DetachError, void>> {
+    return this.lock.run(at.nodeId, async () => {
+      const found = await this.lookup.nodeAt(at);
+      if (E.isLeft(found)) return found;
+      const nio = found.right.nios.get(at.portNumber);
+      const updated = detachNio(found.right, at.portNumber);
+      if (E.isLeft(updated)) return updated;
+      const synced = await this.dataPlane.sync(updated.right);
+      if (E.isLeft(synced)) return synced;
+      if (nio?.type === "nio_udp") this.pool.release(nio.lport);
+      await this.nodes.save(updated.right);
+      this.logger.info("NIO removed", nioLogFields(at, nio));
+      return E.right(undefined);
+    });
   }
 }

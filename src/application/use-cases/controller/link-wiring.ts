@@ -6,7 +6,6 @@ import { type Nio, directional, withFilters } from "../../../domain/switching/ni
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { PortAddress } from "../compute/compute-lookup.js";
-import { RemoveNio } from "../compute/remove-nio.js";
 import { type AttachError, NioAttachment, type ReplaceError } from "../compute/nio-attachment.js";
 
 /** Why a link's two NIOs could not be added or updated. */
@@ -25,7 +24,6 @@ const DROP_ALL: FilterSettings = Object.freeze({ frequency_drop: Object.freeze([
 export class LinkWiring {
   constructor(
     private readonly attachment: NioAttachment,
-    private readonly removeNio: RemoveNio,
     @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
   ) {}
 
@@ -59,14 +57,14 @@ export class LinkWiring {
     if (E.isLeft(first)) return first;
     const second = await this.attachment.add(this.address(link.projectId, link.nodes[1]), this.nioFor(link, 1));
     if (E.isLeft(second)) {
-      await this.removeNio.execute({ port: this.address(link.projectId, link.nodes[0]) });
+      await this.attachment.remove(this.address(link.projectId, link.nodes[0]));
       return second;
     }
     return E.right(undefined);
   }
 
   async unwire(link: Link): Promise<void> {
-    for (const end of link.nodes) await this.removeNio.execute({ port: this.address(link.projectId, end) });
+    for (const end of link.nodes) await this.attachment.remove(this.address(link.projectId, end));
   }
 
   /** Pushes the link's filters and suspend flag to both ends (GNS3 skips switches; netemu filters there). */

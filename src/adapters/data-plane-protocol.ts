@@ -80,6 +80,13 @@ export function applyNodeChange(last: ComputeNode | undefined, raw: unknown): E.
   return assembleComputeNode(fields.right, ports.right, nios, "");
 }
 
+/**
+ * Programs the main thread counts a worker as holding, at most: past it the count starts again and
+ * programs are sent again. A worker keeps twice as many (least recently used out first), so a program
+ * the main thread counts on was never dropped there.
+ */
+export const PROGRAMS_KNOWN_SENT = 1024;
+
 export interface DataPlaneWorkerCalls {
   sync(change: NodeChange, programs: readonly BpfProgram[]): Promise<E.Either<SyncError, void>>;
   removeNode: Ports["removeNode"];

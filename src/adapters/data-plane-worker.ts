@@ -14,7 +14,7 @@ import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import type { ComputeNode } from "../domain/switching/compute-node.js";
-import { type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest } from "./data-plane-protocol.js";
+import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest } from "./data-plane-protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
@@ -47,19 +47,29 @@ const notifications: Notifications = {
  * come is compiled here, once: it costs this thread's frames the compile, so it is logged.
  */
 class ReceivedPrograms implements BpfPrograms {
+  /** Least recently used first; twice what the main thread counts on (PROGRAMS_KNOWN_SENT). */
   private readonly byText = new Map<string, BpfProgram>();
 
   receive(programs: readonly BpfProgram[]): void {
-    if (this.byText.size > 1024) this.byText.clear();
-    for (const program of programs) this.byText.set(expressionText(program.lines), program);
+    for (const program of programs) this.keep(expressionText(program.lines), program);
+  }
+
+  private keep(text: string, program: BpfProgram): void {
+    this.byText.delete(text);
+    this.byText.set(text, program);
+    if (this.byText.size > 2 * PROGRAMS_KNOWN_SENT) this.byText.delete(this.byText.keys().next().value as string);
   }
 
   async program(lines: readonly string[]): Promise<E.Either<{ line: number; message: string }, BpfProgram>> {
-    const known = this.byText.get(expressionText(lines));
-    if (known !== undefined) return E.right(known);
+    const text = expressionText(lines);
+    const known = this.byText.get(text);
+    if (known !== undefined) {
+      this.keep(text, known);
+      return E.right(known);
+    }
     logger.warn("a filter's program was compiled on the data-plane thread", { lines: lines.length });
     const compiled = compileProgram(lines);
-    if (E.isRight(compiled)) this.byText.set(expressionText(lines), compiled.right);
+    if (E.isRight(compiled)) this.keep(text, compiled.right);
     return compiled;
   }
 }
@@ -91,9 +101,10 @@ const calls: DataPlaneWorkerCalls = {
     // Which record the change applies to; whether it is a change at all is applyNodeChange's to say.
     const fields = typeof change === "object" && change !== null ? (change as { fields?: unknown }).fields : undefined;
     const nodeId = typeof fields === "object" && fields !== null ? (fields as { nodeId?: unknown }).nodeId : undefined;
+    // Kept whatever becomes of the change: the main thread counts on this worker holding them now.
+    programs.receive(received);
     const node = applyNodeChange(typeof nodeId === "string" ? records.get(nodeId) : undefined, change);
     if (E.isLeft(node)) return node;
-    programs.receive(received);
     const synced = await dataPlane.sync(node.right);
     if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
     return synced;

@@ -13,7 +13,7 @@ import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import { type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
+import { PROGRAMS_KNOWN_SENT, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
 
 interface PendingCall {
@@ -31,6 +31,8 @@ interface Slot {
   readonly deaths: number[];
   /** The nodes the running worker took a sync of: the next sync sends it what changed since. */
   readonly holds: Set<string>;
+  /** The expression texts whose programs the running worker was sent: it keeps them (ADR 0054). */
+  readonly programsSent: Set<string>;
 }
 
 /** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
@@ -78,7 +80,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
     this.workerData = { dataPlane: options.dataPlane, transport: options.transport };
     this.slots = Array.from({ length: options.workers }, (_, index) => {
-      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set() };
+      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set() };
       this.spawn(slot);
       return slot;
     });
@@ -88,8 +90,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     const { logger, notifications } = this.options;
     const worker = startWorker(this.script, this.workerData);
     slot.worker = worker;
-    // A new worker keeps no record of any node: each one's next sync is whole.
+    // A new worker keeps no record of any node (each one's next sync is whole) and no program.
     slot.holds.clear();
+    slot.programsSent.clear();
     worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
         if (m.event === "notification") notifications.publish(m.notification);
@@ -168,17 +171,17 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   /**
-   * The programs of every bpf and match filter the NIOs run, compiled here (once per text, by the
-   * programs' cache): the worker only instantiates them. A filter that does not compile is the sync's
-   * refusal, as it would be on the main thread.
+   * The programs of the bpf and match filters the NIOs run that the worker was not sent yet, compiled
+   * here (once per text, by the programs' cache): the worker only instantiates them. A filter that does
+   * not compile is the sync's refusal, as it would be on the main thread.
    */
-  private async programsOf(nios: Iterable<Nio>): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
+  private async programsOf(slot: Slot, nios: Iterable<Nio>): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
     const wanted = new Map<string, { kind: "bpf" | "match"; lines: string[] }>();
     for (const nio of nios) {
       if (nio.type !== "nio_udp") continue;
       for (const settings of [filtersOf(nio as UdpNio, "in"), filtersOf(nio as UdpNio, "out")]) {
         for (const [kind, lines] of [["bpf", bpfLines(settings)], ["match", matchLines(settings)]] as const) {
-          if (lines.length > 0) wanted.set(expressionText(lines), { kind, lines });
+          if (lines.length > 0 && !slot.programsSent.has(expressionText(lines))) wanted.set(expressionText(lines), { kind, lines });
         }
       }
     }
@@ -191,13 +194,21 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return E.right(programs);
   }
 
+  /** Notes the programs a sync carries as held by the worker it goes to (which stores them first thing). */
+  private noteSent(slot: Slot, programs: readonly BpfProgram[]): void {
+    if (slot.programsSent.size + programs.length > PROGRAMS_KNOWN_SENT) slot.programsSent.clear();
+    for (const program of programs) slot.programsSent.add(expressionText(program.lines));
+  }
+
   /** Sends the worker what changed since the sync it took last (the whole node if it holds none). */
   private async syncOn(slot: Slot, node: ComputeNode): Promise<E.Either<SyncError, void>> {
     const change = nodeChange(slot.holds.has(node.nodeId) ? this.desired.get(node.nodeId) : undefined, node);
-    const programs = await this.programsOf(change.nios.values());
+    const programs = await this.programsOf(slot, change.nios.values());
     if (E.isLeft(programs)) return programs;
     const worker = slot.worker;
-    const synced = await this.send(slot, "sync", [change, programs.right]);
+    const sending = this.send(slot, "sync", [change, programs.right]);
+    this.noteSent(slot, programs.right);
+    const synced = await sending;
     // Only the worker that answered holds it (one restarted meanwhile holds nothing).
     if (E.isRight(synced) && slot.worker === worker) slot.holds.add(node.nodeId);
     return synced;

@@ -350,19 +350,29 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
  * opened, none of which the file holds: none of it rewrites the file.
  */
 export const fileEntryChanged = {
-  project: (before: Project | undefined, after: Project): boolean => before === undefined || entryText(before, projectEntry) !== entryText(after, projectEntry),
-  node: (before: ControllerNode | undefined, after: ControllerNode): boolean => before === undefined || entryText(before, nodeEntry) !== entryText(after, nodeEntry),
-  link: (before: Link | undefined, after: Link): boolean => before === undefined || entryText(before, linkEntry) !== entryText(after, linkEntry),
+  project: (before: Project | undefined, after: Project): boolean => entryChanged(before, after, projectEntry),
+  node: (before: ControllerNode | undefined, after: ControllerNode): boolean => entryChanged(before, after, nodeEntry),
+  link: (before: Link | undefined, after: Link): boolean => entryChanged(before, after, linkEntry),
 };
 
-/** Records are immutable values: each one's entry is rendered once, when it is first compared. */
-const renderedEntries = new WeakMap<object, string>();
+/**
+ * The rule is the rendering: an entry changed when it would be written otherwise. Most saves keep the
+ * entry's parts as they were (the same label, filters and style objects): those are told apart
+ * without rendering anything.
+ */
+function entryChanged<R extends object>(before: R | undefined, after: R, entry: (r: R) => Record<string, unknown>): boolean {
+  if (before === undefined) return true;
+  if (before === after) return false;
+  const [a, b] = [entry(before), entry(after)];
+  return !sameParts(a, b, 3) && gns3Json(a) !== gns3Json(b);
+}
 
-function entryText<R extends object>(record: R, entry: (r: R) => Record<string, unknown>): string {
-  let text = renderedEntries.get(record);
-  if (text === undefined) {
-    text = gns3Json(entry(record));
-    renderedEntries.set(record, text);
-  }
-  return text;
+/** Equal primitives, or the same objects, down to `depth` levels of the entries' own objects and arrays. */
+function sameParts(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (depth === 0 || typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameParts((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth - 1));
 }

@@ -65,6 +65,7 @@ for (const workers of [0, 1]) {
       { name: "a stop and a start", apply: async () => (await s.request("POST", `${base}/stop`), s.request("POST", `${base}/start`)) },
       { name: "a suspend and a resume", apply: async () => (await s.request("POST", `${base}/suspend`), s.request("POST", `${base}/start`)) },
       { name: "a NIO added on another port", apply: () => attach(2) },
+      { name: "a NIO added on another port and removed again", apply: async () => (await attach(2), s.request("DELETE", `${base}/adapters/0/ports/2/nio`)) },
     ];
 
     for (const change of changes) {

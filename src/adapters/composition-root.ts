@@ -38,6 +38,8 @@ import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.j
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
+import { LoginGate } from "./http/auth.js";
+import { LoginThrottle } from "./http/login-throttle.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
@@ -233,6 +235,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
+  // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
+  const loginGate = new LoginGate(settings.auth, new LoginThrottle(logger, () => performance.now()), metrics);
   const app = createHttpApp({
     useCases,
     settings,
@@ -240,9 +244,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     packageVersion: PACKAGE_VERSION,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     metrics,
+    loginGate,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);
+  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger);
   // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
   let composed: ReturnType<Koa["callback"]> | undefined;
   const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);

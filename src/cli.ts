@@ -3,6 +3,7 @@ import "reflect-metadata";
 import { createNetemu } from "./adapters/composition-root.js";
 import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
 import { CorruptSettingsFile, FileSettingsStore, UnusableConfigDirectory } from "./adapters/persistence/file-settings-store.js";
+import { ProjectsPathLocked, ProjectsPathUnusable } from "./adapters/persistence/projects-path-lock.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
@@ -70,15 +71,26 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     }
     throw err;
   }
-  const netemu = createNetemu({
-    settings: config,
-    logLevel: config.logLevel,
-    bodyLimitBytes: config.bodyLimitBytes,
-    udpBufferBytes: config.udpBufferBytes,
-    dataPlaneWorkers: config.dataPlaneWorkers,
-    persistProjects: true,
-    overrides: { logger, settingsStore },
-  });
+  let netemu;
+  try {
+    netemu = createNetemu({
+      settings: config,
+      logLevel: config.logLevel,
+      bodyLimitBytes: config.bodyLimitBytes,
+      udpBufferBytes: config.udpBufferBytes,
+      dataPlaneWorkers: config.dataPlaneWorkers,
+      persistProjects: true,
+      overrides: { logger, settingsStore },
+    });
+  } catch (err) {
+    // Two servers on one projects path would overwrite each other's files (ADR 0058).
+    if (err instanceof ProjectsPathLocked || err instanceof ProjectsPathUnusable) {
+      logger.error(err.message, { projectsPath: err.projectsPath });
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return err instanceof ProjectsPathLocked ? 1 : 2;
+    }
+    throw err;
+  }
   const warning = exposureWarning(config);
   if (warning !== undefined) logger.warn(warning);
   for (const notice of config.notices) logger.warn(notice);

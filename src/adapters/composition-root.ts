@@ -45,6 +45,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenH
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
+import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -105,7 +106,9 @@ export interface NetemuOptions {
   /**
    * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,
    * read back (closed) on the next start (ADR 0042). Off by default: an embedder's projects stay in
-   * memory, or in repositories of its own (overrides); `netemu serve` turns it on.
+   * memory, or in repositories of its own (overrides); `netemu serve` turns it on. The projects path
+   * is then locked for this core until shutdown: createNetemu throws `ProjectsPathLocked`, naming the
+   * holder, when another live server holds it (ADR 0058).
    */
   readonly persistProjects?: boolean;
   readonly overrides?: PortOverrides;
@@ -156,6 +159,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const c = rootContainer.createChildContainer();
   const logger = o.logger ?? new PinoLogger(options.logLevel ?? "info");
   const value = (token: symbol, v: unknown): void => void c.register(token, { useValue: v });
+  // First, before anything reads or writes the projects, or starts a thread a refusal would leave behind.
+  const projectsLock = options.persistProjects === true ? ProjectsPathLock.acquire(settings.projectsPath, { address: settings.host, port: settings.port }, logger) : undefined;
 
   value(TOKENS.ServerSettings, settings);
   value(TOKENS.Logger, logger);
@@ -223,6 +228,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
           await projectFiles.flush();
           logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });
         }
+        projectsLock?.release();
       });
       logger.info("stopped");
       resolveStopped();
@@ -236,7 +242,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
-  const loginGate = new LoginGate(settings.auth, new LoginThrottle(logger, () => performance.now()), metrics);
+  // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
+  const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();
+  const loginGate = new LoginGate(settings.auth, new LoginThrottle(logger, loginClock), metrics);
   const app = createHttpApp({
     useCases,
     settings,
@@ -267,6 +275,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     async listen(port = settings.port, host = settings.host) {
       const listening = await listenHttp(serveHttp, handleUpgrade, { port, host, timeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts } });
       httpServer = listening.server;
+      projectsLock?.listening(host, listening.port);
       return listening;
     },
   };

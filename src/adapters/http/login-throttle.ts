@@ -20,7 +20,7 @@ export const DEFAULT_LOGIN_THROTTLE_LIMITS: LoginThrottleLimits = {
   windowMs: 60_000,
   firstLockoutMs: 1_000,
   maxLockoutMs: 300_000,
-  forgetAfterMs: 600_000,
+  forgetAfterMs: 3_600_000,
   maxAddresses: 10_000,
   summaryIntervalMs: 60_000,
 };

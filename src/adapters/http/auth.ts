@@ -13,7 +13,7 @@ export interface AuthSettings {
 const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
 
 /** Whether an `Authorization` header value carries the configured credentials (always, when auth is off). */
-export function credentialCheck(settings: AuthSettings): (authorization: string | undefined) => boolean {
+function credentialCheck(settings: AuthSettings): (authorization: string | undefined) => boolean {
   if (!settings.enabled) return () => true;
   const expected = digest(`Basic ${Buffer.from(`${settings.user}:${settings.password}`, "utf8").toString("base64")}`);
   const usable = settings.user !== "";
@@ -21,15 +21,15 @@ export function credentialCheck(settings: AuthSettings): (authorization: string 
 }
 
 /** Where a login was tried: a request, or the upgrade of the compute notification websocket. */
-export type LoginDoor = "http" | "websocket";
+type LoginDoor = "http" | "websocket";
 
 /** The Prometheus counters of logins (ADR 0061). */
-export interface LoginCounters {
+interface LoginCounters {
   loginFailed(door: LoginDoor): void;
   loginThrottled(door: LoginDoor): void;
 }
 
-export type LoginOutcome =
+type LoginOutcome =
   | { readonly kind: "admitted" }
   | { readonly kind: "refused" }
   | { readonly kind: "throttled"; readonly retryAfterSeconds: number };

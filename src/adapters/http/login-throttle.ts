@@ -26,7 +26,7 @@ export const DEFAULT_LOGIN_THROTTLE_LIMITS: LoginThrottleLimits = {
 };
 
 /** Whether an address may try its credentials now, or must wait (whole seconds, for `Retry-After`). */
-export type LoginAdmission = { readonly throttled: false } | { readonly throttled: true; readonly retryAfterSeconds: number };
+type LoginAdmission = { readonly throttled: false } | { readonly throttled: true; readonly retryAfterSeconds: number };
 
 interface Episode {
   /** Failures counted towards the first lockout, since `windowStartMs`. */

@@ -50,7 +50,7 @@ export interface ProcessProbe {
   isAlive(pid: number): boolean;
 }
 
-export const THIS_HOST: ProcessProbe = {
+const THIS_HOST: ProcessProbe = {
   hostname: hostname(),
   pid: process.pid,
   isAlive(pid) {

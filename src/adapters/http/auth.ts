@@ -20,6 +20,12 @@ function credentialCheck(settings: AuthSettings): (authorization: string | undef
   return (authorization) => usable && timingSafeEqual(digest(authorization ?? ""), expected);
 }
 
+/** An IPv4 client of a dual-stack socket arrives as ::ffff:a.b.c.d: logged and keyed as a.b.c.d. */
+function clientAddress(socketAddress: string | undefined): string {
+  if (socketAddress === undefined) return "unknown";
+  return socketAddress.startsWith("::ffff:") ? socketAddress.slice(7) : socketAddress;
+}
+
 /** Where a login was tried: a request, or the upgrade of the compute notification websocket. */
 type LoginDoor = "http" | "websocket";
 
@@ -54,7 +60,7 @@ export class LoginGate {
   /** `address` is the socket's remote address (a proxy's header is the client's to write). */
   check(address: string | undefined, authorization: string | undefined, door: LoginDoor): LoginOutcome {
     if (!this.settings.enabled) return { kind: "admitted" };
-    const who = address ?? "unknown";
+    const who = clientAddress(address);
     const admission = this.throttle?.admit(who);
     if (admission?.throttled === true) {
       this.counters?.loginThrottled(door);
@@ -84,7 +90,7 @@ export function basicAuth(gate: LoginGate): Middleware {
     const outcome = gate.check(ctx.req.socket.remoteAddress, ctx.get("Authorization") || undefined, "http");
     if (outcome.kind === "admitted") return next();
     // The throttle logs these a few lines per address; a line per request would be a flood.
-    noteLoginRefused(ctx, ctx.req.socket.remoteAddress ?? "unknown");
+    noteLoginRefused(ctx, clientAddress(ctx.req.socket.remoteAddress));
     if (outcome.kind === "throttled") {
       const message = throttledMessage(outcome.retryAfterSeconds);
       noteAnswerMessage(ctx, message);

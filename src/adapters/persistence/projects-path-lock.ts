@@ -118,6 +118,16 @@ export class ProjectsPathLock {
     } catch (err) {
       throw new ProjectsPathUnusable(projectsPath, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
     }
+    try {
+      return ProjectsPathLock.take(path, holder, projectsPath, logger, probe);
+    } catch (err) {
+      if (err instanceof ProjectsPathLocked || err instanceof ProjectsPathUnusable) throw err;
+      // A lock path that is a directory, a file that cannot be read or renamed: a path it cannot use.
+      throw new ProjectsPathUnusable(projectsPath, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+    }
+  }
+
+  private static take(path: string, holder: LockHolder, projectsPath: string, logger: Logger, probe: ProcessProbe): ProjectsPathLock {
     // Bounded: each turn either creates the file, refuses, or removed a stale lock another start may race for.
     for (let attempt = 0; attempt < 5; attempt++) {
       if (createExclusive(path, holder, projectsPath)) return new ProjectsPathLock(path, holder);

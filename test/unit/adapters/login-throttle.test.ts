@@ -136,6 +136,14 @@ describe("The login gate", () => {
     expect(counted).to.deep.equal({ failed: 3, throttled: 2 });
   });
 
+  it("takes an IPv4 client of a dual-stack socket (::ffff:a.b.c.d) for the same address as a.b.c.d", () => {
+    const logger = new RecordingLogger();
+    const gate = new LoginGate(settings, new LoginThrottle(logger, new FakeClock().now, LIMITS), counters);
+    for (let i = 0; i < 3; i++) gate.check("::ffff:10.0.0.1", wrong, "http");
+    expect(gate.check("10.0.0.1", right, "http").kind).to.equal("throttled");
+    expect(logger.lines[0]?.fields).to.deep.include({ address: "10.0.0.1" });
+  });
+
   it("admits everyone and counts nothing when auth is off", () => {
     const gate = new LoginGate({ enabled: false, user: "", password: "" }, new LoginThrottle(new RecordingLogger(), new FakeClock().now, LIMITS), counters);
     for (let i = 0; i < 5; i++) expect(gate.check("10.0.0.1", wrong, "http").kind).to.equal("admitted");

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOCK_FILE_NAME, type ProcessProbe, ProjectsPathLock, ProjectsPathLocked } from "../../../src/adapters/persistence/projects-path-lock.js";
+import { LOCK_FILE_NAME, type ProcessProbe, ProjectsPathLock, ProjectsPathLocked, ProjectsPathUnusable } from "../../../src/adapters/persistence/projects-path-lock.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 
 /** A host of our own making: which pids live is a set the test writes. */
@@ -71,6 +71,11 @@ describe("The projects-path lock", () => {
     writeFileSync(lockFile(), "not json");
     expect(() => ProjectsPathLock.acquire(dir, WHERE, logger, probe(200, new Set([200])))).to.throw(ProjectsPathLocked, "cannot be read (remove it if no netemu serves that path)");
     expect(readFileSync(lockFile(), "utf8")).to.equal("not json");
+  });
+
+  it("answers a lock path that is a directory as an unusable projects path, with the OS's code, not a crash", () => {
+    mkdirSync(lockFile());
+    expect(() => ProjectsPathLock.acquire(dir, WHERE, logger, probe(200, new Set([200])))).to.throw(ProjectsPathUnusable, `cannot lock the projects path ${dir}: EISDIR`);
   });
 
   it("leaves a racing start's fresh lock in place when both found the same stale one", () => {

@@ -43,6 +43,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenH
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
+import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -106,6 +107,8 @@ export interface NetemuOptions {
    * memory, or in repositories of its own (overrides); `netemu serve` turns it on.
    */
   readonly persistProjects?: boolean;
+  /** Limits on the project files read at start, and how long shutdown waits for writes that fail (ADR 0057). */
+  readonly projectFiles?: { readonly maxFileBytes?: number; readonly maxNodes?: number; readonly flushTimeoutMs?: number };
   readonly overrides?: PortOverrides;
 }
 
@@ -171,7 +174,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.DataPlaneOptions, dataPlaneOptions);
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
-  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger) : undefined;
+  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger, options.projectFiles) : undefined;
+  // Whether the disk holds every acknowledged change: the readiness route and the metrics ask (ADR 0057).
+  value(TOKENS.ProjectWrites, projectFiles ?? NOTHING_TO_WRITE);
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
@@ -232,7 +237,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE);
   const app = createHttpApp({
     useCases,
     settings,

@@ -184,7 +184,7 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     expect(s.unwritten()).to.deep.equal([]);
   });
 
-  it("lets flush() try a waiting retry at once, and return when it succeeds", async () => {
+  it("lets flush() try a waiting retry at once, return when it succeeds, and leave no timer behind", async () => {
     const s = store();
     await labWithSwitch(s, "SW1");
     disk.failing = "ENOSPC";
@@ -196,9 +196,10 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     await settle();
     expect(flushed).to.equal(true);
     expect(nameInFile()).to.equal("core");
+    expect(pause.pending(), "neither the retry's delay nor the flush's bound").to.deep.equal([]);
   });
 
-  it("stops flush() from waiting forever on a disk that stays full, and logs what was not written", async () => {
+  it("stops flush() from waiting forever on a disk that stays full, logs what was not written, and stops retrying", async () => {
     const s = store();
     await labWithSwitch(s, "SW1");
     disk.failing = "ENOSPC";
@@ -212,6 +213,7 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     pause.end(10_000);
     await settle();
     expect(flushed).to.equal(true);
+    expect(pause.pending(), "no retry left to hold the process").to.deep.equal([]);
     const lost = lines("project files not written at shutdown: their latest changes are lost");
     expect(lost).to.have.length(1);
     expect(lost[0]?.fields?.["projects"]).to.deep.equal([

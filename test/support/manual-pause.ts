@@ -2,7 +2,16 @@
 export class ManualPause {
   private readonly waiting: { readonly ms: number; readonly resolve: () => void }[] = [];
 
-  readonly pause = (ms: number): Promise<void> => new Promise((resolve) => this.waiting.push({ ms, resolve }));
+  readonly pause = (ms: number, cancel?: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      const entry = { ms, resolve };
+      this.waiting.push(entry);
+      cancel?.addEventListener("abort", () => {
+        const i = this.waiting.indexOf(entry);
+        if (i >= 0) this.waiting.splice(i, 1);
+        resolve();
+      }, { once: true });
+    });
 
   /** The delays asked for and not yet ended, oldest first. */
   pending(): number[] {

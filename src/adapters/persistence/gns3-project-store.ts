@@ -30,8 +30,15 @@ export const NODE_PROJECT_FILE_WRITER: ProjectFileWriter = {
   remove: (file) => rm(file, { force: true }),
 };
 
-/** A timer that does not keep the process alive: a retry never stops an exit. */
-const unrefPause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * A timer that keeps the process alive: unwritten changes hold an exit until they are written or
+ * flush() gives up on them (an unref'd one would let a shutdown end mid-flush, saying nothing).
+ */
+const timerPause = (ms: number, cancel: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    cancel.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 export interface ProjectStoreOptions {
   /** Larger `.gns3` files are skipped with the reason, without being read (default 16 MiB). */
@@ -43,8 +50,8 @@ export interface ProjectStoreOptions {
   /** How long flush() waits for writes that keep failing (default 10 s). */
   readonly flushTimeoutMs?: number;
   readonly writer?: ProjectFileWriter;
-  /** Resolves after `ms` (tests pass one they resolve by hand). */
-  readonly pause?: (ms: number) => Promise<void>;
+  /** Resolves after `ms`, or at once when `cancel` aborts (tests pass one they resolve by hand). */
+  readonly pause?: (ms: number, cancel: AbortSignal) => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -126,14 +133,16 @@ export class Gns3ProjectStore implements ProjectWrites {
   private readonly writing = new Map<string, Promise<void>>();
   private readonly episodes = new Map<string, Episode>();
   private readonly failures = new Map<string, number>();
-  private readonly sleeping = new Set<() => void>();
+  private readonly sleeping = new Set<AbortController>();
   private readonly loaded: Promise<void>;
+  /** Set when flush() gave up on writes that kept failing: retries stop, so that the process can end. */
+  private gaveUp = false;
   private readonly maxFileBytes: number;
   private readonly maxNodes: number;
   private readonly retry: { readonly firstMs: number; readonly maxMs: number };
   private readonly flushTimeoutMs: number;
   private readonly files: ProjectFileWriter;
-  private readonly pause: (ms: number) => Promise<void>;
+  private readonly pause: (ms: number, cancel: AbortSignal) => Promise<void>;
   private readonly now: () => number;
 
   constructor(
@@ -148,7 +157,7 @@ export class Gns3ProjectStore implements ProjectWrites {
     this.retry = options.retry ?? { firstMs: 100, maxMs: 5000 };
     this.flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
     this.files = options.writer ?? NODE_PROJECT_FILE_WRITER;
-    this.pause = options.pause ?? unrefPause;
+    this.pause = options.pause ?? timerPause;
     this.now = options.now ?? Date.now;
     this.loaded = this.load().catch((err: unknown) => this.logger.error("projects could not be read", { projectsPath, reason: (err as Error).message }));
     const ready = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
@@ -198,11 +207,15 @@ export class Gns3ProjectStore implements ProjectWrites {
   async flush(): Promise<void> {
     await this.loaded;
     // A retry waiting out its delay tries now: the disk may have room again.
-    for (const wake of this.sleeping) wake();
+    for (const sleep of this.sleeping) sleep.abort();
     let timedOut = false;
-    const deadline = this.pause(this.flushTimeoutMs).then(() => void (timedOut = true));
+    const bound = new AbortController();
+    const deadline = this.pause(this.flushTimeoutMs, bound.signal).then(() => void (timedOut = !bound.signal.aborted));
     while (this.writing.size > 0 && !timedOut) await Promise.race([Promise.all(this.writing.values()), deadline]);
+    bound.abort();
     if (!timedOut) return;
+    this.gaveUp = true;
+    for (const sleep of this.sleeping) sleep.abort();
     this.logger.error("project files not written at shutdown: their latest changes are lost", {
       waitedMs: this.flushTimeoutMs,
       projects: this.unwritten().map((u) => ({ projectId: u.projectId, file: u.file, code: u.code, since: u.since.toISOString() })),
@@ -228,7 +241,9 @@ export class Gns3ProjectStore implements ProjectWrites {
           else {
             // The change stays unwritten: memory keeps it, and the write is tried again after a delay.
             this.dirty.add(projectId);
-            await this.sleep(this.failedWrite(projectId, failed));
+            const delay = this.failedWrite(projectId, failed);
+            if (this.gaveUp) break;
+            await this.sleep(delay);
           }
         }
       } finally {
@@ -263,13 +278,12 @@ export class Gns3ProjectStore implements ProjectWrites {
 
   /** Waits `ms`, or less when flush() asks every waiting retry to try now. */
   private async sleep(ms: number): Promise<void> {
-    let wake: () => void = () => undefined;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    this.sleeping.add(wake);
+    const sleep = new AbortController();
+    this.sleeping.add(sleep);
     try {
-      await Promise.race([this.pause(ms), woken]);
+      await this.pause(ms, sleep.signal);
     } finally {
-      this.sleeping.delete(wake);
+      this.sleeping.delete(sleep);
     }
   }
 

@@ -73,7 +73,7 @@ function fill(file: string): number {
 describe("a full disk under netemu serve (a 2 MB tmpfs, as root; ADR 0057)", function () {
   this.timeout(60_000);
   let mountPoint: string | undefined;
-  let configDir: string;
+  const configDirs: string[] = [];
   let running: Served | undefined;
 
   before(function () {
@@ -86,18 +86,22 @@ describe("a full disk under netemu serve (a 2 MB tmpfs, as root; ADR 0057)", fun
     }
     mountPoint = dir;
   });
-  after(() => {
-    if (running !== undefined && running.child.exitCode === null) running.child.kill("SIGKILL");
+  after(async () => {
+    if (running !== undefined && running.child.exitCode === null) {
+      running.child.kill("SIGKILL");
+      await running.exit;
+    }
     if (mountPoint !== undefined) {
       spawnSync("umount", [mountPoint], { timeout: 10_000 });
       rmSync(mountPoint, { recursive: true, force: true });
     }
-    if (configDir !== undefined) rmSync(configDir, { recursive: true, force: true });
+    for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps a node rename the full disk refused, answers not ready meanwhile, and writes it once there is room (it survives kill -9)", async () => {
     const tmpfs = mountPoint as string;
-    configDir = mkdtempSync(join(tmpdir(), "netemu-full-disk-"));
+    const configDir = mkdtempSync(join(tmpdir(), "netemu-full-disk-"));
+    configDirs.push(configDir);
     const projectsPath = join(tmpfs, "projects");
     const s = (running = await serve(configDir, ["--projects-path", projectsPath]));
     const p = (await call(s, "POST", "/v2/projects", { name: "lab" })).json.project_id as string;
@@ -123,5 +127,35 @@ describe("a full disk under netemu serve (a 2 MB tmpfs, as root; ADR 0057)", fun
     const log = s.stdout();
     expect(log.match(/project file could not be written: retrying until it can/g) ?? []).to.have.length(1);
     expect(log.match(/project file written again/g) ?? []).to.have.length(1);
+  });
+
+  it("ends a SIGTERM on a disk that stays full after its bound, naming the project whose change is lost, the old file intact", async () => {
+    const tmpfs = mountPoint as string;
+    rmSync(join(tmpfs, "projects"), { recursive: true, force: true });
+    const configDir = mkdtempSync(join(tmpdir(), "netemu-full-disk-"));
+    configDirs.push(configDir);
+    const projectsPath = join(tmpfs, "projects");
+    const s = (running = await serve(configDir, ["--projects-path", projectsPath]));
+    const p = (await call(s, "POST", "/v2/projects", { name: "lab" })).json.project_id as string;
+    const node = (await call(s, "POST", `/v2/projects/${p}/nodes`, { name: "SW1", node_type: "ethernet_switch", compute_id: "local" })).json;
+    const file = join(projectsPath, p, "lab.gns3");
+    await fileSays(file, '"name": "SW1"');
+    const filler = join(tmpfs, "filler");
+    fill(filler);
+    try {
+      expect((await call(s, "PUT", `/v2/projects/${p}/nodes/${node.node_id}`, { name: "core" })).status).to.equal(200);
+      await readiness(s, 503);
+      s.child.kill("SIGTERM");
+      expect((await s.exit).code).to.equal(0);
+    } finally {
+      rmSync(filler, { force: true });
+    }
+    const lost = s
+      .stdout()
+      .split("\n")
+      .filter((l) => l.includes("project files not written at shutdown"))
+      .map((l) => JSON.parse(l) as { level: number; projects: { projectId: string; code: string }[] });
+    expect(lost.map((l) => l.projects.map((x) => [x.projectId, x.code]))).to.deep.equal([[[p, "ENOSPC"]]]);
+    expect(readFileSync(file, "utf8")).to.include('"name": "SW1"');
   });
 });

@@ -120,12 +120,12 @@ export function describeProblem(problem: ProjectFileProblem): string {
 }
 
 /** How large a project file netemu reads; a larger one is skipped with the reason (ADR 0057). */
-export interface ProjectFileLimits {
+interface ProjectFileLimits {
   /** At most the domain's CONFIGURATION_LIMITS.nodesPerProject, which every other door keeps. */
   readonly maxNodes: number;
 }
 
-export const DEFAULT_PROJECT_FILE_LIMITS: ProjectFileLimits = { maxNodes: CONFIGURATION_LIMITS.nodesPerProject };
+const DEFAULT_PROJECT_FILE_LIMITS: ProjectFileLimits = { maxNodes: CONFIGURATION_LIMITS.nodesPerProject };
 
 /** The file's topology counts, checked before anything is decoded: a file is read whole or not at all. */
 function tooLarge(json: unknown, limits: ProjectFileLimits): InvalidConfiguration | undefined {

@@ -24,7 +24,7 @@ export interface ProjectFileWriter {
   remove(file: string): Promise<void>;
 }
 
-export const NODE_PROJECT_FILE_WRITER: ProjectFileWriter = {
+const NODE_PROJECT_FILE_WRITER: ProjectFileWriter = {
   makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
   write: (file, data) => writeFileAtomic(file, data),
   remove: (file) => rm(file, { force: true }),

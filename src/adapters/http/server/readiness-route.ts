@@ -2,7 +2,7 @@ import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ApiRouter } from "../api-router.js";
 import { noteAnswerMessage } from "../answer-log.js";
 
-export const READINESS_PATH = "/v2/netemu/ready";
+const READINESS_PATH = "/v2/netemu/ready";
 
 /**
  * `GET /v2/netemu/ready`: 200 while the disk holds every acknowledged change, 503 while a project's

@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { ProjectWrites, UnwrittenProject } from "../../ports/project-writes.js";
 import { TOKENS } from "../../ports/tokens.js";
 
-export interface Readiness {
+interface Readiness {
   /** False while a project's latest change is not on disk (its write fails and is being retried). */
   readonly ready: boolean;
   readonly unwrittenProjects: readonly UnwrittenProject[];

@@ -6,7 +6,6 @@ import type { ServerSettings } from "../../application/ports/server-settings.js"
 import type { LogLevel } from "../../application/ports/system.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
-import { DEFAULT_MAX_PROJECT_FILE_BYTES } from "../persistence/gns3-project-store.js";
 
 export interface NetemuConfig extends ServerSettings {
   /** What the operator should know about how the settings were chosen, logged at start-up. */
@@ -38,7 +37,8 @@ export const DEFAULTS = {
   dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
   logMaxSize: "10M",
   logMaxFiles: 5,
-  maxProjectFileBytes: DEFAULT_MAX_PROJECT_FILE_BYTES,
+  /** As the project store's own default (adapters do not import each other). */
+  maxProjectFileBytes: 16 * 1024 * 1024,
   maxProjectNodes: CONFIGURATION_LIMITS.nodesPerProject,
 };
 

@@ -55,7 +55,7 @@ export interface ProjectStoreOptions {
   readonly now?: () => number;
 }
 
-export const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** What a directory entry is, in words for a skip message. */
 function kindOf(info: Stats): string {

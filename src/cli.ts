@@ -90,6 +90,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
       udpBufferBytes: config.udpBufferBytes,
       dataPlaneWorkers: config.dataPlaneWorkers,
       persistProjects: true,
+      projectFiles: { maxFileBytes: config.maxProjectFileBytes, maxNodes: config.maxProjectNodes },
       overrides: { logger, settingsStore },
     });
   } catch (err) {

@@ -46,6 +46,7 @@ import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
+import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -111,6 +112,8 @@ export interface NetemuOptions {
    * holder, when another live server holds it (ADR 0058).
    */
   readonly persistProjects?: boolean;
+  /** Limits on the project files read at start, and how long shutdown waits for writes that fail (ADR 0057). */
+  readonly projectFiles?: { readonly maxFileBytes?: number; readonly maxNodes?: number; readonly flushTimeoutMs?: number };
   readonly overrides?: PortOverrides;
 }
 
@@ -178,7 +181,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.DataPlaneOptions, dataPlaneOptions);
   value(TOKENS.Clock, o.clock ?? new SystemClock());
   value(TOKENS.IdGenerator, o.idGenerator ?? new RandomUuidGenerator());
-  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger) : undefined;
+  const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger, options.projectFiles) : undefined;
+  // Whether the disk holds every acknowledged change: the readiness route and the metrics ask (ADR 0057).
+  value(TOKENS.ProjectWrites, projectFiles ?? NOTHING_TO_WRITE);
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
@@ -240,7 +245,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE);
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();

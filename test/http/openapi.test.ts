@@ -215,6 +215,7 @@ describe("the documented success answers", () => {
     await ok("POST", `/v2/projects/${C}/close`);
     await ok("POST", `/v2/projects/${C}/open`);
     await ok("DELETE", `/v2/projects/${C}`);
+    await ok("GET", "/v2/netemu/ready");
   });
   after(async () => s.close());
 

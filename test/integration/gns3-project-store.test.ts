@@ -10,6 +10,7 @@ import { defaultNodeLabel, type ControllerNode } from "../../src/domain/topology
 import type { Link } from "../../src/domain/topology/link.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { ManualPause } from "../support/manual-pause.js";
 
 const GNS3_WROTE = new URL("../../../../shared/gns3-peer/projects/", import.meta.url);
 const PROJECT = "5a5a5a5a-1111-4222-8333-444444444444";
@@ -152,13 +153,19 @@ describe("the controller's projects kept as GNS3 project files", () => {
     expect(logger.lines.find((l) => l.msg === "project file skipped: its project id is already listed")?.fields).to.deep.include({ file: join(projectsPath, "b", "switches-and-hub.gns3") });
   });
 
-  it("logs a file it cannot write and keeps the records, without failing the change", async () => {
+  it("keeps the records of a project whose file cannot be written, without failing the change, and says so once", async () => {
     const blocker = join(projectsPath, "a-file");
     writeFileSync(blocker, "");
-    const s = store();
+    const pause = new ManualPause();
+    const s = new Gns3ProjectStore(projectsPath, "2.2.59", new FilterPrograms(new InlineBpfCompiler()), logger, { pause: pause.pause });
     await s.projects.save(createProject(PROJECT, "lab", join(blocker, "inside")));
-    await s.flush();
+    const flushed = s.flush();
+    // The writes keep failing (a file where a directory should be): the flush gives up at its bound.
+    while (pause.pending().length < 2) await new Promise((resolve) => setImmediate(resolve));
+    pause.end(10_000);
+    await flushed;
     expect((await s.projects.get(PROJECT))?.name).to.equal("lab");
-    expect(logger.lines.find((l) => l.msg === "project file could not be written")?.fields).to.deep.include({ projectId: PROJECT });
+    expect(s.unwritten().map((u) => u.projectId)).to.deep.equal([PROJECT]);
+    expect(logger.lines.filter((l) => l.msg === "project file could not be written: retrying until it can").map((l) => l.fields?.["projectId"])).to.deep.equal([PROJECT]);
   });
 });

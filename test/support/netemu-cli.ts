@@ -12,6 +12,8 @@ export interface Served {
   readonly listening: { readonly url: string; readonly dataPlaneWorkers: number };
   readonly exit: Promise<{ code: number | null; ms: number }>;
   stderr(): string;
+  /** What it logged so far (the log goes to stdout). */
+  stdout(): string;
 }
 
 /** Starts `netemu serve` on 127.0.0.1:0 and reads the URL from its "netemu listening" log line. */
@@ -32,7 +34,7 @@ export async function serve(configDir: string, extra: string[] = [], env: Record
     const line = out.split("\n").find((l) => l.includes('"msg":"netemu listening"'));
     if (line !== undefined) {
       const listening = JSON.parse(line) as Served["listening"];
-      const served: Served = { child, url: listening.url, listening, exit, stderr: () => err };
+      const served: Served = { child, url: listening.url, listening, exit, stderr: () => err, stdout: () => out };
       const kill = child.kill.bind(child);
       child.kill = (signal?: NodeJS.Signals | number) => {
         stoppedAt = Date.now();

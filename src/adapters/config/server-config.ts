@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
 import type { LogLevel } from "../../application/ports/system.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
+import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 
 export interface NetemuConfig extends ServerSettings {
   /** What the operator should know about how the settings were chosen, logged at start-up. */
@@ -13,6 +14,9 @@ export interface NetemuConfig extends ServerSettings {
   readonly bodyLimitBytes: number;
   readonly udpBufferBytes: number;
   readonly dataPlaneWorkers: number;
+  /** Project files larger, or with more nodes, are skipped at start with the reason (ADR 0057). */
+  readonly maxProjectFileBytes: number;
+  readonly maxProjectNodes: number;
   /** The log file and its rotation, when the log goes to a file rather than stdout (ADR 0044). */
   readonly logFile: { readonly path: string; readonly maxSize: string; readonly maxFiles: number } | undefined;
 }
@@ -33,6 +37,9 @@ export const DEFAULTS = {
   dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
   logMaxSize: "10M",
   logMaxFiles: 5,
+  /** As the project store's own default (adapters do not import each other). */
+  maxProjectFileBytes: 16 * 1024 * 1024,
+  maxProjectNodes: CONFIGURATION_LIMITS.nodesPerProject,
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
@@ -55,6 +62,8 @@ const SETTINGS = {
   logFile: { flag: "log-file", env: "NETEMU_LOG_FILE", ini: "log_file" },
   logMaxSize: { flag: "log-max-size", env: "NETEMU_LOG_MAX_SIZE", ini: "log_max_size" },
   logMaxFiles: { flag: "log-max-files", env: "NETEMU_LOG_MAX_FILES", ini: "log_max_files" },
+  maxProjectFileSize: { flag: "max-project-file-size", env: "NETEMU_MAX_PROJECT_FILE_SIZE", ini: "max_project_file_size" },
+  maxProjectNodes: { flag: "max-project-nodes", env: "NETEMU_MAX_PROJECT_NODES", ini: "max_project_nodes" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -84,6 +93,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
   --extended-filters      available_filters also lists netemu's impairments (bandwidth, burst_loss,
                           duplicate, reorder, delay_distribution) (NETEMU_EXTENDED_FILTERS, default off)
+  --max-project-file-size BYTES   larger .gns3 files are skipped at start, unread (NETEMU_MAX_PROJECT_FILE_SIZE, default ${DEFAULTS.maxProjectFileBytes})
+  --max-project-nodes N   projects with more nodes are skipped at start (NETEMU_MAX_PROJECT_NODES, default and most ${DEFAULTS.maxProjectNodes})
 `;
 
 function parseBool(name: string, value: string): boolean {
@@ -138,6 +149,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
         "log-file": { type: "string" },
         "log-max-size": { type: "string" },
         "log-max-files": { type: "string" },
+        "max-project-file-size": { type: "string" },
+        "max-project-nodes": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -215,6 +228,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
+    maxProjectFileBytes: int("maxProjectFileSize", DEFAULTS.maxProjectFileBytes, 1024, 2 ** 30),
+    maxProjectNodes: int("maxProjectNodes", DEFAULTS.maxProjectNodes, 1, CONFIGURATION_LIMITS.nodesPerProject),
     extendedFilters: bool("extendedFilters", false),
     logFile,
   };

@@ -20,6 +20,7 @@ import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 import { type HttpMetrics, registerMetricsRoute } from "./server/metrics-route.js";
 import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-log.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
+import { registerReadinessRoute } from "./server/readiness-route.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -81,6 +82,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
+  registerReadinessRoute(api, useCases);
   registerOpenApiRoute(api, options.packageVersion, settings.gns3Version);
   return api;
 }

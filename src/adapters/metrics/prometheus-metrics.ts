@@ -3,6 +3,7 @@ import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
 import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
 import { processMetrics } from "./process-metrics.js";
+import { NOTHING_TO_WRITE, type ProjectWrites } from "../../application/ports/project-writes.js";
 
 /** The label a request gets when no route answered it (unknown path, or refused by auth before routing). */
 const NO_ROUTE = "none";
@@ -32,8 +33,30 @@ export class PrometheusMetrics {
   private readonly loginsThrottled: Counter<"door">;
   private pending: Promise<MetricsSnapshot> | undefined;
 
-  constructor(private readonly takeSnapshot: () => Promise<MetricsSnapshot>) {
+  constructor(
+    private readonly takeSnapshot: () => Promise<MetricsSnapshot>,
+    writes: ProjectWrites = NOTHING_TO_WRITE,
+  ) {
     const registers = [this.own];
+    // Project writes (ADR 0057): read from the store at each scrape, no snapshot needed.
+    new Counter({
+      name: "netemu_project_write_failures_total",
+      help: "Project file writes that failed (each retry counts), by error code.",
+      labelNames: ["code"],
+      registers,
+      collect(this: Counter<"code">) {
+        this.reset();
+        for (const [code, count] of writes.failedWrites()) this.inc({ code }, count);
+      },
+    });
+    new Gauge({
+      name: "netemu_unwritten_projects",
+      help: "Projects whose latest change is in memory but not yet in their file, because writing it fails.",
+      registers,
+      collect(this: Gauge) {
+        this.set(writes.unwritten().length);
+      },
+    });
     this.requests = new Counter({ name: "netemu_http_requests_total", help: "HTTP requests answered, by route name and status.", labelNames: ["route", "status"], registers });
     this.requestSeconds = new Histogram({
       name: "netemu_http_request_duration_seconds",

@@ -13,6 +13,7 @@ import { readJsonValue } from "../../domain/configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { JSON_DEPTH_LIMIT, gns3Json, jsonDepthExceeds } from "../shared/gns3-json.js";
 import { configurationMessage } from "../shared/configuration-messages.js";
+import { jsonErrorLine } from "./json-error-line.js";
 import { filterProblemMessage } from "../shared/filter-messages.js";
 
 /**
@@ -86,6 +87,7 @@ const ProjectFileCodec = t.intersection([
 
 /** Why a project file could not be read (the file is then left as it is, and not listed). */
 type ProjectFileProblem =
+  /** `reason` never quotes the text: the file may hold what it should not (ADR 0057). */
   | { readonly _tag: "NotJson"; readonly reason: string }
   | { readonly _tag: "NotAProjectFile"; readonly reason: string }
   | { readonly _tag: "NewerRevision"; readonly revision: number }
@@ -117,13 +119,22 @@ export function describeProblem(problem: ProjectFileProblem): string {
   }
 }
 
+/** How large a project file netemu reads; a larger one is skipped with the reason (ADR 0057). */
+interface ProjectFileLimits {
+  /** At most the domain's CONFIGURATION_LIMITS.nodesPerProject, which every other door keeps. */
+  readonly maxNodes: number;
+}
+
+const DEFAULT_PROJECT_FILE_LIMITS: ProjectFileLimits = { maxNodes: CONFIGURATION_LIMITS.nodesPerProject };
+
 /** The file's topology counts, checked before anything is decoded: a file is read whole or not at all. */
-function tooLarge(json: unknown): InvalidConfiguration | undefined {
+function tooLarge(json: unknown, limits: ProjectFileLimits): InvalidConfiguration | undefined {
   const topology = (json as { topology?: { nodes?: unknown; links?: unknown } } | null)?.topology;
   const nodes = topology?.nodes;
   const links = topology?.links;
-  if (Array.isArray(nodes) && nodes.length > CONFIGURATION_LIMITS.nodesPerProject) {
-    return invalidConfiguration("topology.nodes", { rule: "max_items", limit: CONFIGURATION_LIMITS.nodesPerProject }, nodes.length);
+  const maxNodes = Math.min(limits.maxNodes, CONFIGURATION_LIMITS.nodesPerProject);
+  if (Array.isArray(nodes) && nodes.length > maxNodes) {
+    return invalidConfiguration("topology.nodes", { rule: "max_items", limit: maxNodes }, nodes.length);
   }
   if (Array.isArray(links) && links.length > CONFIGURATION_LIMITS.linksPerProject) {
     return invalidConfiguration("topology.links", { rule: "max_items", limit: CONFIGURATION_LIMITS.linksPerProject }, links.length);
@@ -139,7 +150,24 @@ function firstError(errors: t.Errors): string {
     .map((c) => c.key)
     .filter((k) => k !== "" && !/^\d+$/.test(k))
     .join(".");
-  return `${path || "(top)"}: got ${JSON.stringify(e.value)?.slice(0, 80)}`;
+  return `${path || "(top)"}: got ${kindOf(e.value)}`;
+}
+
+/** What a value is, never what it says: a skip message quotes nothing of the file (ADR 0057). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Why a text is not JSON, by line: Node's own message may quote the text (`Unexpected token 'r',
+ * "root:x:0:0"... is not valid JSON`), which a log line must not.
+ */
+function notJsonReason(text: string): string {
+  return text.trim() === "" ? "the file is empty" : `it goes wrong at line ${jsonErrorLine(text)}`;
 }
 
 const isSupported = (nodeType: string): nodeType is NodeType => (SUPPORTED_NODE_TYPES as readonly string[]).includes(nodeType);
@@ -168,15 +196,15 @@ function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<
  * and their nodes and links are not read. Whether its filters' pcap-filter expressions compile is
  * the caller's to ask (the application compiles each distinct text once).
  */
-export function parseProjectFile(text: string, path: string, filename: string): E.Either<ProjectFileProblem, ProjectTopology> {
+export function parseProjectFile(text: string, path: string, filename: string, limits: ProjectFileLimits = DEFAULT_PROJECT_FILE_LIMITS): E.Either<ProjectFileProblem, ProjectTopology> {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (err) {
-    return E.left({ _tag: "NotJson", reason: (err as Error).message });
+  } catch {
+    return E.left({ _tag: "NotJson", reason: notJsonReason(text) });
   }
   if (jsonDepthExceeds(json, JSON_DEPTH_LIMIT)) return E.left({ _tag: "NotJson", reason: `nested deeper than ${JSON_DEPTH_LIMIT} levels` });
-  const large = tooLarge(json);
+  const large = tooLarge(json, limits);
   if (large !== undefined) return E.left({ _tag: "BadProject", problem: large });
   const decoded = ProjectFileCodec.decode(json);
   if (E.isLeft(decoded)) return E.left({ _tag: "NotAProjectFile", reason: firstError(decoded.left) });

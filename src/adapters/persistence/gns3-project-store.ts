@@ -1,27 +1,126 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, mkdir, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository, ProjectRepository } from "../../application/ports/repositories.js";
 import type { Logger } from "../../application/ports/system.js";
+import type { ProjectWrites, UnwrittenProject } from "../../application/ports/project-writes.js";
 import type { FilterPrograms } from "../../application/filter-programs.js";
 import type { Project } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
 import type { Link } from "../../domain/topology/link.js";
+import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { InMemoryLinkRepository, InMemoryNodeRepository, InMemoryProjectRepository } from "./in-memory-repositories.js";
 import { describeProblem, fileEntryChanged, parseProjectFile, renderProjectFile } from "./gns3-project-format.js";
 import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
 
 const isProjectFile = (name: string): boolean => name.endsWith(".gns3");
 
+/** The file operations a project write needs; a test passes one that fails on demand (a full disk). */
+export interface ProjectFileWriter {
+  makeDirectory(path: string): Promise<void>;
+  /** Replaces the file whole or not at all (atomic-file.ts). */
+  write(file: string, data: string): Promise<void>;
+  remove(file: string): Promise<void>;
+}
+
+const NODE_PROJECT_FILE_WRITER: ProjectFileWriter = {
+  makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
+  write: (file, data) => writeFileAtomic(file, data),
+  remove: (file) => rm(file, { force: true }),
+};
+
+/**
+ * A timer that keeps the process alive: unwritten changes hold an exit until they are written or
+ * flush() gives up on them (an unref'd one would let a shutdown end mid-flush, saying nothing).
+ */
+const timerPause = (ms: number, cancel: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    cancel.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export interface ProjectStoreOptions {
+  /** Larger `.gns3` files are skipped with the reason, without being read (default 16 MiB). */
+  readonly maxFileBytes?: number;
+  /** Projects with more nodes are skipped with the reason (default, and at most, CONFIGURATION_LIMITS.nodesPerProject). */
+  readonly maxNodes?: number;
+  /** A failed write is tried again after `firstMs`, doubling up to `maxMs` (default 100 ms to 5 s). */
+  readonly retry?: { readonly firstMs: number; readonly maxMs: number };
+  /** How long flush() waits for writes that keep failing (default 10 s). */
+  readonly flushTimeoutMs?: number;
+  readonly writer?: ProjectFileWriter;
+  /** Resolves after `ms`, or at once when `cancel` aborts (tests pass one they resolve by hand). */
+  readonly pause?: (ms: number, cancel: AbortSignal) => Promise<void>;
+  readonly now?: () => number;
+}
+
+const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** What a directory entry is, in words for a skip message. */
+function kindOf(info: Stats): string {
+  if (info.isSymbolicLink()) return "a symbolic link";
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
+/** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes`. */
+async function readProjectText(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly skip: string }> {
+  const info = await lstat(file);
+  // Read only what sits in the projects path: a link could show any file of the host in a skip message or a project.
+  if (!info.isFile()) return { skip: `${kindOf(info)}: only regular files are read as projects` };
+  if (info.size > maxBytes) return { skip: `${info.size} bytes, more than the ${maxBytes} netemu reads (--max-project-file-size)` };
+  // O_NONBLOCK: had a FIFO taken the file's place since lstat, opening it would wait for a writer forever.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return { skip: "replaced while it was read" };
+    // One byte more than allowed tells a file that grew past the limit since it was looked at.
+    const buffer = Buffer.alloc(Math.min(opened.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === buffer.length) break;
+    }
+    if (length > maxBytes) return { skip: `more than the ${maxBytes} bytes netemu reads (--max-project-file-size)` };
+    return { text: buffer.toString("utf8", 0, length) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The error code of a failed write, its file and message. */
+interface FailedWrite {
+  readonly file: string | undefined;
+  readonly code: string;
+  readonly reason: string;
+}
+
+/** Writes of one project failing in a row, since the first (ADR 0057). */
+interface Episode {
+  file: string | undefined;
+  code: string;
+  readonly since: number;
+  failedWrites: number;
+}
+
 /**
  * The controller's projects, nodes and links kept as GNS3 project files (ADR 0042): each project in
  * `<path>/<name>.gns3`, by default `<projects_path>/<project_id>/`. The records live in memory, as in
  * the in-memory repositories; every change marks its project for writing, and the file is rewritten
- * atomically in the background (changes made during a write are coalesced into the next one).
- * `flush()` waits until every file says what memory says. At start the projects found under
- * projects_path are read back, closed.
+ * atomically in the background (changes made during a write are coalesced into the next one). A
+ * write that fails is tried again, with a growing delay, until it succeeds: the change is kept in
+ * memory meanwhile, and `unwritten()` says which projects the disk is behind on (ADR 0057).
+ * `flush()` waits until every file says what memory says, within a bound. At start the projects
+ * found under projects_path are read back, closed.
  */
-export class Gns3ProjectStore {
+export class Gns3ProjectStore implements ProjectWrites {
   readonly projects: ProjectRepository;
   readonly nodes: NodeRepository;
   readonly links: LinkRepository;
@@ -29,17 +128,37 @@ export class Gns3ProjectStore {
   private readonly nodeRecords = new InMemoryNodeRepository();
   private readonly linkRecords = new InMemoryLinkRepository();
   /** Where each project's file was last written, to remove it when the project goes. */
-  private readonly written = new Map<string, string>();
+  private readonly writtenFiles = new Map<string, string>();
   private readonly dirty = new Set<string>();
   private readonly writing = new Map<string, Promise<void>>();
+  private readonly episodes = new Map<string, Episode>();
+  private readonly failures = new Map<string, number>();
+  private readonly sleeping = new Set<AbortController>();
   private readonly loaded: Promise<void>;
+  /** Set when flush() gave up on writes that kept failing: retries stop, so that the process can end. */
+  private gaveUp = false;
+  private readonly maxFileBytes: number;
+  private readonly maxNodes: number;
+  private readonly retry: { readonly firstMs: number; readonly maxMs: number };
+  private readonly flushTimeoutMs: number;
+  private readonly files: ProjectFileWriter;
+  private readonly pause: (ms: number, cancel: AbortSignal) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(
     private readonly projectsPath: string,
     private readonly gns3Version: string,
     private readonly programs: FilterPrograms,
     private readonly logger: Logger,
+    options: ProjectStoreOptions = {},
   ) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PROJECT_FILE_BYTES;
+    this.maxNodes = Math.min(options.maxNodes ?? CONFIGURATION_LIMITS.nodesPerProject, CONFIGURATION_LIMITS.nodesPerProject);
+    this.retry = options.retry ?? { firstMs: 100, maxMs: 5000 };
+    this.flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
+    this.files = options.writer ?? NODE_PROJECT_FILE_WRITER;
+    this.pause = options.pause ?? timerPause;
+    this.now = options.now ?? Date.now;
     this.loaded = this.load().catch((err: unknown) => this.logger.error("projects could not be read", { projectsPath, reason: (err as Error).message }));
     const ready = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
       await this.loaded;
@@ -80,10 +199,35 @@ export class Gns3ProjectStore {
     };
   }
 
-  /** Resolves once every project file says what memory says (shutdown waits for it). */
+  /**
+   * Resolves once every project file says what memory says (shutdown waits for it), or once
+   * `flushTimeoutMs` has passed while writes still fail: then it logs what is not written and stops
+   * waiting, so that a disk that stays full cannot hold a shutdown forever.
+   */
   async flush(): Promise<void> {
     await this.loaded;
-    while (this.writing.size > 0) await Promise.all(this.writing.values());
+    // A retry waiting out its delay tries now: the disk may have room again.
+    for (const sleep of this.sleeping) sleep.abort();
+    let timedOut = false;
+    const bound = new AbortController();
+    const deadline = this.pause(this.flushTimeoutMs, bound.signal).then(() => void (timedOut = !bound.signal.aborted));
+    while (this.writing.size > 0 && !timedOut) await Promise.race([Promise.all(this.writing.values()), deadline]);
+    bound.abort();
+    if (!timedOut) return;
+    this.gaveUp = true;
+    for (const sleep of this.sleeping) sleep.abort();
+    this.logger.error("project files not written at shutdown: their latest changes are lost", {
+      waitedMs: this.flushTimeoutMs,
+      projects: this.unwritten().map((u) => ({ projectId: u.projectId, file: u.file, code: u.code, since: u.since.toISOString() })),
+    });
+  }
+
+  unwritten(): readonly UnwrittenProject[] {
+    return [...this.episodes].map(([projectId, e]) => ({ projectId, file: e.file, code: e.code, since: new Date(e.since), failedWrites: e.failedWrites }));
+  }
+
+  failedWrites(): ReadonlyMap<string, number> {
+    return this.failures;
   }
 
   private markDirty(projectId: string): void {
@@ -91,7 +235,17 @@ export class Gns3ProjectStore {
     if (this.writing.has(projectId)) return;
     const run = (async () => {
       try {
-        while (this.dirty.delete(projectId)) await this.write(projectId);
+        while (this.dirty.delete(projectId)) {
+          const failed = await this.write(projectId);
+          if (failed === undefined) this.writeSucceeded(projectId);
+          else {
+            // The change stays unwritten: memory keeps it, and the write is tried again after a delay.
+            this.dirty.add(projectId);
+            const delay = this.failedWrite(projectId, failed);
+            if (this.gaveUp) break;
+            await this.sleep(delay);
+          }
+        }
       } finally {
         this.writing.delete(projectId);
       }
@@ -99,26 +253,63 @@ export class Gns3ProjectStore {
     this.writing.set(projectId, run);
   }
 
-  private async write(projectId: string): Promise<void> {
+  /** Counts a failed write, logs the first of an episode, and answers how long to wait before the next. */
+  private failedWrite(projectId: string, failed: FailedWrite): number {
+    this.failures.set(failed.code, (this.failures.get(failed.code) ?? 0) + 1);
+    const episode = this.episodes.get(projectId);
+    if (episode === undefined) {
+      this.episodes.set(projectId, { file: failed.file, code: failed.code, since: this.now(), failedWrites: 1 });
+      // One line per episode, not per retry: a full disk would otherwise fill the log that tells of it.
+      this.logger.error("project file could not be written: retrying until it can", { projectId, file: failed.file, code: failed.code, reason: failed.reason });
+      return this.retry.firstMs;
+    }
+    episode.failedWrites += 1;
+    episode.file = failed.file;
+    episode.code = failed.code;
+    return Math.min(this.retry.maxMs, this.retry.firstMs * 2 ** Math.min(episode.failedWrites - 1, 30));
+  }
+
+  private writeSucceeded(projectId: string): void {
+    const episode = this.episodes.get(projectId);
+    if (episode === undefined) return;
+    this.episodes.delete(projectId);
+    this.logger.info("project file written again", { projectId, file: episode.file, failedWrites: episode.failedWrites, ms: this.now() - episode.since });
+  }
+
+  /** Waits `ms`, or less when flush() asks every waiting retry to try now. */
+  private async sleep(ms: number): Promise<void> {
+    const sleep = new AbortController();
+    this.sleeping.add(sleep);
+    try {
+      await this.pause(ms, sleep.signal);
+    } finally {
+      this.sleeping.delete(sleep);
+    }
+  }
+
+  /** Writes the project's file as memory has it: undefined when done, or why it failed. */
+  private async write(projectId: string): Promise<FailedWrite | undefined> {
     const project = await this.projectRecords.get(projectId);
-    const previous = this.written.get(projectId);
+    const previous = this.writtenFiles.get(projectId);
+    let file: string | undefined;
     try {
       if (project === undefined) {
-        if (previous !== undefined) await rm(previous, { force: true });
-        this.written.delete(projectId);
-        return;
+        file = previous;
+        if (previous !== undefined) await this.files.remove(previous);
+        this.writtenFiles.delete(projectId);
+        return undefined;
       }
       // A file GNS3 wrote with nodes netemu does not run was not read whole: never overwrite it.
-      if (project.unsupportedNodeTypes.length > 0) return;
-      const file = join(project.path, project.filename);
-      await mkdir(project.path, { recursive: true });
+      if (project.unsupportedNodeTypes.length > 0) return undefined;
+      file = join(project.path, project.filename);
+      await this.files.makeDirectory(project.path);
       const topology = { project, nodes: await this.nodeRecords.listByProject(projectId), links: await this.linkRecords.listByProject(projectId) };
-      await writeFileAtomic(file, renderProjectFile(topology, this.gns3Version));
-      if (previous !== undefined && previous !== file) await rm(previous, { force: true });
-      this.written.set(projectId, file);
+      await this.files.write(file, renderProjectFile(topology, this.gns3Version));
+      if (previous !== undefined && previous !== file) await this.files.remove(previous);
+      this.writtenFiles.set(projectId, file);
+      return undefined;
     } catch (err) {
-      // The records stay as they are; the next change of the project tries again.
-      this.logger.error("project file could not be written", { projectId, path: project?.path, reason: (err as Error).message });
+      return { file, code: (err as NodeJS.ErrnoException).code ?? "EUNKNOWN", reason: (err as Error).message };
     }
   }
 
@@ -174,14 +365,19 @@ export class Gns3ProjectStore {
 
   private async loadFile(path: string, filename: string): Promise<void> {
     const file = join(path, filename);
-    let text: string;
+    let read: Awaited<ReturnType<typeof readProjectText>>;
     try {
-      text = await readFile(file, "utf8");
+      read = await readProjectText(file, this.maxFileBytes);
     } catch (err) {
       this.logger.warn("project file skipped", { file, reason: (err as Error).message });
       return;
     }
-    const parsed = parseProjectFile(text, path, filename);
+    if ("skip" in read) {
+      this.logger.warn("project file skipped", { file, reason: read.skip });
+      return;
+    }
+    const text = read.text;
+    const parsed = parseProjectFile(text, path, filename, { maxNodes: this.maxNodes });
     if (E.isLeft(parsed)) {
       this.logger.warn("project file skipped", { file, reason: describeProblem(parsed.left) });
       return;
@@ -200,7 +396,7 @@ export class Gns3ProjectStore {
     await this.projectRecords.save(project);
     for (const node of nodes) await this.nodeRecords.save(node);
     for (const link of links) await this.linkRecords.save(link);
-    this.written.set(project.projectId, file);
+    this.writtenFiles.set(project.projectId, file);
     if (project.unsupportedNodeTypes.length > 0) this.logger.warn("project listed, but it has nodes netemu does not run", { file, nodeTypes: project.unsupportedNodeTypes });
   }
 }

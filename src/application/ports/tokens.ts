@@ -30,4 +30,5 @@ export const TOKENS = {
   HostFacts: Symbol("HostFacts"),
   NetworkInterfaces: Symbol("NetworkInterfaces"),
   ProjectFiles: Symbol("ProjectFiles"),
+  ProjectWrites: Symbol("ProjectWrites"),
 } as const;

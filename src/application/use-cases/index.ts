@@ -60,6 +60,7 @@ import { ListAvailableFilters } from "./controller/list-available-filters.js";
 import { StartLinkCapture } from "./controller/start-link-capture.js";
 import { StopLinkCapture } from "./controller/stop-link-capture.js";
 import { LocateLinkCapture } from "./controller/locate-link-capture.js";
+import { CheckReadiness } from "./server/check-readiness.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -125,10 +126,12 @@ export const USE_CASES = {
   startLinkCapture: StartLinkCapture,
   stopLinkCapture: StopLinkCapture,
   locateLinkCapture: LocateLinkCapture,
+  checkReadiness: CheckReadiness,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
+export { CheckReadiness };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,

@@ -186,4 +186,15 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
   ...nodeRoutes("ethernet_switch", ethernetSwitch),
   ...nodeRoutes("ethernet_hub", ethernetHub),
+  // ADR 0057: its 503 (not ready) is an error body with the same two fields and the projects' details.
+  "netemu.ready": {
+    status: 200,
+    schema: closed("Readiness", {
+      ready: { type: "boolean" },
+      unwritten_projects: {
+        type: "array",
+        items: closed("UnwrittenProject", { project_id: string, file: { type: ["string", "null"] }, code: string, since: string, failed_writes: integer }),
+      },
+    }),
+  },
 };

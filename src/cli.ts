@@ -77,6 +77,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     udpBufferBytes: config.udpBufferBytes,
     dataPlaneWorkers: config.dataPlaneWorkers,
     persistProjects: true,
+    uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },
     overrides: { logger, settingsStore },
   });
   const warning = exposureWarning(config);

@@ -269,8 +269,9 @@ export class ProjectDirectoryFiles implements ProjectFiles {
       if (e.code === "ENAMETOOLONG") return E.left({ _tag: "name-too-long", name: parts[parts.length - 1] ?? path, limit: NAME_MAX_BYTES });
       return E.left({ _tag: "failed", reason: e.code === undefined ? "the upload was interrupted" : `${e.syscall ?? "write"} failed with ${e.code}` });
     } finally {
-      // Whatever ended the upload, the request is not read any further.
-      await Promise.resolve(iterator.return?.()).catch(() => undefined);
+      // Whatever ended the upload, the request is not read any further. Not awaited: an async
+      // generator's return() waits behind a pending next(), which a stalled client never ends.
+      void Promise.resolve(iterator.return?.()).catch(() => undefined);
       await rm(temp, { force: true }).catch(() => undefined);
       this.inFlight.delete(flight);
       finish();

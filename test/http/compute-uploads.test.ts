@@ -182,4 +182,29 @@ describe("HTTP: the compute role keeps apart from the controller's projects", ()
     expect((await second.request("GET", "/v2/projects")).json, "no controller project made of it").to.deep.equal([]);
     expect(filesUnder(projectsPath), "the uploaded file is kept, as the compute's").to.deep.equal([`.netemu-compute/${P}/switches-and-hub.gns3`]);
   });
+
+  it("writes the captures of the controller's links with its local compute's files, and removes them when the controller deletes the project", async () => {
+    const s = await serve();
+    const projectId = (await s.request("POST", "/v2/projects", { name: "captured" })).json.project_id as string;
+    const node = async (name: string) => (await s.request("POST", `/v2/projects/${projectId}/nodes`, { name, node_type: "ethernet_switch", compute_id: "local" })).json.node_id as string;
+    const [a, b] = [await node("A"), await node("B")];
+    const link = (await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: [{ node_id: a, adapter_number: 0, port_number: 0 }, { node_id: b, adapter_number: 0, port_number: 0 }] })).json;
+    const started = await s.request("POST", `/v2/projects/${projectId}/links/${link.link_id}/start_capture`, {});
+    expect(started.status).to.equal(201);
+    const computeDir = join(projectsPath, ".netemu-compute", projectId);
+    expect(started.json.capture_file_path).to.equal(join(computeDir, "project-files", "captures", "A_0-0_to_B_0-0.pcap"));
+    expect(await eventually(() => existsSync(started.json.capture_file_path))).to.equal(true);
+    expect((await s.request("DELETE", `/v2/projects/${projectId}`)).status).to.equal(204);
+    expect(existsSync(computeDir), "the local compute's files went with the project").to.equal(false);
+  });
+
+  it("removes at start the upload temporaries an earlier version left next to their targets, and nothing else", async () => {
+    const legacy = join(projectsPath, P, "images", "disk.img.0a1b2c3d-1111-4222-8333-444444444444.upload");
+    mkdirSync(join(projectsPath, P, "images"), { recursive: true });
+    writeFileSync(legacy, "half");
+    writeFileSync(join(projectsPath, P, "images", "disk.img"), "whole");
+    writeFileSync(join(projectsPath, P, "notes.upload"), "a file of the user's");
+    await serve();
+    expect(filesUnder(projectsPath)).to.deep.equal([`${P}/images/disk.img`, `${P}/notes.upload`]);
+  });
 });

@@ -107,6 +107,16 @@ describe("HTTP: uploads to the compute files API (POST /v2/compute/projects/{pro
     expect(readdirSync(dir)).to.deep.equal([]);
   });
 
+  it("refuses a path longer than the file system takes in the project's directory with 400, and creates nothing", async () => {
+    await start();
+    const path = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(250, "p")).join("/");
+    const r = await post(s.url, `${FILES}/${path}`, [Buffer.from("x")]);
+    const room = 4095 - Buffer.byteLength(dir) - 1;
+    expect(r.status).to.equal(400);
+    expect(r.json).to.deep.include({ message: `Path "${path.slice(0, 40)}..." is longer than ${room} bytes, the most the file system allows in this project's directory`, status: 400 });
+    expect(readdirSync(dir)).to.deep.equal([]);
+  });
+
   it("answers 413 before reading a body whose Content-Length is over the upload cap, and leaves no file", async () => {
     await start({ maxUploadBytes: 1000 });
     const r = await post(s.url, `${FILES}/big.bin`, [Buffer.alloc(1001, 7)], { "Content-Length": "1001" });

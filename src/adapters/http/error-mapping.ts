@@ -108,7 +108,10 @@ export function toHttpError(error: NetemuError): HttpError {
     case "ProjectFileUnwritable":
       return { status: 409, message: `Cannot write the project file ${error.path}: ${error.reason}` };
     case "ProjectFileNameTooLong":
-      return { status: 400, message: `File name "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows` };
+      return {
+        status: 400,
+        message: `${error.what === "name" ? "File name" : "Path"} "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows${error.what === "path" ? " in this project's directory" : ""}`,
+      };
     case "PayloadTooLarge":
       return {
         status: 413,

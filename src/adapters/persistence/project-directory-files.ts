@@ -11,6 +11,8 @@ export const UPLOADS_DIRECTORY = ".uploads";
 
 /** The longest name of one path component on the file systems netemu runs on (NAME_MAX, in bytes). */
 export const NAME_MAX_BYTES = 255;
+/** The longest path the kernel takes (PATH_MAX, 4096 bytes with its NUL). */
+const PATH_MAX_BYTES = 4095;
 
 /** What versions before ADR 0060 named an upload in progress, next to its target. */
 const LEGACY_UPLOAD = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.upload$/;
@@ -216,7 +218,10 @@ export class ProjectDirectoryFiles implements ProjectFiles {
     if (this.closed) return E.left({ _tag: "failed", reason: "the server is shutting down" });
     const parts = path.split("/");
     const long = parts.find((p) => Buffer.byteLength(p) > NAME_MAX_BYTES);
-    if (long !== undefined) return E.left({ _tag: "name-too-long", name: long, limit: NAME_MAX_BYTES });
+    if (long !== undefined) return E.left({ _tag: "name-too-long", what: "name", name: long, limit: NAME_MAX_BYTES });
+    // What is left of PATH_MAX once the project's own directory is counted.
+    const pathRoom = PATH_MAX_BYTES - Buffer.byteLength(this.directory(projectId)) - 1;
+    if (Buffer.byteLength(path) > pathRoom) return E.left({ _tag: "name-too-long", what: "path", name: path, limit: pathRoom });
     if (declaredBytes !== undefined && declaredBytes > this.limits.maxUploadBytes) {
       return E.left({ _tag: "too-large", what: "upload", limit: this.limits.maxUploadBytes });
     }
@@ -266,7 +271,8 @@ export class ProjectDirectoryFiles implements ProjectFiles {
       if (err instanceof UploadStopped) return E.left(err.refusal);
       // The code, not the message: messages carry absolute paths of the server.
       const e = err as NodeJS.ErrnoException;
-      if (e.code === "ENAMETOOLONG") return E.left({ _tag: "name-too-long", name: parts[parts.length - 1] ?? path, limit: NAME_MAX_BYTES });
+      // A file system with shorter limits than Linux's usual ones.
+      if (e.code === "ENAMETOOLONG") return E.left({ _tag: "failed", reason: "the name is longer than the file system allows (ENAMETOOLONG)" });
       return E.left({ _tag: "failed", reason: e.code === undefined ? "the upload was interrupted" : `${e.syscall ?? "write"} failed with ${e.code}` });
     } finally {
       // Whatever ended the upload, the request is not read any further. Not awaited: an async

@@ -16,8 +16,8 @@ export interface UploadLimits {
 export type ProjectFileWriteRefusal =
   /** The path leads out of the project through a symbolic link. */
   | { readonly _tag: "outside" }
-  /** A component of the path is longer than the file system allows. */
-  | { readonly _tag: "name-too-long"; readonly name: string; readonly limit: number }
+  /** A component of the path (`what: "name"`), or the whole path inside the project, is longer than the file system allows. */
+  | { readonly _tag: "name-too-long"; readonly what: "name" | "path"; readonly name: string; readonly limit: number }
   /** The upload, or the project's files with it, would be over its cap. */
   | { readonly _tag: "too-large"; readonly what: "upload" | "project"; readonly limit: number }
   | { readonly _tag: "failed"; readonly reason: string };

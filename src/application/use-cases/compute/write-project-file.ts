@@ -31,7 +31,7 @@ export class WriteProjectFile {
       case "outside":
         return E.left({ _tag: "PathOutsideProject", path });
       case "name-too-long":
-        return E.left({ _tag: "ProjectFileNameTooLong", name: refusal.name, limit: refusal.limit });
+        return E.left({ _tag: "ProjectFileNameTooLong", what: refusal.what, name: refusal.name, limit: refusal.limit });
       case "too-large":
         return E.left({ _tag: "PayloadTooLarge", what: refusal.what, limit: refusal.limit });
       case "failed":

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import "reflect-metadata";
-import { createNetemu } from "./adapters/composition-root.js";
+import { createNetemu, type Netemu } from "./adapters/composition-root.js";
 import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
 import { CorruptSettingsFile, FileSettingsStore, UnusableConfigDirectory } from "./adapters/persistence/file-settings-store.js";
+import { ProjectsPathLocked, ProjectsPathUnusable } from "./adapters/persistence/projects-path-lock.js";
 import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
@@ -70,34 +71,56 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     }
     throw err;
   }
-  const netemu = createNetemu({
-    settings: config,
-    logLevel: config.logLevel,
-    bodyLimitBytes: config.bodyLimitBytes,
-    udpBufferBytes: config.udpBufferBytes,
-    dataPlaneWorkers: config.dataPlaneWorkers,
-    persistProjects: true,
-    uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },
-    overrides: { logger, settingsStore },
-  });
+  // Before the core and its first log line: whoever reads a line may send SIGTERM the moment it does,
+  // and the stop must then still be orderly (the projects-path lock removed, ADR 0058).
+  let signalled = false;
+  let netemu: Netemu | undefined;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      signalled = true;
+      logger.info(`received ${signal}`);
+      void netemu?.shutdown();
+    });
+  }
+  try {
+    netemu = createNetemu({
+      settings: config,
+      logLevel: config.logLevel,
+      bodyLimitBytes: config.bodyLimitBytes,
+      udpBufferBytes: config.udpBufferBytes,
+      dataPlaneWorkers: config.dataPlaneWorkers,
+      persistProjects: true,
+      uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },
+      overrides: { logger, settingsStore },
+    });
+  } catch (err) {
+    // Two servers on one projects path would overwrite each other's files (ADR 0058).
+    if (err instanceof ProjectsPathLocked || err instanceof ProjectsPathUnusable) {
+      logger.error(err.message, { projectsPath: err.projectsPath });
+      process.stderr.write(`netemu: ${err.message}\n`);
+      return err instanceof ProjectsPathLocked ? 1 : 2;
+    }
+    throw err;
+  }
+  if (signalled) {
+    await netemu.shutdown();
+    return 0;
+  }
   const warning = exposureWarning(config);
   if (warning !== undefined) logger.warn(warning);
   for (const notice of config.notices) logger.warn(notice);
   // GNS3's controller opens its auto_open projects at start: a lab running before a restart runs again.
   await netemu.useCases.openAutoOpenProjects.execute();
+  if (signalled) {
+    await netemu.stopped;
+    return 0;
+  }
   let url: string;
   try {
     ({ url } = await netemu.listen(config.port, config.host));
   } catch (err) {
     process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
     return 1;
-  }
-  // Before the "listening" line: whoever waits for it may send SIGTERM the moment it reads it.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      logger.info(`received ${signal}`);
-      void netemu.shutdown();
-    });
   }
   logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
   await netemu.stopped;

@@ -40,11 +40,14 @@ import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.j
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
+import { LoginGate } from "./http/auth.js";
+import { LoginThrottle } from "./http/login-throttle.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
+import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -105,7 +108,9 @@ export interface NetemuOptions {
   /**
    * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,
    * read back (closed) on the next start (ADR 0042). Off by default: an embedder's projects stay in
-   * memory, or in repositories of its own (overrides); `netemu serve` turns it on.
+   * memory, or in repositories of its own (overrides); `netemu serve` turns it on. The projects path
+   * is then locked for this core until shutdown: createNetemu throws `ProjectsPathLocked`, naming the
+   * holder, when another live server holds it (ADR 0058).
    */
   readonly persistProjects?: boolean;
   /** Caps on the compute files API's uploads, one file and one project's files (ADR 0060). */
@@ -158,6 +163,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const c = rootContainer.createChildContainer();
   const logger = o.logger ?? new PinoLogger(options.logLevel ?? "info");
   const value = (token: symbol, v: unknown): void => void c.register(token, { useValue: v });
+  // First, before anything reads or writes the projects, or starts a thread a refusal would leave behind.
+  const projectsLock = options.persistProjects === true ? ProjectsPathLock.acquire(settings.projectsPath, { address: settings.host, port: settings.port }, logger) : undefined;
 
   value(TOKENS.ServerSettings, settings);
   value(TOKENS.Logger, logger);
@@ -230,6 +237,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
           await projectFiles.flush();
           logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });
         }
+        projectsLock?.release();
       });
       logger.info("stopped");
       resolveStopped();
@@ -242,6 +250,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
+  // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
+  // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
+  const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();
+  const loginGate = new LoginGate(settings.auth, new LoginThrottle(logger, loginClock), metrics);
   const app = createHttpApp({
     useCases,
     settings,
@@ -249,9 +261,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     packageVersion: PACKAGE_VERSION,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     metrics,
+    loginGate,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);
+  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger);
   // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
   let composed: ReturnType<Koa["callback"]> | undefined;
   const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);
@@ -273,6 +286,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       await computeFiles?.ready;
       const listening = await listenHttp(serveHttp, handleUpgrade, { port, host, timeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts } });
       httpServer = listening.server;
+      projectsLock?.listening(host, listening.port);
       return listening;
     },
   };

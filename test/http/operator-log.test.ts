@@ -78,9 +78,12 @@ describe("the operator's log", () => {
     try {
       const r = await guarded.request("GET", "/v2/version", undefined, { Authorization: `Basic ${Buffer.from("admin:wrong-guess").toString("base64")}` });
       expect(r.status).to.equal(401);
+      // The throttle's warn line names the address; the request line is at debug (ADR 0061).
       const line = requestLine("/v2/version");
-      expect(line).to.deep.include({ level: "warn" });
-      expect(line?.fields).to.deep.include({ status: 401, message: "Unauthorized" });
+      expect(line).to.deep.include({ level: "debug" });
+      expect(line?.fields).to.deep.include({ status: 401, message: "Unauthorized", address: "127.0.0.1" });
+      expect(lines("login failed")[0]).to.deep.include({ level: "warn" });
+      expect(lines("login failed")[0]?.fields).to.deep.equal({ address: "127.0.0.1", failures: 1 });
       const all = JSON.stringify(logger.lines);
       expect(all).not.to.contain("wrong-guess");
       expect(all).not.to.contain(Buffer.from("admin:wrong-guess").toString("base64"));

@@ -77,8 +77,10 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
   --config-dir DIR        settings and debug bundles, must be writable (NETEMU_CONFIG_DIR, default ~/.config/netemu)
   --config FILE           server config file (NETEMU_CONFIG, default <config dir>/gns3_server.conf)
-  --projects-path DIR     where projects and captures go (NETEMU_PROJECTS_PATH, default <config dir>/projects)
-  --auth / --no-auth      HTTP basic auth (NETEMU_AUTH, default off)
+  --projects-path DIR     where projects and captures go (NETEMU_PROJECTS_PATH, default <config dir>/projects);
+                          one server per path: a second start on it is refused (its .netemu.lock)
+  --auth / --no-auth      HTTP basic auth (NETEMU_AUTH, default off); an address with 10 failed logins
+                          in a minute gets 429 with Retry-After (1 s, doubling up to 5 min)
   --user NAME, --password SECRET   credentials for --auth (NETEMU_USER, NETEMU_PASSWORD)
   --log-level LEVEL       fatal|error|warn|info|debug|trace|silent (NETEMU_LOG_LEVEL, default info)
   --log-file PATH         write the log to PATH, rotated by size, instead of stdout (NETEMU_LOG_FILE, default stdout)

@@ -15,3 +15,19 @@ export function noteAnswerMessage(ctx: Context, message: string): void {
 export function answerMessageOf(ctx: Context): string | undefined {
   return (ctx.state as AnswerNote).answerMessage;
 }
+
+interface LoginNote {
+  loginRefusedFrom?: string;
+}
+
+/**
+ * Marks a request refused by the login check (401, or 429 while throttled): the throttle logs those
+ * a few lines per address (ADR 0061), so its request line goes to debug, with the address.
+ */
+export function noteLoginRefused(ctx: Context, address: string): void {
+  (ctx.state as LoginNote).loginRefusedFrom = address;
+}
+
+export function loginRefusedFrom(ctx: Context): string | undefined {
+  return (ctx.state as LoginNote).loginRefusedFrom;
+}

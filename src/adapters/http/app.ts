@@ -6,7 +6,8 @@ import type { Logger } from "../../application/ports/system.js";
 import { ApiRouter } from "./api-router.js";
 import { gns3Json } from "../shared/gns3-json.js";
 import { createBodyParser } from "./request-body.js";
-import { basicAuth } from "./auth.js";
+import { basicAuth, LoginGate } from "./auth.js";
+import { LoginThrottle } from "./login-throttle.js";
 import { registerServerRoutes } from "./server/routes.js";
 import { registerComputeProjectRoutes } from "./compute/project-routes.js";
 import { registerEthernetHubRoutes, registerEthernetSwitchRoutes } from "./compute/node-routes.js";
@@ -17,7 +18,7 @@ import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 import { type HttpMetrics, registerMetricsRoute } from "./server/metrics-route.js";
-import { answerMessageOf, noteAnswerMessage } from "./answer-log.js";
+import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-log.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 
 export interface HttpAppOptions {
@@ -29,6 +30,8 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes?: number;
   /** Counts requests and serves `GET /metrics`; without it there is no such route. */
   readonly metrics?: HttpMetrics;
+  /** The credential check and failed-login throttle, shared with the websocket; one of its own when absent. */
+  readonly loginGate?: LoginGate;
 }
 
 function sendJson(ctx: Koa.Context, status: number, body: { message: string; status: number }): void {
@@ -51,7 +54,12 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function logRequest(logger: Logger, ctx: Koa.Context, ms: number): void {
   const fields: Record<string, unknown> = { method: ctx.method, url: ctx.originalUrl, route: routeOf(ctx), status: ctx.status, ms };
-  if (ctx.status >= 400) {
+  const refusedFrom = loginRefusedFrom(ctx);
+  if (refusedFrom !== undefined) {
+    fields["message"] = answerMessageOf(ctx) ?? STATUS_CODES[ctx.status] ?? "";
+    fields["address"] = refusedFrom;
+    logger.debug("request", fields);
+  } else if (ctx.status >= 400) {
     fields["message"] = answerMessageOf(ctx) ?? STATUS_CODES[ctx.status] ?? "";
     (ctx.status >= 500 ? logger.error : logger.warn).call(logger, "request", fields);
   } else if (READS.has(ctx.method)) logger.debug("request", fields);
@@ -99,7 +107,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     options.metrics?.requestAnswered(routeOf(ctx), ctx.status, ms / 1000);
     logRequest(logger, ctx, Math.round(ms * 1000) / 1000);
   });
-  if (settings.auth.enabled) app.use(basicAuth(settings.auth));
+  if (settings.auth.enabled) app.use(basicAuth(options.loginGate ?? new LoginGate(settings.auth, new LoginThrottle(logger, () => performance.now()))));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();

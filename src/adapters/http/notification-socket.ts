@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { WebSocketServer, WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { Logger } from "../../application/ports/system.js";
-import { type AuthSettings, credentialCheck } from "./auth.js";
+import { type AuthSettings, LoginGate, throttledMessage } from "./auth.js";
 import { gns3Json } from "../shared/gns3-json.js";
 import { NotificationFeed } from "./notification-feed.js";
 
@@ -27,18 +27,18 @@ export interface NotificationSocketOptions {
  */
 export class NotificationSocketServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, clientTracking: true });
-  private readonly authorized: (authorization: string | undefined) => boolean;
+  private readonly gate: LoginGate;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly alive = new WeakSet<WebSocket>();
   private closing = false;
 
   constructor(
     private readonly uc: UseCases,
-    auth: AuthSettings,
+    auth: AuthSettings | LoginGate,
     private readonly logger: Logger,
     private readonly options: NotificationSocketOptions = {},
   ) {
-    this.authorized = credentialCheck(auth);
+    this.gate = auth instanceof LoginGate ? auth : new LoginGate(auth);
     this.heartbeat = setInterval(() => this.checkAlive(), options.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
   }
@@ -53,7 +53,12 @@ export class NotificationSocketServer {
     const path = new URL(req.url ?? "/", "http://netemu").pathname;
     if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
     if (path !== NOTIFICATION_SOCKET_PATH) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
-    if (!this.authorized(req.headers.authorization)) return refuse(socket, 401, "Unauthorized", undefined);
+    // Throttled as any request (ADR 0061): a locked-out address gets 429 before any upgrade.
+    const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
+    if (login.kind === "throttled") {
+      return refuse(socket, 429, "Too Many Requests", { message: throttledMessage(login.retryAfterSeconds), status: 429 }, { "Retry-After": String(login.retryAfterSeconds) });
+    }
+    if (login.kind === "refused") return refuse(socket, 401, "Unauthorized", undefined);
     this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
   }
 
@@ -121,11 +126,12 @@ export class NotificationSocketServer {
 }
 
 /** An HTTP answer written on the raw socket of a refused upgrade, JSON as every netemu error. */
-export function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown> | undefined): void {
+export function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown> | undefined, extraHeaders: Record<string, string> = {}): void {
   const text = body === undefined ? "" : gns3Json(body);
   const headers = [`HTTP/1.1 ${status} ${reason}`, "Connection: close", `Content-Length: ${Buffer.byteLength(text)}`];
   if (body !== undefined) headers.push("Content-Type: application/json");
   if (status === 401) headers.push('WWW-Authenticate: Basic realm="GNS3 server"');
+  for (const [name, value] of Object.entries(extraHeaders)) headers.push(`${name}: ${value}`);
   // end() only half-closes: a client keeping its half open would hold the socket (and shutdown) for ever.
   socket.once("finish", () => socket.destroy());
   socket.end(`${headers.join("\r\n")}\r\n\r\n${text}`);

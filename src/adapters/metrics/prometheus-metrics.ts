@@ -28,6 +28,8 @@ export class PrometheusMetrics {
   private readonly registry: Registry;
   private readonly requests: Counter<"route" | "status">;
   private readonly requestSeconds: Histogram<"route">;
+  private readonly loginFailures: Counter<"door">;
+  private readonly loginsThrottled: Counter<"door">;
   private pending: Promise<MetricsSnapshot> | undefined;
 
   constructor(private readonly takeSnapshot: () => Promise<MetricsSnapshot>) {
@@ -137,7 +139,19 @@ export class PrometheusMetrics {
         }),
       });
     }
+    // Login counters (ADR 0061), by door: a request, or the notification websocket's upgrade.
+    const doors = (c: Counter<"door">): Counter<"door"> => (c.inc({ door: "http" }, 0), c.inc({ door: "websocket" }, 0), c);
+    this.loginFailures = doors(new Counter({ name: "netemu_login_failures_total", help: "Logins refused for wrong or missing credentials, by door (http, websocket).", labelNames: ["door"], registers }));
+    this.loginsThrottled = doors(new Counter({ name: "netemu_login_throttled_total", help: "Requests answered 429 without a credential check: their address is locked out after failed logins, by door.", labelNames: ["door"], registers }));
     this.registry = Registry.merge([this.own, processMetrics()]);
+  }
+
+  loginFailed(door: "http" | "websocket"): void {
+    this.loginFailures.inc({ door });
+  }
+
+  loginThrottled(door: "http" | "websocket"): void {
+    this.loginsThrottled.inc({ door });
   }
 
   /** Counts one answered request under its route's name (bounded, unlike its URL). */

@@ -5,15 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, type Served } from "../support/netemu-cli.js";
 import { eventually } from "../support/hardening-kit.js";
+import { LOCK_FILE_NAME } from "../../src/adapters/persistence/projects-path-lock.js";
 
 const P = "5e5e5e5e-1111-4222-8333-444444444444";
 
-/** Every regular file under `dir`, relative to it. */
+/** Every regular file under `dir`, relative to it, but the projects-path lock of the server (ADR 0058). */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => !e.isDirectory())
     .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .filter((f) => f !== LOCK_FILE_NAME)
     .sort();
 }
 

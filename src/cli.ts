@@ -91,6 +91,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
       dataPlaneWorkers: config.dataPlaneWorkers,
       persistProjects: true,
       projectFiles: { maxFileBytes: config.maxProjectFileBytes, maxNodes: config.maxProjectNodes },
+      uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },
       overrides: { logger, settingsStore },
     });
   } catch (err) {

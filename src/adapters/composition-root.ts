@@ -32,6 +32,8 @@ import {
   InMemoryProjectRepository,
 } from "./persistence/in-memory-repositories.js";
 import { ProjectDirectoryFiles } from "./persistence/project-directory-files.js";
+import { computeProjectsPath } from "../application/use-cases/compute/capture-path.js";
+import type { UploadLimits } from "../application/ports/project-files.js";
 import { NotificationHub } from "../application/notification-hub.js";
 import type { Notifications } from "../application/ports/notifications.js";
 import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
@@ -114,6 +116,8 @@ export interface NetemuOptions {
   readonly persistProjects?: boolean;
   /** Limits on the project files read at start, and how long shutdown waits for writes that fail (ADR 0057). */
   readonly projectFiles?: { readonly maxFileBytes?: number; readonly maxNodes?: number; readonly flushTimeoutMs?: number };
+  /** Caps on the compute files API's uploads, one file and one project's files (ADR 0060). */
+  readonly uploadLimits?: Partial<UploadLimits>;
   readonly overrides?: PortOverrides;
 }
 
@@ -187,7 +191,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
-  value(TOKENS.ProjectFiles, o.projectFiles ?? new ProjectDirectoryFiles(settings.projectsPath));
+  // The compute role's files live apart from the controller's projects (ADR 0060).
+  const uploadLimits = { maxUploadBytes: DEFAULTS.maxUploadBytes, maxProjectFilesBytes: DEFAULTS.maxProjectFilesBytes, ...options.uploadLimits };
+  const computeFiles = o.projectFiles === undefined ? new ProjectDirectoryFiles(computeProjectsPath(settings.projectsPath), uploadLimits, logger, settings.projectsPath) : undefined;
+  value(TOKENS.ProjectFiles, o.projectFiles ?? computeFiles);
   const notifications = o.notifications ?? new NotificationHub();
   value(TOKENS.Notifications, notifications);
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
@@ -225,6 +232,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     shuttingDown ??= (async () => {
       logger.info("shutting down");
       await stopHttp(httpServer, async () => {
+        // Uploads in flight stop here, before their connections are cut, so their temporaries go too.
+        await computeFiles?.close();
         await notificationSockets.close();
         logger.info("shutdown: notification websockets closed");
         await c.resolve(StopCore).execute();
@@ -278,6 +287,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     shutdown,
     handleUpgrade,
     async listen(port = settings.port, host = settings.host) {
+      // What a killed run left unfinished is swept before the first request can come.
+      await computeFiles?.ready;
       const listening = await listenHttp(serveHttp, handleUpgrade, { port, host, timeouts: { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts } });
       httpServer = listening.server;
       projectsLock?.listening(host, listening.port);

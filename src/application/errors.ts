@@ -56,6 +56,10 @@ export type NetemuError =
   | { readonly _tag: "ProjectFileUnwritable"; readonly path: string; readonly reason: string }
   /** A project that already holds as many nodes or links as netemu allows (CONFIGURATION_LIMITS). */
   | { readonly _tag: "ProjectFull"; readonly what: "nodes" | "links"; readonly limit: number }
+  /** An uploaded file's name (one path component), or its whole path, longer than the file system allows (ADR 0060). */
+  | { readonly _tag: "ProjectFileNameTooLong"; readonly what: "name" | "path"; readonly name: string; readonly limit: number }
+  /** An upload over its cap, or one that would take its compute project's files over theirs (ADR 0060). */
+  | { readonly _tag: "PayloadTooLarge"; readonly what: "upload" | "project"; readonly limit: number }
   | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch

@@ -25,7 +25,7 @@ describe("HTTP: packet capture endpoints", () => {
     await s.request("POST", `${port}/nio`, { type: "nio_null" });
     const r = await s.request("POST", `${port}/start_capture`, capture);
     expect(r.status).to.equal(200);
-    expect(r.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/${PROJECT}/project-files/captures/one.pcap` });
+    expect(r.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/.netemu-compute/${PROJECT}/project-files/captures/one.pcap` });
     expect(dataPlane.isCapturing(nodeId, 1)).to.equal(true);
     const again = await s.request("POST", `${port}/start_capture`, capture);
     expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 1 has already a filter applied", status: 409 });

@@ -302,7 +302,7 @@ describe("HTTP: Ethernet hubs on the compute", () => {
       await s.request("POST", `${hub}/adapters/0/ports/2/nio`, { type: "nio_null" });
       const started = await s.request("POST", `${hub}/adapters/0/ports/2/start_capture`, capture);
       expect(started.status).to.equal(200);
-      expect(started.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/${PROJECT}/project-files/captures/hub.pcap` });
+      expect(started.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/.netemu-compute/${PROJECT}/project-files/captures/hub.pcap` });
       expect(dataPlane.isCapturing(hubId, 2)).to.equal(true);
       const again = await s.request("POST", `${hub}/adapters/0/ports/2/start_capture`, capture);
       expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 2 has already a filter applied", status: 409 });

@@ -488,11 +488,11 @@ describe("HTTP: what a GNS3 controller asks of a compute besides nodes", () => {
     beforeEach(async () => {
       s = await startTestServer();
       expect((await s.request("POST", "/v2/compute/projects", { name: "files", project_id: P })).status).to.equal(201);
-      dir = join(s.configDir, "projects", P);
+      dir = join(s.configDir, "projects", ".netemu-compute", P);
     });
     afterEach(async () => s.close());
 
-    it("creates the project's directory under <config dir>/projects on POST /v2/compute/projects", () => {
+    it("creates the project's directory under <config dir>/projects/.netemu-compute on POST /v2/compute/projects, apart from the controller's projects", () => {
       expect(s.netemu.settings.projectsPath).to.equal(join(s.configDir, "projects"));
       expect(existsSync(dir)).to.equal(true);
     });

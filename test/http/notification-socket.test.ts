@@ -561,7 +561,7 @@ describe("HTTP: the compute notification websocket (GET /v2/compute/notification
       const port = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${created.json.node_id}/adapters/0/ports/0`;
       expect((await s.request("POST", `${port}/nio`, { type: "nio_null" })).status).to.equal(201);
       // A capture file that is a device whose every write fails with ENOSPC: a full disk, for real.
-      const captures = join(s.netemu.settings.projectsPath, PROJECT, "project-files", "captures");
+      const captures = join(s.netemu.settings.projectsPath, ".netemu-compute", PROJECT, "project-files", "captures");
       mkdirSync(captures, { recursive: true });
       symlinkSync("/dev/full", join(captures, "full.pcap"));
       const hub = hubOf(s.netemu);

@@ -17,6 +17,9 @@ export interface NetemuConfig extends ServerSettings {
   /** Project files larger, or with more nodes, are skipped at start with the reason (ADR 0057). */
   readonly maxProjectFileBytes: number;
   readonly maxProjectNodes: number;
+  /** Caps of the compute files API (ADR 0060): one upload, and all the files of one compute project. */
+  readonly maxUploadBytes: number;
+  readonly maxProjectFilesBytes: number;
   /** The log file and its rotation, when the log goes to a file rather than stdout (ADR 0044). */
   readonly logFile: { readonly path: string; readonly maxSize: string; readonly maxFiles: number } | undefined;
 }
@@ -40,6 +43,8 @@ export const DEFAULTS = {
   /** As the project store's own default (adapters do not import each other). */
   maxProjectFileBytes: 16 * 1024 * 1024,
   maxProjectNodes: CONFIGURATION_LIMITS.nodesPerProject,
+  maxUploadBytes: 1024 ** 3,
+  maxProjectFilesBytes: 10 * 1024 ** 3,
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
@@ -64,6 +69,8 @@ const SETTINGS = {
   logMaxFiles: { flag: "log-max-files", env: "NETEMU_LOG_MAX_FILES", ini: "log_max_files" },
   maxProjectFileSize: { flag: "max-project-file-size", env: "NETEMU_MAX_PROJECT_FILE_SIZE", ini: "max_project_file_size" },
   maxProjectNodes: { flag: "max-project-nodes", env: "NETEMU_MAX_PROJECT_NODES", ini: "max_project_nodes" },
+  maxUploadSize: { flag: "max-upload-size", env: "NETEMU_MAX_UPLOAD_SIZE", ini: "max_upload_size" },
+  maxProjectFilesSize: { flag: "max-project-files-size", env: "NETEMU_MAX_PROJECT_FILES_SIZE", ini: "max_project_files_size" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -91,6 +98,10 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
+  --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
+                          K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
+  --max-project-files-size SIZE   most bytes the files of one compute project may hold
+                          (NETEMU_MAX_PROJECT_FILES_SIZE, default 10G); an upload over it is answered 413
   --extended-filters      available_filters also lists netemu's impairments (bandwidth, burst_loss,
                           duplicate, reorder, delay_distribution) (NETEMU_EXTENDED_FILTERS, default off)
   --max-project-file-size BYTES   larger .gns3 files are skipped at start, unread (NETEMU_MAX_PROJECT_FILE_SIZE, default ${DEFAULTS.maxProjectFileBytes})
@@ -108,6 +119,18 @@ function parseIntIn(name: string, value: string, min: number, max: number): numb
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${value}"`);
   }
   return Number(value);
+}
+
+const SIZE = /^(\d+)([KMG]?)$/;
+
+/** A byte count, with an optional binary unit (K, M, G), between 1 and 2^50. */
+function parseSize(name: string, value: string): number {
+  const m = SIZE.exec(value.trim());
+  const bytes = m === null ? NaN : Number(m[1]) * 1024 ** " KMG".indexOf(m[2] === "" ? " " : (m[2] as string));
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 2 ** 50) {
+    throw new ConfigError(`${name} must be a size in bytes, or digits and K, M or G (such as 1G), got "${value}"`);
+  }
+  return bytes;
 }
 
 /** `~` and `~/...` as a shell (and GNS3, with expanduser) reads them: GNS3 users write `~/GNS3/projects`. */
@@ -151,6 +174,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
         "log-max-files": { type: "string" },
         "max-project-file-size": { type: "string" },
         "max-project-nodes": { type: "string" },
+        "max-upload-size": { type: "string" },
+        "max-project-files-size": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -187,6 +212,10 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     return undefined;
   };
   const str = (name: SettingName, fallback: string): string => raw(name)?.value ?? fallback;
+  const size = (name: SettingName, fallback: number): number => {
+    const r = raw(name);
+    return r === undefined ? fallback : parseSize(r.source, r.value);
+  };
   const int = (name: SettingName, fallback: number, min: number, max: number): number => {
     const r = raw(name);
     return r === undefined ? fallback : parseIntIn(r.source, r.value, min, max);
@@ -232,6 +261,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     maxProjectNodes: int("maxProjectNodes", DEFAULTS.maxProjectNodes, 1, CONFIGURATION_LIMITS.nodesPerProject),
     extendedFilters: bool("extendedFilters", false),
     logFile,
+    maxUploadBytes: size("maxUploadSize", DEFAULTS.maxUploadBytes),
+    maxProjectFilesBytes: size("maxProjectFilesSize", DEFAULTS.maxProjectFilesBytes),
   };
 }
 

@@ -107,6 +107,16 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 403, message: `Path ${error.path} is outside the project directory` };
     case "ProjectFileUnwritable":
       return { status: 409, message: `Cannot write the project file ${error.path}: ${error.reason}` };
+    case "ProjectFileNameTooLong":
+      return {
+        status: 400,
+        message: `${error.what === "name" ? "File name" : "Path"} "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows${error.what === "path" ? " in this project's directory" : ""}`,
+      };
+    case "PayloadTooLarge":
+      return {
+        status: 413,
+        message: error.what === "upload" ? `The file is larger than ${error.limit} bytes, the most one upload may be` : `The project's files would be larger than ${error.limit} bytes, the most one project may hold`,
+      };
     case "CannotConnectToItself":
       return { status: 409, message: "Cannot connect to itself" };
     case "PortAlreadyUsed":

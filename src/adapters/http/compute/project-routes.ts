@@ -64,8 +64,16 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     "POST",
     FILE,
     async (x) => {
-      const written = await uc.writeProjectFile.execute({ projectId: x.param("project_id"), path: x.param("path"), content: x.ctx.req });
-      if (E.isLeft(written)) return x.fail(written.left);
+      const length = x.ctx.get("Content-Length");
+      const declaredBytes = /^\d+$/.test(length) ? Number(length) : undefined;
+      // Not destroyed when the upload stops early: the socket must still carry the answer.
+      const content = x.ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
+      const written = await uc.writeProjectFile.execute({ projectId: x.param("project_id"), path: x.param("path"), content, declaredBytes });
+      if (E.isLeft(written)) {
+        // The rest of a refused body is not read: the connection ends after the answer.
+        if (written.left._tag === "PayloadTooLarge") x.ctx.set("Connection", "close");
+        return x.fail(written.left);
+      }
       x.empty(201);
     },
     { rawBody: true },

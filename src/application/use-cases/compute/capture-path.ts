@@ -2,13 +2,25 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ErrorOf } from "../../errors.js";
 
 /**
- * Captures live in <projects path>/<project id>/project-files/captures, as in GNS3. A file name
- * is a plain name: no directory part, no "..", no control characters, so it cannot escape.
+ * The directory of the compute role's projects, inside the projects path but apart from the
+ * controller's (ADR 0060): the controller never reads it and never keeps a project in it, so the
+ * compute API cannot reach a controller project, nor make one.
+ */
+export const COMPUTE_PROJECTS_DIRECTORY = ".netemu-compute";
+
+/** `<projects path>/.netemu-compute`: where compute projects (their uploads and captures) live. */
+export function computeProjectsPath(projectsPath: string): string {
+  return `${projectsPath}/${COMPUTE_PROJECTS_DIRECTORY}`;
+}
+
+/**
+ * Captures live in <compute projects path>/<project id>/project-files/captures, laid out as in GNS3.
+ * A file name is a plain name: no directory part, no "..", no control characters, so it cannot escape.
  */
 export function capturePath(projectsPath: string, projectId: string, fileName: string): E.Either<ErrorOf<"CaptureFileNameInvalid">, string> {
   // eslint-disable-next-line no-control-regex
   if (fileName === "." || fileName === ".." || /[/\\\u0000-\u001f]/.test(fileName) || fileName.length > 255) {
     return E.left({ _tag: "CaptureFileNameInvalid", fileName });
   }
-  return E.right(`${projectsPath}/${projectId}/project-files/captures/${fileName}`);
+  return E.right(`${computeProjectsPath(projectsPath)}/${projectId}/project-files/captures/${fileName}`);
 }

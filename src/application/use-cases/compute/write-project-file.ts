@@ -7,7 +7,7 @@ import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What WriteProjectFile can answer instead of its result. */
-export type WriteProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "ProjectFileUnwritable">;
+export type WriteProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "ProjectFileUnwritable" | "ProjectFileNameTooLong" | "PayloadTooLarge">;
 
 /** Writes a file into a compute project (a controller importing or duplicating a project). */
 @injectable()
@@ -17,16 +17,25 @@ export class WriteProjectFile {
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
   ) {}
 
-  async execute({ projectId, path, content }: { readonly projectId: string; readonly path: string; readonly content: AsyncIterable<Uint8Array> }): Promise<E.Either<WriteProjectFileError, void>> {
+  /** `declaredBytes` is the size the client announced (Content-Length), when it did. */
+  async execute({ projectId, path, content, declaredBytes }: { readonly projectId: string; readonly path: string; readonly content: AsyncIterable<Uint8Array>; readonly declaredBytes?: number | undefined }): Promise<E.Either<WriteProjectFileError, void>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const inside = projectRelativePath(path);
     if (E.isLeft(inside)) return E.left({ _tag: "PathOutsideProject", path });
     if (inside.right === "") return E.left({ _tag: "PathOutsideProject", path });
-    const written = await this.files.write(projectId, inside.right, content);
+    const written = await this.files.write(projectId, inside.right, content, declaredBytes);
     if (E.isRight(written)) return written;
-    return written.left === "outside"
-      ? E.left({ _tag: "PathOutsideProject", path })
-      : E.left({ _tag: "ProjectFileUnwritable", path: inside.right, reason: written.left.failed });
+    const refusal = written.left;
+    switch (refusal._tag) {
+      case "outside":
+        return E.left({ _tag: "PathOutsideProject", path });
+      case "name-too-long":
+        return E.left({ _tag: "ProjectFileNameTooLong", what: refusal.what, name: refusal.name, limit: refusal.limit });
+      case "too-large":
+        return E.left({ _tag: "PayloadTooLarge", what: refusal.what, limit: refusal.limit });
+      case "failed":
+        return E.left({ _tag: "ProjectFileUnwritable", path: inside.right, reason: refusal.reason });
+    }
   }
 }

@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProjectRepository, NodeRepository, LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectFiles } from "../../ports/project-files.js";
 
 import { CloseProject } from "./close-project.js";
 import type { CloseProjectError } from "./close-project.js";
@@ -9,7 +10,11 @@ import type { CloseProjectError } from "./close-project.js";
 /** What DeleteProject can answer instead of its result. */
 export type DeleteProjectError = CloseProjectError;
 
-/** Closes the project (freeing its live resources), then forgets it with its nodes and links. */
+/**
+ * Closes the project (freeing its live resources), then forgets it with its nodes and links, and
+ * removes what its local compute project wrote (captures), as GNS3's controller deletes the project
+ * on each of its computes.
+ */
 @injectable()
 export class DeleteProject {
   constructor(
@@ -17,6 +22,7 @@ export class DeleteProject {
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
+    @inject(TOKENS.ProjectFiles) private readonly computeFiles: ProjectFiles,
   ) {}
 
   async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteProjectError, void>> {
@@ -25,6 +31,7 @@ export class DeleteProject {
     for (const link of await this.links.listByProject(projectId)) await this.links.delete(projectId, link.linkId);
     for (const node of await this.nodes.listByProject(projectId)) await this.nodes.delete(projectId, node.nodeId);
     await this.projects.delete(projectId);
+    await this.computeFiles.remove(projectId);
     return E.right(undefined);
   }
 }

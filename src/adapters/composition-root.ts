@@ -38,6 +38,7 @@ import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.j
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
+import { type BacklogLimits, NotificationBacklogs } from "./http/notification-feed.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
@@ -107,6 +108,8 @@ export interface NetemuOptions {
    */
   readonly persistProjects?: boolean;
   readonly overrides?: PortOverrides;
+  /** The bound on notification clients that do not read (ADR 0059); defaults: 1 MiB each, 64 MiB in all, 2 s grace. */
+  readonly notificationBacklog?: Partial<BacklogLimits>;
 }
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer } from "./http/http-server.js";
@@ -232,7 +235,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute());
+  // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
+  const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), notificationBacklogs);
   const app = createHttpApp({
     useCases,
     settings,
@@ -240,9 +245,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     packageVersion: PACKAGE_VERSION,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     metrics,
+    notificationBacklogs,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger);
+  const notificationSockets = new NotificationSocketServer(useCases, settings.auth, logger, { backlogs: notificationBacklogs });
   // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
   let composed: ReturnType<Koa["callback"]> | undefined;
   const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);

@@ -22,6 +22,13 @@ function portLabels(node: NodeFigures, portNumber: number): PortLabels {
  * the lab's figures are read from a MetricsSnapshot at each scrape, one snapshot shared by every
  * metric of that scrape (ADR 0043).
  */
+/** What the notification feeds tell of their slow clients (ADR 0059). */
+export interface NotificationClientFigures {
+  dropped(): readonly { readonly kind: string; readonly reason: string; readonly count: number }[];
+  queuedBytes(): number;
+  clientCount(kind: "websocket" | "stream"): number;
+}
+
 export class PrometheusMetrics {
   /** netemu's own metrics; `registry` adds the process's. */
   private readonly own = new Registry();
@@ -30,7 +37,10 @@ export class PrometheusMetrics {
   private readonly requestSeconds: Histogram<"route">;
   private pending: Promise<MetricsSnapshot> | undefined;
 
-  constructor(private readonly takeSnapshot: () => Promise<MetricsSnapshot>) {
+  constructor(
+    private readonly takeSnapshot: () => Promise<MetricsSnapshot>,
+    notificationClients?: NotificationClientFigures,
+  ) {
     const registers = [this.own];
     this.requests = new Counter({ name: "netemu_http_requests_total", help: "HTTP requests answered, by route name and status.", labelNames: ["route", "status"], registers });
     this.requestSeconds = new Histogram({
@@ -137,7 +147,39 @@ export class PrometheusMetrics {
         }),
       });
     }
+    if (notificationClients !== undefined) this.notificationClientMetrics(notificationClients);
     this.registry = Registry.merge([this.own, processMetrics()]);
+  }
+
+  private notificationClientMetrics(figures: NotificationClientFigures): void {
+    const registers = [this.own];
+    new Counter({
+      name: "netemu_notification_clients_dropped_total",
+      help: "Notification clients (compute websocket, project stream) dropped for not reading, by kind and reason.",
+      labelNames: ["kind", "reason"],
+      registers,
+      collect(this: Counter) {
+        this.reset();
+        for (const d of figures.dropped()) this.inc({ kind: d.kind, reason: d.reason }, d.count);
+      },
+    });
+    new Gauge({
+      name: "netemu_notification_queued_bytes",
+      help: "Bytes of notifications queued for clients that have not read them yet, over every client.",
+      registers,
+      collect(this: Gauge) {
+        this.set(figures.queuedBytes());
+      },
+    });
+    new Gauge({
+      name: "netemu_notification_clients",
+      help: "Notification clients served, by kind.",
+      labelNames: ["kind"],
+      registers,
+      collect(this: Gauge) {
+        for (const kind of ["websocket", "stream"] as const) this.set({ kind }, figures.clientCount(kind));
+      },
+    });
   }
 
   /** Counts one answered request under its route's name (bounded, unlike its URL). */

@@ -5,14 +5,13 @@ import type { ProjectVariable } from "../../../domain/topology/project.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import { ComputeProjectBody, ComputeProjectUpdateBody } from "./codecs.js";
 import { presentComputeProject } from "./presenters.js";
-import { NotificationFeed } from "../notification-feed.js";
+import { type FeedClient, type NotificationBacklogs, NotificationFeed } from "../notification-feed.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";
 const FILE = `${PROJECT}/files/{path:.+}`;
-/** How far a notification stream's reader may fall behind before it is dropped. */
-const MAX_UNREAD_BYTES = 1024 * 1024;
+const NEWLINE = Buffer.from("\n");
 
-export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
+export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backlogs: NotificationBacklogs): void {
   api.add("compute.project.create", "POST", "/v2/compute/projects", withBody(ComputeProjectBody, async (x, body) => {
     const created = await uc.createComputeProject.execute({
       name: body.name ?? "",
@@ -74,22 +73,36 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
   /** GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. */
   api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, async (x) => {
     const stream = new PassThrough();
+    const res = x.ctx.res;
+    const client: FeedClient = {
+      kind: "stream",
+      // What waits in the stream, in the response and in its socket: the whole of what the reader has not taken.
+      unsent: () => stream.writableLength + stream.readableLength + res.writableLength,
+      drop: (_reason, graceMs) => {
+        // The answer ends properly (its last chunk) behind what was queued; a reader that never
+        // takes it is cut after the grace.
+        stream.end();
+        setTimeout(() => res.destroy(), graceMs).unref();
+      },
+    };
+    const forget = backlogs.add(client);
     const feed = await NotificationFeed.open(uc, {
       projectId: x.param("project_id"),
       idleMs: 5000,
       send: (message) => {
-        if (stream.destroyed) return false;
-        // A client that stops reading is let go rather than buffered without end.
-        if (stream.writableLength > MAX_UNREAD_BYTES) {
-          stream.destroy();
-          return false;
-        }
-        stream.write(`${JSON.stringify(message)}\n`);
+        if (stream.destroyed || stream.writableEnded) return false;
+        if (!backlogs.admit(client, message.length + NEWLINE.length)) return false;
+        stream.write(message);
+        stream.write(NEWLINE);
         return true;
       },
     });
-    if (E.isLeft(feed)) return x.fail(feed.left);
+    if (E.isLeft(feed)) {
+      forget();
+      return x.fail(feed.left);
+    }
     x.ctx.req.once("close", () => {
+      forget();
       feed.right.close();
       stream.end();
     });

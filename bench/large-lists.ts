@@ -34,7 +34,6 @@ function get(url: string): Promise<{ ms: number; bytes: number }> {
 
 /** The longest gap between two turns of the event loop while `work` runs. */
 async function measure(base: string, path: string): Promise<string[]> {
-  const t0 = monoMs();
   let longest = 0;
   let last = monoMs();
   let running = true;
@@ -47,16 +46,20 @@ async function measure(base: string, path: string): Promise<string[]> {
     }
   })();
   const versions: number[] = [];
+  // Each probe is due 2 ms after the previous answer; its latency counts from when it was due, so a
+  // probe that this process could not even send while the loop was held counts that wait too (this
+  // bench's client shares the server's loop).
   const probe = (async () => {
+    let due = monoMs();
     while (running) {
-      const t = monoMs();
-      versions.push((await get(`${base}/v2/version`)).ms);
-      if (process.env["TRACE"]) process.stderr.write(`probe at ${fmt(t - t0)} took ${fmt(monoMs() - t)}\n`);
+      await get(`${base}/v2/version`);
+      const now = monoMs();
+      versions.push(now - due);
+      due = now + 2;
       await sleep(2);
     }
   })();
   const list = await get(`${base}${path}`);
-  if (process.env["TRACE"]) process.stderr.write(`list done at ${fmt(monoMs() - t0)}\n`);
   running = false;
   await Promise.all([ticker, probe]);
   const sorted = versions.sort((a, b) => a - b);

@@ -21,7 +21,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
     x.respond(created, 201, presentComputeProject);
   }));
 
-  api.add("compute.project.list", "GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
+  api.add("compute.project.list", "GET", "/v2/compute/projects", async (x) => x.jsonList(200, await uc.listComputeProjects.execute(), presentComputeProject));
 
   api.add("compute.project.get", "GET", PROJECT, async (x) => {
     x.respond(await uc.getComputeProject.execute({ projectId: x.param("project_id") }), 200, presentComputeProject);

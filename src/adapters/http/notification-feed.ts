@@ -169,7 +169,7 @@ export class NotificationBacklogs {
     this.estimate += bytes;
     // The sum is only walked when it may have passed the bound, so a message costs O(1) per client
     // until the clients together come near it.
-    if (this.estimate > this.limits.totalBytes) this.enforceTotal();
+    if (this.estimate > this.limits.totalBytes) this.enforceTotal(client, bytes);
     return this.live.has(client);
   }
 
@@ -205,8 +205,9 @@ export class NotificationBacklogs {
     return n;
   }
 
-  private enforceTotal(): void {
-    const backlogs = [...this.live].map((client) => ({ client, unsent: client.unsent() }));
+  /** `offering` is about to queue `bytes` more: they count as its own. */
+  private enforceTotal(offering: FeedClient, bytes: number): void {
+    const backlogs = [...this.live].map((client) => ({ client, unsent: client.unsent() + (client === offering ? bytes : 0) }));
     let sum = backlogs.reduce((s, b) => s + b.unsent, 0);
     // Walked when the estimate passed the bound, left at 7/8 of it at most: so the next walk is at
     // least an eighth of the bound of messages away, however long the clients hover near it.

@@ -26,6 +26,7 @@ function portLabels(node: NodeFigures, portNumber: number): PortLabels {
 export interface NotificationClientFigures {
   dropped(): readonly { readonly kind: string; readonly reason: string; readonly count: number }[];
   queuedBytes(): number;
+  liveQueuedBytes(): number;
   clientCount(kind: "websocket" | "stream"): number;
 }
 
@@ -165,10 +166,13 @@ export class PrometheusMetrics {
     });
     new Gauge({
       name: "netemu_notification_queued_bytes",
-      help: "Bytes of notifications queued for clients that have not read them yet, over every client.",
+      help: "Bytes of notifications queued for clients that have not read them yet: for the clients served, and for those dropped whose connection is not cut yet.",
+      labelNames: ["clients"],
       registers,
       collect(this: Gauge) {
-        this.set(figures.queuedBytes());
+        const served = figures.liveQueuedBytes();
+        this.set({ clients: "served" }, served);
+        this.set({ clients: "dropped" }, Math.max(0, figures.queuedBytes() - served));
       },
     });
     new Gauge({

@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ProjectVariable } from "../../../domain/topology/project.js";
@@ -70,18 +70,22 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
     { rawBody: true },
   );
 
-  /** GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. */
+  /**
+   * GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. Written on the
+   * response itself (Koa steps aside), so that what waits for the reader is in one place, which the
+   * backlog bound counts: the response's and its socket's buffers.
+   */
   api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, async (x) => {
-    const stream = new PassThrough();
     const res = x.ctx.res;
+    // What comes before the answer starts (the first ping, while the feed opens) waits here.
+    let early: Buffer[] | undefined = [];
     const client: FeedClient = {
       kind: "stream",
-      // What waits in the stream, in the response and in its socket: the whole of what the reader has not taken.
-      unsent: () => stream.writableLength + stream.readableLength + res.writableLength,
+      unsent: () => res.writableLength + (early === undefined ? 0 : early.reduce((n, b) => n + b.length + NEWLINE.length, 0)),
       drop: (_reason, graceMs) => {
         // The answer ends properly (its last chunk) behind what was queued; a reader that never
         // takes it is cut after the grace.
-        stream.end();
+        res.end();
         setTimeout(() => res.destroy(), graceMs).unref();
       },
     };
@@ -90,10 +94,13 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
       projectId: x.param("project_id"),
       idleMs: 5000,
       send: (message) => {
-        if (stream.destroyed || stream.writableEnded) return false;
+        if (res.destroyed || res.writableEnded) return false;
         if (!backlogs.admit(client, message.length + NEWLINE.length)) return false;
-        stream.write(message);
-        stream.write(NEWLINE);
+        if (early !== undefined) early.push(message);
+        else {
+          res.write(message);
+          res.write(NEWLINE);
+        }
         return true;
       },
     });
@@ -101,13 +108,24 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
       forget();
       return x.fail(feed.left);
     }
-    x.ctx.req.once("close", () => {
-      forget();
-      feed.right.close();
-      stream.end();
-    });
     x.ctx.status = 200;
     x.ctx.set("Content-Type", "application/json");
-    x.ctx.body = stream;
+    x.ctx.respond = false;
+    res.writeHead(200);
+    const queued = early;
+    early = undefined;
+    for (const message of queued) {
+      res.write(message);
+      res.write(NEWLINE);
+    }
+    res.once("close", () => {
+      forget();
+      feed.right.close();
+    });
+    // Already gone while the feed opened.
+    if (res.destroyed) {
+      forget();
+      feed.right.close();
+    }
   });
 }

@@ -98,7 +98,7 @@ export class NotificationFeed {
 /** The two doors of the feed: the compute's websocket and a project's HTTP stream. */
 export type FeedClientKind = "websocket" | "stream";
 /** Why a client was let go: it alone fell too far behind, or all clients together held too much. */
-export type FeedDropReason = "client_backlog" | "total_backlog";
+type FeedDropReason = "client_backlog" | "total_backlog";
 
 /** A client of a feed as the backlog bound sees it. */
 export interface FeedClient {

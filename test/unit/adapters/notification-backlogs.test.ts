@@ -4,6 +4,7 @@ import type { Logger } from "../../../src/application/ports/system.js";
 import { encodeNotification, type FeedClient, type FeedClientKind, NotificationBacklogs } from "../../../src/adapters/http/notification-feed.js";
 import { presentNotification } from "../../../src/adapters/http/compute/presenters.js";
 import { gns3Json, gns3JsonArrayPieces } from "../../../src/adapters/shared/gns3-json.js";
+import type { NotificationClientFigures } from "../../../src/adapters/metrics/prometheus-metrics.js";
 
 /** A client whose connection holds `unsent` bytes: what is admitted is queued, and stays until it reads. */
 class FakeClient implements FeedClient {
@@ -132,8 +133,8 @@ describe("the bound on notification clients that do not read (NotificationBacklo
     expect(c.offer(b, 1)).to.equal(false);
   });
 
-  it("gives every door and reason a count, zeros included", () => {
-    const b = new NotificationBacklogs();
+  it("gives every door and reason a count, zeros included, as the metrics read them", () => {
+    const b: NotificationClientFigures = new NotificationBacklogs();
     expect(b.dropped()).to.deep.equal([
       { kind: "websocket", reason: "client_backlog", count: 0 },
       { kind: "websocket", reason: "total_backlog", count: 0 },

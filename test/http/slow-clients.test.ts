@@ -104,6 +104,14 @@ class StreamClient {
   }
 }
 
+/** The `netemu_notification_clients` gauge, by kind. */
+async function clientGauge(s: TestServer): Promise<Record<string, number>> {
+  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^netemu_notification_clients\{kind="(\w+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
 /** A sample of the server's own figures, from its Prometheus exposition. */
 async function figures(s: TestServer): Promise<{ drops: Map<string, number>; served: number; dropped: number }> {
   const text = await (await fetch(`${s.url}/metrics`)).text();
@@ -130,7 +138,7 @@ describe("HTTP: notification clients that do not read, with real sockets", funct
   const toClose: (() => void)[] = [];
 
   const start = async (limits: { perClientBytes: number; totalBytes: number }) => {
-    s = await startTestServer({ notificationBacklog: { ...limits, dropGraceMs: 20_000 }, logLevel: (process.env["SLOW_LOG"] as "warn" | undefined) ?? "silent" });
+    s = await startTestServer({ notificationBacklog: { ...limits, dropGraceMs: 20_000 } });
     hub = s.netemu.container.resolve<NotificationHub>(TOKENS.Notifications);
     project = (await s.request("POST", "/v2/compute/projects", { name: "slow" })).json.project_id;
     const sw = await s.request("POST", `/v2/compute/projects/${project}/ethernet_switch/nodes`, { name: "SW-0" });
@@ -188,6 +196,25 @@ describe("HTTP: notification clients that do not read, with real sockets", funct
       await sleep(20);
     }
   }
+
+  it("counts each client while it is served, and forgets it when it goes or when its project is unknown", async () => {
+    await start({ perClientBytes: 1024 * 1024, totalBytes: 64 * 1024 * 1024 });
+    const reader = await Reader.open(wsUrl());
+    const streamReader = await StreamClient.open(streamUrl(), false);
+    toClose.push(() => reader.ws.terminate(), () => streamReader.req.destroy());
+    expect(await clientGauge(s)).to.deep.equal({ websocket: 1, stream: 1 });
+    const unknown = await s.request("GET", "/v2/compute/projects/00000000-0000-4000-8000-000000000999/notifications");
+    expect(unknown.status).to.equal(404);
+    expect(await clientGauge(s)).to.deep.equal({ websocket: 1, stream: 1 });
+    reader.ws.terminate();
+    streamReader.req.destroy();
+    const deadline = Date.now() + 5000;
+    while (JSON.stringify(await clientGauge(s)) !== JSON.stringify({ websocket: 0, stream: 0 })) {
+      if (Date.now() > deadline) throw new Error(`still counted: ${JSON.stringify(await clientGauge(s))}`);
+      await sleep(20);
+    }
+    expect((await figures(s)).served).to.equal(0);
+  });
 
   it("drops each stalled websocket and stream at its own bound, closed properly, while a reader gets every event and /v2/version answers", async () => {
     const perClientBytes = 256 * 1024;

@@ -197,7 +197,7 @@ describe("HTTP: notification clients that do not read, with real sockets", funct
     }
   }
 
-  it("counts each client while it is served, and forgets it when it goes or when its project is unknown", async () => {
+  it("counts each client while it is served, and forgets it when it goes, when its project is unknown or when it asked only HEAD", async () => {
     await start({ perClientBytes: 1024 * 1024, totalBytes: 64 * 1024 * 1024 });
     const reader = await Reader.open(wsUrl());
     const streamReader = await StreamClient.open(streamUrl(), false);
@@ -205,6 +205,10 @@ describe("HTTP: notification clients that do not read, with real sockets", funct
     expect(await clientGauge(s)).to.deep.equal({ websocket: 1, stream: 1 });
     const unknown = await s.request("GET", "/v2/compute/projects/00000000-0000-4000-8000-000000000999/notifications");
     expect(unknown.status).to.equal(404);
+    expect(await clientGauge(s)).to.deep.equal({ websocket: 1, stream: 1 });
+    // HEAD answers the headers and ends, following nothing.
+    const head = await fetch(streamUrl(), { method: "HEAD" });
+    expect([head.status, head.headers.get("content-type")]).to.deep.equal([200, "application/json"]);
     expect(await clientGauge(s)).to.deep.equal({ websocket: 1, stream: 1 });
     reader.ws.terminate();
     streamReader.req.destroy();

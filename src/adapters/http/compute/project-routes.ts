@@ -112,6 +112,12 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
     x.ctx.set("Content-Type", "application/json");
     x.ctx.respond = false;
     res.writeHead(200);
+    if (x.ctx.method === "HEAD") {
+      // The headers are the whole answer: nothing to follow.
+      forget();
+      feed.right.close();
+      return void res.end();
+    }
     const queued = early;
     early = undefined;
     for (const message of queued) {

@@ -8,3 +8,5 @@ export { createHttpApp, type HttpAppOptions } from "./adapters/http/app.js";
 export { NotificationSocketServer, NOTIFICATION_SOCKET_PATH, type NotificationSocketOptions } from "./adapters/http/notification-socket.js";
 export type { AuthSettings } from "./adapters/http/auth.js";
 export type { HttpMetrics, Scrape } from "./adapters/http/server/metrics-route.js";
+/** One bound on slow notification clients, to hand to both createHttpApp and NotificationSocketServer (ADR 0059). */
+export { NotificationBacklogs, DEFAULT_BACKLOG_LIMITS, type BacklogLimits } from "./adapters/http/notification-feed.js";

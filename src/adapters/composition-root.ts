@@ -42,6 +42,7 @@ import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { LoginGate } from "./http/auth.js";
 import { LoginThrottle } from "./http/login-throttle.js";
+import { type BacklogLimits, NotificationBacklogs } from "./http/notification-feed.js";
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
@@ -119,6 +120,8 @@ export interface NetemuOptions {
   /** Caps on the compute files API's uploads, one file and one project's files (ADR 0060). */
   readonly uploadLimits?: Partial<UploadLimits>;
   readonly overrides?: PortOverrides;
+  /** The bound on notification clients that do not read (ADR 0059); defaults: 1 MiB each, 64 MiB in all, 2 s grace. */
+  readonly notificationBacklog?: Partial<BacklogLimits>;
 }
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer } from "./http/http-server.js";
@@ -254,7 +257,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE);
+  // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
+  const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs);
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();
@@ -267,9 +272,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     metrics,
     loginGate,
+    notificationBacklogs,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger);
+  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, { backlogs: notificationBacklogs });
   // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
   let composed: ReturnType<Koa["callback"]> | undefined;
   const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);

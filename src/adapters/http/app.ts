@@ -19,6 +19,7 @@ import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
 import { type HttpMetrics, registerMetricsRoute } from "./server/metrics-route.js";
 import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-log.js";
+import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
 
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   readonly metrics?: HttpMetrics;
   /** The credential check and failed-login throttle, shared with the websocket; one of its own when absent. */
   readonly loginGate?: LoginGate;
+  /** The bound on slow notification clients, shared with the compute websocket (ADR 0059); one of the app's own when left out. */
+  readonly notificationBacklogs?: NotificationBacklogs;
 }
 
 function sendJson(ctx: Koa.Context, status: number, body: { message: string; status: number }): void {
@@ -73,7 +76,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   const api = new ApiRouter(createBodyParser(options.bodyLimitBytes ?? 1024 * 1024));
   registerServerRoutes(api, useCases);
   registerComputeServerRoutes(api, useCases);
-  registerComputeProjectRoutes(api, useCases);
+  registerComputeProjectRoutes(api, useCases, options.notificationBacklogs ?? new NotificationBacklogs());
   registerEthernetSwitchRoutes(api, useCases);
   registerEthernetHubRoutes(api, useCases);
   registerControllerProjectRoutes(api, useCases);
@@ -92,7 +95,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const { settings, logger } = options;
   const app = new Koa();
   app.silent = true;
-  const api = createApiRouter(options);
+  const api = createApiRouter({ ...options, notificationBacklogs: options.notificationBacklogs ?? new NotificationBacklogs({}, logger) });
 
   // One line per request; defects become one logged 500, never a stack trace on the wire.
   const serverHeader = `netemu/${options.packageVersion} GNS3/${settings.gns3Version}`;

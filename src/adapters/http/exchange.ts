@@ -3,10 +3,32 @@ import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { NetemuError } from "../../application/errors.js";
 import { toHttpError, type HttpError } from "./error-mapping.js";
-import { gns3Json } from "../shared/gns3-json.js";
+import { Readable } from "node:stream";
+import { gns3Json, gns3JsonArrayPieces } from "../shared/gns3-json.js";
 import { pythonRepr } from "../shared/python-repr.js";
 import { schemaMessage } from "./schema.js";
 import { noteAnswerMessage } from "./answer-log.js";
+
+/** Lists up to this long are rendered at once (about a millisecond); longer ones are streamed. */
+const LIST_ITEMS_AT_ONCE = 256;
+/** Items rendered per turn of the event loop in a streamed list (a few milliseconds of work). */
+const LIST_ITEMS_PER_TURN = 64;
+
+/** Each piece made on its own turn of the event loop, and only when the client has taken the previous ones. */
+function listStream(pieces: Generator<string, void, undefined>): Readable {
+  return new Readable({
+    read() {
+      setImmediate(() => {
+        try {
+          const next = pieces.next();
+          this.push(next.done === true ? null : Buffer.from(next.value));
+        } catch (err) {
+          this.destroy(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+    },
+  });
+}
 
 /** Thrown nowhere: a decoded request either holds its value or the 400 already sent. */
 export interface Rejected {
@@ -55,6 +77,24 @@ export class Exchange {
     this.ctx.status = status;
     this.ctx.set("Content-Type", "application/json");
     this.ctx.body = gns3Json(value);
+  }
+
+  /**
+   * A JSON array answered as gns3Json would, item by item: a short list at once (with its length),
+   * a long one streamed a few hundred items per turn of the event loop, rendered as the client takes
+   * it (ADR 0059), so that other requests are answered meanwhile and memory holds a piece, not the list.
+   */
+  jsonList<T>(status: number, items: readonly T[], present: (item: T) => unknown): void {
+    if (items.length <= LIST_ITEMS_AT_ONCE) return this.json(status, items.map(present));
+    this.ctx.status = status;
+    this.ctx.set("Content-Type", "application/json");
+    this.ctx.body = listStream(gns3JsonArrayPieces(items, present, LIST_ITEMS_PER_TURN));
+  }
+
+  /** respond() for a list: its items presented one by one (see jsonList). */
+  respondList<A>(result: E.Either<NetemuError, readonly A[]>, status: number, present: (value: A) => unknown): void {
+    if (E.isLeft(result)) this.fail(result.left);
+    else this.jsonList(status, result.right, present);
   }
 
   /** A body that is not JSON (the metrics exposition), with its own content type. */

@@ -6,7 +6,7 @@ import type { UseCases } from "../../application/use-cases/index.js";
 import type { Logger } from "../../application/ports/system.js";
 import { type AuthSettings, LoginGate, throttledMessage } from "./auth.js";
 import { gns3Json } from "../shared/gns3-json.js";
-import { NotificationFeed } from "./notification-feed.js";
+import { DEFAULT_BACKLOG_LIMITS, type FeedClient, NotificationBacklogs, NotificationFeed } from "./notification-feed.js";
 
 export const NOTIFICATION_SOCKET_PATH = "/v2/compute/notifications/ws";
 
@@ -15,8 +15,13 @@ export interface NotificationSocketOptions {
   readonly pingIdleMs?: number;
   /** A client that has not answered a ping control frame within this is dropped (a half-open TCP). */
   readonly heartbeatMs?: number;
-  /** A client this far behind in reading is dropped rather than buffered (it reconnects). */
+  /** A client this far behind in reading is dropped rather than buffered (it reconnects); when `backlogs` is not given. */
   readonly maxBufferedBytes?: number;
+  /**
+   * The bound shared with the HTTP notification streams (ADR 0059); a server of its own, bounded by
+   * `maxBufferedBytes` per client and the default total, when left out.
+   */
+  readonly backlogs?: NotificationBacklogs;
 }
 
 /**
@@ -30,6 +35,7 @@ export class NotificationSocketServer {
   private readonly gate: LoginGate;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly alive = new WeakSet<WebSocket>();
+  private readonly backlogs: NotificationBacklogs;
   private closing = false;
 
   constructor(
@@ -39,6 +45,7 @@ export class NotificationSocketServer {
     private readonly options: NotificationSocketOptions = {},
   ) {
     this.gate = auth instanceof LoginGate ? auth : new LoginGate(auth);
+    this.backlogs = options.backlogs ?? new NotificationBacklogs({ perClientBytes: options.maxBufferedBytes ?? DEFAULT_BACKLOG_LIMITS.perClientBytes }, logger);
     this.heartbeat = setInterval(() => this.checkAlive(), options.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
   }
@@ -68,27 +75,42 @@ export class NotificationSocketServer {
     ws.on("error", () => ws.terminate());
     // Messages from the client mean nothing to a compute (GNS3 ignores them too).
     ws.on("message", () => undefined);
-    const limit = this.options.maxBufferedBytes ?? 1024 * 1024;
+    const client: FeedClient = {
+      kind: "websocket",
+      // ws counts both its own queue and the socket's buffer.
+      unsent: () => ws.bufferedAmount,
+      drop: (reason, graceMs) => {
+        // 1013 (try again later): GNS3's controller reconnects. A client that never reads never sees
+        // the close frame behind its backlog, so the socket is cut after the grace.
+        ws.close(1013, reason);
+        setTimeout(() => ws.terminate(), graceMs).unref();
+      },
+    };
+    const forget = this.backlogs.add(client);
     const feed = await NotificationFeed.open(this.uc, {
       idleMs: this.options.pingIdleMs ?? 1000,
       send: (message) => {
         if (ws.readyState !== WebSocket.OPEN) return false;
-        if (ws.bufferedAmount > limit) {
-          this.logger.warn("notification websocket client too slow: dropped", { bufferedBytes: ws.bufferedAmount });
-          ws.terminate();
-          return false;
-        }
-        ws.send(JSON.stringify(message));
+        // A text frame's header is at most 10 bytes from the server (no mask).
+        if (!this.backlogs.admit(client, message.length + 10)) return false;
+        ws.send(message, { binary: false });
         return true;
       },
     });
-    if (E.isLeft(feed)) return void ws.close(1011);
+    if (E.isLeft(feed)) {
+      forget();
+      return void ws.close(1011);
+    }
     this.logger.info("notification websocket client connected", { clients: this.wss.clients.size });
     ws.once("close", () => {
+      forget();
       feed.right.close();
       this.logger.info("notification websocket client disconnected", { clients: this.wss.clients.size });
     });
-    if (ws.readyState !== WebSocket.OPEN) feed.right.close();
+    if (ws.readyState !== WebSocket.OPEN) {
+      forget();
+      feed.right.close();
+    }
   }
 
   private checkAlive(): void {

@@ -23,6 +23,14 @@ function portLabels(node: NodeFigures, portNumber: number): PortLabels {
  * the lab's figures are read from a MetricsSnapshot at each scrape, one snapshot shared by every
  * metric of that scrape (ADR 0043).
  */
+/** What the notification feeds tell of their slow clients (ADR 0059). */
+export interface NotificationClientFigures {
+  dropped(): readonly { readonly kind: string; readonly reason: string; readonly count: number }[];
+  queuedBytes(): number;
+  liveQueuedBytes(): number;
+  clientCount(kind: "websocket" | "stream"): number;
+}
+
 export class PrometheusMetrics {
   /** netemu's own metrics; `registry` adds the process's. */
   private readonly own = new Registry();
@@ -36,6 +44,7 @@ export class PrometheusMetrics {
   constructor(
     private readonly takeSnapshot: () => Promise<MetricsSnapshot>,
     writes: ProjectWrites = NOTHING_TO_WRITE,
+    notificationClients?: NotificationClientFigures,
   ) {
     const registers = [this.own];
     // Project writes (ADR 0057): read from the store at each scrape, no snapshot needed.
@@ -166,7 +175,42 @@ export class PrometheusMetrics {
     const doors = (c: Counter<"door">): Counter<"door"> => (c.inc({ door: "http" }, 0), c.inc({ door: "websocket" }, 0), c);
     this.loginFailures = doors(new Counter({ name: "netemu_login_failures_total", help: "Logins refused for wrong or missing credentials, by door (http, websocket).", labelNames: ["door"], registers }));
     this.loginsThrottled = doors(new Counter({ name: "netemu_login_throttled_total", help: "Requests answered 429 without a credential check: their address is locked out after failed logins, by door.", labelNames: ["door"], registers }));
+    if (notificationClients !== undefined) this.notificationClientMetrics(notificationClients);
     this.registry = Registry.merge([this.own, processMetrics()]);
+  }
+
+  private notificationClientMetrics(figures: NotificationClientFigures): void {
+    const registers = [this.own];
+    new Counter({
+      name: "netemu_notification_clients_dropped_total",
+      help: "Notification clients (compute websocket, project stream) dropped for not reading, by kind and reason.",
+      labelNames: ["kind", "reason"],
+      registers,
+      collect(this: Counter) {
+        this.reset();
+        for (const d of figures.dropped()) this.inc({ kind: d.kind, reason: d.reason }, d.count);
+      },
+    });
+    new Gauge({
+      name: "netemu_notification_queued_bytes",
+      help: "Bytes of notifications queued for clients that have not read them yet: for the clients served, and for those dropped whose connection is not cut yet.",
+      labelNames: ["clients"],
+      registers,
+      collect(this: Gauge) {
+        const served = figures.liveQueuedBytes();
+        this.set({ clients: "served" }, served);
+        this.set({ clients: "dropped" }, Math.max(0, figures.queuedBytes() - served));
+      },
+    });
+    new Gauge({
+      name: "netemu_notification_clients",
+      help: "Notification clients served, by kind.",
+      labelNames: ["kind"],
+      registers,
+      collect(this: Gauge) {
+        for (const kind of ["websocket", "stream"] as const) this.set({ kind }, figures.clientCount(kind));
+      },
+    });
   }
 
   loginFailed(door: "http" | "websocket"): void {

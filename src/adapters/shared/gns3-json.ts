@@ -61,6 +61,27 @@ export function gns3Json(value: unknown): string {
   return render(value, "");
 }
 
+/**
+ * The text of gns3Json(items.map(present)) in pieces of `perPiece` items, each presented and rendered
+ * only when asked for: a list of 100,000 nodes is answered a piece at a time, never holding the event
+ * loop (or a string near V8's length limit) for the whole of it. Joined, the pieces are that text
+ * byte for byte.
+ */
+export function* gns3JsonArrayPieces<T>(items: readonly T[], present: (item: T) => unknown, perPiece: number): Generator<string, void, undefined> {
+  if (items.length === 0) {
+    yield "[]";
+    return;
+  }
+  const step = Math.max(1, Math.floor(perPiece));
+  for (let start = 0; start < items.length; start += step) {
+    const end = Math.min(items.length, start + step);
+    let piece = start === 0 ? "[\n" : ",\n";
+    for (let i = start; i < end; i += 1) piece += (i === start ? "" : ",\n") + "    " + render(present(items[i] as T), "    ");
+    if (end === items.length) piece += "\n]";
+    yield piece;
+  }
+}
+
 /** GNS3's bodies and files nest a few levels; a deeper one is refused before anything walks it recursively. */
 export const JSON_DEPTH_LIMIT = 64;
 

@@ -1,18 +1,17 @@
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ProjectVariable } from "../../../domain/topology/project.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import { ComputeProjectBody, ComputeProjectUpdateBody } from "./codecs.js";
 import { presentComputeProject } from "./presenters.js";
-import { NotificationFeed } from "../notification-feed.js";
+import { type FeedClient, type NotificationBacklogs, NotificationFeed } from "../notification-feed.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";
 const FILE = `${PROJECT}/files/{path:.+}`;
-/** How far a notification stream's reader may fall behind before it is dropped. */
-const MAX_UNREAD_BYTES = 1024 * 1024;
+const NEWLINE = Buffer.from("\n");
 
-export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void {
+export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backlogs: NotificationBacklogs): void {
   api.add("compute.project.create", "POST", "/v2/compute/projects", withBody(ComputeProjectBody, async (x, body) => {
     const created = await uc.createComputeProject.execute({
       name: body.name ?? "",
@@ -22,7 +21,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     x.respond(created, 201, presentComputeProject);
   }));
 
-  api.add("compute.project.list", "GET", "/v2/compute/projects", async (x) => x.json(200, (await uc.listComputeProjects.execute()).map(presentComputeProject)));
+  api.add("compute.project.list", "GET", "/v2/compute/projects", async (x) => x.jsonList(200, await uc.listComputeProjects.execute(), presentComputeProject));
 
   api.add("compute.project.get", "GET", PROJECT, async (x) => {
     x.respond(await uc.getComputeProject.execute({ projectId: x.param("project_id") }), 200, presentComputeProject);
@@ -79,30 +78,68 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases): void
     { rawBody: true },
   );
 
-  /** GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. */
+  /**
+   * GNS3's per-project stream: one JSON message per line, a ping every 5 s while idle. Written on the
+   * response itself (Koa steps aside), so that what waits for the reader is in one place, which the
+   * backlog bound counts: the response's and its socket's buffers.
+   */
   api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, async (x) => {
-    const stream = new PassThrough();
+    const res = x.ctx.res;
+    // What comes before the answer starts (the first ping, while the feed opens) waits here.
+    let early: Buffer[] | undefined = [];
+    const client: FeedClient = {
+      kind: "stream",
+      unsent: () => res.writableLength + (early === undefined ? 0 : early.reduce((n, b) => n + b.length + NEWLINE.length, 0)),
+      drop: (_reason, graceMs) => {
+        // The answer ends properly (its last chunk) behind what was queued; a reader that never
+        // takes it is cut after the grace.
+        res.end();
+        setTimeout(() => res.destroy(), graceMs).unref();
+      },
+    };
+    const forget = backlogs.add(client);
     const feed = await NotificationFeed.open(uc, {
       projectId: x.param("project_id"),
       idleMs: 5000,
       send: (message) => {
-        if (stream.destroyed) return false;
-        // A client that stops reading is let go rather than buffered without end.
-        if (stream.writableLength > MAX_UNREAD_BYTES) {
-          stream.destroy();
-          return false;
+        if (res.destroyed || res.writableEnded) return false;
+        if (!backlogs.admit(client, message.length + NEWLINE.length)) return false;
+        if (early !== undefined) early.push(message);
+        else {
+          res.write(message);
+          res.write(NEWLINE);
         }
-        stream.write(`${JSON.stringify(message)}\n`);
         return true;
       },
     });
-    if (E.isLeft(feed)) return x.fail(feed.left);
-    x.ctx.req.once("close", () => {
-      feed.right.close();
-      stream.end();
-    });
+    if (E.isLeft(feed)) {
+      forget();
+      return x.fail(feed.left);
+    }
     x.ctx.status = 200;
     x.ctx.set("Content-Type", "application/json");
-    x.ctx.body = stream;
+    x.ctx.respond = false;
+    res.writeHead(200);
+    if (x.ctx.method === "HEAD") {
+      // The headers are the whole answer: nothing to follow.
+      forget();
+      feed.right.close();
+      return void res.end();
+    }
+    const queued = early;
+    early = undefined;
+    for (const message of queued) {
+      res.write(message);
+      res.write(NEWLINE);
+    }
+    res.once("close", () => {
+      forget();
+      feed.right.close();
+    });
+    // Already gone while the feed opened.
+    if (res.destroyed) {
+      forget();
+      feed.right.close();
+    }
   });
 }

@@ -22,7 +22,7 @@ export function registerControllerLinkRoutes(api: ApiRouter, uc: UseCases): void
   }));
 
   api.add("controller.link.list", "GET", LINKS, async (x) => {
-    x.respond(await uc.listLinks.execute({ projectId: x.param("project_id") }), 200, (links) => links.map(presentLink));
+    x.respondList(await uc.listLinks.execute({ projectId: x.param("project_id") }), 200, presentLink);
   });
 
   api.add("controller.link.get", "GET", LINK, async (x) => {

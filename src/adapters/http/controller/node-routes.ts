@@ -43,7 +43,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
   }));
 
   api.add("controller.node.list", "GET", NODES, async (x) => {
-    x.respond(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, (nodes) => nodes.map(present));
+    x.respondList(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, present);
   });
 
   api.add("controller.node.get", "GET", NODE, async (x) => {

@@ -31,7 +31,7 @@ export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): v
     x.respond(created, 201, presentProject);
   }));
 
-  api.add("controller.project.list", "GET", "/v2/projects", async (x) => x.json(200, (await uc.listProjects.execute()).map(presentProject)));
+  api.add("controller.project.list", "GET", "/v2/projects", async (x) => x.jsonList(200, await uc.listProjects.execute(), presentProject));
 
   api.add("controller.project.get", "GET", PROJECT, async (x) => {
     x.respond(await uc.getProject.execute({ projectId: x.param("project_id") }), 200, presentProject);

@@ -1,23 +1,14 @@
 import { expect } from "chai";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, type Served } from "../support/netemu-cli.js";
 import { eventually } from "../support/hardening-kit.js";
-import { LOCK_FILE_NAME } from "../../src/adapters/persistence/projects-path-lock.js";
+import { filesUnder } from "../support/files-under.js";
 
 const P = "5e5e5e5e-1111-4222-8333-444444444444";
 
-/** Every regular file under `dir`, relative to it, but the projects-path lock of the server (ADR 0058). */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .filter((f) => f !== LOCK_FILE_NAME)
-    .sort();
-}
 
 /** Starts a chunked upload of which 64 KiB are sent, and leaves it open (a large file on its way). */
 function startUpload(s: Served, name: string): ClientRequest {

@@ -33,6 +33,7 @@ const LABEL = { text: "N3", x: 0, y: -20, rotation: 0, style: "font-size: 10;" }
 const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/openapi.json", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/netemu/ready", ok: 200, after: "none" },
   { method: "GET", template: "/v2/compute/version", ok: 200, after: "none" },
   { method: "POST", template: "/v2/version", ok: 200, after: "none", body: () => ({ version: "2.2.59", local: true }) },
   { method: "GET", template: "/v2/iou_license", ok: 200, after: "none" },

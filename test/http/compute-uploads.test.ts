@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { eventually } from "../support/hardening-kit.js";
-import { LOCK_FILE_NAME } from "../../src/adapters/persistence/projects-path-lock.js";
+import { filesUnder } from "../support/files-under.js";
 
 const P = "0f0f0f0f-1111-4222-8333-444444444444";
 const FILES = `/v2/compute/projects/${P}/files`;
@@ -44,15 +44,6 @@ function post(base: string, path: string, chunks: readonly Buffer[], headers: Re
   });
 }
 
-/** Every regular file under `dir`, relative to it, but the projects-path lock of the server (ADR 0058) ("/" between parts). */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .filter((f) => f !== LOCK_FILE_NAME)
-    .sort();
-}
 
 describe("HTTP: uploads to the compute files API (POST /v2/compute/projects/{project_id}/files/{path})", () => {
   let s: TestServer;

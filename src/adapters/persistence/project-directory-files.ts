@@ -7,15 +7,30 @@ import type { ProjectFileEntry, ProjectFiles, ProjectFileWriteRefusal, UploadLim
 import type { Logger } from "../../application/ports/system.js";
 
 /** Where uploads are received before they become a project's file: one directory, swept at start and stop. */
-export const UPLOADS_DIRECTORY = ".uploads";
+const UPLOADS_DIRECTORY = ".uploads";
 
 /** The longest name of one path component on the file systems netemu runs on (NAME_MAX, in bytes). */
-export const NAME_MAX_BYTES = 255;
+const NAME_MAX_BYTES = 255;
 /** The longest path the kernel takes (PATH_MAX, 4096 bytes with its NUL). */
 const PATH_MAX_BYTES = 4095;
 
 /** What versions before ADR 0060 named an upload in progress, next to its target. */
 const LEGACY_UPLOAD = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.upload$/;
+
+/** The regular files under `dir`, depth first in name order; a directory that cannot be read has none. */
+async function* regularFilesUnder(dir: string): AsyncGenerator<string> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* regularFilesUnder(full);
+    else if (entry.isFile()) yield full;
+  }
+}
 
 /** Whether `path` is `root` or inside it (both real paths). */
 function within(root: string, path: string): boolean {
@@ -113,23 +128,10 @@ export class ProjectDirectoryFiles implements ProjectFiles {
   async list(projectId: string): Promise<readonly ProjectFileEntry[]> {
     const root = this.directory(projectId);
     const files: ProjectFileEntry[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile()) {
-          const md5sum = await this.md5(full);
-          if (md5sum !== undefined) files.push({ path: relative(root, full).split(sep).join("/"), md5sum });
-        }
-      }
-    };
-    await walk(root);
+    for await (const full of regularFilesUnder(root)) {
+      const md5sum = await this.md5(full);
+      if (md5sum !== undefined) files.push({ path: relative(root, full).split(sep).join("/"), md5sum });
+    }
     return files;
   }
 
@@ -196,20 +198,9 @@ export class ProjectDirectoryFiles implements ProjectFiles {
   /** Bytes of the project's files but `except` (the file an upload replaces). */
   private async projectBytes(projectRoot: string, except: string): Promise<number> {
     let total = 0;
-    const walk = async (dir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile() && full !== except) total += (await lstat(full).catch(() => ({ size: 0 }))).size;
-      }
-    };
-    await walk(projectRoot);
+    for await (const full of regularFilesUnder(projectRoot)) {
+      if (full !== except) total += (await lstat(full).catch(() => ({ size: 0 }))).size;
+    }
     return total;
   }
 

@@ -6,7 +6,7 @@ import type { ErrorOf } from "../../errors.js";
  * controller's (ADR 0060): the controller never reads it and never keeps a project in it, so the
  * compute API cannot reach a controller project, nor make one.
  */
-export const COMPUTE_PROJECTS_DIRECTORY = ".netemu-compute";
+const COMPUTE_PROJECTS_DIRECTORY = ".netemu-compute";
 
 /** `<projects path>/.netemu-compute`: where compute projects (their uploads and captures) live. */
 export function computeProjectsPath(projectsPath: string): string {

@@ -76,8 +76,10 @@ describe("the Prometheus rules that ship in deploy/prometheus", function () {
 
   // The unit tests are only worth their name if they catch a rule gone wrong.
   for (const [what, from, to] of [
-    ["an alert on write failures that misses a code's first failure", " or (netemu_project_write_failures_total unless netemu_project_write_failures_total offset 10m)", ""],
-    ["an alert on dropped notification clients that misses the first drop", " or (netemu_notification_clients_dropped_total unless netemu_notification_clients_dropped_total offset 10m)", ""],
+    ["an alert on write failures that misses a code's first failure", " or (netemu_project_write_failures_total > 0 unless netemu_project_write_failures_total offset 10m)", ""],
+    ["an alert on dropped notification clients that misses the first drop", " or (netemu_notification_clients_dropped_total > 0 unless netemu_notification_clients_dropped_total offset 10m)", ""],
+    ["an alert on dropped notification clients that takes netemu's zeros for drops", "(netemu_notification_clients_dropped_total > 0 unless", "(netemu_notification_clients_dropped_total unless"],
+    ["an alert on write failures that takes a zero for a failure", "(netemu_project_write_failures_total > 0 unless", "(netemu_project_write_failures_total unless"],
     ["a drops alert that counts the drops filters asked for", 'reason!~"bpf|frequency_drop|packet_loss|suspend|stopped"', 'reason!=""'],
     ["a loop-delay alert on every Node.js process Prometheus scrapes", 'nodejs_eventloop_lag_p99_seconds{job="netemu"}', "nodejs_eventloop_lag_p99_seconds"],
     ["a down alert without its minute of grace", "expr: up{job=\"netemu\"} == 0\n        for: 1m", 'expr: up{job="netemu"} == 0'],

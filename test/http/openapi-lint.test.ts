@@ -27,7 +27,7 @@ function lint(document: string): Promise<LintTotals> {
   return new Promise<LintTotals>((resolve, reject) => {
     const child = spawn(process.execPath, [REDOCLY, "lint", "openapi.json", "--config", "redocly.yaml", "--format", "json", "--max-problems", "1000"], {
       cwd: dir,
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", DO_NOT_TRACK: "1", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

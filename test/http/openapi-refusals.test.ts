@@ -153,10 +153,11 @@ describe("The refusals the OpenAPI document lists", function () {
     await req("POST", "/v2/projects", { name: "x".repeat(5000) });
     // 403: a server that is not local is not shut down over the API.
     await req("POST", "/v2/shutdown");
+    await req("POST", "/v2/debug");
     // 404 on the compute and on the controller.
     await req("GET", `/v2/compute/projects/${UNKNOWN}`);
     await req("GET", `/v2/projects/${UNKNOWN}/links/${UNKNOWN}`);
-    // 409s: a version mismatch, a taken project name, a NIO on a port in use, a capture on a port without NIO.
+    // 409s: a version mismatch, a taken project name, a NIO on a port in use, captures and a NIO removal on a port without NIO.
     await req("POST", "/v2/version", { version: "1.0" });
     const C = (await ok("POST", "/v2/projects", { name: "refusals" }))["project_id"] as string;
     await req("POST", "/v2/projects", { name: "refusals" });
@@ -166,8 +167,10 @@ describe("The refusals the OpenAPI document lists", function () {
     await ok("POST", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
     await req("POST", `${node}/adapters/0/ports/1/nio`, { type: "nio_null" });
     await req("POST", `${node}/adapters/0/ports/2/stop_capture`);
+    await req("POST", `${node}/adapters/0/ports/2/start_capture`, { capture_file_name: "x.pcap", data_link_type: "DLT_EN10MB" });
+    await req("DELETE", `${node}/adapters/0/ports/2/nio`);
     await req("GET", `${node}/adapters/0/ports/1/pcap`);
-    // The controller: a port linked to itself, a pcap without capture, filters out of range, then a closed project.
+    // The controller: a port linked to itself, a pcap without capture, filters out of range, a second capture, then a closed project.
     const nodes = `/v2/projects/${C}/nodes`;
     const a = (await ok("POST", nodes, { name: "A", node_type: "ethernet_switch", compute_id: "local" }))["node_id"] as string;
     const b = (await ok("POST", nodes, { name: "B", node_type: "ethernet_switch", compute_id: "local" }))["node_id"] as string;
@@ -175,6 +178,9 @@ describe("The refusals the OpenAPI document lists", function () {
     const link = `/v2/projects/${C}/links/${(await ok("POST", `/v2/projects/${C}/links`, { nodes: [{ node_id: a, adapter_number: 0, port_number: 3 }, { node_id: b, adapter_number: 0, port_number: 1 }] }))["link_id"] as string}`;
     await req("GET", `${link}/pcap`);
     await req("PUT", link, { filters: { bandwidth: [1] } });
+    await ok("POST", `${link}/start_capture`, { capture_file_name: "link.pcap" });
+    await req("POST", `${link}/start_capture`, { capture_file_name: "again.pcap" });
+    await ok("POST", `${link}/stop_capture`);
     await ok("POST", `/v2/projects/${C}/close`);
     await req("POST", nodes, { name: "C", node_type: "ethernet_switch", compute_id: "local" });
     await req("GET", link);
@@ -182,6 +188,8 @@ describe("The refusals the OpenAPI document lists", function () {
   after(async () => s.close());
 
   it("include every refusal a route answered, with a body that fits the Error schema", () => {
+    // The requests above met refusals on this many routes, every status of the table among them.
+    expect(new Set(seen.map((a) => a.route)).size).to.be.greaterThan(15);
     const byId = new Map(operationsOf(doc).map(({ op }) => [op.operationId, op] as const));
     expect(new Set(seen.map((a) => a.status))).to.deep.equal(new Set([400, 403, 404, 409, 413]));
     for (const answer of seen) {

@@ -77,7 +77,7 @@ export function filtersSchema(): JsonSchema {
   return {
     title: "Filters",
     type: "object",
-    description: "A link end's filters: kind -> values. Every kind applies to both directions, in a fixed order (ADR 0030, 0050).",
+    description: "A link end's filters, or one direction's (filters_in, filters_out): kind -> values, applied in a fixed order whatever the keys' order (ADR 0030, 0050).",
     properties: Object.fromEntries([
       ...FILTER_CATALOGUE.map((d) => [d.type, kindSchema(d, false)] as const),
       ...NETEMU_FILTER_CATALOGUE.map((d) => [d.type, kindSchema(d, true)] as const),

@@ -26,15 +26,25 @@ function hasType(type: string, v: unknown): boolean {
   }
 }
 
-const KNOWN = new Set(["title", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "oneOf", "anyOf", "description", "format"]);
+const KNOWN = new Set(["title", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "oneOf", "anyOf", "description", "format", "$ref", "prefixItems", "minItems", "maxItems"]);
+
+/** The schema a local reference (`#/components/schemas/Filters`) points at in `root`. */
+function resolve(root: Schema | undefined, ref: string): Schema {
+  if (root === undefined || !ref.startsWith("#/")) throw new Error(`the test validator cannot resolve ${ref} without the document`);
+  let node: unknown = root;
+  for (const part of ref.slice(2).split("/")) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (typeof node !== "object" || node === null) throw new Error(`${ref} points at nothing`);
+  return node as Schema;
+}
 
 /**
  * A JSON Schema validator for the keywords the OpenAPI document uses, written from the JSON Schema
  * specification independently of the converter: a keyword it does not know fails the test.
  */
-export function validates(schema: Schema, v: unknown): boolean {
+export function validates(schema: Schema, v: unknown, root?: Schema): boolean {
   for (const keyword of Object.keys(schema)) if (!KNOWN.has(keyword)) throw new Error(`the test validator does not know the keyword ${keyword}`);
   const s = schema as Record<string, any>;
+  if (typeof s.$ref === "string" && !validates(resolve(root, s.$ref), v, root)) return false;
   if ("const" in s && !isDeepStrictEqual(s.const, v)) return false;
   if (s.enum !== undefined && !(s.enum as unknown[]).some((e) => isDeepStrictEqual(e, v))) return false;
   if (s.type !== undefined && !(Array.isArray(s.type) ? s.type : [s.type]).some((type: string) => hasType(type, v))) return false;
@@ -53,13 +63,19 @@ export function validates(schema: Schema, v: unknown): boolean {
     for (const [key, value] of Object.entries(v)) {
       const p = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (p !== undefined) {
-        if (!validates(p, value)) return false;
+        if (!validates(p, value, root)) return false;
       } else if (s.additionalProperties === false) return false;
     }
   }
-  if (Array.isArray(v) && s.items !== undefined && !v.every((item) => validates(s.items, item))) return false;
-  if (s.oneOf !== undefined && (s.oneOf as Schema[]).filter((b) => validates(b, v)).length !== 1) return false;
-  if (s.anyOf !== undefined && !(s.anyOf as Schema[]).some((b) => validates(b, v))) return false;
+  if (Array.isArray(v)) {
+    const prefix = (s.prefixItems ?? []) as Schema[];
+    if (!prefix.every((p, i) => i >= v.length || validates(p, v[i], root))) return false;
+    if (s.items !== undefined && !v.slice(prefix.length).every((item) => validates(s.items, item, root))) return false;
+    if (s.minItems !== undefined && v.length < s.minItems) return false;
+    if (s.maxItems !== undefined && v.length > s.maxItems) return false;
+  }
+  if (s.oneOf !== undefined && (s.oneOf as Schema[]).filter((b) => validates(b, v, root)).length !== 1) return false;
+  if (s.anyOf !== undefined && !(s.anyOf as Schema[]).some((b) => validates(b, v, root))) return false;
   return true;
 }
 

@@ -86,7 +86,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerLinkCaptureRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
   registerReadinessRoute(api, useCases);
-  registerOpenApiRoute(api, options.packageVersion, settings.gns3Version);
+  registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }
 

@@ -1,6 +1,8 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { SUCCESS_ANSWERS } from "./responses.js";
+import { filtersSchema, withTypedFilters } from "./filters.js";
+import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusals.js";
 
 /** Where netemu serves its API's description: under /v2, in a segment no GNS3 route uses. */
 export const OPENAPI_PATH = "/v2/netemu/openapi.json";
@@ -38,7 +40,7 @@ function pathParameters(template: string): JsonSchema[] {
 function requestBody(route: RouteEntry): JsonSchema | undefined {
   if (route.rawBody) return { required: false, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } };
   if (route.body === undefined) return undefined;
-  const schema = toJsonSchema(route.body);
+  const schema = withTypedFilters(toJsonSchema(route.body));
   // GNS3 reads a missing body as {}, so a body is required only when the codec requires a property.
   const required = Array.isArray(schema["required"]) || schema["oneOf"] !== undefined;
   return { required, content: { "application/json": { schema } } };
@@ -49,10 +51,10 @@ function success(route: RouteEntry): Record<string, JsonSchema> {
   const answer = SUCCESS_ANSWERS[route.name];
   if (answer === undefined) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
   if (answer.schema === undefined) return { [String(answer.status)]: { description: "Done: no body" } };
-  return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: answer.schema } } } };
+  return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: withTypedFilters(answer.schema) } } } };
 }
 
-function operation(route: RouteEntry): JsonSchema {
+function operation(route: RouteEntry, auth: boolean): JsonSchema {
   const parameters = pathParameters(route.template);
   const body = requestBody(route);
   return {
@@ -63,20 +65,41 @@ function operation(route: RouteEntry): JsonSchema {
     ...(body === undefined ? {} : { requestBody: body }),
     responses: {
       ...success(route),
-      default: { description: "A refusal: GNS3's {message, status}", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+      ...refusalsOf(route, auth),
+      default: { description: "Any other failure (a 5xx: the host failed, the cause in the message): GNS3's {message, status}", content: { "application/json": { schema: { $ref: ERROR_REF } } } },
     },
   };
 }
 
+/** What the document says of the server that serves it. */
+export interface DocumentedServer {
+  /** netemu's package version. */
+  readonly version: string;
+  /** The GNS3 version `/v2/version` reports. */
+  readonly gns3Version: string;
+  /** Whether every request needs HTTP basic credentials (`--auth`). */
+  readonly auth: boolean;
+}
+
+/**
+ * The basic-auth scheme is always declared; whether a request needs it is the server's setting
+ * (ADR 0063): required with --auth, optional otherwise (credentials are then ignored, not refused).
+ */
+function security(auth: boolean): JsonSchema[] {
+  return auth ? [{ basic: [] }] : [{}, { basic: [] }];
+}
+
 /**
  * The OpenAPI 3.1 document of every route registered through `ApiRouter.add`, with request bodies
- * derived from the codecs the routes decode with (ADR 0045).
+ * derived from the codecs the routes decode with (ADR 0045), and each route's refusals, security
+ * and typed filters (ADR 0063).
  */
-export function openApiDocument(routes: readonly RouteEntry[], version: string, gns3Version: string): JsonSchema {
+export function openApiDocument(routes: readonly RouteEntry[], server: DocumentedServer): JsonSchema {
+  const { version, gns3Version, auth } = server;
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const item = (paths[openApiPath(route.template)] ??= {});
-    item[route.method.toLowerCase()] = operation(route);
+    item[route.method.toLowerCase()] = operation(route, auth);
   }
   return {
     openapi: "3.1.0",
@@ -86,9 +109,18 @@ export function openApiDocument(routes: readonly RouteEntry[], version: string, 
       description:
         `GNS3 v2 API (as GNS3 ${gns3Version}) served by netemu: the compute's Ethernet switches, hubs, NIOs and captures, ` +
         "the controller's projects, nodes and links, and netemu's own additions. Bodies are checked as GNS3's JSON schemas " +
-        "check them; query parameters are merged into the body. The notification routes are a websocket and a JSON-lines stream.",
+        "check them; query parameters are merged into the body. The notification routes are a websocket and a JSON-lines stream." +
+        (auth ? " This server checks HTTP basic credentials on every request." : " This server checks no credentials (it runs without --auth)."),
+      license: { name: "MIT", identifier: "MIT" },
     },
+    // Relative: the document is served by the server it describes, at whatever address the client used.
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    security: security(auth),
     paths,
-    components: { schemas: { Error: ERROR_SCHEMA } },
+    components: {
+      schemas: { Error: ERROR_SCHEMA, Filters: filtersSchema() },
+      responses: refusalAnswers(auth),
+      securitySchemes: { basic: { type: "http", scheme: "basic", description: "GNS3's --auth: user and password from the server's configuration" } },
+    },
   };
 }

@@ -1,0 +1,114 @@
+import type { RouteEntry } from "../api-router.js";
+import type { JsonSchema } from "./json-schema.js";
+
+export const ERROR_REF = "#/components/schemas/Error";
+
+/** The refusals an operation can answer with GNS3's `{message, status}` body, by status. */
+type RefusalStatus = 400 | 403 | 404 | 409 | 413;
+
+/**
+ * The 403s and 409s, by route: what the use cases behind each route return (their error unions in
+ * src/application/use-cases) as error-mapping.ts maps it. The other statuses follow from the route
+ * itself (see `refusalsOf`). test/http/openapi.test.ts drives refusals and checks each is listed.
+ */
+const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
+  "server.check_version": [409], // VersionMismatch
+  "server.debug": [403], // NotLocalServer
+  "server.shutdown": [403], // NotLocalServer
+  "compute.project.udp_port": [409], // NoFreeUdpPort
+  "compute.project.file.read": [403], // PathOutsideProject
+  "compute.project.file.write": [403, 409], // PathOutsideProject, ProjectFileUnwritable
+  ...computeNodeConflicts("ethernet_switch"),
+  ...computeNodeConflicts("ethernet_hub"),
+  "controller.project.create": [409], // ProjectNameTaken
+  "controller.project.open": [409], // ProjectHasUnsupportedNodes
+};
+
+function computeNodeConflicts(nodeType: string): Record<string, readonly RefusalStatus[]> {
+  const at = (action: string) => `compute.${nodeType}.${action}`;
+  return {
+    [at("create")]: [409], // NodeIdInUse, ProjectFull
+    [at("update")]: [409], // NodeAlreadyConnected, UdpConnectionFailed (a port's NIO reopened)
+    [at("start")]: [409], // UdpConnectionFailed
+    [at("stop")]: [409],
+    [at("suspend")]: [409],
+    [at("nio.create")]: [409], // PortNotFree, NioTypeNotSupported, UdpConnectionFailed
+    [at("nio.update")]: [409], // PortNotAllocated, UdpConnectionFailed
+    [at("nio.delete")]: [409], // PortNotAllocated
+    [at("start_capture")]: [409], // PortNotAllocated, CaptureAlreadyActive, CaptureFileUnwritable
+    [at("stop_capture")]: [409], // PortNotAllocated
+    [at("pcap")]: [409], // PortNotAllocated, NoCaptureToStream
+  };
+}
+
+/** Controller routes on a project's nodes and links: 403 while it is closed (ProjectNotOpened). */
+function controllerConflicts(name: string): readonly RefusalStatus[] {
+  if (!/^controller\.(node|nodes|link)\./.test(name)) return [];
+  // Nodes created, changed or driven, and links made or changed, can meet every compute conflict.
+  const changes = /^controller\.(node\.(create|update|start|stop|suspend|reload)|nodes\.\w+|link\.(create|update|start_capture|pcap))$/.test(name);
+  return changes ? [403, 409] : [403];
+}
+
+/** Each refusal is described once, in components.responses, under these names. */
+const NAMES: Readonly<Record<RefusalStatus | 401 | 429, string>> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  409: "Conflict",
+  413: "PayloadTooLarge",
+  429: "TooManyRequests",
+};
+
+const DESCRIPTIONS: Readonly<Record<RefusalStatus, string>> = {
+  400: "Bad request: a body that is not JSON, nests too deep or does not fit the schema (with method, path and request echoed), or an ID that is not a UUID",
+  403: "Forbidden: the project is closed, the path leaves the project, or the action is for a local server only",
+  404: "Not found: no such project, node, link, adapter, port or file (or a non-digit where the path takes digits)",
+  409: "Conflict with the current state: a name or port in use, a port without its NIO, a capture already running, a full project, a socket that does not open ...",
+  413: "The request body is larger than the server's limit (--body-limit), or an upload larger than a project may hold",
+};
+
+const errorAnswer = (description: string): JsonSchema => ({ description, content: { "application/json": { schema: { $ref: ERROR_REF } } } });
+
+/** What a refusal of the credential check says (auth.ts): no body, and how to log in. */
+const UNAUTHORIZED: JsonSchema = {
+  description: "The server runs with --auth and the request's Authorization is missing or wrong: no body",
+  headers: { "WWW-Authenticate": { description: "Basic realm=\"GNS3 server\"", schema: { type: "string" } } },
+};
+
+/** The failed-login throttle's answer (ADR 0061). */
+const THROTTLED: JsonSchema = {
+  ...errorAnswer("Too many failed logins from this address: wait Retry-After seconds (ADR 0061)"),
+  headers: { "Retry-After": { description: "Seconds until this address may try again", schema: { type: "integer", minimum: 1 } } },
+};
+
+/**
+ * The 4xx answers of one route, as references to `refusalAnswers`: 400 and 413 on every route (each
+ * reads its body, or an upload's file name and size), 404 where the path names something, the
+ * route's own 403/409, and 401/429 on every route when the server checks credentials (`basicAuth`
+ * guards the whole app, this document too).
+ */
+export function refusalsOf(route: RouteEntry, auth: boolean): Record<string, JsonSchema> {
+  const statuses = new Set<RefusalStatus | 401 | 429>([400, 413]);
+  if (/\{\w+/.test(route.template)) statuses.add(404);
+  for (const status of [...(CONFLICTS[route.name] ?? []), ...controllerConflicts(route.name)]) statuses.add(status);
+  if (auth) {
+    statuses.add(401);
+    statuses.add(429);
+  }
+  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${NAMES[status]}` }]));
+}
+
+/** components.responses: every refusal once (the credential ones only when credentials are checked). */
+export function refusalAnswers(auth: boolean): Record<string, JsonSchema> {
+  const answers: Record<string, JsonSchema> = {};
+  for (const status of [400, 403, 404, 409, 413] as const) answers[NAMES[status]] = errorAnswer(DESCRIPTIONS[status]);
+  if (auth) {
+    answers[NAMES[401]] = UNAUTHORIZED;
+    answers[NAMES[429]] = THROTTLED;
+  }
+  return answers;
+}
+
+/** The route names the table above speaks of, for the test that they all exist. */
+export const ROUTES_WITH_CONFLICTS: readonly string[] = Object.keys(CONFLICTS);

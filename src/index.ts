@@ -135,6 +135,8 @@ export {
   renderFilterSettings,
   filterSettingsEqual,
   type FilterSettings,
+  type FilterValues,
+  type LinkFilters,
   type RawFilterSettings,
   type InvalidFilterSettings,
   type FilterProblem,

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,15 @@ describe("the packed netemu package in a consumer project", function () {
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("packs dist/ from a fresh clone, which has none: prepack builds it", () => {
+    const clone = join(dir, "clone");
+    for (const file of run("git", ["ls-files"], ROOT).trim().split("\n")) cpSync(join(ROOT, file), join(clone, file));
+    symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+    const [packed] = JSON.parse(run("npm", ["pack", "--dry-run", "--json"], clone)) as { files: { path: string }[] }[];
+    const paths = (packed?.files ?? []).map((f) => f.path);
+    expect(paths).to.include.members(["dist/index.js", "dist/index.d.ts", "dist/cli.js"]);
+  });
 
   it("holds what a user runs and nothing of the repository's tests, benchmarks or CI", () => {
     const files = run("tar", ["tzf", tarball], dir).trim().split("\n");

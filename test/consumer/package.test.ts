@@ -138,6 +138,10 @@ describe("the packed netemu package in a consumer project", function () {
     const netemu = join(prefix, "bin", "netemu");
     const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
     expect(run(netemu, ["--version"], dir).trim()).to.equal(ours.version);
+    expect(tarball.endsWith(`netemu-${ours.version}.tgz`)).to.equal(true);
+    const named = [...readFileSync(join(ROOT, "README.md"), "utf8").matchAll(/netemu-(\d+\.\d+\.\d+)\.tgz/g)].map((m) => m[1]);
+    expect(named.length, "the README names the tarball").to.be.greaterThan(0);
+    expect([...new Set(named)], "the README names the tarball npm pack writes").to.deep.equal([ours.version]);
     expect(run(netemu, ["serve", "--help"], dir)).to.include("--extended-filters").and.include("reorder_correlation");
   });
 });

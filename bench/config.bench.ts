@@ -37,6 +37,7 @@ import {
   type Netemu,
   type NetemuOptions,
   type PortMappingEntry,
+  type LinkFilters,
 } from "../src/index.js";
 import { compileExpressionLines } from "../src/pcap-filter.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
@@ -126,7 +127,7 @@ class CloningComputeNodeRepository implements ComputeNodeRepository {
   delete = (nodeId: string): Promise<void> => this.inner.delete(nodeId);
 }
 
-const SYNC_FILTERS = { delay: [20, 5], packet_loss: [1], bandwidth: [10000], bpf: ["tcp port 80\nudp port 53"], frequency_drop: [7] };
+const SYNC_FILTERS: LinkFilters = { delay: [20, 5], packet_loss: [1], bandwidth: [10000], bpf: ["tcp port 80\nudp port 53"], frequency_drop: [7] };
 
 interface SyncConfig {
   readonly key: "main" | "main-cloning" | "worker";

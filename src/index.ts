@@ -71,6 +71,7 @@ export type { StopCaptureError } from "./application/use-cases/compute/stop-capt
 export type { UpdateComputeProjectError } from "./application/use-cases/compute/update-compute-project.js";
 export type { UpdateHubError } from "./application/use-cases/compute/update-hub.js";
 export type { UpdateNioError } from "./application/use-cases/compute/update-nio.js";
+export type { UpdateNioFiltersInput, UpdateNioFiltersError } from "./application/use-cases/compute/update-nio-filters.js";
 export type { UpdateSwitchError } from "./application/use-cases/compute/update-switch.js";
 export type { WatchNotificationsError } from "./application/use-cases/compute/watch-notifications.js";
 export type { WriteProjectFileError } from "./application/use-cases/compute/write-project-file.js";
@@ -135,6 +136,8 @@ export {
   renderFilterSettings,
   filterSettingsEqual,
   type FilterSettings,
+  type FilterValues,
+  type LinkFilters,
   type RawFilterSettings,
   type InvalidFilterSettings,
   type FilterProblem,

@@ -6,6 +6,7 @@ import type { ServerSettings } from "../../application/ports/server-settings.js"
 import type { LogLevel } from "../../application/ports/system.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
+import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
 
 export interface NetemuConfig extends ServerSettings {
   /** What the operator should know about how the settings were chosen, logged at start-up. */
@@ -48,7 +49,7 @@ export const DEFAULTS = {
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
-const SETTINGS = {
+export const SETTINGS = {
   host: { flag: "host", env: "NETEMU_HOST", ini: "host" },
   port: { flag: "port", env: "NETEMU_PORT", ini: "port" },
   local: { flag: "local", env: "NETEMU_LOCAL", ini: "local" },
@@ -74,6 +75,51 @@ const SETTINGS = {
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
+/** Every flag `netemu serve` takes; USAGE names each (test/unit/adapters/serve-help.test.ts). */
+export const SERVE_OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  local: { type: "boolean" },
+  "no-local": { type: "boolean" },
+  "gns3-version": { type: "string" },
+  "udp-start-port": { type: "string" },
+  "udp-end-port": { type: "string" },
+  "config-dir": { type: "string" },
+  config: { type: "string" },
+  "projects-path": { type: "string" },
+  auth: { type: "boolean" },
+  "no-auth": { type: "boolean" },
+  user: { type: "string" },
+  password: { type: "string" },
+  "log-level": { type: "string" },
+  "body-limit": { type: "string" },
+  "udp-buffer": { type: "string" },
+  "dataplane-workers": { type: "string" },
+  "extended-filters": { type: "boolean" },
+  "no-extended-filters": { type: "boolean" },
+  "log-file": { type: "string" },
+  "log-max-size": { type: "string" },
+  "log-max-files": { type: "string" },
+  "max-project-file-size": { type: "string" },
+  "max-project-nodes": { type: "string" },
+  "max-upload-size": { type: "string" },
+  "max-project-files-size": { type: "string" },
+} as const;
+
+/** Words wrapped to the help's width, continuation lines under the option texts. */
+function indented(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && 26 + line.length + 1 + word.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join(`\n${" ".repeat(26)}`);
+}
+
 export const USAGE = `Usage: netemu serve [options]
 
 Options (flag > environment > [Server] in <config dir>/gns3_server.conf > default):
@@ -97,15 +143,18 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --log-max-files N       rotated log files kept: PATH.1 (newest) to PATH.N (NETEMU_LOG_MAX_FILES, default ${DEFAULTS.logMaxFiles})
   --body-limit BYTES      largest request body (NETEMU_BODY_LIMIT, default ${DEFAULTS.bodyLimitBytes})
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
-  --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
+  --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread
+                          (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
                           (NETEMU_MAX_PROJECT_FILES_SIZE, default 10G); an upload over it is answered 413
-  --extended-filters      available_filters also lists netemu's impairments (bandwidth, burst_loss,
-                          duplicate, reorder, delay_distribution) (NETEMU_EXTENDED_FILTERS, default off)
+  --extended-filters / --no-extended-filters   available_filters also lists netemu's impairments after
+                          GNS3's five (NETEMU_EXTENDED_FILTERS, default off):
+                          ${indented(NETEMU_FILTER_CATALOGUE.map((d) => d.type).join(", "))}
   --max-project-file-size BYTES   larger .gns3 files are skipped at start, unread (NETEMU_MAX_PROJECT_FILE_SIZE, default ${DEFAULTS.maxProjectFileBytes})
   --max-project-nodes N   projects with more nodes are skipped at start (NETEMU_MAX_PROJECT_NODES, default and most ${DEFAULTS.maxProjectNodes})
+  -h, --help              this text
 `;
 
 function parseBool(name: string, value: string): boolean {
@@ -148,35 +197,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   try {
     parsed = parseArgs({
       args: [...args],
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        local: { type: "boolean" },
-        "no-local": { type: "boolean" },
-        "gns3-version": { type: "string" },
-        "udp-start-port": { type: "string" },
-        "udp-end-port": { type: "string" },
-        "config-dir": { type: "string" },
-        config: { type: "string" },
-        "projects-path": { type: "string" },
-        auth: { type: "boolean" },
-        "no-auth": { type: "boolean" },
-        user: { type: "string" },
-        password: { type: "string" },
-        "log-level": { type: "string" },
-        "body-limit": { type: "string" },
-        "udp-buffer": { type: "string" },
-        "dataplane-workers": { type: "string" },
-        "extended-filters": { type: "boolean" },
-        "no-extended-filters": { type: "boolean" },
-        "log-file": { type: "string" },
-        "log-max-size": { type: "string" },
-        "log-max-files": { type: "string" },
-        "max-project-file-size": { type: "string" },
-        "max-project-nodes": { type: "string" },
-        "max-upload-size": { type: "string" },
-        "max-project-files-size": { type: "string" },
-      },
+      options: SERVE_OPTIONS,
       allowPositionals: false,
       strict: true,
     });

@@ -61,6 +61,7 @@ import { StartLinkCapture } from "./controller/start-link-capture.js";
 import { StopLinkCapture } from "./controller/stop-link-capture.js";
 import { LocateLinkCapture } from "./controller/locate-link-capture.js";
 import { CheckReadiness } from "./server/check-readiness.js";
+import { UpdateNioFilters } from "./compute/update-nio-filters.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -127,11 +128,12 @@ export const USE_CASES = {
   stopLinkCapture: StopLinkCapture,
   locateLinkCapture: LocateLinkCapture,
   checkReadiness: CheckReadiness,
+  updateNioFilters: UpdateNioFilters,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
-export { CheckReadiness };
+export { CheckReadiness, UpdateNioFilters };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,

@@ -9,8 +9,13 @@ import { GilbertElliott } from "./burst-loss.js";
 /** Which way a frame crosses a link end: from the peer into the switch, or from the switch to the peer. */
 type FrameDirection = "ingress" | "egress";
 
-/** Why a link end's filters dropped a frame: the filter kind, or "suspend" for a suspended link. */
-export type FilterDropReason = FilterKind | "suspend";
+/**
+ * Why a link end's filters dropped a frame: "suspend" for a suspended link, else the kind that
+ * dropped it (only these kinds drop; the others delay, alter or copy). A list, so the metrics'
+ * documentation can be checked against it.
+ */
+export const FILTER_DROP_REASONS = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "bandwidth"] as const satisfies readonly (FilterKind | "suspend")[];
+export type FilterDropReason = (typeof FILTER_DROP_REASONS)[number];
 
 /** A compiled BPF program set: true when the frame matches (then it is dropped). */
 export type BpfMatcher = (frame: Uint8Array) => boolean;

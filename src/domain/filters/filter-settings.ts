@@ -4,40 +4,63 @@ import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 import { isPlainObject } from "../configuration/read.js";
 
 /**
+ * The values each filter kind takes, kind by kind: the one definition the filter types are mapped
+ * from. Keyed by exactly the kinds of FILTER_KINDS (checked below, so a kind added there without
+ * its values here fails to compile).
+ */
+export interface FilterValues {
+  readonly frequency_drop: readonly [number];
+  readonly packet_loss: readonly [number];
+  /** Latency and, optionally, jitter in ms. */
+  readonly delay: readonly [number] | readonly [number, number];
+  readonly corrupt: readonly [number];
+  /** pcap-filter expressions, one per line: a frame matching one is dropped. */
+  readonly bpf: readonly string[];
+  /** kbit/s and, optionally, the queue bound in ms. */
+  readonly bandwidth: readonly [number] | readonly [number, number];
+  /** p and r, optionally the loss when bad and when good, in %. */
+  readonly burst_loss: readonly [number, number] | readonly [number, number, number] | readonly [number, number, number, number];
+  readonly duplicate: readonly [number];
+  readonly reorder: readonly [number];
+  readonly delay_distribution: readonly [DelayDistribution];
+  /** ρ in %: each frame's jitter draw follows the previous one's. */
+  readonly delay_correlation: readonly [number];
+  /** ρ in %: packet_loss (corrupt, duplicate, reorder) follows the previous frame's fate. */
+  readonly loss_correlation: readonly [number];
+  readonly corrupt_correlation: readonly [number];
+  readonly duplicate_correlation: readonly [number];
+  readonly reorder_correlation: readonly [number];
+  /** pcap-filter expressions: the other filters act only on frames matching one of them. */
+  readonly match: readonly string[];
+}
+
+/** Compiles only when FilterValues has exactly the kinds of FILTER_KINDS as keys. */
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+type FilterValuesCoverEveryKind = Holds<SameKeys<keyof FilterValues, FilterKind>>;
+
+/**
+ * A link end's filters as an embedder writes them: each key one filter kind, with its values
+ * (`{ delay: [50, 5], packet_loss: [1] }`), so a misspelt kind or a wrong arity fails to compile.
+ * What the compiler cannot see (ranges, whether an expression compiles) parseFilterSettings checks
+ * at run time, whatever the static type said: it is the truth at every door (ADR 0064).
+ */
+export type LinkFilters = { readonly [K in FilterKind]?: FilterValues[K] };
+
+/**
  * Validated filter settings of one link end, or one direction of it: a value (ADR 0053). Only kinds
  * that are "on" appear, in the catalogue's order, with values in the catalogue's bounds; the text
  * kinds keep their items as given after GNS3's normalisation (which is what a client reads back).
- * Made by `parseFilterSettings`, compared by `filterSettingsEqual`.
+ * Made by `parseFilterSettings`, compared by `filterSettingsEqual`. Its shape is LinkFilters': a
+ * parsed value can be given back as input.
  */
-export type FilterSettings = {
-  readonly frequency_drop?: readonly [number];
-  readonly packet_loss?: readonly [number];
-  readonly delay?: readonly [number] | readonly [number, number];
-  readonly corrupt?: readonly [number];
-  readonly bpf?: readonly string[];
-  /** kbit/s and, optionally, the queue bound in ms. */
-  readonly bandwidth?: readonly [number] | readonly [number, number];
-  /** p and r, optionally the loss when bad and when good, in %. */
-  readonly burst_loss?: readonly [number, number] | readonly [number, number, number] | readonly [number, number, number, number];
-  readonly duplicate?: readonly [number];
-  readonly reorder?: readonly [number];
-  readonly delay_distribution?: readonly [DelayDistribution];
-  /** ρ in %: each frame's jitter draw follows the previous one's. */
-  readonly delay_correlation?: readonly [number];
-  /** ρ in %: packet_loss (corrupt, duplicate, reorder) follows the previous frame's fate. */
-  readonly loss_correlation?: readonly [number];
-  readonly corrupt_correlation?: readonly [number];
-  readonly duplicate_correlation?: readonly [number];
-  readonly reorder_correlation?: readonly [number];
-  /** pcap-filter expressions: the other filters act only on frames matching one of them. */
-  readonly match?: readonly string[];
-};
+export type FilterSettings = LinkFilters;
 
 export const NO_FILTERS: FilterSettings = Object.freeze({});
 
 /**
- * A link end's filters as a client sends them: filter kind → values (`{"delay": [50, 5]}`), not yet
- * checked against the catalogue (parseFilterSettings does that, and says what is wrong).
+ * A link end's filters as a JSON client sends them: filter kind → values (`{"delay": [50, 5]}`), not
+ * yet checked against the catalogue (parseFilterSettings does that, and says what is wrong).
  */
 export type RawFilterSettings = Readonly<Record<string, unknown>>;
 

@@ -1,4 +1,4 @@
-import type { FilterDropReason } from "../filters/filter-chain.js";
+import { FILTER_DROP_REASONS, type FilterDropReason } from "../filters/filter-chain.js";
 
 /** Why the switch itself dropped a frame received on a port. */
 export type SwitchDropReason =
@@ -20,6 +20,13 @@ type EgressDropReason =
 type NodeDropReason = "stopped";
 
 export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason;
+
+/** Every drop reason, as the metrics label them (docs/metrics.md lists each; a test holds it to this list). */
+export const DROP_REASONS = [...FILTER_DROP_REASONS, "stopped", "runt", "vlan", "no_route", "nio_null", "oversize"] as const satisfies readonly DropReason[];
+type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** Compiles only when DROP_REASONS has every DropReason. */
+type EveryDropReasonListed = Holds<SameMembers<(typeof DROP_REASONS)[number], DropReason>>;
 
 /** A point-in-time copy of one port's counters. */
 export interface PortCountersSnapshot {

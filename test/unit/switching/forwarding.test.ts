@@ -351,9 +351,9 @@ describe("802.1Q learning switch: counters", () => {
     c.countInDropped(60, "packet_loss");
     c.countInDropped(60, "suspend");
     f.forward(2, eth(BROADCAST, H2), 0);
-    c.countEgressDrop("corrupt");
+    c.countEgressDrop("bandwidth");
     const s = c.snapshot();
-    expect(s.drops).to.deep.equal({ packet_loss: 1, suspend: 1, corrupt: 1 });
+    expect(s.drops).to.deep.equal({ packet_loss: 1, suspend: 1, bandwidth: 1 });
     expect(countersBalance(s)).to.deep.equal({ ingress: true, egress: true });
   });
 });

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type FilterSettings, type InvalidFilterSettings, type RawFilterSettings, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { NioFilters, UdpNio, UnsupportedNioType } from "../../../domain/switching/nio.js";
 import { filtersOfNio } from "../../../domain/switching/nio.js";
 import type { FilterPrograms } from "../../filter-programs.js";
@@ -14,10 +14,10 @@ export type NioRequest =
       readonly lport: number;
       readonly rhost: string;
       readonly rport: number;
-      readonly filters?: RawFilterSettings | undefined;
+      readonly filters?: LinkFilters | undefined;
       /** netemu's direction-specific filters: frames in from the peer, frames out to it (ADR 0051). */
-      readonly filtersIn?: RawFilterSettings | undefined;
-      readonly filtersOut?: RawFilterSettings | undefined;
+      readonly filtersIn?: LinkFilters | undefined;
+      readonly filtersOut?: LinkFilters | undefined;
       readonly suspend?: boolean | undefined;
     }
   | { readonly type: "nio_null" }

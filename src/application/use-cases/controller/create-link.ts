@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type Link, type LinkEnd, type LinkEndpoint, checkNewLink } from "../../../domain/topology/link.js";
 import { type Label, defaultPortLabel } from "../../../domain/topology/label.js";
-import { type RawFilterSettings, type FilterSettings, type InvalidFilterSettings, NO_FILTERS, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type LinkFilters, type FilterSettings, type InvalidFilterSettings, NO_FILTERS, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
@@ -24,12 +24,12 @@ export type CreateLinkError =
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
   /** netemu's one-way filters on the frames this end's node sends (ADR 0051). */
-  readonly filters?: RawFilterSettings | undefined;
+  readonly filters?: LinkFilters | undefined;
 }
 
 export interface CreateLinkInput {
   readonly nodes: readonly LinkEndRequest[];
-  readonly filters?: RawFilterSettings | undefined;
+  readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
 }
@@ -52,7 +52,7 @@ export class CreateLink {
   ) {}
 
   /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
-  private async filters(raw: RawFilterSettings | undefined, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
+  private async filters(raw: LinkFilters | undefined, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
     if (raw === undefined) return E.right(NO_FILTERS);
     const parsed = parseFilterSettings(raw, field);
     if (E.isLeft(parsed)) return parsed;

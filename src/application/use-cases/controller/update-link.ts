@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import type { Label } from "../../../domain/topology/label.js";
-import { type FilterSettings, type InvalidFilterSettings, type RawFilterSettings, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
@@ -16,11 +16,11 @@ import type { WiringError } from "./link-wiring.js";
 export type UpdateLinkError = ControllerLinkLookupError | ErrorOf<"InvalidFilterSettings" | "NodeNotFound"> | WiringError;
 
 export interface UpdateLinkInput {
-  readonly filters?: RawFilterSettings | undefined;
+  readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
   /** Ends to relabel, or whose one-way filters (netemu's, ADR 0051) to replace. */
-  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: RawFilterSettings | undefined }[] | undefined;
+  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: LinkFilters | undefined }[] | undefined;
 }
 
 /**
@@ -39,7 +39,7 @@ export class UpdateLink {
   ) {}
 
   /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
-  private async filters(raw: RawFilterSettings, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
+  private async filters(raw: LinkFilters, field: string): Promise<E.Either<InvalidFilterSettings, FilterSettings>> {
     const parsed = parseFilterSettings(raw, field);
     if (E.isLeft(parsed)) return parsed;
     const compiled = await this.programs.check(parsed.right, field);

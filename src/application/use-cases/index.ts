@@ -61,6 +61,13 @@ import { StartLinkCapture } from "./controller/start-link-capture.js";
 import { StopLinkCapture } from "./controller/stop-link-capture.js";
 import { LocateLinkCapture } from "./controller/locate-link-capture.js";
 import { CheckReadiness } from "./server/check-readiness.js";
+import { ListTemplates } from "./controller/list-templates.js";
+import { GetTemplate } from "./controller/get-template.js";
+import { CreateNodeFromTemplate } from "./controller/create-node-from-template.js";
+import { GetProjectStats } from "./controller/get-project-stats.js";
+import { ListNodeLinks } from "./controller/list-node-links.js";
+import { ListComputes } from "./controller/list-computes.js";
+import { GetCompute } from "./controller/get-compute.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -127,11 +134,20 @@ export const USE_CASES = {
   stopLinkCapture: StopLinkCapture,
   locateLinkCapture: LocateLinkCapture,
   checkReadiness: CheckReadiness,
+  // What gns3fy and GNS3 scripts reach beyond projects, nodes and links (issue 18, ADR 0062).
+  listTemplates: ListTemplates,
+  getTemplate: GetTemplate,
+  createNodeFromTemplate: CreateNodeFromTemplate,
+  getProjectStats: GetProjectStats,
+  listNodeLinks: ListNodeLinks,
+  listComputes: ListComputes,
+  getCompute: GetCompute,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness };
+export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,

@@ -84,6 +84,11 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
       expect(named.json.name).to.equal("core");
     });
 
+    it("gives concurrent creates from one template different names", async () => {
+      const made = await Promise.all([1, 2, 3, 4].map(() => fromTemplate(SWITCH_TEMPLATE, { x: 0, y: 0, compute_id: "local" })));
+      expect(made.map((r) => r.json.name as string).sort()).to.deep.equal(["Switch1", "Switch2", "Switch3", "Switch4"]);
+    });
+
     it("keeps the template's id in the node a client lists and updates", async () => {
       const node = (await fromTemplate(SWITCH_TEMPLATE, { x: 0, y: 0, compute_id: "local" })).json;
       const updated = await s.request("PUT", `/v2/projects/${projectId}/nodes/${node.node_id}`, { name: "renamed" });

@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { hostname } from "node:os";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
@@ -201,7 +202,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const notifications = o.notifications ?? new NotificationHub();
   value(TOKENS.Notifications, notifications);
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
-  value(TOKENS.HostFacts, { platform: process.platform });
+  value(TOKENS.HostFacts, { platform: process.platform, hostname: hostname() });
   value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
   value(TOKENS.NodeRepository, o.nodeRepository ?? projectFiles?.nodes ?? new InMemoryNodeRepository());
   value(TOKENS.LinkRepository, o.linkRepository ?? projectFiles?.links ?? new InMemoryLinkRepository());

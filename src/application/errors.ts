@@ -60,6 +60,8 @@ export type NetemuError =
   | { readonly _tag: "ProjectFileNameTooLong"; readonly what: "name" | "path"; readonly name: string; readonly limit: number }
   /** An upload over its cap, or one that would take its compute project's files over theirs (ADR 0060). */
   | { readonly _tag: "PayloadTooLarge"; readonly what: "upload" | "project"; readonly limit: number }
+  /** A template id that is not one of the built-in templates (ADR 0062); `use` says whether it was read or used for a node. */
+  | { readonly _tag: "TemplateNotFound"; readonly templateId: string; readonly use: "read" | "node" }
   | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch

@@ -207,7 +207,7 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/projects/{project_id}", ok: 200, after: "none" },
   { method: "DELETE", template: "/v2/projects/{project_id}", ok: 204, after: "reset" },
   { method: "POST", template: "/v2/projects/{project_id}/open", ok: 201, after: "reset" },
-  { method: "POST", template: "/v2/projects/{project_id}/close", ok: 201, after: "reset" },
+  { method: "POST", template: "/v2/projects/{project_id}/close", ok: 204, after: "reset" },
   {
     method: "POST",
     template: "/v2/projects/{project_id}/nodes",
@@ -282,6 +282,13 @@ const ROUTES: readonly RouteCase[] = [
   },
   { method: "POST", template: "/v2/projects/{project_id}/links/{link_id}/stop_capture", ok: 201, after: "reset" },
   { method: "GET", template: "/v2/projects/{project_id}/links/{link_id}/pcap", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}/stats", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}/nodes/{node_id}/links", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/templates", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/templates/{template_id}", ok: 200, after: "none" },
+  { method: "POST", template: "/v2/projects/{project_id}/templates/{template_id}", ok: 201, after: "reset", body: () => ({ x: 10, y: -20, name: "FromTemplate", compute_id: "local" }) },
+  { method: "GET", template: "/v2/computes", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/computes/{compute_id}", ok: 200, after: "none" },
 ];
 
 const REFUSALS = new Set([400, 403, 404, 405, 409, 413]);
@@ -294,6 +301,8 @@ function validParams(w: World, template: string): Record<string, string> {
     node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : w.SW,
     link_id: w.LINK,
     path: w.FILE,
+    template_id: "1966b864-93e7-32d5-965f-001384eec461",
+    compute_id: "local",
     adapter_number: "0",
     port_number: template.includes("/nio") && template.startsWith("/v2/compute") ? "1" : "0",
   };

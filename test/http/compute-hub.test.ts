@@ -431,7 +431,7 @@ describe("HTTP: Ethernet hubs on the compute", () => {
       const hubPut = await s.request("PUT", `/v2/compute/projects/${projectId}/ethernet_hub/nodes/${h}`, { ports_mapping: [{ name: "x", port_number: 0 }] });
       expect(hubPut.status, "a linked hub keeps its ports").to.equal(409);
 
-      expect((await s.request("POST", `/v2/projects/${projectId}/close`)).status).to.equal(201);
+      expect((await s.request("POST", `/v2/projects/${projectId}/close`)).status).to.equal(204);
       expect(dataPlane.attached.size).to.equal(0);
       expect((await s.request("GET", `/v2/compute/projects/${projectId}/ethernet_hub/nodes/${h}`)).status).to.equal(404);
       expect((await s.request("POST", `/v2/projects/${projectId}/open`)).status).to.equal(201);

@@ -65,12 +65,13 @@ describe("HTTP: controller projects, nodes and links", () => {
       expect(r.json.message).to.include("'name' is a required property");
     });
 
-    it("closes a project (releasing its live NIOs, 403 on its nodes and links) and opens it again as it was", async () => {
+    it("closes a project with 204 and no body, as GNS3 does (releasing its live NIOs, 403 on its nodes and links), and opens it again as it was", async () => {
       const link = (await createLink(1, 1, { filters: { delay: [10, 0] } })).json;
       expect(dataPlane.attached.size).to.equal(2);
       const closed = await s.request("POST", `/v2/projects/${projectId}/close`);
-      expect(closed.status).to.equal(201);
-      expect(closed.json.status).to.equal("closed");
+      expect(closed.status).to.equal(204);
+      expect(closed.text).to.equal("");
+      expect((await s.request("GET", `/v2/projects/${projectId}`)).json.status).to.equal("closed");
       expect(dataPlane.attached.size).to.equal(0);
       const forbidden = await s.request("GET", `/v2/projects/${projectId}/links/${link.link_id}`);
       expect(forbidden.json).to.deep.equal({ message: "The project is not opened", status: 403 });

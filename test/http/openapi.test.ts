@@ -220,6 +220,13 @@ describe("the documented success answers", () => {
     await ok("POST", `${links}/${l}/start_capture`, { capture_file_name: "link.pcap" });
     await ok("POST", `${links}/${l}/stop_capture`);
     await ok("DELETE", `${links}/${l}`);
+    await ok("GET", `${nodes}/${a}/links`);
+    await ok("GET", `/v2/projects/${C}/stats`);
+    await ok("GET", "/v2/templates");
+    await ok("GET", "/v2/templates/b4503ea9-d6b6-3695-9fe4-1db3b39290b0");
+    await ok("POST", `/v2/projects/${C}/templates/1966b864-93e7-32d5-965f-001384eec461`, { x: 0, y: 0, compute_id: "local" });
+    await ok("GET", "/v2/computes");
+    await ok("GET", "/v2/computes/local");
     await ok("DELETE", `${nodes}/${b}`);
     await ok("POST", `/v2/projects/${C}/close`);
     await ok("POST", `/v2/projects/${C}/open`);

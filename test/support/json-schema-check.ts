@@ -13,6 +13,8 @@ function hasType(type: string, v: unknown): boolean {
       return typeof v === "string";
     case "integer":
       return typeof v === "number" && Number.isInteger(v);
+    case "number":
+      return typeof v === "number" && Number.isFinite(v);
     case "boolean":
       return typeof v === "boolean";
     case "object":

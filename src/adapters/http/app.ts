@@ -22,6 +22,8 @@ import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-l
 import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
+import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
+import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -84,6 +86,8 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerControllerLinkRoutes(api, useCases);
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
+  registerControllerTemplateRoutes(api, useCases, settings.host);
+  registerControllerComputeRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
   registerReadinessRoute(api, useCases);
   registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });

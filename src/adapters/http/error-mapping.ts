@@ -48,6 +48,9 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 409, message: `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch and ethernet_hub nodes only` };
     case "NodeIdInUse":
       return { status: 409, message: `Node ID ${error.nodeId} is already used by an ${nodeKindName(error.nodeType)}` };
+    // GNS3's two wordings: its template handler's for GET, its project's for a node from a template.
+    case "TemplateNotFound":
+      return { status: 404, message: error.use === "read" ? `Template ID ${error.templateId} doesn't exist` : `Template ${error.templateId} doesn't exist` };
     case "ComputeNotFound":
       return { status: 404, message: `Compute ID ${error.computeId} doesn't exist` };
     case "UdpConnectionFailed":

@@ -38,6 +38,8 @@ const LabelCodec = t.intersection([
   t.partial({ style: t.union([t.string, t.null]), x: t.union([t.number, t.null]), y: t.union([t.number, t.null]), rotation: t.union([t.number, t.null]) }),
 ]);
 
+const TEMPLATE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const NodeCodec = t.intersection([
   t.type({ node_id: t.string, node_type: t.string, name: t.string }),
   t.partial({
@@ -49,6 +51,7 @@ const NodeCodec = t.intersection([
     y: t.number,
     z: t.number,
     properties: t.partial({ ports_mapping: t.unknown }),
+    template_id: t.unknown,
   }),
 ]);
 
@@ -263,6 +266,8 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       symbol: n.symbol ?? (nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg"),
       portsMapping: ports.right,
       consoleType: nodeType === "ethernet_hub" ? null : n.console_type === "telnet" ? "telnet" : "none",
+      // Kept only when it is a template id's shape: it is informative, never worth refusing a file for.
+      ...(typeof n.template_id === "string" && TEMPLATE_ID.test(n.template_id) && { templateId: n.template_id }),
     });
   }
 
@@ -364,7 +369,7 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
     port_segment_size: 0,
     properties: { ports_mapping: n.portsMapping },
     symbol: n.symbol,
-    template_id: null,
+    template_id: n.templateId ?? null,
     width: 65,
     x: n.x,
     y: n.y,

@@ -54,4 +54,6 @@ export interface NetworkInterfaces {
 export interface HostFacts {
   /** As GNS3 reports it in its capabilities: "linux", "darwin", "win32" ... */
   readonly platform: string;
+  /** The machine's name: GNS3 names its local compute so in `/v2/computes`. */
+  readonly hostname: string;
 }

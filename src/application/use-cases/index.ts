@@ -62,6 +62,13 @@ import { StopLinkCapture } from "./controller/stop-link-capture.js";
 import { LocateLinkCapture } from "./controller/locate-link-capture.js";
 import { CheckReadiness } from "./server/check-readiness.js";
 import { UpdateNioFilters } from "./compute/update-nio-filters.js";
+import { ListTemplates } from "./controller/list-templates.js";
+import { GetTemplate } from "./controller/get-template.js";
+import { CreateNodeFromTemplate } from "./controller/create-node-from-template.js";
+import { GetProjectStats } from "./controller/get-project-stats.js";
+import { ListNodeLinks } from "./controller/list-node-links.js";
+import { ListComputes } from "./controller/list-computes.js";
+import { GetCompute } from "./controller/get-compute.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -129,11 +136,20 @@ export const USE_CASES = {
   locateLinkCapture: LocateLinkCapture,
   checkReadiness: CheckReadiness,
   updateNioFilters: UpdateNioFilters,
+  // What gns3fy and GNS3 scripts reach beyond projects, nodes and links (issue 18, ADR 0062).
+  listTemplates: ListTemplates,
+  getTemplate: GetTemplate,
+  createNodeFromTemplate: CreateNodeFromTemplate,
+  getProjectStats: GetProjectStats,
+  listNodeLinks: ListNodeLinks,
+  listComputes: ListComputes,
+  getCompute: GetCompute,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, UpdateNioFilters };
+export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,

@@ -30,6 +30,8 @@ export interface ControllerNode {
   readonly portsMapping: readonly NodePortEntry[];
   /** A hub has no console type (GNS3 says null). */
   readonly consoleType: ConsoleType | null;
+  /** The built-in template it was made from, when it was (GNS3's `template_id`; null otherwise). */
+  readonly templateId?: string;
 }
 
 export function defaultNodeLabel(name: string): Label {

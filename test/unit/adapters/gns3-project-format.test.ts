@@ -86,6 +86,21 @@ describe("GNS3 project files (.gns3, topology revision 9)", () => {
     expect(written.topology.links.flatMap((l) => l.nodes).filter((n) => "filters" in n)).to.have.length(1);
   });
 
+  it("keeps the template a node was made from, and drops a template_id that is not a template id's shape", () => {
+    const gns3s = parsed(gns3File("switches-and-hub.gns3"));
+    const [first, second, ...others] = gns3s.nodes;
+    if (first === undefined || second === undefined) throw new Error("no nodes");
+    const fromTemplate = { ...gns3s, nodes: [{ ...first, templateId: "1966b864-93e7-32d5-965f-001384eec461" }, second, ...others] };
+    const text = renderProjectFile(fromTemplate, "2.2.59");
+    expect(parsed(text)).to.deep.equal(fromTemplate);
+    const written = JSON.parse(text) as { topology: { nodes: Record<string, unknown>[] } };
+    expect(written.topology.nodes.map((n) => n["template_id"])).to.deep.equal(["1966b864-93e7-32d5-965f-001384eec461", null, null]);
+    const odd = JSON.parse(gns3File("switches-and-hub.gns3")) as { topology: { nodes: Record<string, unknown>[] } };
+    (odd.topology.nodes[0] as Record<string, unknown>)["template_id"] = "x".repeat(10_000);
+    (odd.topology.nodes[1] as Record<string, unknown>)["template_id"] = 7;
+    expect(parsed(JSON.stringify(odd)).nodes.map((n) => n.templateId)).to.deep.equal([undefined, undefined, undefined]);
+  });
+
   it("refuses what is not a GNS3 2.2 project file, saying why", () => {
     const good = JSON.parse(gns3File("switches-and-hub.gns3")) as Record<string, unknown> & { topology: { links: { filters: unknown; nodes: unknown[] }[] } };
     expect(problem("{ not json")).to.match(/^not JSON: /);

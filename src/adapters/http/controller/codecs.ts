@@ -98,3 +98,10 @@ export const LinkCaptureBody = jsonClosedObject(
     data_link_type: jsonEnum(["DLT_ATM_RFC1483", "DLT_EN10MB", "DLT_FRELAY", "DLT_C_HDLC", "DLT_PPP_SERIAL"] as const),
   },
 );
+
+/** GNS3's TEMPLATE_USAGE_SCHEMA: where to put the node, and optionally its name and compute. */
+export const TemplateUsageBody = jsonClosedObject(
+  "TemplateUsage",
+  { x: jsonInteger(), y: jsonInteger() },
+  { name: nullable(jsonString({ minLength: 1 })), compute_id: nullable(jsonString()) },
+);

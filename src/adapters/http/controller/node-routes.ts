@@ -5,7 +5,7 @@ import type { NodePortEntry } from "../../../domain/topology/node.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange, Rejected } from "../exchange.js";
 import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "./codecs.js";
-import { presentNode, presentNodeDetail } from "./presenters.js";
+import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
 const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];
@@ -48,6 +48,11 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
 
   api.add("controller.node.get", "GET", NODE, async (x) => {
     x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, (node) => presentNodeDetail(node, consoleHost));
+  });
+
+  // The plain link objects (no counters): gns3fy builds its Link models from them, which take no other keys.
+  api.add("controller.node.links", "GET", `${NODE}/links`, async (x) => {
+    x.respondList(await uc.listNodeLinks.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, presentLink);
   });
 
   api.add("controller.node.update", "PUT", NODE, withBody(NodeUpdateBody, async (x, b) => {

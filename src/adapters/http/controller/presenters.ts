@@ -4,6 +4,9 @@ import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
 import { presentCounters, presentPortStatistics } from "../compute/presenters.js";
+import type { NodeTemplate } from "../../../domain/topology/templates.js";
+import type { ComputeView } from "../../../application/use-cases/controller/list-computes.js";
+import type { ProjectStats } from "../../../application/use-cases/controller/get-project-stats.js";
 
 /** Wire shapes of GNS3 2.2's controller answers, field for field. */
 export function presentProject(p: Project): Record<string, unknown> {
@@ -62,7 +65,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
     properties: { ports_mapping: node.portsMapping },
     status: view.status,
     symbol: node.symbol,
-    template_id: null,
+    template_id: node.templateId ?? null,
     width: 65,
     x: node.x,
     y: node.y,
@@ -112,4 +115,40 @@ export function presentLinkView(view: LinkView): Record<string, unknown> {
   });
   if (ends.length > 0) body["ports_statistics"] = ends;
   return body;
+}
+
+/** A built-in template as GNS3 2.2.59 answers it: `console_type` and `properties` only where it has them. */
+export function presentTemplate(t: NodeTemplate): Record<string, unknown> {
+  return {
+    builtin: true,
+    category: t.category,
+    compute_id: null,
+    ...(t.consoleType !== undefined && { console_type: t.consoleType }),
+    default_name_format: t.defaultNameFormat,
+    name: t.name,
+    ...(t.properties !== undefined && { properties: t.properties }),
+    symbol: t.symbol,
+    template_id: t.templateId,
+    template_type: t.templateType,
+  };
+}
+
+export function presentCompute(c: ComputeView): Record<string, unknown> {
+  return {
+    capabilities: { node_types: c.capabilities.nodeTypes, platform: c.capabilities.platform, version: c.capabilities.version },
+    compute_id: c.computeId,
+    connected: c.connected,
+    cpu_usage_percent: c.cpuUsagePercent,
+    host: c.host,
+    last_error: null,
+    memory_usage_percent: c.memoryUsagePercent,
+    name: c.name,
+    port: c.port,
+    protocol: c.protocol,
+    user: c.user,
+  };
+}
+
+export function presentProjectStats(s: ProjectStats): Record<string, unknown> {
+  return { drawings: s.drawings, links: s.links, nodes: s.nodes, snapshots: s.snapshots };
 }

@@ -1,7 +1,7 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import { ProjectCreateBody } from "./codecs.js";
-import { presentProject } from "./presenters.js";
+import { presentProject, presentProjectStats } from "./presenters.js";
 
 const PROJECT = "/v2/projects/{project_id}";
 
@@ -45,7 +45,12 @@ export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): v
     x.respond(await uc.openProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
   });
 
+  // 204 without a body, as GNS3 2.2.59 answers: gns3fy sets `status` to "closed" on a 204 only.
   api.add("controller.project.close", "POST", `${PROJECT}/close`, async (x) => {
-    x.respond(await uc.closeProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
+    x.respond(await uc.closeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
+  });
+
+  api.add("controller.project.stats", "GET", `${PROJECT}/stats`, async (x) => {
+    x.respond(await uc.getProjectStats.execute({ projectId: x.param("project_id") }), 200, presentProjectStats);
   });
 }

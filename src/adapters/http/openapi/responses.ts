@@ -119,7 +119,7 @@ const node = closed("Node", {
   properties: closed("NodeProperties", { ports_mapping: { type: "array", items: { type: "object" } } }),
   status,
   symbol: string,
-  template_id: { type: "null" },
+  template_id: { type: ["string", "null"] },
   width: integer,
   x: integer,
   y: integer,
@@ -146,12 +146,37 @@ const link = closed("Link", {
   },
 });
 
+const template = closed("Template", {
+  builtin: { const: true },
+  category: { type: "string", enum: ["switch", "guest"] },
+  compute_id: { type: "null" },
+  default_name_format: string,
+  name: string,
+  symbol: string,
+  template_id: uuid,
+  template_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
+}, { console_type: { const: "none" }, properties: { type: "object" } });
+
+const compute = closed("Compute", {
+  capabilities: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }),
+  compute_id: { const: "local" },
+  connected: boolean,
+  cpu_usage_percent: { type: "number" },
+  host: string,
+  last_error: { type: "null" },
+  memory_usage_percent: { type: "number" },
+  name: string,
+  port: integer,
+  protocol: { const: "http" },
+  user: { type: ["string", "null"] },
+});
+
 const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.project.create": { status: 201, schema: project },
   "controller.project.list": { status: 200, schema: { type: "array", items: project } },
   "controller.project.get": { status: 200, schema: project },
   "controller.project.open": { status: 201, schema: project },
-  "controller.project.close": { status: 201, schema: project },
+  "controller.project.close": { status: 204 },
   "controller.project.delete": { status: 204 },
   "controller.node.create": { status: 201, schema: node },
   "controller.node.list": { status: 200, schema: { type: "array", items: node } },
@@ -169,6 +194,14 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.link.delete": { status: 204 },
   "controller.link.start_capture": { status: 201, schema: link },
   "controller.link.stop_capture": { status: 201, schema: link },
+  // What gns3fy reaches besides (issue 18, ADR 0062).
+  "controller.project.stats": { status: 200, schema: closed("ProjectStats", { drawings: integer, links: integer, nodes: integer, snapshots: integer }) },
+  "controller.node.links": { status: 200, schema: { type: "array", items: link } },
+  "controller.template.list": { status: 200, schema: { type: "array", items: template } },
+  "controller.template.get": { status: 200, schema: template },
+  "controller.template.create_node": { status: 201, schema: node },
+  "controller.compute.list": { status: 200, schema: { type: "array", items: compute } },
+  "controller.compute.get": { status: 200, schema: compute },
 };
 
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {

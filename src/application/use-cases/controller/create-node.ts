@@ -6,6 +6,7 @@ import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { allocateNodeName } from "../../../domain/topology/templates.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
@@ -23,6 +24,13 @@ export interface CreateNodeInput extends NodeSettingsInput {
   readonly nodeType: string;
   readonly computeId: string;
   readonly nodeId?: string | undefined;
+  /** The template the node is made from (GNS3 keeps its id on the node). */
+  readonly templateId?: string | undefined;
+  /**
+   * Whether `name` is a template's name format ("Switch{0}") to number within the project. Done
+   * here, under the project's lock, so that two concurrent creates never get one name.
+   */
+  readonly allocateName?: boolean | undefined;
 }
 
 const LOCAL_COMPUTE_ID = "local";
@@ -51,12 +59,14 @@ export class CreateNode {
       const existing = await this.nodes.get(projectId, nodeId);
       if (existing !== undefined) return E.left({ _tag: "NodeAlreadyExists", nodeId });
       const limit = CONFIGURATION_LIMITS.nodesPerProject;
-      if ((await this.nodes.listByProject(projectId)).length >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
+      const siblings = await this.nodes.listByProject(projectId);
+      if (siblings.length >= limit) return E.left({ _tag: "ProjectFull", what: "nodes", limit });
+      const name = input.allocateName === true ? allocateNodeName(input.name, new Set(siblings.map((n) => n.name))) : input.name;
       const computeProject = await this.createComputeProject.execute({ name: project.right.name, projectId });
       if (E.isLeft(computeProject)) return computeProject;
       const nodeType = input.nodeType as NodeType;
       const sw = await this.computeNodes.create(projectId, nodeId, nodeType, {
-        name: input.name,
+        name,
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
       });
@@ -71,10 +81,11 @@ export class CreateNode {
         y: input.y ?? 0,
         z: input.z ?? 1,
         locked: input.locked ?? false,
-        label: input.label ?? defaultNodeLabel(input.name),
+        label: input.label ?? defaultNodeLabel(name),
         symbol: input.symbol ?? defaultSymbol(nodeType),
         portsMapping: sw.right.portsMapping,
         consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
+        ...(input.templateId !== undefined && { templateId: input.templateId }),
       };
       await this.nodes.save(node);
       return E.right({ node, status: sw.right.status });

@@ -1,0 +1,73 @@
+import { expect } from "chai";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve, type Served } from "../support/netemu-cli.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const FLOW = join(ROOT, "test", "fixtures", "gns3fy-flow.py");
+/** gns3fy 0.7.2's unmodified source, kept beside the repository (shared/clients/README.md). */
+const GNS3FY_TARBALL = join(ROOT, "..", "shared", "clients", "gns3fy-0.7.2.tar.gz");
+/** Debian's Python: gns3fy runs on its python3-requests and python3-pydantic (1.10), not on a pydantic 2 elsewhere on PATH. */
+const PYTHON = "/usr/bin/python3";
+
+/** Skips the suite saying what is missing; under CI=true a missing piece fails the run instead. */
+function requireGns3fyRuntime(ctx: Mocha.Context): void {
+  let message: string | undefined;
+  if (!existsSync(GNS3FY_TARBALL)) message = `gns3fy's source is missing: ${GNS3FY_TARBALL}`;
+  else if (spawnSync(PYTHON, ["-c", "import requests, pydantic; assert pydantic.VERSION.startswith('1.')"]).status !== 0) {
+    message = "python3-requests and python3-pydantic (1.x) are not installed: apt-get update && apt-get install -y python3-requests python3-pydantic";
+  }
+  if (message === undefined) return;
+  if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: a missing package fails the run)`);
+  console.log(`      skipped: ${message}`);
+  ctx.skip();
+}
+
+/** Runs the flow script to its end, or kills it (by pid) after `ms`. */
+function runFlow(gns3fyDir: string, url: string, ms: number): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(PYTHON, [FLOW, url], { env: { ...process.env, PYTHONPATH: gns3fyDir, PYTHONDONTWRITEBYTECODE: "1" } });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => {
+      out += `\n(killed after ${ms} ms)`;
+      child.kill("SIGKILL");
+    }, ms);
+    child.once("exit", (status) => {
+      clearTimeout(timer);
+      resolve({ status, out });
+    });
+  });
+}
+
+describe("end to end: gns3fy 0.7.2 drives a lab on netemu's controller API", function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: Served | undefined;
+
+  before(function () {
+    requireGns3fyRuntime(this);
+    dir = mkdtempSync(join(tmpdir(), "netemu-gns3fy-"));
+    const untar = spawnSync("tar", ["-xzf", GNS3FY_TARBALL, "-C", dir]);
+    expect(untar.status, untar.stderr.toString()).to.equal(0);
+  });
+
+  after(async () => {
+    if (server !== undefined && server.child.exitCode === null) {
+      server.child.kill("SIGTERM");
+      await server.exit;
+    }
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs a gns3fy script through every step: version, computes, templates, nodes from the switch template, links by port names, filters, Project.get() and Node.get(), start/stop, close leaving the project closed, delete", async () => {
+    server = await serve(join(dir, "config"));
+    const flow = await runFlow(join(dir, "gns3fy-0.7.2"), server.url, 45_000);
+    expect(flow.out, "the script's output").to.include("gns3fy flow: ok");
+    expect(flow.status).to.equal(0);
+  });
+});

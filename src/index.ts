@@ -81,6 +81,11 @@ export type { ControlAllNodesError } from "./application/use-cases/controller/co
 export type { ControlNodeError } from "./application/use-cases/controller/control-node.js";
 export type { CreateLinkError } from "./application/use-cases/controller/create-link.js";
 export type { CreateNodeError } from "./application/use-cases/controller/create-node.js";
+export type { CreateNodeFromTemplateError, CreateNodeFromTemplateInput } from "./application/use-cases/controller/create-node-from-template.js";
+export type { GetComputeError } from "./application/use-cases/controller/get-compute.js";
+export type { GetProjectStatsError } from "./application/use-cases/controller/get-project-stats.js";
+export type { GetTemplateError } from "./application/use-cases/controller/get-template.js";
+export type { ListNodeLinksError } from "./application/use-cases/controller/list-node-links.js";
 export type { CreateProjectError } from "./application/use-cases/controller/create-project.js";
 export type { DeleteLinkError } from "./application/use-cases/controller/delete-link.js";
 export type { DeleteNodeError } from "./application/use-cases/controller/delete-node.js";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freeTcpPort } from "../support/free-tcp-port.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,14 +54,6 @@ function shellBlocks(markdown: string): ShellBlock[] {
     i = j;
   }
   return blocks;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -153,7 +146,7 @@ describe("the README's shell blocks", function () {
       const d = block.directive;
       if (d.kind === "needs") requireTool(this, d.tool, d.tool);
       const dir = mkdtempSync(join(tmpdir(), "netemu-readme-"));
-      const port = await freePort();
+      const port = await freeTcpPort();
       // A block that starts its own server gets none from the test: both would want the port.
       const startsServer = /\bnpm start\b|\bnetemu serve\b/.test(block.text);
       let server: ChildProcess | undefined;

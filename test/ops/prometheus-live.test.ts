@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freeTcpPort } from "../support/free-tcp-port.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
@@ -23,14 +23,6 @@ interface QueryAnswer {
   readonly status: string;
   readonly error?: string;
   readonly data?: { readonly resultType: string; readonly result: readonly { metric: Record<string, string>; value: [number, string] }[] };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,7 +85,7 @@ describe("a real Prometheus scraping netemu, with the shipped rules, answering t
       void h0.peer.send(runt, h0.lport).catch(() => undefined);
     }, 100);
 
-    const port = await freePort();
+    const port = await freeTcpPort();
     api = `http://127.0.0.1:${port}`;
     writeFileSync(
       join(dir, "prometheus.yml"),

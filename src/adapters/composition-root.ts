@@ -1,7 +1,9 @@
 import "reflect-metadata";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { hostname } from "node:os";
+import { availableParallelism, hostname, totalmem } from "node:os";
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
@@ -37,7 +39,7 @@ import { computeProjectsPath } from "../application/use-cases/compute/capture-pa
 import type { UploadLimits } from "../application/ports/project-files.js";
 import { NotificationHub } from "../application/notification-hub.js";
 import type { Notifications } from "../application/ports/notifications.js";
-import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
+import type { HostCapacity, HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
@@ -147,6 +149,22 @@ export interface Netemu {
   readonly stopped: Promise<void>;
 }
 
+/** The machine's size, read once at start (a 3.x compute's capabilities, ADR 0066). */
+function hostCapacity(projectsPath: string): HostCapacity {
+  let diskBytes = 0;
+  // The projects directory may not exist yet: its nearest existing ancestor is on the same disk, or close.
+  for (let dir = projectsPath; ; dir = dirname(dir)) {
+    try {
+      const fs = statfsSync(dir);
+      diskBytes = fs.blocks * fs.bsize;
+      break;
+    } catch {
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return { cpus: availableParallelism(), memoryBytes: totalmem(), diskBytes };
+}
+
 function defaultSettings(partial: Partial<ServerSettings> = {}): ServerSettings {
   const configDir = partial.configDir ?? `${process.cwd()}/.netemu`;
   return {
@@ -202,7 +220,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const notifications = o.notifications ?? new NotificationHub();
   value(TOKENS.Notifications, notifications);
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
-  value(TOKENS.HostFacts, { platform: process.platform, hostname: hostname() });
+  value(TOKENS.HostFacts, { platform: process.platform, hostname: hostname(), capacity: hostCapacity(settings.projectsPath) });
   value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
   value(TOKENS.NodeRepository, o.nodeRepository ?? projectFiles?.nodes ?? new InMemoryNodeRepository());
   value(TOKENS.LinkRepository, o.linkRepository ?? projectFiles?.links ?? new InMemoryLinkRepository());

@@ -45,6 +45,11 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/compute/network/ports", ok: 200, after: "none" },
   { method: "GET", template: "/v2/compute/debug", ok: 200, after: "none", runs: 30 },
   { method: "GET", template: "/metrics", ok: 200, after: "none", runs: 30 },
+  // /v3/compute, for GNS3 3.x controllers (ADR 0066).
+  { method: "GET", template: "/v3/compute/capabilities", ok: 200, after: "none" },
+  { method: "GET", template: "/v3/compute/version", ok: 200, after: "none" },
+  { method: "GET", template: "/v3/compute/statistics", ok: 200, after: "none" },
+  { method: "GET", template: "/v3/compute/network/interfaces", ok: 200, after: "none" },
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/compute/projects", ok: 200, after: "none" },
@@ -291,7 +296,8 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/computes/{compute_id}", ok: 200, after: "none" },
 ];
 
-const REFUSALS = new Set([400, 403, 404, 405, 409, 413]);
+// 422: /v3/compute's validation answer (ADR 0066).
+const REFUSALS = new Set([400, 403, 404, 405, 409, 413, 422]);
 const RUNS = Number.parseInt(process.env["FC_RUNS"] ?? "100", 10);
 
 function validParams(w: World, template: string): Record<string, string> {
@@ -390,7 +396,7 @@ describe("API properties: mutated requests on every route (fast-check, seeded)",
             expect(reply.status, where).to.be.below(500);
             expect(reply.status === route.ok || REFUSALS.has(reply.status), `undocumented status: ${where}`).to.equal(true);
             if (route.only !== undefined) expect(route.only, `status: ${where}`).to.include(reply.status);
-            const problem = errorBodyProblem(route.method, reply);
+            const problem = errorBodyProblem(route.method, reply, path);
             expect(problem, where).to.equal(undefined);
             expect(({} as Record<string, unknown>)["polluted"], where).to.equal(undefined);
             expect(protoKeys(Object.prototype), where).to.equal(initial.object);

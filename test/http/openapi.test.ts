@@ -113,6 +113,15 @@ describe("the OpenAPI document", () => {
     expect(validates(doc.components.schemas["Error"] as never, refusal)).to.equal(true);
   });
 
+  it("describes /v3's own refusals, and they fit real ones", async () => {
+    // This server checks no credentials and was not told to serve /v3 without them.
+    const refused = await s.request("GET", "/v3/compute/capabilities");
+    expect(refused.status).to.equal(401);
+    expect(validates(doc.components.schemas["V3Error"] as never, refused.json)).to.equal(true);
+    const ops = doc.paths["/v3/compute/capabilities"] as Record<string, { responses: Record<string, unknown> }>;
+    expect(Object.keys(ops["get"]?.responses ?? {})).to.include.members(["200", "401", "422"]);
+  });
+
   it("lives at a path no other route answers", () => {
     const matched = api.router.match(OPENAPI_PATH, "GET").pathAndMethod.map((layer) => layer.name);
     expect(matched).to.deep.equal(["netemu.openapi"]);
@@ -154,7 +163,7 @@ describe("the documented success answers", () => {
   let doc: Doc;
 
   before(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
     // Sees every answer as the route built it, before it leaves (added before the first request).
     s.netemu.app.middleware.unshift(async (ctx, next) => {
       await next();
@@ -232,6 +241,8 @@ describe("the documented success answers", () => {
     await ok("POST", `/v2/projects/${C}/open`);
     await ok("DELETE", `/v2/projects/${C}`);
     await ok("GET", "/v2/netemu/ready");
+    await ok("GET", "/v3/compute/capabilities");
+    await ok("GET", "/v3/compute/version");
     doc = (await ok("GET", OPENAPI_PATH)) as Doc;
   });
   after(async () => s.close());

@@ -30,6 +30,20 @@ describe("named route handlers", () => {
     ]);
   });
 
+  it("log /v3/compute requests under names of their own, beside the v2 names", async () => {
+    const v3 = await startTestServer({ overrides: { logger }, settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
+    try {
+      await v3.request("GET", "/v3/compute/capabilities");
+      await v3.request("GET", "/v2/compute/capabilities");
+      expect(requestLines().slice(-2)).to.deep.equal([
+        { url: "/v3/compute/capabilities", route: "v3.compute.capabilities", status: 200 },
+        { url: "/v2/compute/capabilities", route: "compute.capabilities", status: 200 },
+      ]);
+    } finally {
+      await v3.close();
+    }
+  });
+
   it("log no handler for a path nothing answers", async () => {
     await server.request("GET", "/v2/nowhere");
     expect(requestLines()).to.deep.equal([{ url: "/v2/nowhere", route: undefined, status: 404 }]);

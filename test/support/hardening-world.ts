@@ -46,7 +46,8 @@ export class World {
   readonly FILE = WORLD_FILE;
 
   static async create(options: NetemuOptions = {}): Promise<World> {
-    const s = await startTestServer(options);
+    // /v3/compute served without credentials, as auth is off here (ADR 0066).
+    const s = await startTestServer({ ...options, settings: { v3: { gns3Version: "3.0.6", noAuth: true }, ...(options as { settings?: object }).settings } });
     const must = async (method: string, path: string, body: unknown, status: number): Promise<any> => {
       const r = await s.request(method, path, body);
       if (r.status !== status) throw new Error(`world setup: ${method} ${path} gave ${r.status} ${r.text}`);

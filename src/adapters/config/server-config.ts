@@ -32,6 +32,7 @@ export const DEFAULTS = {
   port: 3080,
   local: true,
   gns3Version: "2.2.59",
+  gns3V3Version: "3.0.6",
   udpStart: 20000,
   udpEnd: 30000,
   logLevel: "info" as LogLevel,
@@ -72,6 +73,9 @@ export const SETTINGS = {
   maxProjectNodes: { flag: "max-project-nodes", env: "NETEMU_MAX_PROJECT_NODES", ini: "max_project_nodes" },
   maxUploadSize: { flag: "max-upload-size", env: "NETEMU_MAX_UPLOAD_SIZE", ini: "max_upload_size" },
   maxProjectFilesSize: { flag: "max-project-files-size", env: "NETEMU_MAX_PROJECT_FILES_SIZE", ini: "max_project_files_size" },
+  // The /v3/compute slice (ADR 0066).
+  gns3V3Version: { flag: "gns3-v3-version", env: "NETEMU_GNS3_V3_VERSION", ini: "gns3_v3_version" },
+  v3NoAuth: { flag: "v3-no-auth", env: "NETEMU_V3_NO_AUTH", ini: "v3_no_auth" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -104,6 +108,8 @@ export const SERVE_OPTIONS = {
   "max-project-nodes": { type: "string" },
   "max-upload-size": { type: "string" },
   "max-project-files-size": { type: "string" },
+  "gns3-v3-version": { type: "string" },
+  "v3-no-auth": { type: "boolean" },
 } as const;
 
 /** Words wrapped to the help's width, continuation lines under the option texts. */
@@ -154,6 +160,10 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
                           ${indented(NETEMU_FILTER_CATALOGUE.map((d) => d.type).join(", "))}
   --max-project-file-size BYTES   larger .gns3 files are skipped at start, unread (NETEMU_MAX_PROJECT_FILE_SIZE, default ${DEFAULTS.maxProjectFileBytes})
   --max-project-nodes N   projects with more nodes are skipped at start (NETEMU_MAX_PROJECT_NODES, default and most ${DEFAULTS.maxProjectNodes})
+  --gns3-v3-version V     GNS3 version /v3/compute reports; a stable 3.x controller demands its own
+                          (NETEMU_GNS3_V3_VERSION, default ${DEFAULTS.gns3V3Version})
+  --v3-no-auth            serve /v3/compute without credentials when --auth is off (NETEMU_V3_NO_AUTH, default off:
+                          /v3/compute then answers 401; with --auth it checks --user and --password, as 3.x does)
   -h, --help              this text
 `;
 
@@ -284,6 +294,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     logFile,
     maxUploadBytes: size("maxUploadSize", DEFAULTS.maxUploadBytes),
     maxProjectFilesBytes: size("maxProjectFilesSize", DEFAULTS.maxProjectFilesBytes),
+    v3: { gns3Version: str("gns3V3Version", DEFAULTS.gns3V3Version), noAuth: bool("v3NoAuth", false) },
   };
 }
 

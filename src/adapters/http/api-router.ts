@@ -77,7 +77,13 @@ export class ApiRouter {
    * file path); `rawBody` routes read the request stream themselves (file uploads), so no JSON is parsed
    * and no body limit applies.
    */
-  add(name: string, method: Method, template: string, handler: Handler, options: { readonly rawBody?: boolean } = {}): void {
+  add(
+    name: string,
+    method: Method,
+    template: string,
+    handler: Handler,
+    options: { readonly rawBody?: boolean; readonly exchange?: (ctx: Context, template: string) => Exchange } = {},
+  ): void {
     const taken = this.routes.get(name);
     if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken.method} ${taken.template}`);
     this.routes.set(name, { name, method, template, body: BODY_CODECS.get(handler), rawBody: options.rawBody === true });
@@ -105,7 +111,8 @@ export class ApiRouter {
       // Marks the request as answered by a route (app.ts's JSON 404/405 leaves it alone) and names it.
       (ctx.state as { route?: string }).route = name;
       ctx.set("X-Route", template);
-      const exchange = new Exchange(ctx, template);
+      // A generation of the API with its own error shapes (/v3/compute, ADR 0066) brings its own exchange.
+      const exchange = options.exchange === undefined ? new Exchange(ctx, template) : options.exchange(ctx, template);
       if (options.rawBody === true) return handler(exchange);
       // Parsed here, after routing, so that a malformed body's 400 names its route as GNS3's does.
       if (await readBody(ctx, this.bodyParser, exchange)) await handler(exchange);

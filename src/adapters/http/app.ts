@@ -24,6 +24,9 @@ import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
 import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
+import { registerV3ComputeRoutes } from "./v3/register.js";
+import { isV3Path, v3ComputeAuth } from "./v3/auth.js";
+import { V3_DEFAULTS } from "../../application/ports/server-settings.js";
 
 export interface HttpAppOptions {
   readonly useCases: UseCases;
@@ -90,6 +93,8 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerControllerComputeRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
   registerReadinessRoute(api, useCases);
+  // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
+  registerV3ComputeRoutes(api, useCases);
   registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }
@@ -116,7 +121,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     options.metrics?.requestAnswered(routeOf(ctx), ctx.status, ms / 1000);
     logRequest(logger, ctx, Math.round(ms * 1000) / 1000);
   });
-  if (settings.auth.enabled) app.use(basicAuth(options.loginGate ?? new LoginGate(settings.auth, new LoginThrottle(logger, () => performance.now()))));
+  const gate = options.loginGate ?? new LoginGate(settings.auth, new LoginThrottle(logger, () => performance.now()));
+  // /v3 checks credentials its own way, always (ADR 0066); the rest as GNS3 2.2 does, when --auth is on.
+  app.use(v3ComputeAuth(gate, settings.v3 ?? V3_DEFAULTS));
+  if (settings.auth.enabled) {
+    const v2Auth = basicAuth(gate);
+    app.use(async (ctx, next) => (isV3Path(ctx.path) ? next() : v2Auth(ctx, next)));
+  }
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();

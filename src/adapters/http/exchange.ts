@@ -125,6 +125,11 @@ export class Exchange {
     this.json(error.status, body);
   }
 
+  /** A body that could not be read (not JSON, too deep, too large): GNS3 2.2's error body. */
+  refuseBody(error: HttpError, logged: string = error.message): void {
+    this.error(error, logged);
+  }
+
   fail(error: NetemuError): void {
     this.error(toHttpError(error));
   }

@@ -59,13 +59,13 @@ export async function readBody(ctx: Context, parser: Middleware, x: Exchange): P
     const { status, message, raw } = state.bodyError;
     state.gns3Body = raw === undefined ? {} : { malformed_json: raw };
     // A JSON parser's message quotes the body, which may carry a password: the log gets the status only.
-    x.error({ status, message }, raw === undefined ? message : "Invalid JSON (the body is left out of the log)");
+    x.refuseBody({ status, message }, raw === undefined ? message : "Invalid JSON (the body is left out of the log)");
     return false;
   }
   const raw = (ctx.request as unknown as { body?: unknown }).body;
   if (jsonDepthExceeds(raw, JSON_DEPTH_LIMIT)) {
     state.gns3Body = {};
-    x.error({ status: 400, message: `Invalid JSON: nested deeper than ${JSON_DEPTH_LIMIT} levels` });
+    x.refuseBody({ status: 400, message: `Invalid JSON: nested deeper than ${JSON_DEPTH_LIMIT} levels` });
     return false;
   }
   state.gns3Body = mergeQuery(raw === "" || raw === undefined ? {} : raw, ctx.query as Record<string, string | string[] | undefined>);

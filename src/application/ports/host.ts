@@ -56,4 +56,14 @@ export interface HostFacts {
   readonly platform: string;
   /** The machine's name: GNS3 names its local compute so in `/v2/computes`. */
   readonly hostname: string;
+  /** What a GNS3 3.x compute states in its capabilities (ADR 0066); zeros when unknown. */
+  readonly capacity?: HostCapacity;
+}
+
+export interface HostCapacity {
+  /** Logical CPUs. */
+  readonly cpus: number;
+  readonly memoryBytes: number;
+  /** The size of the file system holding the projects directory. */
+  readonly diskBytes: number;
 }

@@ -14,4 +14,19 @@ export interface ServerSettings {
    * on links and NIOs either way.
    */
   readonly extendedFilters: boolean;
+  /** The /v3/compute slice for GNS3 3.x controllers (ADR 0066); its defaults when left out. */
+  readonly v3?: V3Settings;
 }
+
+/** What the /v3/compute slice reports and how it checks credentials (ADR 0066). */
+export interface V3Settings {
+  /** The GNS3 version /v3/compute reports: a stable 3.x controller demands its own exactly. */
+  readonly gns3Version: string;
+  /**
+   * 3.x computes always check credentials; with auth off, /v3/compute refuses every request unless
+   * this says, explicitly, that it is served without credentials.
+   */
+  readonly noAuth: boolean;
+}
+
+export const V3_DEFAULTS: V3Settings = { gns3Version: "3.0.6", noAuth: false };

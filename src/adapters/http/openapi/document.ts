@@ -54,9 +54,37 @@ function success(route: RouteEntry): Record<string, JsonSchema> {
   return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: withTypedFilters(answer.schema) } } } };
 }
 
+/** /v3/compute's refusals: 3.x's `{"message"}`, FastAPI's 422 `{"detail"}` (ADR 0066). */
+const V3_ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["message"],
+  properties: { message: { type: "string" }, exception: { type: "string", description: "GNS3's exception name, for some 409s" } },
+};
+const V3_VALIDATION_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["detail"],
+  properties: {
+    detail: {
+      type: "array",
+      items: { type: "object", required: ["type", "loc", "msg"], properties: { type: { type: "string" }, loc: { type: "array" }, msg: { type: "string" }, input: {} } },
+    },
+  },
+};
+const v3Error = (description: string): JsonSchema => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/V3Error" } } } });
+
+function v3Refusals(route: RouteEntry): Record<string, JsonSchema> {
+  return {
+    "401": v3Error("No credentials, wrong ones, or /v3 not served without them (--v3-no-auth)"),
+    ...(/\{\w+/.test(route.template) ? { "404": v3Error("Not found: the project, node, port or file") } : {}),
+    "409": v3Error("Conflict with the current state"),
+    "422": { description: "A body or path parameter that does not validate", content: { "application/json": { schema: { $ref: "#/components/schemas/V3ValidationError" } } } },
+  };
+}
+
 function operation(route: RouteEntry, auth: boolean): JsonSchema {
   const parameters = pathParameters(route.template);
   const body = requestBody(route);
+  const v3 = route.template.startsWith("/v3/");
   return {
     operationId: route.name,
     tags: [route.name.split(".")[0]],
@@ -65,7 +93,7 @@ function operation(route: RouteEntry, auth: boolean): JsonSchema {
     ...(body === undefined ? {} : { requestBody: body }),
     responses: {
       ...success(route),
-      ...refusalsOf(route, auth),
+      ...(v3 ? v3Refusals(route) : refusalsOf(route, auth)),
       default: { description: "Any other failure (a 5xx: the host failed, the cause in the message): GNS3's {message, status}", content: { "application/json": { schema: { $ref: ERROR_REF } } } },
     },
   };
@@ -118,7 +146,7 @@ export function openApiDocument(routes: readonly RouteEntry[], server: Documente
     security: security(auth),
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA, Filters: filtersSchema() },
+      schemas: { Error: ERROR_SCHEMA, Filters: filtersSchema(), V3Error: V3_ERROR_SCHEMA, V3ValidationError: V3_VALIDATION_SCHEMA },
       responses: refusalAnswers(auth),
       securitySchemes: { basic: { type: "http", scheme: "basic", description: "GNS3's --auth: user and password from the server's configuration" } },
     },

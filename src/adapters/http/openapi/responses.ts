@@ -204,8 +204,18 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.compute.get": { status: 200, schema: compute },
 };
 
+/** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */
+const v3Routes: Record<string, SuccessAnswer> = {
+  "v3.compute.capabilities": {
+    status: 200,
+    schema: closed("CapabilitiesV3", { cpus: integer, disk_size: integer, memory: integer, node_types: { type: "array", items: string }, platform: string, version: string }),
+  },
+  "v3.compute.version": { status: 200, schema: closed("VersionV3", { version: string }) },
+};
+
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   ...controllerRoutes,
+  ...v3Routes,
   "server.version": { status: 200, schema: version },
   "compute.version": { status: 200, schema: version },
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },

@@ -1,0 +1,8 @@
+import type { UseCases } from "../../../application/use-cases/index.js";
+import type { ApiRouter } from "../api-router.js";
+import { registerV3ServerRoutes } from "./server-routes.js";
+
+/** Every /v3/compute route (ADR 0066). */
+export function registerV3ComputeRoutes(api: ApiRouter, uc: UseCases): void {
+  registerV3ServerRoutes(api, uc);
+}

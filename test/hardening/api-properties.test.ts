@@ -30,6 +30,51 @@ interface RouteCase {
 const FILTERS = { delay: [5, 1], packet_loss: [10], frequency_drop: [3], corrupt: [5] };
 const LABEL = { text: "N3", x: 0, y: -20, rotation: 0, style: "font-size: 10;" };
 
+/** /v3/compute's project routes, on the same world (both generations share the use cases). */
+function v3ProjectCases(): RouteCase[] {
+  const P = "/v3/compute/projects/{project_id}";
+  return [
+    { method: "GET", template: "/v3/compute/projects", ok: 200, after: "none" },
+    { method: "POST", template: "/v3/compute/projects", ok: 201, after: "reset", body: () => ({ name: "other", project_id: randomUUID(), variables: [{ name: "a", value: "b" }], builtin: true }) },
+    { method: "GET", template: P, ok: 200, after: "none" },
+    { method: "PUT", template: P, ok: 200, after: "reset", body: () => ({ variables: [{ name: "a", value: "b" }] }) },
+    { method: "DELETE", template: P, ok: 204, after: "reset" },
+    { method: "POST", template: `${P}/close`, ok: 204, after: "reset" },
+    { method: "POST", template: `${P}/ports/udp`, ok: 201, after: "reset" },
+    { method: "GET", template: `${P}/files`, ok: 200, after: "none" },
+    { method: "GET", template: `${P}/files/{file_path}`, ok: 200, after: "none" },
+    { method: "POST", template: `${P}/files/{file_path}`, ok: 204, after: "reset", body: () => ({ file: "content" }) },
+  ];
+}
+
+/** /v3/compute's routes of a switch or a hub. */
+function v3NodeCases(nodeType: "ethernet_switch" | "ethernet_hub"): RouteCase[] {
+  const NODES = `/v3/compute/projects/{project_id}/${nodeType}/nodes`;
+  const NODE = `${NODES}/{node_id}`;
+  const PORT = `${NODE}/adapters/{adapter_number}/ports/{port_number}`;
+  const sw = nodeType === "ethernet_switch";
+  const ports = sw ? MAPPING : HUB_MAPPING;
+  return [
+    { method: "POST", template: NODES, ok: 201, after: "reset", body: () => ({ builtin: true, name: "N9", ...(sw ? { console_type: "none" } : {}), ports_mapping: ports }) },
+    { method: "GET", template: NODE, ok: 200, after: "none" },
+    { method: "PUT", template: NODE, ok: 200, after: "reset", body: () => ({ builtin: true, name: "N1b", usage: "", ports_mapping: ports }) },
+    { method: "DELETE", template: NODE, ok: 204, after: "reset" },
+    { method: "POST", template: `${NODE}/duplicate`, ok: 201, after: "reset", body: () => ({ destination_node_id: randomUUID() }) },
+    ...["start", "stop", "suspend", ...(sw ? ["reload"] : [])].map((action): RouteCase => ({ method: "POST", template: `${NODE}/${action}`, ok: 204, after: "reset" })),
+    {
+      method: "POST",
+      template: `${PORT}/nio`,
+      ok: 201,
+      after: "reset",
+      body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }),
+    },
+    { method: "DELETE", template: `${PORT}/nio`, ok: 204, after: "reset" },
+    { method: "POST", template: `${PORT}/capture/start`, ok: 200, after: "reset", body: () => ({ capture_file_name: "fuzz.pcap", data_link_type: "DLT_EN10MB" }) },
+    { method: "POST", template: `${PORT}/capture/stop`, ok: 204, after: "reset" },
+    { method: "GET", template: `${PORT}/capture/stream`, ok: 200, after: "none" },
+  ];
+}
+
 const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/openapi.json", ok: 200, after: "none" },
@@ -50,6 +95,9 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v3/compute/version", ok: 200, after: "none" },
   { method: "GET", template: "/v3/compute/statistics", ok: 200, after: "none" },
   { method: "GET", template: "/v3/compute/network/interfaces", ok: 200, after: "none" },
+  ...v3ProjectCases(),
+  ...v3NodeCases("ethernet_switch"),
+  ...v3NodeCases("ethernet_hub"),
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/compute/projects", ok: 200, after: "none" },
@@ -307,10 +355,11 @@ function validParams(w: World, template: string): Record<string, string> {
     node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : w.SW,
     link_id: w.LINK,
     path: w.FILE,
+    file_path: w.FILE,
     template_id: "1966b864-93e7-32d5-965f-001384eec461",
     compute_id: "local",
     adapter_number: "0",
-    port_number: template.includes("/nio") && template.startsWith("/v2/compute") ? "1" : "0",
+    port_number: template.includes("/nio") && (template.startsWith("/v2/compute") || template.startsWith("/v3/compute")) ? "1" : "0",
   };
 }
 
@@ -323,7 +372,7 @@ function pathArb(w: World, route: RouteCase): fc.Arbitrary<string> {
   const names = [...route.template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const valid = validParams(w, route.template);
   valid["port_number"] = portFor(route);
-  return fc.tuple(...names.map((n) => (n === "path" ? filePathArb(valid[n]!) : paramArb(valid[n] ?? "x"))), queryArb).map((values) => {
+  return fc.tuple(...names.map((n) => (n === "path" || n === "file_path" ? filePathArb(valid[n]!) : paramArb(valid[n] ?? "x"))), queryArb).map((values) => {
     const query = values.pop() as string;
     let i = 0;
     return route.template.replace(/\{(\w+)\}/g, () => values[i++] as string) + query;

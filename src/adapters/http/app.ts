@@ -47,7 +47,8 @@ function sendJson(ctx: Koa.Context, status: number, body: { message: string; sta
   noteAnswerMessage(ctx, body.message);
   ctx.status = status;
   ctx.set("Content-Type", "application/json");
-  ctx.body = gns3Json(body);
+  // /v3 answers as a 3.x compute's exception handler does: the message alone (ADR 0066).
+  ctx.body = gns3Json(isV3Path(ctx.path) ? { message: body.message } : body);
 }
 
 /** The name of the handler that answered, when one did (an unrouted path has none). */

@@ -294,7 +294,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     notificationBacklogs,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, { backlogs: notificationBacklogs });
+  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, { backlogs: notificationBacklogs, ...(settings.v3 === undefined ? {} : { v3: settings.v3 }) });
   // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
   let composed: ReturnType<Koa["callback"]> | undefined;
   const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);

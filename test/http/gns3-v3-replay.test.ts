@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { ethernetFrame, UdpPeer } from "../support/udp-peer.js";
+import { WebSocket } from "ws";
 
 /**
  * The requests a GNS3 3.0.6 controller sends a compute, in lab order, each cited from 3.0.6's source
@@ -9,8 +10,6 @@ import { ethernetFrame, UdpPeer } from "../support/udp-peer.js";
  * to netemu's /v3/compute with Basic credentials, as `Compute._run_http_query` sends them: JSON
  * bodies with content-type application/json, no body when the controller has none. Frames really
  * cross the switch and the hub through the UDP NIOs the controller set up.
- *
- * Not replayed here (see docs/compatibility.md): the notification websocket (`Compute._connect_notification`).
  */
 const AUTH = { Authorization: `Basic ${Buffer.from("gns3:s3cret").toString("base64")}` };
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
@@ -56,6 +55,25 @@ describe("replay of a GNS3 3.0.6 controller driving netemu as its compute (/v3/c
     expect(r.status).to.equal(200);
     expect(r.json.version.split("+")[0]).to.equal("3.0.6");
     expect(r.json).to.include.keys("cpus", "memory", "disk_size", "platform", "node_types");
+  });
+
+  it("opens the notification websocket with Basic in the upgrade and reads the ping's three figures (controller/compute.py Compute._connect_notification)", async () => {
+    const ws = new WebSocket(`${s.url.replace("http", "ws")}${C}/notifications/ws`, { headers: AUTH });
+    try {
+      const ping = await new Promise<{ action: string; event: Record<string, number> }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no ping within 3 s")), 3000);
+        ws.once("message", (data) => {
+          clearTimeout(timer);
+          resolve(JSON.parse(String(data)));
+        });
+        ws.once("error", reject);
+      });
+      expect(ping.action).to.equal("ping");
+      // Compute._connect_notification reads the three keys unconditionally.
+      for (const key of ["cpu_usage_percent", "memory_usage_percent", "disk_usage_percent"]) expect(ping.event[key], key).to.be.a("number");
+    } finally {
+      ws.close();
+    }
   });
 
   it("asks the interfaces to pick the tunnel address (controller/compute.py get_ip_on_same_subnet)", async () => {

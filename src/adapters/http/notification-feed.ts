@@ -15,6 +15,8 @@ interface FeedOptions {
    * when the client is gone or too slow, which ends the feed.
    */
   readonly send: (message: Buffer) => boolean;
+  /** The ping's JSON text, when not GNS3 2.2's (a 3.x compute's carries the disk use too, ADR 0066). */
+  readonly ping?: () => Buffer;
 }
 
 /**
@@ -70,7 +72,7 @@ export class NotificationFeed {
     });
     if (E.isLeft(watching)) return watching;
     feed.unsubscribe = watching.right;
-    feed.deliver(encodePing(uc));
+    feed.deliver(feed.encodePing());
     // Checked twice per interval so that an idle client hears from us about once per interval.
     feed.timer = setInterval(() => feed.pingIfIdle(), Math.max(10, Math.floor(options.idleMs / 2)));
     feed.timer.unref();
@@ -78,7 +80,11 @@ export class NotificationFeed {
   }
 
   private pingIfIdle(): void {
-    if (Date.now() - this.lastSentMs >= this.options.idleMs * 0.9) this.deliver(encodePing(this.uc));
+    if (Date.now() - this.lastSentMs >= this.options.idleMs * 0.9) this.deliver(this.encodePing());
+  }
+
+  private encodePing(): Buffer {
+    return this.options.ping === undefined ? encodePing(this.uc) : this.options.ping();
   }
 
   private deliver(message: Buffer): void {

@@ -7,6 +7,12 @@ import type { Logger } from "../../application/ports/system.js";
 import { type AuthSettings, LoginGate, throttledMessage } from "./auth.js";
 import { gns3Json } from "../shared/gns3-json.js";
 import { DEFAULT_BACKLOG_LIMITS, type FeedClient, NotificationBacklogs, NotificationFeed } from "./notification-feed.js";
+import { V3_DEFAULTS, type V3Settings } from "../../application/ports/server-settings.js";
+import { V3_AUTH_OFF_MESSAGE } from "./v3/auth.js";
+import { V3Pings } from "./v3/pings.js";
+
+/** A GNS3 3.x controller's path to the same feed (ADR 0066). */
+export const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";
 
 export const NOTIFICATION_SOCKET_PATH = "/v2/compute/notifications/ws";
 
@@ -22,6 +28,10 @@ export interface NotificationSocketOptions {
    * `maxBufferedBytes` per client and the default total, when left out.
    */
   readonly backlogs?: NotificationBacklogs;
+  /** How /v3's websocket checks credentials (ADR 0066); its defaults when left out. */
+  readonly v3?: V3Settings;
+  /** Idle interval between pings on /v3 (3.x: 5 s). */
+  readonly v3PingIdleMs?: number;
 }
 
 /**
@@ -37,6 +47,7 @@ export class NotificationSocketServer {
   private readonly alive = new WeakSet<WebSocket>();
   private readonly backlogs: NotificationBacklogs;
   private closing = false;
+  private readonly v3Pings: V3Pings;
 
   constructor(
     private readonly uc: UseCases,
@@ -48,6 +59,7 @@ export class NotificationSocketServer {
     this.backlogs = options.backlogs ?? new NotificationBacklogs({ perClientBytes: options.maxBufferedBytes ?? DEFAULT_BACKLOG_LIMITS.perClientBytes }, logger);
     this.heartbeat = setInterval(() => this.checkAlive(), options.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
+    this.v3Pings = new V3Pings(uc);
   }
 
   get clientCount(): number {
@@ -59,6 +71,7 @@ export class NotificationSocketServer {
     socket.on("error", () => socket.destroy());
     const path = new URL(req.url ?? "/", "http://netemu").pathname;
     if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
+    if (path === V3_NOTIFICATION_SOCKET_PATH) return this.upgradeV3(req, socket, head);
     if (path !== NOTIFICATION_SOCKET_PATH) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
     // Throttled as any request (ADR 0061): a locked-out address gets 429 before any upgrade.
     const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
@@ -69,7 +82,33 @@ export class NotificationSocketServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
   }
 
-  private async serve(ws: WebSocket): Promise<void> {
+  /**
+   * 3.0.6's websocket checks the credentials after the upgrade (ws_compute_authentication): a refused
+   * client is told why in a log.error message, then closed with 1008 (policy violation). A throttled
+   * address is refused before the upgrade, as on /v2.
+   */
+  private upgradeV3(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const v3 = this.options.v3 ?? V3_DEFAULTS;
+    let refusal: string | undefined;
+    if (!this.gate.settings.enabled) {
+      if (!v3.noAuth) refusal = V3_AUTH_OFF_MESSAGE;
+    } else {
+      const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
+      if (login.kind === "throttled") {
+        return refuse(socket, 429, "Too Many Requests", { message: throttledMessage(login.retryAfterSeconds) }, { "Retry-After": String(login.retryAfterSeconds) });
+      }
+      if (login.kind === "refused") refusal = "Invalid compute username or password";
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      if (refusal === undefined) return void this.v3Pings.refresh().then(() => this.serve(ws, this.options.v3PingIdleMs ?? 5000, () => this.v3Pings.encode()));
+      ws.on("error", () => ws.terminate());
+      ws.send(gns3Json({ action: "log.error", event: { message: `Could not authenticate while connecting to compute WebSocket: ${refusal}` } }));
+      ws.close(1008, "Unauthorized");
+      setTimeout(() => ws.terminate(), 2000).unref();
+    });
+  }
+
+  private async serve(ws: WebSocket, idleMs = this.options.pingIdleMs ?? 1000, ping?: () => Buffer): Promise<void> {
     this.alive.add(ws);
     ws.on("pong", () => this.alive.add(ws));
     ws.on("error", () => ws.terminate());
@@ -88,7 +127,8 @@ export class NotificationSocketServer {
     };
     const forget = this.backlogs.add(client);
     const feed = await NotificationFeed.open(this.uc, {
-      idleMs: this.options.pingIdleMs ?? 1000,
+      idleMs,
+      ...(ping === undefined ? {} : { ping }),
       send: (message) => {
         if (ws.readyState !== WebSocket.OPEN) return false;
         // A text frame's header is at most 10 bytes from the server (no mask).

@@ -41,6 +41,12 @@ describe("/v3/compute projects, switches, hubs and NIOs", () => {
     ]);
   });
 
+  it("answers a switch created without ports_mapping with 3.x's default ethertype on every port", async () => {
+    const r = await v3("GET", SWITCH());
+    expect(r.json.ports_mapping).to.have.length(8);
+    for (const port of r.json.ports_mapping) expect(port.ethertype).to.equal("0x8100");
+  });
+
   it("refuses 2.2's empty ethertype with a 422, changing nothing", async () => {
     const before = (await v3("GET", SWITCH())).json;
     const r = await v3("PUT", SWITCH(), { ports_mapping: [{ name: "e0", port_number: 0, type: "qinq", vlan: 1, ethertype: "" }] });

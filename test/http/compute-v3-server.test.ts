@@ -63,6 +63,20 @@ describe("/v3/compute server routes", () => {
       expect(r.json).to.deep.equal({ message: "Invalid compute username or password" });
     });
 
+    it("shares the failed-login throttle with /v2: after 10 failures even the right password gets a JSON 429 with Retry-After", async () => {
+      const throttled = await startTestServer({ settings: { auth: { enabled: true, user: "gns3", password: "s3cret" } } });
+      try {
+        for (let i = 0; i < 5; i++) expect((await throttled.request("GET", "/v3/compute/version", undefined, basic("gns3", "no"))).status).to.equal(401);
+        for (let i = 0; i < 5; i++) expect((await throttled.request("GET", "/v2/compute/version", undefined, basic("gns3", "no"))).status).to.equal(401);
+        const r = await throttled.request("GET", "/v3/compute/version", undefined, GNS3);
+        expect(r.status).to.equal(429);
+        expect(r.headers.get("retry-after")).to.equal("1");
+        expect(r.json).to.deep.equal({ message: "Too many failed logins from this address: retry after 1 s" });
+      } finally {
+        await throttled.close();
+      }
+    });
+
     it("keeps GNS3 2.2's empty 401 with WWW-Authenticate on the v2 routes", async () => {
       const r = await server.request("GET", "/v2/compute/capabilities");
       expect(r.status).to.equal(401);

@@ -243,6 +243,33 @@ describe("the documented success answers", () => {
     await ok("GET", "/v2/netemu/ready");
     await ok("GET", "/v3/compute/capabilities");
     await ok("GET", "/v3/compute/version");
+    // The same walk on /v3/compute (ADR 0066).
+    const V3P = "7f4e4a2d-4444-4555-8666-77778888bbbb";
+    await ok("POST", "/v3/compute/projects", { name: "doc3", project_id: V3P, builtin: true });
+    await ok("GET", "/v3/compute/projects");
+    await ok("GET", `/v3/compute/projects/${V3P}`);
+    await ok("PUT", `/v3/compute/projects/${V3P}`, { variables: [{ name: "a", value: "b" }] });
+    await s.raw("POST", `/v3/compute/projects/${V3P}/files/project-files/doc.txt`, "doc");
+    expect(answers.at(-1)?.route).to.equal("v3.compute.project.file.write");
+    for (const nodeType of ["ethernet_switch", "ethernet_hub"]) {
+      const nodes = `/v3/compute/projects/${V3P}/${nodeType}/nodes`;
+      const node = `${nodes}/${(await ok("POST", nodes, { builtin: true, name: `N-${nodeType}` })).node_id as string}`;
+      await ok("PUT", node, { name: `R-${nodeType}`, usage: "" });
+      const copy = nodeType === "ethernet_hub" ? "7f4e4a2d-0000-4000-8000-000000000004" : "7f4e4a2d-0000-4000-8000-000000000003";
+      await ok("POST", nodes, { name: `C-${nodeType}`, node_id: copy });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["stop", "suspend", "start", ...(nodeType === "ethernet_switch" ? ["reload"] : [])]) await ok("POST", `${node}/${action}`);
+      const lport = (await ok("POST", `/v3/compute/projects/${V3P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/1/capture/start`, { capture_file_name: `${nodeType}.pcap`, data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/1/capture/stop`);
+      await ok("DELETE", `${node}/adapters/0/ports/1/nio`);
+      await ok("DELETE", node);
+    }
+    await ok("POST", `/v3/compute/projects/${V3P}/close`);
+    await ok("POST", "/v3/compute/projects", { name: "doc3", project_id: V3P });
+    await ok("DELETE", `/v3/compute/projects/${V3P}`);
     doc = (await ok("GET", OPENAPI_PATH)) as Doc;
   });
   after(async () => s.close());

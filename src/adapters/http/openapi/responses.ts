@@ -204,6 +204,37 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.compute.get": { status: 200, schema: compute },
 };
 
+const v3SwitchPort = closed("EthernetSwitchPortV3", {
+  name: string,
+  port_number: integer,
+  type: { type: "string", enum: ["access", "dot1q", "qinq"] },
+  vlan: integer,
+  ethertype: { type: "string", enum: ["0x8100", "0x88A8", "0x9100", "0x9200"] },
+});
+const v3Switch = closed("EthernetSwitchV3", {
+  ...nodeFields,
+  usage: string,
+  ports_mapping: { type: "array", items: v3SwitchPort },
+  console: { type: ["integer", "null"] },
+  console_type: { type: "string", enum: ["telnet", "none"] },
+});
+const v3Hub = closed("EthernetHubV3", { ...nodeFields, usage: string, ports_mapping: { type: "array", items: hubPort } });
+
+const v3NodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
+  [`v3.compute.${nodeType}.create`]: { status: 201, schema: node },
+  [`v3.compute.${nodeType}.get`]: { status: 200, schema: node },
+  [`v3.compute.${nodeType}.update`]: { status: 200, schema: node },
+  [`v3.compute.${nodeType}.duplicate`]: { status: 201, schema: node },
+  [`v3.compute.${nodeType}.delete`]: { status: 204 },
+  [`v3.compute.${nodeType}.start`]: { status: 204 },
+  [`v3.compute.${nodeType}.stop`]: { status: 204 },
+  [`v3.compute.${nodeType}.suspend`]: { status: 204 },
+  [`v3.compute.${nodeType}.nio.create`]: { status: 201, schema: closed("NioUdpV3", udpNio) },
+  [`v3.compute.${nodeType}.nio.delete`]: { status: 204 },
+  [`v3.compute.${nodeType}.capture.start`]: { status: 200, schema: closed("CaptureStartedV3", { pcap_file_path: string }) },
+  [`v3.compute.${nodeType}.capture.stop`]: { status: 204 },
+});
+
 /** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */
 const v3Routes: Record<string, SuccessAnswer> = {
   "v3.compute.capabilities": {
@@ -211,6 +242,17 @@ const v3Routes: Record<string, SuccessAnswer> = {
     schema: closed("CapabilitiesV3", { cpus: integer, disk_size: integer, memory: integer, node_types: { type: "array", items: string }, platform: string, version: string }),
   },
   "v3.compute.version": { status: 200, schema: closed("VersionV3", { version: string }) },
+  "v3.compute.project.create": { status: 201, schema: computeProject },
+  "v3.compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
+  "v3.compute.project.get": { status: 200, schema: computeProject },
+  "v3.compute.project.update": { status: 200, schema: computeProject },
+  "v3.compute.project.close": { status: 204 },
+  "v3.compute.project.delete": { status: 204 },
+  "v3.compute.project.udp_port": { status: 201, schema: closed("UdpPortV3", { udp_port: integer }) },
+  "v3.compute.project.file.write": { status: 204 },
+  ...v3NodeRoutes("ethernet_switch", v3Switch),
+  "v3.compute.ethernet_switch.reload": { status: 204 },
+  ...v3NodeRoutes("ethernet_hub", v3Hub),
 };
 
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {

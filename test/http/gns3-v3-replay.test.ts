@@ -108,6 +108,24 @@ describe("replay of a GNS3 3.0.6 controller driving netemu as its compute (/v3/c
     expect(r.json.ports_mapping[0]).to.deep.equal({ name: "Ethernet0", port_number: 0, type: "access", vlan: 1, ethertype: "0x8100" });
   });
 
+  it("duplicates the switch: creates the copy with the original's console, then asks the compute to copy it (controller/project.py Project.duplicate_node)", async () => {
+    const original = (await call("GET", SWITCH)).json;
+    const COPY = randomUUID();
+    const copy = await call("POST", `/projects/${P}/ethernet_switch/nodes`, { builtin: true, name: "Switch2-1", console_type: "none", console: original.console, usage: "", ports_mapping: original.ports_mapping, node_id: COPY });
+    expect(copy.status, copy.text).to.equal(201);
+    const duplicated = await call("POST", `${SWITCH}/duplicate`, { destination_node_id: COPY });
+    expect(duplicated.status, duplicated.text).to.equal(201);
+    expect(duplicated.json.ports_mapping).to.deep.equal(original.ports_mapping);
+    expect((await call("DELETE", `/projects/${P}/ethernet_switch/nodes/${COPY}`)).status).to.equal(204);
+  });
+
+  it("edits the project's variables (controller/project.py Project.update) and reads the statistics (GET /v3/statistics)", async () => {
+    const r = await call("PUT", `/projects/${P}`, { variables: [{ name: "site", value: "lab" }] });
+    expect(r.status).to.equal(200);
+    expect(r.json.variables).to.deep.equal([{ name: "site", value: "lab" }]);
+    expect((await call("GET", "/statistics")).json).to.include.keys("disk_usage_percent", "memory_total");
+  });
+
   it("links host A to the switch and host B to the hub: a UDP port each, then the NIO (controller/udp_link.py UDPLink.create)", async () => {
     const a = await call("POST", `/projects/${P}/ports/udp`);
     expect(a.status).to.equal(201);
@@ -199,8 +217,13 @@ describe("replay of a GNS3 3.0.6 controller driving netemu as its compute (/v3/c
     expect((await call("DELETE", SWITCH)).status).to.equal(204);
     expect((await call("DELETE", HUB_NODE)).status).to.equal(204);
     expect((await call("POST", `/projects/${P}/close`)).status).to.equal(204);
-    // Project.delete reopens a closed project on its computes first, then deletes it.
+    // Project.delete reopens a closed project on its computes first (Project.open: the project, then
+    // each node with what was saved of it), then deletes it.
     expect((await call("POST", "/projects", { name: "lab3", project_id: P, variables: null })).status).to.equal(201);
+    const saved = { builtin: true, name: "Switch2", node_id: SW, console_type: "none", usage: "", ports_mapping: [{ name: "Ethernet0", port_number: 0, type: "access", vlan: 1, ethertype: "0x8100" }] };
+    const reopened = await call("POST", `/projects/${P}/ethernet_switch/nodes`, saved);
+    expect(reopened.status, reopened.text).to.equal(201);
+    expect(reopened.json.ports_mapping).to.deep.equal(saved.ports_mapping);
     expect((await call("DELETE", `/projects/${P}`)).status).to.equal(204);
     expect((await call("GET", `/projects/${P}`)).status).to.equal(404);
   });

@@ -90,7 +90,13 @@ describe("The OpenAPI document of a server with --auth", function () {
     expect(doc.security).to.deep.equal([{ basic: [] }]);
     const ops = operationsOf(doc);
     expect(ops.length).to.be.greaterThan(80);
-    for (const { op } of ops) {
+    for (const { path, op } of ops) {
+      // /v3/compute refuses as a 3.x compute does, with its own bodies (ADR 0066).
+      if (path.startsWith("/v3/")) {
+        expect(op.responses["401"]?.content?.["application/json"]?.schema, op.operationId).to.deep.equal({ $ref: "#/components/schemas/V3Error" });
+        expect(op.responses["429"]?.headers, op.operationId).to.have.key("Retry-After");
+        continue;
+      }
       expect(op.responses["401"], op.operationId).to.deep.equal({ $ref: "#/components/responses/Unauthorized" });
       expect(op.responses["429"], op.operationId).to.deep.equal({ $ref: "#/components/responses/TooManyRequests" });
     }
@@ -103,6 +109,12 @@ describe("The OpenAPI document of a server with --auth", function () {
     for (const [i, { path, method, op }] of ops.entries()) {
       const r = await send(s.url, method, concrete(path), `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
       expect(r.status, `${method} ${path} (${op.operationId})`).to.equal(401);
+      if (path.startsWith("/v3/")) {
+        // 3.0.6's 401: JSON, no WWW-Authenticate (its exception handler drops headers).
+        expect(r.headers["www-authenticate"], op.operationId).to.equal(undefined);
+        expect(JSON.parse(r.body), op.operationId).to.deep.equal({ message: "Not authenticated" });
+        continue;
+      }
       expect(r.headers["www-authenticate"], op.operationId).to.equal('Basic realm="GNS3 server"');
       expect(r.body, op.operationId).to.equal("");
     }

@@ -72,12 +72,15 @@ const V3_VALIDATION_SCHEMA: JsonSchema = {
 };
 const v3Error = (description: string): JsonSchema => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/V3Error" } } } });
 
-function v3Refusals(route: RouteEntry): Record<string, JsonSchema> {
+function v3Refusals(route: RouteEntry, auth: boolean): Record<string, JsonSchema> {
   return {
+    "400": v3Error("A value the use case refuses (a capture file name, a filter ...)"),
     "401": v3Error("No credentials, wrong ones, or /v3 not served without them (--v3-no-auth)"),
     ...(/\{\w+/.test(route.template) ? { "404": v3Error("Not found: the project, node, port or file") } : {}),
     "409": v3Error("Conflict with the current state"),
+    "413": v3Error("The body is larger than the limit"),
     "422": { description: "A body or path parameter that does not validate", content: { "application/json": { schema: { $ref: "#/components/schemas/V3ValidationError" } } } },
+    ...(auth ? { "429": { ...v3Error("Too many failed logins from this address"), headers: { "Retry-After": { schema: { type: "integer", minimum: 1 } } } } } : {}),
   };
 }
 
@@ -93,7 +96,7 @@ function operation(route: RouteEntry, auth: boolean): JsonSchema {
     ...(body === undefined ? {} : { requestBody: body }),
     responses: {
       ...success(route),
-      ...(v3 ? v3Refusals(route) : refusalsOf(route, auth)),
+      ...(v3 ? v3Refusals(route, auth) : refusalsOf(route, auth)),
       default: { description: "Any other failure (a 5xx: the host failed, the cause in the message): GNS3's {message, status}", content: { "application/json": { schema: { $ref: ERROR_REF } } } },
     },
   };

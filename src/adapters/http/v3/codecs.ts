@@ -77,7 +77,8 @@ export const V3UdpNioBody = jsonClosedObject(
     rhost: jsonString(),
     rport: jsonInteger({ minimum: 1, maximum: 65535 }),
   },
-  { suspend: nullable(IntOrBool), filters: nullable(jsonObject) },
+  // filters: the controller sends {} (switch and hub ends never get filters, link.py _get_filter_node).
+  { suspend: nullable(IntOrBool), filters: jsonObject },
   open,
 );
 

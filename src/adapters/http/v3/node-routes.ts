@@ -58,7 +58,7 @@ function registerCommon(api: ApiRouter, uc: UseCases, nodeType: ComputeNodeType)
   addV3(api, `compute.${nodeType}.nio.create`, "POST", `${PORT}/nio`, withBody(V3UdpNioBody, async (x, body) => {
     const port = v3Port(x as V3Exchange, nodeType);
     if (port === undefined) return;
-    const nio = { type: "nio_udp" as const, lport: body.lport, rhost: body.rhost, rport: body.rport, filters: body.filters ?? undefined, suspend: body.suspend === undefined || body.suspend === null ? undefined : Boolean(body.suspend) };
+    const nio = { type: "nio_udp" as const, lport: body.lport, rhost: body.rhost, rport: body.rport, filters: body.filters, suspend: body.suspend === undefined || body.suspend === null ? undefined : Boolean(body.suspend) };
     x.respond(await uc.addNio.execute({ port, nio }), 201, (added) => presentNio(added, false));
   }));
 

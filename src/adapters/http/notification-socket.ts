@@ -12,7 +12,7 @@ import { V3_AUTH_OFF_MESSAGE } from "./v3/auth.js";
 import { V3Pings } from "./v3/pings.js";
 
 /** A GNS3 3.x controller's path to the same feed (ADR 0066). */
-export const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";
+const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";
 
 export const NOTIFICATION_SOCKET_PATH = "/v2/compute/notifications/ws";
 

@@ -4,7 +4,7 @@ import { gns3Json } from "../../shared/gns3-json.js";
 import { noteAnswerMessage, noteLoginRefused } from "../answer-log.js";
 import { type LoginGate, throttledMessage } from "../auth.js";
 
-export const V3_PREFIX = "/v3/";
+const V3_PREFIX = "/v3/";
 
 export const isV3Path = (path: string): boolean => path.startsWith(V3_PREFIX);
 

@@ -26,9 +26,9 @@ export const V3ProjectUpdateBody = jsonClosedObject(
 );
 
 /** 3.0.6's ethertypes: no "" (2.2's "default"), 0x8100 when left out. */
-export const V3_ETHERTYPES = ["0x8100", "0x88A8", "0x9100", "0x9200"] as const;
+const V3_ETHERTYPES = ["0x8100", "0x88A8", "0x9100", "0x9200"] as const;
 
-export const V3SwitchPort = jsonClosedObject(
+const V3SwitchPort = jsonClosedObject(
   "V3EthernetSwitchPort",
   {
     name: jsonString(),
@@ -40,7 +40,7 @@ export const V3SwitchPort = jsonClosedObject(
   open,
 );
 
-export const V3HubPort = jsonClosedObject("V3EthernetHubPort", { name: jsonString(), port_number: jsonInteger({ minimum: 0 }) }, {}, open);
+const V3HubPort = jsonClosedObject("V3EthernetHubPort", { name: jsonString(), port_number: jsonInteger({ minimum: 0 }) }, {}, open);
 
 const switchFields = {
   node_id: Uuid,

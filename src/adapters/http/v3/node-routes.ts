@@ -15,7 +15,7 @@ const portPath = (nodeType: ComputeNodeType): string => `${nodesPath(nodeType)}/
  * A switch or hub as 3.0.6 answers it: 2.2's keys and `usage` (netemu keeps none: always ""), every
  * switch port with its ethertype, as pydantic fills the default (0x8100, which 2.2's "" stands for).
  */
-export function presentV3Node(node: ComputeNode): Record<string, unknown> {
+function presentV3Node(node: ComputeNode): Record<string, unknown> {
   const body = { ...presentComputeNode(node), usage: "" };
   if (node.nodeType !== "ethernet_switch") return body;
   return { ...body, ports_mapping: node.portsMapping.map((p) => ({ ...p, ethertype: "ethertype" in p && p.ethertype !== "" && p.ethertype !== undefined ? p.ethertype : "0x8100" })) };

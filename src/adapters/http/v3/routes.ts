@@ -3,7 +3,7 @@ import type { ApiRouter, Method } from "../api-router.js";
 import type { Exchange } from "../exchange.js";
 import { V3Exchange } from "./exchange.js";
 
-export const V3_COMPUTE = "/v3/compute";
+const V3_COMPUTE = "/v3/compute";
 
 const v3Exchange = (ctx: Context, template: string): Exchange => new V3Exchange(ctx, template);
 

@@ -77,6 +77,24 @@ describe("the netemu command", function () {
     await fromEnv.exit;
   });
 
+  it("serves /v3/compute with the v3 version and credential choice given on the command line, beside /v2", async () => {
+    const open = await serve(configDir, ["--gns3-v3-version", "3.0.5", "--v3-no-auth"]);
+    try {
+      expect(await (await fetch(`${open.url}/v3/compute/version`)).json()).to.deep.equal({ version: "3.0.5" });
+      expect(await (await fetch(`${open.url}/v2/version`)).json()).to.deep.equal({ local: true, version: "2.2.59" });
+    } finally {
+      open.child.kill("SIGTERM");
+      await open.exit;
+    }
+    const closed = await serve(configDir);
+    try {
+      expect((await fetch(`${closed.url}/v3/compute/version`)).status, "no --auth and no --v3-no-auth").to.equal(401);
+    } finally {
+      closed.child.kill("SIGTERM");
+      await closed.exit;
+    }
+  });
+
   it("refuses a bad setting with a clear message and status 2", () => {
     const r = spawnSync(process.execPath, [CLI, "serve", "--config-dir", configDir, "--port", "70000"], { encoding: "utf8", timeout: 10_000 });
     expect(r.status).to.equal(2);

@@ -4,6 +4,29 @@ import { WebSocket } from "ws";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { V3_AUTH_OFF_MESSAGE } from "../../src/adapters/http/v3/auth.js";
 import type { ServerSettings } from "../../src/application/ports/server-settings.js";
+import type { HostLoad, HostMetrics, HostStatistics } from "../../src/application/ports/host.js";
+
+/** A host whose figures the test knows: its disk is 73 % full. */
+class KnownHost implements HostMetrics {
+  load(): HostLoad {
+    return { cpuUsagePercent: 12.5, memoryUsagePercent: 40 };
+  }
+  async statistics(): Promise<HostStatistics> {
+    return {
+      memoryTotal: 8,
+      memoryFree: 4,
+      memoryUsed: 4,
+      swapTotal: 0,
+      swapFree: 0,
+      swapUsed: 0,
+      cpuUsagePercent: 12,
+      memoryUsagePercent: 40,
+      swapUsagePercent: 0,
+      diskUsagePercent: 73,
+      loadAveragePercent: [0, 0, 0],
+    };
+  }
+}
 
 /**
  * /v3/compute/notifications/ws as a GNS3 3.0.6 controller opens it (controller/compute.py
@@ -51,6 +74,15 @@ describe("/v3/compute notification websocket", () => {
     expect(ping?.["action"]).to.equal("ping");
     expect(Object.keys(ping?.["event"]).sort()).to.deep.equal(["cpu_usage_percent", "disk_usage_percent", "memory_usage_percent"]);
     for (const value of Object.values(ping?.["event"] as Record<string, number>)) expect(value).to.be.within(0, 100);
+    c.ws.close();
+    await c.closed;
+  });
+
+  it("puts the host's disk use in the very first ping, beside its CPU and memory use", async () => {
+    s = await startTestServer({ settings: { v3: { gns3Version: "3.0.6", noAuth: true } }, overrides: { hostMetrics: new KnownHost() } });
+    const c = await open(s);
+    const [ping] = await c.next(1);
+    expect(ping).to.deep.equal({ action: "ping", event: { cpu_usage_percent: 12.5, disk_usage_percent: 73, memory_usage_percent: 40 } });
     c.ws.close();
     await c.closed;
   });

@@ -95,6 +95,7 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v3/compute/version", ok: 200, after: "none" },
   { method: "GET", template: "/v3/compute/statistics", ok: 200, after: "none" },
   { method: "GET", template: "/v3/compute/network/interfaces", ok: 200, after: "none" },
+  { method: "GET", template: "/v3/compute/network/ports", ok: 200, after: "none" },
   ...v3ProjectCases(),
   ...v3NodeCases("ethernet_switch"),
   ...v3NodeCases("ethernet_hub"),

@@ -50,6 +50,12 @@ describe("/v3/compute server routes", () => {
       expect(r.json.some((i: { ip_address: string }) => i.ip_address === "127.0.0.1")).to.equal(true);
     });
 
+    it("lists the console and UDP port ranges and the ports in use, as 2.2 does", async () => {
+      const r = await server.request("GET", "/v3/compute/network/ports", undefined, GNS3);
+      expect(r.status).to.equal(200);
+      expect(Object.keys(r.json).sort()).to.deep.equal(["console_port_range", "console_ports", "udp_port_range", "udp_ports"]);
+    });
+
     it("refuses a request without credentials with 3.x's JSON 401 and no WWW-Authenticate", async () => {
       const r = await server.request("GET", "/v3/compute/capabilities");
       expect(r.status).to.equal(401);

@@ -1,6 +1,6 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ApiRouter } from "../api-router.js";
-import { presentInterface, presentStatistics } from "../compute/presenters.js";
+import { presentInterface, presentNetworkPorts, presentStatistics } from "../compute/presenters.js";
 import { addV3 } from "./routes.js";
 
 /** What a 3.x controller asks of a compute beyond projects and nodes (gns3-v3-compute-protocol.md). */
@@ -27,4 +27,6 @@ export function registerV3ServerRoutes(api: ApiRouter, uc: UseCases): void {
   addV3(api, "compute.statistics", "GET", "/statistics", async (x) => x.json(200, presentStatistics(await uc.getComputeStatistics.execute())));
 
   addV3(api, "compute.network_interfaces", "GET", "/network/interfaces", (x) => x.json(200, uc.listNetworkInterfaces.execute().map(presentInterface)));
+
+  addV3(api, "compute.network_ports", "GET", "/network/ports", async (x) => x.json(200, presentNetworkPorts(await uc.listNetworkPorts.execute())));
 }

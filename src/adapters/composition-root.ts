@@ -48,6 +48,7 @@ import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
+import { InMemoryImpairmentStore } from "./persistence/in-memory-impairment-store.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
@@ -195,6 +196,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
+  value(TOKENS.ImpairmentStore, new InMemoryImpairmentStore());
   // The compute role's files live apart from the controller's projects (ADR 0060).
   const uploadLimits = { maxUploadBytes: DEFAULTS.maxUploadBytes, maxProjectFilesBytes: DEFAULTS.maxProjectFilesBytes, ...options.uploadLimits };
   const computeFiles = o.projectFiles === undefined ? new ProjectDirectoryFiles(computeProjectsPath(settings.projectsPath), uploadLimits, logger, settings.projectsPath) : undefined;

@@ -22,6 +22,7 @@ import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-l
 import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
+import { registerImpairmentRoutes } from "./server/impairment-routes.js";
 import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 
@@ -90,6 +91,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerControllerComputeRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
   registerReadinessRoute(api, useCases);
+  registerImpairmentRoutes(api, useCases);
   registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }

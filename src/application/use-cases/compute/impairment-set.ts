@@ -42,7 +42,7 @@ export class SetImpairment {
     if (input.in === undefined && input.out === undefined) return E.left({ _tag: "ImpairmentDirectionMissing" });
     const given = parseDirections(input);
     if (E.isLeft(given)) return given;
-    for (const [settings, field] of [[given.right.in, "in"], [given.right.out, "out"]] as const) {
+    for (const [settings, field] of [[given.right.in, "filters_in"], [given.right.out, "filters_out"]] as const) {
       const compiled = settings === undefined ? E.right(undefined) : await this.programs.check(settings, field);
       if (E.isLeft(compiled)) return compiled;
     }
@@ -76,9 +76,9 @@ export class SetImpairment {
 }
 
 function parseDirections(input: SetImpairmentInput): E.Either<ErrorOf<"InvalidFilterSettings">, { in?: FilterSettings; out?: FilterSettings }> {
-  const parsedIn = input.in === undefined ? E.right(undefined) : parseFilterSettings(input.in, "in");
+  const parsedIn = input.in === undefined ? E.right(undefined) : parseFilterSettings(input.in, "filters_in");
   if (E.isLeft(parsedIn)) return parsedIn;
-  const parsedOut = input.out === undefined ? E.right(undefined) : parseFilterSettings(input.out, "out");
+  const parsedOut = input.out === undefined ? E.right(undefined) : parseFilterSettings(input.out, "filters_out");
   if (E.isLeft(parsedOut)) return parsedOut;
   return E.right({ ...(parsedIn.right === undefined ? {} : { in: parsedIn.right }), ...(parsedOut.right === undefined ? {} : { out: parsedOut.right }) });
 }

@@ -124,6 +124,8 @@ export type * from "./application/ports/timers.js";
 export type * from "./application/ports/host.js";
 export type * from "./application/ports/notifications.js";
 export type * from "./application/ports/project-files.js";
+export type * from "./application/ports/impairment-store.js";
+export { InMemoryImpairmentStore } from "./adapters/persistence/in-memory-impairment-store.js";
 export { NotificationHub } from "./application/notification-hub.js";
 export {
   InMemoryProjectRepository,

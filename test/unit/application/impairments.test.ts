@@ -19,19 +19,31 @@ class RefusingDataPlane extends FakeDataPlane {
   }
 }
 
+/** A store whose disk refuses every write. */
+class UnwritableStore extends InMemoryImpairmentStore {
+  override async put(): Promise<void> {
+    throw new Error("EIO: the test's disk refuses");
+  }
+  override async remove(): Promise<void> {
+    throw new Error("EIO: the test's disk refuses");
+  }
+}
+
 const PROJECT = "6b6b6b6b-3333-4444-8555-777777777777";
 const at = { project: "lab", node: "Switch1", port: "Ethernet1" };
 
 describe("impairment use cases against a data plane that refuses (ADR 0067)", () => {
   let netemu: Netemu;
   let dataPlane: RefusingDataPlane;
+  let store: InMemoryImpairmentStore;
   let dir: string;
   let nodeId: string;
 
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "netemu-impair-unit-"));
+  const build = async (impairmentStore: InMemoryImpairmentStore): Promise<void> => {
+    await netemu?.shutdown();
+    store = impairmentStore;
     dataPlane = new RefusingDataPlane();
-    netemu = createNetemu({ overrides: { dataPlane, logger: new RecordingLogger(), impairmentStore: new InMemoryImpairmentStore() }, settings: { configDir: dir } });
+    netemu = createNetemu({ overrides: { dataPlane, logger: new RecordingLogger(), impairmentStore }, settings: { configDir: dir } });
     const uc = netemu.useCases;
     await uc.createComputeProject.execute({ name: "lab", projectId: PROJECT });
     const sw = await uc.createSwitch.execute({ projectId: PROJECT, name: "Switch1" });
@@ -39,6 +51,11 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
     nodeId = sw.right.nodeId;
     const nio = await uc.addNio.execute({ port: { projectId: PROJECT, nodeId, adapterNumber: 0, portNumber: 1 }, nio: { type: "nio_udp", lport: 20000, rhost: "127.0.0.1", rport: 20001 } });
     if (E.isLeft(nio)) throw new Error(nio.left._tag);
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "netemu-impair-unit-"));
+    await build(new InMemoryImpairmentStore());
   });
   afterEach(async () => {
     await netemu.shutdown();
@@ -69,6 +86,15 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
     expect(E.isLeft(cleared) && cleared.left._tag).to.equal("UdpConnectionFailed");
     const listed = await netemu.useCases.listImpairments.execute();
     expect(E.isRight(listed) && listed.right.map((i) => i.portName)).to.deep.equal(["Ethernet1"]);
+  });
+
+  it("leaves the live port as it was when the impairment cannot be recorded (the failure is the host's: thrown)", async () => {
+    await build(new UnwritableStore());
+    let thrown: unknown;
+    await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } }).catch((e: unknown) => (thrown = e));
+    expect(String(thrown)).to.contain("EIO");
+    expect(live()).to.not.have.property("filtersOut");
+    expect(store).to.be.instanceOf(UnwritableStore);
   });
 
   it("clears the impairment of a node that is gone without asking the data plane", async () => {

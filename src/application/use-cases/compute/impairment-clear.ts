@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type Impairment, sameTarget } from "../../../domain/switching/impairment-overlay.js";
+import type { Impairment } from "../../../domain/switching/impairment-overlay.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { ImpairmentStore } from "../../ports/impairment-store.js";
@@ -33,13 +33,16 @@ export class ClearImpairments {
     for (const nodeId of new Set(chosen.map((i) => i.nodeId))) {
       const cleared = await this.lock.run(nodeId, async (): Promise<E.Either<SyncError, readonly Impairment[]>> => {
         const mine = (await this.store.list()).filter((i) => i.nodeId === nodeId && selects(selection, i));
+        // Removed from the record first (a store that cannot write leaves the live port as it was), put back if the data plane refuses.
+        for (const i of mine) await this.store.remove(i);
         const node = await this.nodes.get(nodeId);
         if (node !== undefined) {
-          const kept = (await this.store.list()).filter((i) => !mine.some((m) => sameTarget(m, i)));
-          const synced = await this.dataPlane.sync(await this.overlay.of(node, kept));
-          if (E.isLeft(synced)) return synced;
+          const synced = await this.dataPlane.sync(await this.overlay.of(node));
+          if (E.isLeft(synced)) {
+            for (const i of mine) await this.store.put(i);
+            return synced;
+          }
         }
-        for (const i of mine) await this.store.remove(i);
         return E.right(mine);
       });
       if (E.isLeft(cleared)) return cleared;

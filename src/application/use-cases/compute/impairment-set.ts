@@ -65,10 +65,15 @@ export class SetImpairment {
         out: given.right.out ?? before?.out ?? NO_FILTERS,
       });
       const others = all.filter((i) => !sameTarget(i, target));
-      const synced = await this.dataPlane.sync(await this.overlay.of(node, impairs(impairment) ? [...others, impairment] : others));
-      if (E.isLeft(synced)) return synced;
+      // Recorded first, so that a store that cannot write leaves the live port as it was; put back if the data plane refuses.
       if (impairs(impairment)) await this.store.put(impairment);
       else await this.store.remove(target);
+      const synced = await this.dataPlane.sync(await this.overlay.of(node, impairs(impairment) ? [...others, impairment] : others));
+      if (E.isLeft(synced)) {
+        if (before === undefined) await this.store.remove(target);
+        else await this.store.put(before);
+        return synced;
+      }
       this.logger.info("impairment set", { projectId: project.projectId, nodeId: node.nodeId, name: node.name, portNumber, in: impairment.in, out: impairment.out });
       return E.right(impairment);
     });

@@ -178,6 +178,18 @@ describe("naming the port of an impairment", function () {
     expect(r._tag === "Left" && r.left._tag).to.equal("ImpairmentDirectionMissing");
   });
 
+  it("forgets a node's impairments when GNS3 deletes the node, and a project's when it deletes the project", async () => {
+    await set("lab", "Switch1", "Ethernet1");
+    const hub = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_hub/nodes`, { name: "Hub2" })).json.node_id as string;
+    await set("lab", "Hub2", "Ethernet0");
+    expect((await s.request("DELETE", `/v2/compute/projects/${PROJECT}/ethernet_hub/nodes/${hub}`)).status).to.equal(204);
+    const listed = await s.netemu.useCases.listImpairments.execute();
+    expect(listed._tag === "Right" && listed.right.map((i) => i.nodeName)).to.deep.equal(["Switch1"]);
+    expect((await s.request("DELETE", `/v2/compute/projects/${PROJECT}`)).status).to.equal(204);
+    const after = await s.netemu.useCases.listImpairments.execute();
+    expect(after._tag === "Right" && after.right).to.deep.equal([]);
+  });
+
   it("forgets a port's impairment when every direction is set to nothing", async () => {
     await set("lab", "Switch1", "Ethernet1");
     const r = await set("lab", "Switch1", "Ethernet1", { out: {} });

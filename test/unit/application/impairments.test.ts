@@ -97,9 +97,9 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
     expect(store).to.be.instanceOf(UnwritableStore);
   });
 
-  it("clears the impairment of a node that is gone without asking the data plane", async () => {
+  it("clears the impairment of a project that is closed (its node gone) without asking the data plane", async () => {
     await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } });
-    expect((await netemu.useCases.deleteComputeNode.execute({ projectId: PROJECT, nodeId }))._tag).to.equal("Right");
+    expect((await netemu.useCases.closeComputeProject.execute({ projectId: PROJECT }))._tag).to.equal("Right");
     dataPlane.refuse = true;
     const cleared = await netemu.useCases.clearImpairments.execute({});
     expect(E.isRight(cleared) && cleared.right.length).to.equal(1);

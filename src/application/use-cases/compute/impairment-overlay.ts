@@ -13,6 +13,16 @@ import { TOKENS } from "../../ports/tokens.js";
 export class ImpairmentOverlay {
   constructor(@inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore) {}
 
+  /**
+   * Forgets the impairments of a node or project GNS3 deleted (its ids never come back); a close keeps
+   * them, since GNS3 re-creates the same ids when it opens the project.
+   */
+  async forget(deleted: { readonly projectId: string } | { readonly nodeId: string }): Promise<void> {
+    for (const i of await this.store.list()) {
+      if ("nodeId" in deleted ? i.nodeId === deleted.nodeId : i.projectId === deleted.projectId) await this.store.remove(i);
+    }
+  }
+
   async of<N extends ComputeNode>(node: N, impairments?: readonly Impairment[]): Promise<N> {
     return impairedNode(node, impairments ?? (await this.store.list()));
   }

@@ -7,6 +7,7 @@ import { ProjectsPathLocked, ProjectsPathUnusable } from "./adapters/persistence
 import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
+import { runImpairCommand } from "./adapters/cli/impair-command.js";
 import { PACKAGE_VERSION } from "./adapters/package-version.js";
 
 const HELP = `netemu ${PACKAGE_VERSION}: a GNS3 v2 compatible Ethernet switch and link-filter core
@@ -15,6 +16,9 @@ Usage:
   netemu serve [options]                       run the HTTP API (see netemu serve --help)
   netemu bpf 'EXPRESSION' CAPTURE.pcap          which frames of a capture an expression matches
   netemu bpf -f EXPRESSIONS_FILE CAPTURE.pcap   the same for one expression per line
+  netemu impair --project P --node N --port PORT --out delay=50 ...
+                                               netemu's impairments on a GNS3 port of a running netemu (netemu impair --help)
+  netemu impair list | clear [--project P ...]  list or remove them
   netemu --version
 `;
 
@@ -135,6 +139,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return serve(rest);
     case "bpf":
       return runBpfCommand(rest, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
+    case "impair":
+      return runImpairCommand(rest, process.env, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
     case "--version":
     case "-v":
       process.stdout.write(`${PACKAGE_VERSION}\n`);

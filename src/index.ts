@@ -124,6 +124,8 @@ export type * from "./application/ports/timers.js";
 export type * from "./application/ports/host.js";
 export type * from "./application/ports/notifications.js";
 export type * from "./application/ports/project-files.js";
+export type * from "./application/ports/impairment-store.js";
+export { InMemoryImpairmentStore } from "./adapters/persistence/in-memory-impairment-store.js";
 export { NotificationHub } from "./application/notification-hub.js";
 export {
   InMemoryProjectRepository,
@@ -177,3 +179,8 @@ export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation } from
 export type { Label } from "./domain/topology/label.js";
 export type { VersionMismatch } from "./domain/server/version.js";
 export type { IouLicense } from "./domain/server/iou-license.js";
+// netemu's impairments on ports a GNS3 controller placed here (ADR 0067).
+export type { SetImpairmentInput, SetImpairmentError } from "./application/use-cases/compute/impairment-set.js";
+export type { ImpairmentSelection } from "./application/use-cases/compute/impairment-list.js";
+export type { PortByName, PortByNameError } from "./application/use-cases/compute/impairment-target.js";
+export type { Impairment, ImpairmentTarget } from "./domain/switching/impairment-overlay.js";

@@ -50,6 +50,8 @@ import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
+import { FileImpairmentStore } from "./persistence/file-impairment-store.js";
+import type { ImpairmentStore } from "../application/ports/impairment-store.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
@@ -77,6 +79,8 @@ export interface PortOverrides {
   readonly nodeRepository?: NodeRepository;
   readonly linkRepository?: LinkRepository;
   readonly settingsStore?: SettingsStore;
+  /** Where netemu's impairments on GNS3 ports are kept (default: `<config dir>/impairments.json`, ADR 0067). */
+  readonly impairmentStore?: ImpairmentStore;
   readonly logger?: Logger;
   readonly udpTransport?: UdpTransport;
   readonly clock?: Clock;
@@ -213,6 +217,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
+  value(TOKENS.ImpairmentStore, o.impairmentStore ?? new FileImpairmentStore(settings.configDir, logger));
   // The compute role's files live apart from the controller's projects (ADR 0060).
   const uploadLimits = { maxUploadBytes: DEFAULTS.maxUploadBytes, maxProjectFilesBytes: DEFAULTS.maxProjectFilesBytes, ...options.uploadLimits };
   const computeFiles = o.projectFiles === undefined ? new ProjectDirectoryFiles(computeProjectsPath(settings.projectsPath), uploadLimits, logger, settings.projectsPath) : undefined;

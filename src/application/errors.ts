@@ -62,6 +62,12 @@ export type NetemuError =
   | { readonly _tag: "PayloadTooLarge"; readonly what: "upload" | "project"; readonly limit: number }
   /** A template id that is not one of the built-in templates (ADR 0062); `use` says whether it was read or used for a node. */
   | { readonly _tag: "TemplateNotFound"; readonly templateId: string; readonly use: "read" | "node" }
+  /** An impairment's project, node or port, by the name (or id) given, is not on this compute (ADR 0067). */
+  | { readonly _tag: "ImpairmentTargetNotFound"; readonly what: "project" | "node" | "port"; readonly name: string; readonly within?: string }
+  /** More than one project (or node of the project) has the name given: the id tells them apart. */
+  | { readonly _tag: "ImpairmentTargetAmbiguous"; readonly what: "project" | "node"; readonly name: string; readonly count: number }
+  /** An impairment set with neither an `in` nor an `out` direction. */
+  | { readonly _tag: "ImpairmentDirectionMissing" }
   | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch

@@ -79,6 +79,10 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/openapi.json", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/ready", ok: 200, after: "none" },
+  // netemu's impairments on a port by name (ADR 0067).
+  { method: "GET", template: "/v2/netemu/impairments", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0", filters_in: FILTERS, filters_out: { bandwidth: [1000, 50] } }) },
+  { method: "DELETE", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0" }) },
   { method: "GET", template: "/v2/compute/version", ok: 200, after: "none" },
   { method: "POST", template: "/v2/version", ok: 200, after: "none", body: () => ({ version: "2.2.59", local: true }) },
   { method: "GET", template: "/v2/iou_license", ok: 200, after: "none" },

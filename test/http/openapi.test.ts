@@ -183,6 +183,11 @@ describe("the documented success answers", () => {
     await ok("GET", "/v2/compute/projects");
     await ok("GET", `/v2/compute/projects/${P}`);
     await ok("PUT", `/v2/compute/projects/${P}`, { variables: [{ name: "a", value: "b" }] });
+    // netemu's impairments on a port by name (ADR 0067).
+    await ok("POST", `/v2/compute/projects/${P}/ethernet_switch/nodes`, { name: "Impaired" });
+    await ok("PUT", "/v2/netemu/impairments", { project: "doc", node: "Impaired", port: "Ethernet1", filters_out: { delay: [5] } });
+    await ok("GET", "/v2/netemu/impairments?project=doc");
+    await ok("DELETE", "/v2/netemu/impairments?project=doc");
     for (const nodeType of ["ethernet_switch", "ethernet_hub"]) {
       const nodes = `/v2/compute/projects/${P}/${nodeType}/nodes`;
       const node = `${nodes}/${(await ok("POST", nodes, { name: `N-${nodeType}` })).node_id as string}`;

@@ -121,6 +121,7 @@ export class World {
       `/v2/projects/${this.CP}/nodes`,
       `/v2/projects/${this.CP}/links`,
       `/v2/iou_license`,
+      `/v2/netemu/impairments`,
     ];
     const gets = await Promise.all(paths.map((p) => rawHttp(this.url, "GET", p)));
     const computeNodes = await switchRepository(this.s.netemu).list();

@@ -22,6 +22,7 @@ import { answerMessageOf, loginRefusedFrom, noteAnswerMessage } from "./answer-l
 import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
+import { registerImpairmentRoutes } from "./server/impairment-routes.js";
 import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 import { registerV3ComputeRoutes } from "./v3/register.js";
@@ -96,6 +97,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerReadinessRoute(api, useCases);
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
   registerV3ComputeRoutes(api, useCases);
+  registerImpairmentRoutes(api, useCases);
   registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }

@@ -124,6 +124,12 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 409, message: "Cannot connect to itself" };
     case "PortAlreadyUsed":
       return { status: 409, message: "Port is already used" };
+    case "ImpairmentTargetNotFound":
+      return { status: 404, message: `${error.what === "project" ? "Project" : error.what === "node" ? "Node" : "Port"} "${error.name}" not found${error.within === undefined ? " on this compute" : ` ${error.what === "port" ? "on" : "in"} ${error.within}`}` };
+    case "ImpairmentTargetAmbiguous":
+      return { status: 409, message: `${error.count} ${error.what === "project" ? "projects" : "nodes"} are named "${error.name}": name the ${error.what} by its id` };
+    case "ImpairmentDirectionMissing":
+      return { status: 400, message: "An impairment needs at least one direction: in (frames from the port's peer) or out (frames to it)" };
     case "VersionMismatch":
       return { status: 409, message: `Client version ${error.clientVersion} is not the same as server version ${error.serverVersion}` };
   }

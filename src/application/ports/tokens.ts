@@ -31,4 +31,5 @@ export const TOKENS = {
   NetworkInterfaces: Symbol("NetworkInterfaces"),
   ProjectFiles: Symbol("ProjectFiles"),
   ProjectWrites: Symbol("ProjectWrites"),
+  ImpairmentStore: Symbol("ImpairmentStore"),
 } as const;

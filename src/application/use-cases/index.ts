@@ -69,6 +69,9 @@ import { GetProjectStats } from "./controller/get-project-stats.js";
 import { ListNodeLinks } from "./controller/list-node-links.js";
 import { ListComputes } from "./controller/list-computes.js";
 import { GetCompute } from "./controller/get-compute.js";
+import { SetImpairment } from "./compute/impairment-set.js";
+import { ListImpairments } from "./compute/impairment-list.js";
+import { ClearImpairments } from "./compute/impairment-clear.js";
 
 /** Every use case class, by the name the library exposes it under. */
 export const USE_CASES = {
@@ -144,11 +147,16 @@ export const USE_CASES = {
   listNodeLinks: ListNodeLinks,
   listComputes: ListComputes,
   getCompute: GetCompute,
+  // netemu's impairments on ports a GNS3 controller placed here (ADR 0067).
+  setImpairment: SetImpairment,
+  listImpairments: ListImpairments,
+  clearImpairments: ClearImpairments,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, UpdateNioFilters };
+export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,

@@ -17,6 +17,8 @@ import {
   InMemoryComputeNodeRepository,
 } from "../../../src/adapters/persistence/in-memory-repositories.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
+import { ImpairmentOverlay } from "../../../src/application/use-cases/compute/impairment-overlay.js";
+import { InMemoryImpairmentStore } from "../../../src/adapters/persistence/in-memory-impairment-store.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 
 /** A pool over a small range that never touches the network. */
@@ -65,8 +67,8 @@ function compute() {
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
-    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger), programs, lock),
-    removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger)),
+    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore())), programs, lock),
+    removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore()))),
   };
 }
 

@@ -22,6 +22,9 @@ const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
   ...computeNodeConflicts("ethernet_hub"),
   "controller.project.create": [409], // ProjectNameTaken
   "controller.project.open": [409], // ProjectHasUnsupportedNodes
+  // ADR 0067: the port by name; its project, node or port not found (404), a name two share (409), a socket that does not open.
+  "netemu.impairments.set": [404, 409], // ImpairmentTargetNotFound, ImpairmentTargetAmbiguous, UdpConnectionFailed
+  "netemu.impairments.clear": [409], // UdpConnectionFailed (a port's NIO made again without the impairment)
 };
 
 function computeNodeConflicts(nodeType: string): Record<string, readonly RefusalStatus[]> {

@@ -255,6 +255,17 @@ const v3Routes: Record<string, SuccessAnswer> = {
   ...v3NodeRoutes("ethernet_hub", v3Hub),
 };
 
+const impairment = closed("PortImpairment", {
+  filters_in: { type: "object", description: "frames from the port's peer into the node" },
+  filters_out: { type: "object", description: "frames the port sends to its peer" },
+  node_id: uuid,
+  node_name: string,
+  port_name: string,
+  port_number: integer,
+  project_id: uuid,
+  project_name: string,
+});
+
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   ...controllerRoutes,
   ...v3Routes,
@@ -271,6 +282,10 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
   ...nodeRoutes("ethernet_switch", ethernetSwitch),
   ...nodeRoutes("ethernet_hub", ethernetHub),
+  // netemu's impairments on GNS3 ports (ADR 0067).
+  "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
+  "netemu.impairments.set": { status: 200, schema: impairment },
+  "netemu.impairments.clear": { status: 200, schema: { type: "array", items: impairment } },
   // ADR 0057: its 503 (not ready) is an error body with the same two fields and the projects' details.
   "netemu.ready": {
     status: 200,

@@ -32,7 +32,7 @@ export class ComputeProjectClosing {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;
       for (const node of await this.nodes.list()) {
-        if (node.projectId === projectId) await this.deleteNode.execute({ projectId, nodeId: node.nodeId });
+        if (node.projectId === projectId) await this.deleteNode.execute({ projectId, nodeId: node.nodeId, closing: true });
       }
       this.pool.releaseProject(projectId);
       await this.projects.delete(projectId);

@@ -8,6 +8,7 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeNodeLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
+import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 /** What DeleteComputeNode can answer instead of its result. */
 export type DeleteComputeNodeError = ComputeNodeLookupError;
@@ -21,9 +22,11 @@ export class DeleteComputeNode {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    private readonly impairments: ImpairmentOverlay,
   ) {}
 
-  execute({ projectId, nodeId, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<DeleteComputeNodeError, void>> {
+  /** `closing`: the node goes with its project's close, which GNS3 undoes by opening it: its impairments stay (ADR 0067). */
+  execute({ projectId, nodeId, nodeType, closing }: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType | undefined; readonly closing?: boolean }): Promise<E.Either<DeleteComputeNodeError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;
@@ -32,6 +35,7 @@ export class DeleteComputeNode {
         if (nio.type === "nio_udp") this.pool.release(nio.lport);
       }
       await this.nodes.delete(nodeId);
+      if (closing !== true) await this.impairments.forget({ nodeId });
       return E.right(undefined);
     });
   }

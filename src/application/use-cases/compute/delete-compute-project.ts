@@ -4,6 +4,7 @@ import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
 import { ComputeProjectClosing } from "./compute-project-closing.js";
+import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 /** What DeleteComputeProject can answer instead of its result. */
 export type DeleteComputeProjectError = ComputeProjectLookupError;
@@ -14,9 +15,14 @@ export class DeleteComputeProject {
   constructor(
     private readonly closing: ComputeProjectClosing,
     @inject(TOKENS.ProjectFiles) private readonly files: ProjectFiles,
+    private readonly impairments: ImpairmentOverlay,
   ) {}
 
   execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteComputeProjectError, void>> {
-    return this.closing.close(projectId, () => this.files.remove(projectId));
+    return this.closing.close(projectId, async () => {
+      await this.files.remove(projectId);
+      // Deleted, not closed: GNS3 will not make this project again (ADR 0067).
+      await this.impairments.forget({ projectId });
+    });
   }
 }

@@ -11,6 +11,7 @@ import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { nioLogFields } from "./nio-log-fields.js";
+import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 export type AttachError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree"> | SyncError;
 export type ReplaceError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
@@ -31,6 +32,8 @@ export class NioAttachment {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    // The port's netemu impairments go on every NIO it gets, whoever sends it (ADR 0067).
+    private readonly impairments: ImpairmentOverlay,
   ) {}
 
   /** Under the node's lock: attaches `nio` to a free port of the node the address names. */
@@ -45,7 +48,7 @@ export class NioAttachment {
   async addTo(node: ComputeNode, at: PortAddress, nio: Nio): Promise<E.Either<AttachError, Nio>> {
     const updated = attachNio(node, at.portNumber, nio);
     if (E.isLeft(updated)) return updated;
-    const synced = await this.dataPlane.sync(updated.right);
+    const synced = await this.dataPlane.sync(await this.impairments.of(updated.right));
     if (E.isLeft(synced)) return synced;
     if (nio.type === "nio_udp") this.pool.claim(nio.lport, at.projectId);
     await this.nodes.save(updated.right);
@@ -68,7 +71,7 @@ export class NioAttachment {
   async replaceOn(node: ComputeNode, at: PortAddress, current: Nio, nio: Nio): Promise<E.Either<ReplaceError, Nio>> {
     const updated = replaceNio(node, at.portNumber, nio);
     if (E.isLeft(updated)) return updated;
-    const synced = await this.dataPlane.sync(updated.right);
+    const synced = await this.dataPlane.sync(await this.impairments.of(updated.right));
     if (E.isLeft(synced)) return synced;
     await this.nodes.save(updated.right);
     if (current.type === "nio_udp") {
@@ -88,7 +91,7 @@ export class NioAttachment {
       const nio = found.right.nios.get(at.portNumber);
       const updated = detachNio(found.right, at.portNumber);
       if (E.isLeft(updated)) return updated;
-      const synced = await this.dataPlane.sync(updated.right);
+      const synced = await this.dataPlane.sync(await this.impairments.of(updated.right));
       if (E.isLeft(synced)) return synced;
       if (nio?.type === "nio_udp") this.pool.release(nio.lport);
       await this.nodes.save(updated.right);

@@ -7,6 +7,7 @@ import type { Notifications } from "../../ports/notifications.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { Logger } from "../../ports/system.js";
 import type { SyncError } from "../../errors.js";
+import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 /**
  * How a changed switch or hub takes effect, the same for every use case that changes one: the live
@@ -20,10 +21,11 @@ export class NodeChanges {
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    private readonly impairments: ImpairmentOverlay,
   ) {}
 
   async apply(before: ComputeNode, after: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const synced = await this.dataPlane.sync(after);
+    const synced = await this.dataPlane.sync(await this.impairments.of(after));
     if (E.isLeft(synced)) return synced;
     await this.nodes.save(after);
     if (before.status !== after.status) {

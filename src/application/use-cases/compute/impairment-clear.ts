@@ -1,0 +1,54 @@
+import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
+import type { Impairment } from "../../../domain/switching/impairment-overlay.js";
+import type { ComputeNodeRepository } from "../../ports/repositories.js";
+import type { DataPlane } from "../../ports/data-plane.js";
+import type { ImpairmentStore } from "../../ports/impairment-store.js";
+import type { Logger } from "../../ports/system.js";
+import { TOKENS } from "../../ports/tokens.js";
+import type { SyncError } from "../../errors.js";
+import { KeyedLock } from "../../keyed-lock.js";
+import { ImpairmentOverlay } from "./impairment-overlay.js";
+import { type ImpairmentSelection, selects } from "./impairment-list.js";
+
+/**
+ * Removes the impairments the selection names (all of them when it names nothing): the ports of a
+ * node that runs go back to their NIOs' own filters at once. Clearing what is not there is no error
+ * (the answer lists what was removed), so a script can clear before it sets.
+ */
+@injectable()
+export class ClearImpairments {
+  constructor(
+    private readonly overlay: ImpairmentOverlay,
+    @inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore,
+    @inject(TOKENS.ComputeNodeRepository) private readonly nodes: ComputeNodeRepository,
+    @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
+    @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
+
+  async execute(selection: ImpairmentSelection = {}): Promise<E.Either<SyncError, readonly Impairment[]>> {
+    const chosen = (await this.store.list()).filter((i) => selects(selection, i));
+    const removed: Impairment[] = [];
+    for (const nodeId of new Set(chosen.map((i) => i.nodeId))) {
+      const cleared = await this.lock.run(nodeId, async (): Promise<E.Either<SyncError, readonly Impairment[]>> => {
+        const mine = (await this.store.list()).filter((i) => i.nodeId === nodeId && selects(selection, i));
+        // Removed from the record first (a store that cannot write leaves the live port as it was), put back if the data plane refuses.
+        for (const i of mine) await this.store.remove(i);
+        const node = await this.nodes.get(nodeId);
+        if (node !== undefined) {
+          const synced = await this.dataPlane.sync(await this.overlay.of(node));
+          if (E.isLeft(synced)) {
+            for (const i of mine) await this.store.put(i);
+            return synced;
+          }
+        }
+        return E.right(mine);
+      });
+      if (E.isLeft(cleared)) return cleared;
+      removed.push(...cleared.right);
+    }
+    if (removed.length > 0) this.logger.info("impairments cleared", { count: removed.length, ...selection });
+    return E.right(removed);
+  }
+}

@@ -1,0 +1,72 @@
+import type { ComputeNode } from "./compute-node.js";
+import { type Nio, filtersOfNio, withFilters } from "./nio.js";
+import { type FilterSettings, hasFilters } from "../filters/filter-settings.js";
+import { FILTER_KINDS } from "../filters/catalogue.js";
+
+/**
+ * Which port an impairment sits on: by ids, which GNS3 keeps when it re-creates a project's nodes on
+ * a compute (project closed and opened, link deleted and made again), unlike a NIO, which comes and
+ * goes with every link (ADR 0067).
+ */
+export interface ImpairmentTarget {
+  readonly projectId: string;
+  readonly nodeId: string;
+  readonly portNumber: number;
+}
+
+/**
+ * netemu's impairments on one switch or hub port, per direction: `in` acts on the frames coming from
+ * the port's peer, `out` on those the port sends to it (ADR 0051's directions). The names are the
+ * ones the GUI showed when it was set, so that a list reads without the project being open.
+ */
+export interface Impairment extends ImpairmentTarget {
+  readonly projectName: string;
+  readonly nodeName: string;
+  readonly portName: string;
+  readonly in: FilterSettings;
+  readonly out: FilterSettings;
+}
+
+export function sameTarget(a: ImpairmentTarget, b: ImpairmentTarget): boolean {
+  return a.projectId === b.projectId && a.nodeId === b.nodeId && a.portNumber === b.portNumber;
+}
+
+/** Whether the impairment still holds a filter in either direction (one that does not is forgotten). */
+export function impairs(i: Impairment): boolean {
+  return hasFilters(i.in) || hasFilters(i.out);
+}
+
+/**
+ * A NIO as the data plane runs it under an impairment: each direction's filters are the NIO's own
+ * with the kinds the impairment sets replacing theirs, so netemu's overlay wins on a kind both set
+ * and leaves the others alone. GNS3 never puts filters on a switch's NIO, so in a GNS3 lab the overlay
+ * is all there is; an embedder's own filters still act for the kinds the overlay leaves out.
+ */
+export function impairedNio(nio: Nio, impairment: Pick<Impairment, "in" | "out">): Nio {
+  if (nio.type !== "nio_udp") return nio;
+  const own = filtersOfNio(nio);
+  return withFilters(nio, { filters: own.filters, filtersIn: overridden(own.filtersIn, impairment.in), filtersOut: overridden(own.filtersOut, impairment.out) }, nio.suspend);
+}
+
+/** `base` with the kinds `over` sets replacing its own, in catalogue order (the canonical form, ADR 0053). */
+function overridden(base: FilterSettings, over: FilterSettings): FilterSettings {
+  if (!hasFilters(over)) return base;
+  const merged: Record<string, unknown> = {};
+  for (const kind of FILTER_KINDS) {
+    const values = over[kind] ?? base[kind];
+    if (values !== undefined) merged[kind] = values;
+  }
+  return Object.freeze(merged) as FilterSettings;
+}
+
+/**
+ * The node as the data plane must run it: each port with a NIO and an impairment of this node gets
+ * impairedNio; the record (what GNS3 reads back) is left as it is. The same node when none applies.
+ */
+export function impairedNode<N extends ComputeNode>(node: N, impairments: readonly Impairment[]): N {
+  const mine = impairments.filter((i) => i.nodeId === node.nodeId && i.projectId === node.projectId && node.nios.has(i.portNumber));
+  if (mine.length === 0) return node;
+  const nios = new Map(node.nios);
+  for (const i of mine) nios.set(i.portNumber, impairedNio(nios.get(i.portNumber)!, i));
+  return { ...node, nios };
+}

@@ -1,0 +1,131 @@
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runImpairCommand } from "../../src/adapters/cli/impair-command.js";
+import { startTestServer, type TestServer } from "../support/http-harness.js";
+
+const CLI = join(fileURLToPath(new URL("../../../", import.meta.url)), "dist", "cli.js");
+const PROJECT = "69696969-1111-4222-8333-444444444444";
+
+interface Run {
+  readonly code: number;
+  readonly out: string[];
+  readonly err: string[];
+}
+
+async function impair(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runImpairCommand(args, env, (l) => out.push(l), (l) => err.push(l));
+  return { code, out, err };
+}
+
+/** The built CLI as a user runs it, ended by the test if it outlives its bound. */
+function cli(args: readonly string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env["PATH"] ?? "" } });
+    const out: string[] = [];
+    const err: string[] = [];
+    child.stdout.on("data", (d: Buffer) => out.push(d.toString()));
+    child.stderr.on("data", (d: Buffer) => err.push(d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, out: out.join("").split("\n").filter(Boolean), err: err.join("").split("\n").filter(Boolean) });
+    });
+  });
+}
+
+describe("netemu impair: impairments on a GNS3 port of a running netemu, from the command line (ADR 0067)", function () {
+  this.timeout(20_000);
+  let s: TestServer;
+  const at = () => ["--server", s.url, "--project", "lab", "--node", "Switch1", "--port", "Ethernet2"];
+
+  beforeEach(async () => {
+    s = await startTestServer();
+    await s.request("POST", "/v2/compute/projects", { name: "lab", project_id: PROJECT });
+    await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "Switch1" });
+  });
+  afterEach(() => s.close());
+
+  it("sets a one-way delay and a bandwidth limit on a port by its GUI names, and prints what now holds", async () => {
+    const r = await impair([...at(), "--out", "delay=50", "--out", "bandwidth=1000,20", "--in", "bpf=icmp and host 10.0.0.1"]);
+    expect(r.err).to.deep.equal([]);
+    expect(r.code).to.equal(0);
+    expect(r.out).to.deep.equal(['lab\tSwitch1\tEthernet2\tin: bpf="icmp and host 10.0.0.1"\tout: bandwidth=1000,20 delay=50']);
+    expect((await s.request("GET", "/v2/netemu/impairments")).json[0].filters_out).to.deep.equal({ delay: [50], bandwidth: [1000, 20] });
+  });
+
+  it("lists and clears them, by project, node or port", async () => {
+    await impair([...at(), "--out", "delay=50"]);
+    await impair(["--server", s.url, "--project", "lab", "--node", "Switch1", "--port", "0", "--in", "packet_loss=5"]);
+    const listed = await impair(["list", "--server", s.url, "--project", "lab"]);
+    expect([listed.code, listed.out]).to.deep.equal([0, ["lab\tSwitch1\tEthernet0\tin: packet_loss=5\tout: -", "lab\tSwitch1\tEthernet2\tin: -\tout: delay=50"]]);
+    const json = await impair(["list", "--server", s.url, "--port", "Ethernet2", "--json"]);
+    expect(JSON.parse(json.out.join("\n"))).to.have.length(1);
+    const cleared = await impair(["clear", "--server", s.url, "--node", "Switch1", "--port", "Ethernet2"]);
+    expect([cleared.code, cleared.out[0]]).to.deep.equal([0, "cleared 1 impairment"]);
+    expect((await impair(["list", "--server", s.url])).out).to.deep.equal(["lab\tSwitch1\tEthernet0\tin: packet_loss=5\tout: -"]);
+  });
+
+  it("removes one direction with --clear-out and keeps the other", async () => {
+    await impair([...at(), "--out", "delay=50", "--in", "duplicate=3"]);
+    const r = await impair([...at(), "--clear-out"]);
+    expect(r.out).to.deep.equal(["lab\tSwitch1\tEthernet2\tin: duplicate=3\tout: -"]);
+  });
+
+  it("prints the server's refusal and exits 1: a port not found, filters out of range", async () => {
+    const missing = await impair(["--server", s.url, "--project", "lab", "--node", "Switch1", "--port", "Ethernet9", "--out", "delay=5"]);
+    expect([missing.code, missing.err]).to.deep.equal([1, [`netemu impair: ${s.url} answered 404: Port "Ethernet9" not found on node "Switch1"`]]);
+    const range = await impair([...at(), "--out", "packet_loss=200"]);
+    expect(range.code).to.equal(1);
+    expect(range.err[0]).to.match(/answered 400: filters_out/);
+    expect((await s.request("GET", "/v2/netemu/impairments")).json).to.deep.equal([]);
+  });
+
+  it("exits 2 with a usage message on bad arguments, sending nothing", async () => {
+    for (const args of [
+      ["--server", s.url, "--node", "Switch1", "--port", "Ethernet2", "--out", "delay=5"],
+      [...at()],
+      [...at(), "--out", "delay"],
+      [...at(), "--out", "delay=5", "--clear-out"],
+      [...at(), "--speed", "9"],
+      ["--server", "ftp://x", "--project", "lab", "--node", "Switch1", "--port", "1", "--out", "delay=5"],
+    ]) {
+      const r = await impair(args);
+      expect(r.code, args.join(" ")).to.equal(2);
+      expect(r.err[0], args.join(" ")).to.match(/^netemu impair: /);
+    }
+    expect((await s.request("GET", "/v2/netemu/impairments")).json).to.deep.equal([]);
+  });
+
+  it("exits 2 saying so when nothing answers at the address", async () => {
+    const url = s.url;
+    await s.close();
+    const r = await impair(["list", "--server", url]);
+    expect(r.code).to.equal(2);
+    expect(r.err[0]).to.contain(`no answer from ${url}`);
+    s = await startTestServer();
+  });
+
+  it("sends the credentials of a netemu run with --auth (password from NETEMU_PASSWORD), and says when they are refused", async () => {
+    await s.close();
+    s = await startTestServer({ settings: { auth: { enabled: true, user: "admin", password: "s3cret" } } });
+    const ok = await impair(["list", "--server", s.url, "--user", "admin"], { NETEMU_PASSWORD: "s3cret" });
+    expect([ok.code, ok.err]).to.deep.equal([0, []]);
+    const refused = await impair(["list", "--server", s.url, "--user", "admin", "--password", "wrong"]);
+    expect(refused.code).to.equal(1);
+    expect(refused.err[0]).to.contain("answered 401");
+  });
+
+  it("is reached as `netemu impair` from the built command, with its help", async () => {
+    const help = await cli(["impair", "--help"]);
+    expect(help.code).to.equal(0);
+    expect(help.out[0]).to.match(/^usage: netemu impair/);
+    const listed = await cli(["impair", "list", "--server", s.url]);
+    expect([listed.code, listed.out, listed.err]).to.deep.equal([0, [], []]);
+    expect((await cli(["--help"])).out.join("\n")).to.contain("netemu impair");
+  });
+});

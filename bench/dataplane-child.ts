@@ -274,6 +274,7 @@ async function dut(a: DutArgs): Promise<void> {
   let url: string | undefined;
   if (a.http) url = (await netemu.listen(0, "127.0.0.1")).url;
   const dataPlane = netemu.container.resolve<{ counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }> }>(TOKENS.DataPlane);
+  const threads = netemu.container.resolve<{ eventLoopDelays(): Promise<readonly { worker: number; p99Seconds: number; maxSeconds: number }[]> }>(TOKENS.DataPlaneThreads);
   serveIpc({
     ...common,
     info: () => ({ url, nodeId, projectId, split: a.workers > 0 ? chain.map((id) => workerIndexOf(id, a.workers)) : undefined }),
@@ -286,6 +287,11 @@ async function dut(a: DutArgs): Promise<void> {
       }
       return out;
     },
+    /**
+     * The workers' event-loop delay since the previous call (ms; none with the data plane on the main
+     * thread), beyond the monitor's 10 ms tick, which Node's histogram includes (an idle worker reads ~10.9).
+     */
+    loopDelays: async () => (await threads.eventLoopDelays()).map((l) => ({ worker: l.worker, p99: l.p99Seconds * 1000 - 10, max: l.maxSeconds * 1000 - 10 })),
     counters: async () => Object.fromEntries([...(await dataPlane.counters(nodeId))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),
   }, async () => {
     await netemu.shutdown();

@@ -9,6 +9,10 @@
  *      data plane on the main thread, in 1 worker and in 2.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
+ *     [--planes 0,1] [--dut-flags "--a --b"]
+ *
+ * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
+ * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
  *
  * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
  * 127.0.0.1 and every child process is ended by the benchmark.
@@ -25,6 +29,11 @@ const onlyAt = argv.indexOf("--only");
 /** Runs one section only (all three unless given). */
 const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 const runs = (section: "delay" | "cost" | "chain"): boolean => ONLY === undefined || ONLY === section;
+const planesAt = argv.indexOf("--planes");
+/** The data planes of the delay section. */
+const PLANES = planesAt >= 0 ? (argv[planesAt + 1] ?? "0,1").split(",").map(Number) : [0, 1];
+const flagsAt = argv.indexOf("--dut-flags");
+const DUT_FLAGS = flagsAt >= 0 ? (argv[flagsAt + 1] ?? "").split(" ").filter((f) => f !== "") : [];
 const MiB4 = 4 * 1024 * 1024;
 const API_NODES = 1000;
 const DELAY_RATE = 20_000;
@@ -86,6 +95,8 @@ interface DelayRow {
   api: ApiLoad;
   t: Trial;
   polls?: { count: number; p50: number; bytes: number };
+  /** The worker's event-loop delay over the trial (ms), when the data plane is in a worker. */
+  loop?: { p99: number; max: number };
 }
 
 /**
@@ -97,25 +108,28 @@ async function delayUnderApiLoad(rig: DataplaneRig): Promise<DelayRow[]> {
   const rows: DelayRow[] = [];
   const durationMs = QUICK ? 2000 : 5000;
   // The control's API process: started first, as a DUT starting later takes the generator and sink.
-  const elsewhere = await rig.startDut({ mode: "netemu", bufferBytes: MiB4, http: true });
+  const elsewhere = await rig.startDut({ mode: "netemu", bufferBytes: MiB4, http: true, execArgv: DUT_FLAGS });
   try {
     log(`API elsewhere: creating ${API_NODES} nodes`);
     const elsewhereList = await bigProject(elsewhere.url as string, API_NODES);
-    for (const workers of [0, 1]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, http: true, workers }, async (dut) => {
+    for (const workers of PLANES) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, http: true, workers, execArgv: DUT_FLAGS }, async (dut) => {
         log(`delay under API load, ${where(workers)}: creating ${API_NODES} nodes`);
         const list = await bigProject(dut.url as string, API_NODES);
         const trial = async (delayMs: number, api: ApiLoad): Promise<void> => {
+          // Read (and so reset) before the trial: the reading after it covers the trial only.
+          await dut.child.call("loopDelays", {});
           const poller = api === "idle" ? undefined : pollAsFastAsItCan(api === "polled" ? list : elsewhereList);
           const t = await rig.trial(dut, { rate: DELAY_RATE, durationMs, size: 64, latency: true, settleMs: 100 });
           const polled = await poller?.stop();
-          const row: DelayRow = { workers, delayMs, api, t };
+          const [loop] = await dut.child.call<{ p99: number; max: number }[]>("loopDelays", {});
+          const row: DelayRow = { workers, delayMs, api, t, ...(loop === undefined ? {} : { loop: { p99: loop.p99, max: loop.max } }) };
           if (polled !== undefined) {
             const sorted = Float64Array.from(polled.durations).sort();
             row.polls = { count: polled.durations.length, p50: percentile(sorted, 50), bytes: polled.bytes };
           }
           const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
-          log(`  ${where(workers)}, delay ${delayMs} ms, API ${api}${row.polls ? ` (${row.polls.count} polls)` : ""}: error p50 ${e(t.latency?.p50)} p99 ${e(t.latency?.p99)} max ${e(t.latency?.max)} ms, loss ${pct(t.loss)}, cpu DUT/gen/sink/rest ${cpuSplit(t)}`);
+          log(`  ${where(workers)}, delay ${delayMs} ms, API ${api}${row.polls ? ` (${row.polls.count} polls)` : ""}: error p50 ${e(t.latency?.p50)} p99 ${e(t.latency?.p99)} max ${e(t.latency?.max)} ms, worker loop late p99 ${ms(row.loop?.p99)} max ${ms(row.loop?.max)} ms, loss ${pct(t.loss)}, cpu DUT/gen/sink/rest ${cpuSplit(t)}`);
           rows.push(row);
         };
         await rig.trial(dut, { rate: 5000, durationMs: 500, size: 64, settleMs: 100 }); // warm-up
@@ -123,8 +137,8 @@ async function delayUnderApiLoad(rig: DataplaneRig): Promise<DelayRow[]> {
         await dut.child.call("setFilters", { filters: { delay: [50] }, ports: [0] });
         for (let round = 1; round <= ROUNDS; round++) {
           await trial(50, "idle");
-          await trial(50, "polled");
-          await trial(50, "polled elsewhere");
+          // Alternated, so that neither poll always follows the other (or the idle trial).
+          for (const api of round % 2 === 1 ? (["polled", "polled elsewhere"] as const) : (["polled elsewhere", "polled"] as const)) await trial(50, api);
         }
       });
     }
@@ -180,8 +194,8 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
-        delay.map(({ workers, delayMs, api, t, polls }) => {
+        ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "worker loop late p99 / max (beyond its 10 ms tick)", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
+        delay.map(({ workers, delayMs, api, t, polls, loop }) => {
           const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
           return [
             where(workers),
@@ -192,10 +206,26 @@ async function main(): Promise<void> {
             e(t.latency?.p50),
             e(t.latency?.p99),
             e(t.latency?.max),
+            loop === undefined ? "–" : `${ms(loop.p99)} / ${ms(loop.max)}`,
             polls === undefined ? "–" : `${polls.count} (${polls.p50.toFixed(0)} ms, ${(polls.bytes / 1e6).toFixed(1)} MB)`,
             cpuSplit(t),
             delayMs === 0 ? "" : t.loss === 0 && (t.latency?.p99 ?? 99) - delayMs <= 2 ? "met" : "not met",
           ];
+        }),
+      ),
+    );
+    out.push("");
+    out.push(`### The coupling (issue 20): median over ${ROUNDS} round${ROUNDS > 1 ? "s" : ""} of the delay error's p99 with the poll in the DUT's process and in another (the control)`);
+    out.push("");
+    out.push(
+      markdownTable(
+        ["data plane", "p99 same process (each round)", "p99 control (each round)", "difference of the medians", "≤ 1 ms"],
+        PLANES.map((workers) => {
+          const p99s = (api: ApiLoad): number[] => delay.filter((r) => r.workers === workers && r.delayMs === 50 && r.api === api).map((r) => (r.t.latency?.p99 ?? NaN) - 50);
+          const [same, control] = [p99s("polled"), p99s("polled elsewhere")];
+          const diff = median(same) - median(control);
+          const each = (xs: number[]): string => `${ms(median(xs))} (${xs.map((x) => x.toFixed(1)).join(", ")})`;
+          return [where(workers), each(same), each(control), ms(diff), diff <= 1 ? "met" : "not met"];
         }),
       ),
     );

@@ -123,7 +123,18 @@ static void report_error(endpoint *ep, int err) {
 static void on_readable(uv_poll_t *poll, int status, int events) {
   endpoint *ep = poll->data;
   (void)events;
-  if (status < 0 || ep->closing) return;
+  if (ep->closing) return;
+  if (status < 0) {
+    /* libuv stops a poll handle whose fd reports POLLERR, which a connected UDP socket does when the
+     * peer's ICMP (port unreachable ...) comes back. Take the pending error, report it and watch
+     * again: a peer not listening yet must not end the NIO. */
+    int err = 0;
+    socklen_t len = sizeof err;
+    getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
+    if (err != 0) report_error(ep, err);
+    return;
+  }
   env_data *d = ep->data;
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
     for (int i = 0; i < BATCH; i++) {

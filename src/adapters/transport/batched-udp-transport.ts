@@ -98,8 +98,8 @@ export class BatchedUdpTransport implements UdpTransport {
     const onBatch = (datagrams: Buffer, lengths: number[]): void => {
       let offset = 0;
       for (const length of lengths) {
-        // Empty datagrams are ignored, as on the dgram path's data plane (never fatal).
-        if (length > 0) o.onFrame(datagrams.subarray(offset, offset + length));
+        // Empty datagrams too, as dgram delivers them: the data plane drops and counts them (runt).
+        o.onFrame(datagrams.subarray(offset, offset + length));
         offset += length;
       }
     };

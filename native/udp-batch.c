@@ -15,6 +15,8 @@
  *   close(handle)
  */
 #define _GNU_SOURCE
+/* Version 8: async cleanup hooks and type tags (Node 20 has 9). */
+#define NAPI_VERSION 8
 #include <errno.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -49,11 +51,15 @@ typedef struct {
   napi_ref on_batch;
   napi_ref on_error;
   napi_async_context async;
+  /* Keeps a worker's teardown waiting until this socket's libuv handle is closed: the close
+   * callback is code of this addon, which Node unloads with the worker's environment. */
+  napi_async_cleanup_hook_handle cleanup;
   /* Freed when both the libuv handle is closed and the JS handle is collected, whichever is last. */
   int refs;
 } endpoint;
 
 static void finalize_endpoint(napi_env env, void *p, void *hint);
+static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *arg);
 
 static void release(endpoint *ep) {
   if (--ep->refs == 0) free(ep);
@@ -263,6 +269,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, NULL, name, &ep->async);
   uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
   napi_value handle;
   napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
   return handle;
@@ -335,6 +342,7 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
 static void on_closed(uv_handle_t *h) {
   endpoint *ep = h->data;
   close(ep->fd);
+  napi_remove_async_cleanup_hook(ep->cleanup);
   release(ep);
 }
 
@@ -345,6 +353,14 @@ static void begin_close(napi_env env, endpoint *ep) {
   napi_delete_reference(env, ep->on_error);
   napi_async_destroy(env, ep->async);
   uv_close((uv_handle_t *)&ep->poll, on_closed);
+}
+
+/* The environment (a worker terminated or exiting with sockets open) goes away: close what is open,
+ * and let Node wait for the close callback, which removes this hook. */
+static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *arg) {
+  (void)handle;
+  endpoint *ep = arg;
+  if (!ep->closing) begin_close(ep->env, ep);
 }
 
 /* A handle dropped without close() still gets its socket closed (a leak otherwise). */

@@ -2,27 +2,11 @@ import { createSocket, type Socket } from "node:dgram";
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
-import {
-  BatchedUdpTransport,
-  chooseUdpTransport,
-  loadUdpBatchAddon,
-  type UdpBatchAddon,
-} from "../../src/adapters/transport/batched-udp-transport.js";
+import { BatchedUdpTransport, chooseUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
+import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 
 const OPTIONS = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
-
-function loadOrSkip(ctx: Mocha.Context): UdpBatchAddon {
-  try {
-    return loadUdpBatchAddon();
-  } catch (err) {
-    const message = `batched UDP addon not available: ${(err as Error).message}`;
-    // Under CI the addon must build: a missing compiler is a broken runner, not a reason to skip.
-    if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: the batched path must be built)`);
-    console.log(`      skipped: ${message}`);
-    ctx.skip();
-  }
-}
 
 async function peerSocket(): Promise<Socket> {
   const s = createSocket("udp4");
@@ -99,7 +83,7 @@ describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
   let opened: Opened | undefined;
 
   before(function () {
-    addon = loadOrSkip(this);
+    addon = batchedAddonOrSkip(this);
   });
   beforeEach(async () => {
     peer = await peerSocket();

@@ -2,9 +2,9 @@ import { createSocket, type Socket } from "node:dgram";
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
-import { BatchedUdpTransport, chooseUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
+import { BatchedUdpTransport, chooseUdpTransport, loadUdpBatchAddon, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
-import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
+import { FAST_PATH_NEEDS, batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 
 const OPTIONS = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
 
@@ -231,6 +231,18 @@ describe("choosing the datagram path", () => {
     }, { NETEMU_UDP_PATH: "dgram" });
     expect(chosen.path).to.deep.equal({ kind: "dgram", reason: "NETEMU_UDP_PATH=dgram" });
     expect(loaded).to.equal(false);
+  });
+
+  it("picks the batched path on this machine, as netemu serve would (under CI=true it must: CI builds the addon)", function () {
+    const chosen = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, {});
+    if (chosen.path.kind === "dgram") {
+      const message = `the batched path is not available here (${chosen.path.reason})`;
+      if (process.env["CI"] === "true") throw new Error(`${message}; CI=true: .ci/run must build it (npm run build:native), which needs ${FAST_PATH_NEEDS}`);
+      console.log(`      skipped: ${message}; it needs ${FAST_PATH_NEEDS}`);
+      this.skip();
+    }
+    expect(chosen.path).to.deep.equal({ kind: "batched" });
+    expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);
   });
 
   it("uses the batched path when the addon loads", () => {

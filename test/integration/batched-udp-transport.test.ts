@@ -2,7 +2,7 @@ import { createSocket, type Socket } from "node:dgram";
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
-import { BatchedUdpTransport, chooseUdpTransport, loadUdpBatchAddon, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
+import { BatchedUdpTransport, chooseUdpTransport, loadUdpBatchAddon, type ChosenUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
 import { FAST_PATH_NEEDS, batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 
@@ -223,6 +223,13 @@ describe("choosing the datagram path", () => {
     }
   });
 
+  it("falls back to node:dgram, naming the file, when the addon NETEMU_UDP_ADDON names cannot be loaded", () => {
+    const chosen = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, { NETEMU_UDP_ADDON: "/nonexistent/udp_batch.node" });
+    expect(chosen.path.kind).to.equal("dgram");
+    expect(chosen.path.kind === "dgram" && chosen.path.reason).to.match(/^NETEMU_UDP_ADDON=\/nonexistent\/udp_batch.node cannot be loaded: Cannot find module/);
+    expect(chosen.transport).to.be.instanceOf(DgramUdpTransport);
+  });
+
   it("uses node:dgram when NETEMU_UDP_PATH=dgram asks for it, without loading the addon", () => {
     let loaded = false;
     const chosen = chooseUdpTransport(OPTIONS, () => {
@@ -234,7 +241,7 @@ describe("choosing the datagram path", () => {
   });
 
   it("picks the batched path on this machine, as netemu serve would (under CI=true it must: CI builds the addon)", function () {
-    const chosen = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, {});
+    const chosen: ChosenUdpTransport = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, {});
     if (chosen.path.kind === "dgram") {
       const message = `the batched path is not available here (${chosen.path.reason})`;
       if (process.env["CI"] === "true") throw new Error(`${message}; CI=true: .ci/run must build it (npm run build:native), which needs ${FAST_PATH_NEEDS}`);

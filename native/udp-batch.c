@@ -12,7 +12,8 @@
  *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg))
  *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
- *   close(handle)
+ *   close(handle)   (twice, or from inside a callback, is fine)
+ * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
 /* Version 8: async cleanup hooks and type tags (Node 20 has 9). */
@@ -57,6 +58,9 @@ typedef struct {
   /* Freed when both the libuv handle is closed and the JS handle is collected, whichever is last. */
   int refs;
 } endpoint;
+
+/* Marks the handles open() gives, so send() and close() never take another external for theirs. */
+static const napi_type_tag ENDPOINT_TAG = {0x6e6574656d755544ULL, 0x5062617463680001ULL};
 
 static void finalize_endpoint(napi_env env, void *p, void *hint);
 static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *arg);
@@ -222,6 +226,22 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "open: bad argument types");
     return NULL;
   }
+  napi_valuetype fn_type;
+  for (int i = 7; i < 9; i++) {
+    if (napi_typeof(env, argv[i], &fn_type) != napi_ok || fn_type != napi_function) {
+      napi_throw_type_error(env, NULL, "open: onBatch and onError must be functions");
+      return NULL;
+    }
+  }
+  if (family != 4 && family != 6) {
+    napi_throw_range_error(env, NULL, "open: family must be 4 or 6");
+    return NULL;
+  }
+  /* htons would wrap an out-of-range port onto another one. */
+  if (lport < 0 || lport > 65535 || rport < 0 || rport > 65535) {
+    napi_throw_range_error(env, NULL, "open: ports must be 0..65535");
+    return NULL;
+  }
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "open");
   struct sockaddr_storage local, peer;
@@ -272,14 +292,20 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
   napi_value handle;
   napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
   return handle;
 }
 
-static endpoint *get_endpoint(napi_env env, napi_value v) {
+/* The endpoint behind a handle of open(), or NULL (and a pending TypeError) for anything else. */
+static endpoint *get_endpoint(napi_env env, napi_value v, const char *what) {
   void *p = NULL;
   napi_valuetype t;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external) return NULL;
-  napi_get_value_external(env, v, &p);
+  bool ours = false;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_check_object_type_tag(env, v, &ENDPOINT_TAG, &ours) != napi_ok ||
+      !ours || napi_get_value_external(env, v, &p) != napi_ok || p == NULL) {
+    napi_throw_type_error(env, NULL, what);
+    return NULL;
+  }
   return p;
 }
 
@@ -287,9 +313,14 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  endpoint *ep = argc == 2 ? get_endpoint(env, argv[0]) : NULL;
+  if (argc < 2) {
+    napi_throw_type_error(env, NULL, "send needs a handle and an array of frames");
+    return NULL;
+  }
+  endpoint *ep = get_endpoint(env, argv[0], "send: not a handle of udp-batch open()");
+  if (ep == NULL) return NULL;
   napi_value result;
-  if (ep == NULL || ep->closing) {
+  if (ep->closing) {
     napi_create_uint32(env, 0, &result);
     return result;
   }
@@ -300,19 +331,22 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
   }
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH];
-  uint32_t sent = 0;
+  uint32_t next = 0, taken = 0;
   /* The iovecs point into the JS buffers themselves: sendmmsg copies into the kernel before it
    * returns, so nothing is copied here. */
-  while (sent < count) {
+  while (next < count) {
     uint32_t n = 0;
-    for (; n < BATCH && sent + n < count; n++) {
+    for (; n < BATCH && next + n < count; n++) {
       napi_value el;
-      napi_get_element(env, argv[1], sent + n, &el);
+      napi_get_element(env, argv[1], next + n, &el);
       napi_typedarray_type type;
       size_t length, offset;
       void *data;
       napi_value ab;
-      if (napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok) {
+      bool is_typedarray = false;
+      /* Only bytes: another typed array's length counts elements, not bytes. */
+      if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
+          napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
         napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
         return NULL;
       }
@@ -322,20 +356,23 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       msgs[n].msg_hdr.msg_iov = &iovs[n];
       msgs[n].msg_hdr.msg_iovlen = 1;
     }
+    /* sendmmsg stops at the first datagram it cannot send: it answers how many went before it, or
+     * -1 with that datagram's errno when it was the first. So the next call starts at it. */
     int r = sendmmsg(ep->fd, msgs, n, MSG_DONTWAIT);
     if (r < 0) {
-      /* A full send buffer or the peer's ICMP: the rest of the batch is dropped, as a UDP sender
-       * that is not told would lose it (dgram without a callback does the same). */
       if (errno == EINTR) continue;
-      break;
+      /* The send buffer is full: the rest of this batch is dropped, as a full link queue drops
+       * (node:dgram would queue it in memory instead, without bound). */
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) break;
+      /* This datagram alone is refused (EMSGSIZE: too large; ECONNREFUSED: the peer's earlier
+       * ICMP, reported on this send): it is lost, as with dgram, and the others still go. */
+      next += 1;
+      continue;
     }
-    sent += (uint32_t)r;
-    if ((uint32_t)r < n) {
-      /* The kernel stopped at a datagram it refused (e.g. too large): skip it and go on. */
-      sent += 1;
-    }
+    next += (uint32_t)r;
+    taken += (uint32_t)r;
   }
-  napi_create_uint32(env, sent > count ? count : sent, &result);
+  napi_create_uint32(env, taken, &result);
   return result;
 }
 
@@ -375,7 +412,11 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  endpoint *ep = argc == 1 ? get_endpoint(env, argv[0]) : NULL;
+  if (argc < 1) {
+    napi_throw_type_error(env, NULL, "close needs a handle");
+    return NULL;
+  }
+  endpoint *ep = get_endpoint(env, argv[0], "close: not a handle of udp-batch open()");
   if (ep != NULL && !ep->closing) begin_close(env, ep);
   return NULL;
 }

@@ -378,7 +378,6 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
 
 static void on_closed(uv_handle_t *h) {
   endpoint *ep = h->data;
-  close(ep->fd);
   napi_remove_async_cleanup_hook(ep->cleanup);
   release(ep);
 }
@@ -386,6 +385,11 @@ static void on_closed(uv_handle_t *h) {
 static void begin_close(napi_env env, endpoint *ep) {
   ep->closing = 1;
   uv_poll_stop(&ep->poll);
+  /* The fd goes now, not in the close callback: the local port must be free when close() returns, as
+   * with dgram (a NIO removed and added again on its port in one go). Safe: the stopped poll no longer
+   * watches it. */
+  close(ep->fd);
+  ep->fd = -1;
   napi_delete_reference(env, ep->on_batch);
   napi_delete_reference(env, ep->on_error);
   napi_async_destroy(env, ep->async);

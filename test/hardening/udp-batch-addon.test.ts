@@ -126,6 +126,14 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       expect(await peer.settle(50)).to.equal(0);
     });
 
+    it("frees the local port when close returns: a socket binds it again at once", async () => {
+      const lport = await freePort();
+      for (let i = 0; i < 3; i++) {
+        const h = addon.open(4, "127.0.0.1", lport, "127.0.0.1", 9, 0, 0, ignore, ignore);
+        addon.close(h);
+      }
+    });
+
     it("closes from inside its own receive callback: that batch was the last, the process lives on", async () => {
       const calls: number[] = [];
       let self: unknown;

@@ -4,9 +4,11 @@ import { readdirSync } from "node:fs";
 import { expect } from "chai";
 import type { UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
+import { requireHostBed, runCommand } from "../support/host-bed.js";
 import { UdpPeer } from "../support/udp-peer.js";
 
 const TEARDOWN_CHILD = new URL("../support/udp-addon-worker-teardown.js", import.meta.url);
+const FULL_BUFFER_CHILD = new URL("../support/udp-addon-full-send-buffer.js", import.meta.url);
 
 /** Runs the teardown child to its end (bounded): its exit code, signal and output. */
 function runTeardownChild(how: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
@@ -177,6 +179,38 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       await peer.waitFor(3);
       expect(peer.received.map((f) => f.length)).to.deep.equal([61, 62, 63]);
       expect(await peer.settle(50)).to.equal(3);
+    });
+
+    it("with the send buffer full (EAGAIN) drops the rest of the batch and answers exactly how many the kernel took (root: a namespace with a slow link)", async function () {
+      // Loopback frees a datagram's send memory at once, so only a link that holds frames fills the
+      // buffer: a veth in a namespace of the test's own behind a token bucket of 8 kbit/s.
+      requireHostBed(this);
+      const ns = `netemu-eagain-${process.pid}`;
+      const ip = async (...args: string[]) => {
+        const r = await runCommand("ip", args);
+        if (r.status !== 0) throw new Error(`ip ${args.join(" ")}: ${r.stderr}`);
+      };
+      await ip("netns", "add", ns);
+      try {
+        await ip("-n", ns, "link", "add", "v0", "type", "veth", "peer", "name", "v1");
+        await ip("-n", ns, "addr", "add", "10.99.0.1/24", "dev", "v0");
+        await ip("-n", ns, "link", "set", "v0", "up");
+        await ip("-n", ns, "link", "set", "v1", "up");
+        await ip("-n", ns, "neigh", "add", "10.99.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "permanent");
+        const tc = await runCommand("tc", ["-n", ns, "qdisc", "add", "dev", "v0", "root", "tbf", "rate", "8kbit", "burst", "1600", "limit", "10000000"]);
+        expect(tc.status, tc.stderr).to.equal(0);
+        const r = await runCommand("ip", ["netns", "exec", ns, process.execPath, FULL_BUFFER_CHILD.pathname, "10.99.0.1", "10.99.0.2"]);
+        expect(r.status, r.stderr).to.equal(0);
+        const said = JSON.parse(r.stdout) as { first: number; second: number };
+        // What the link holds or has sent is what the kernel took.
+        const stats = (await runCommand("tc", ["-n", ns, "-s", "qdisc", "show", "dev", "v0"])).stdout;
+        const sent = Number(/Sent \d+ bytes (\d+) pkt/.exec(stats)?.[1]);
+        const queued = Number(/backlog \d+b (\d+)p/.exec(stats)?.[1]);
+        expect(said.first).to.be.within(1, 199);
+        expect(said.first + said.second).to.equal(sent + queued);
+      } finally {
+        await runCommand("ip", ["netns", "del", ns]);
+      }
     });
 
     it("loses only the datagram that meets the peer's earlier refusal (ECONNREFUSED), as node:dgram does, not the rest of its batch", async () => {

@@ -170,8 +170,14 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     void *out = NULL;
     /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
      * only its own batch alive. */
-    napi_create_buffer(ep->env, total, &out, &argv[0]);
-    napi_create_array_with_length(ep->env, (size_t)n, &argv[1]);
+    if (napi_create_buffer(ep->env, total, &out, &argv[0]) != napi_ok || (out == NULL && total > 0) ||
+        napi_create_array_with_length(ep->env, (size_t)n, &argv[1]) != napi_ok) {
+      /* No memory for the batch: it is lost, as a full receive buffer would lose it; the loop goes on. */
+      napi_value ignored;
+      napi_get_and_clear_last_exception(ep->env, &ignored);
+      napi_close_handle_scope(ep->env, scope);
+      return;
+    }
     size_t off = 0;
     for (int i = 0; i < n; i++) {
       unsigned int len = d->msgs[i].msg_len;

@@ -240,6 +240,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
   const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
   // The batched datagram path when its addon was built, node:dgram otherwise (ADR 0068); said at start.
+  // Data-plane workers make the same choice by the same rule (same addon file, same environment).
   let datagramPath: DatagramPath = { kind: "host" };
   if (o.udpTransport !== undefined) value(TOKENS.UdpTransport, o.udpTransport);
   else {

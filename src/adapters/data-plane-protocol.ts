@@ -113,9 +113,32 @@ export type WorkerReply = { readonly id: number; readonly value: WorkerResult<Wo
 /** What a worker tells unasked: a notification for the API's listeners, a line for the host's log. */
 export type WorkerEvent =
   | { readonly event: "notification"; readonly notification: ComputeNotification }
+  | { readonly event: "loads"; readonly loads: readonly NodeFrameRate[] }
   | { readonly event: "log"; readonly level: keyof Logger; readonly msg: string; readonly fields?: Record<string, unknown> };
 
 export type WorkerMessage = WorkerReply | WorkerEvent;
+
+/** A node's frames in and out per second over a worker's last load interval (ADR 0069). */
+export interface NodeFrameRate {
+  readonly nodeId: string;
+  readonly framesPerSecond: number;
+}
+
+/**
+ * Each node's frame rate between two readings of its frame totals taken `seconds` apart. A node that
+ * is new counts from zero; one whose counters went back (its ports were re-attached) counts from its
+ * new total, never a negative rate; nodes gone since are left out.
+ */
+export function frameRates(before: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>, seconds: number): NodeFrameRate[] {
+  if (!(seconds > 0)) return [];
+  const rates: NodeFrameRate[] = [];
+  for (const [nodeId, total] of now) {
+    const was = before.get(nodeId) ?? 0;
+    const frames = total >= was ? total - was : total;
+    rates.push({ nodeId, framesPerSecond: frames / seconds });
+  }
+  return rates;
+}
 
 const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay"];
 

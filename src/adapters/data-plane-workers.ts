@@ -13,7 +13,8 @@ import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import { PROGRAMS_KNOWN_SENT, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
+import type { NodeLoad } from "../domain/placement/placement.js";
+import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
 
 interface PendingCall {
@@ -33,6 +34,8 @@ interface Slot {
   readonly holds: Set<string>;
   /** The expression texts whose programs the running worker was sent: it keeps them (ADR 0054). */
   readonly programsSent: Set<string>;
+  /** Its nodes' frame rates as it last reported them (ADR 0069). */
+  loads: readonly NodeFrameRate[];
 }
 
 /** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
@@ -54,6 +57,8 @@ interface WorkerDataPlaneOptions {
   readonly logger: Logger;
   /** The compiled programs of bpf and match filters, which a sync sends along with its node. */
   readonly programs: BpfPrograms;
+  /** How often each worker reports its nodes' frame rates, in ms (default 1000; 0: never). */
+  readonly loadIntervalMs?: number;
   /** The worker's module; only tests replace it (with one that can be made to fail). */
   readonly workerScript?: URL;
 }
@@ -78,9 +83,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
 
   constructor(private readonly options: WorkerDataPlaneOptions) {
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
-    this.workerData = { dataPlane: options.dataPlane, transport: options.transport };
+    this.workerData = { dataPlane: options.dataPlane, transport: options.transport, ...(options.loadIntervalMs === undefined ? {} : { loadIntervalMs: options.loadIntervalMs }) };
     this.slots = Array.from({ length: options.workers }, (_, index) => {
-      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set() };
+      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set(), loads: [] };
       this.spawn(slot);
       return slot;
     });
@@ -93,9 +98,11 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     // A new worker keeps no record of any node (each one's next sync is whole) and no program.
     slot.holds.clear();
     slot.programsSent.clear();
+    slot.loads = [];
     worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
         if (m.event === "notification") notifications.publish(m.notification);
+        else if (m.event === "loads") slot.loads = m.loads;
         else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
         return;
       }
@@ -238,6 +245,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
   fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
     return this.call(nodeId, "fileOf", nodeId, portNumber);
+  }
+
+  /**
+   * Each live node's frame rate with the worker it runs on, as the workers last reported (ADR 0069):
+   * what `planMove` places nodes by. A worker that is not running, or has not reported yet, gives none.
+   */
+  nodeLoads(): NodeLoad[] {
+    return this.slots.flatMap((slot) =>
+      slot.worker === undefined ? [] : slot.loads.filter((l) => this.desired.has(l.nodeId)).map((l) => ({ nodeId: l.nodeId, worker: slot.index, load: l.framesPerSecond })),
+    );
   }
 
   /** A worker that is not running (or dies meanwhile) has no reading: the others still give theirs. */

@@ -415,6 +415,24 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     return out;
   }
 
+  /**
+   * Frames each node has taken in and sent out since its ports were attached: the work it costs its
+   * thread, which the placement of nodes over workers compares (ADR 0069). Counted, not timed, so it
+   * costs the frame path nothing more.
+   */
+  frameTotals(): ReadonlyMap<string, number> {
+    const totals = new Map<string, number>();
+    for (const [nodeId, live] of this.nodes) {
+      let frames = 0;
+      for (const portNumber of live.ports.keys()) {
+        const c = live.counters(portNumber);
+        if (c !== undefined) frames += c.framesIn + c.framesOut;
+      }
+      totals.set(nodeId, frames);
+    }
+    return totals;
+  }
+
   async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
     const live = this.nodes.get(nodeId)?.live;
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];

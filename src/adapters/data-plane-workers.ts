@@ -80,6 +80,10 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private readonly workerData: DataPlaneWorkerData;
   private nextId = 1;
   private closed = false;
+  /** Nodes moved to a worker other than their hash's (ADR 0069): their calls, and their restart, go there. */
+  private readonly placed = new Map<string, number>();
+  /** Per node, its sync, removal or move under way: the next one starts after it, so a move never overlaps them. */
+  private readonly queue = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: WorkerDataPlaneOptions) {
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
@@ -158,10 +162,26 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   private slotOf(nodeId: string | undefined): Slot {
-    return this.slots[nodeId === undefined ? 0 : workerIndexOf(nodeId, this.slots.length)] as Slot;
+    if (nodeId === undefined) return this.slots[0] as Slot;
+    return this.slots[this.placed.get(nodeId) ?? workerIndexOf(nodeId, this.slots.length)] as Slot;
   }
 
-  private call<K extends WorkerOp>(nodeId: string | undefined, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+  /** Runs `fn` after the node's sync, removal or move under way, if any. */
+  private serially<T>(nodeId: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.queue.get(nodeId) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queue.set(nodeId, tail);
+    void tail.then(() => {
+      if (this.queue.get(nodeId) === tail) this.queue.delete(nodeId);
+    });
+    return run;
+  }
+
+  /** A call about a node goes to the worker it is on once what is under way for it is done (a move changes which). */
+  private async call<K extends WorkerOp>(nodeId: string, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+    const underWay = this.queue.get(nodeId);
+    if (underWay !== undefined) await underWay;
     return this.send(this.slotOf(nodeId), op, args);
   }
 
@@ -221,15 +241,51 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return synced;
   }
 
-  async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const synced = await this.syncOn(this.slotOf(node.nodeId), node);
-    if (E.isRight(synced)) this.desired.set(node.nodeId, node);
-    return synced;
+  sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
+    return this.serially(node.nodeId, async () => {
+      const synced = await this.syncOn(this.slotOf(node.nodeId), node);
+      if (E.isRight(synced)) this.desired.set(node.nodeId, node);
+      return synced;
+    });
   }
-  async removeNode(nodeId: string): Promise<void> {
-    this.desired.delete(nodeId);
-    this.slotOf(nodeId).holds.delete(nodeId);
-    await this.call(nodeId, "removeNode", nodeId);
+  removeNode(nodeId: string): Promise<void> {
+    return this.serially(nodeId, async () => {
+      const slot = this.slotOf(nodeId);
+      this.desired.delete(nodeId);
+      this.placed.delete(nodeId);
+      slot.holds.delete(nodeId);
+      await this.send(slot, "removeNode", [nodeId]);
+    });
+  }
+
+  /**
+   * Moves a node to worker `to` (ADR 0069): removed where it runs (its sockets close), then synced whole
+   * on `to`, which binds the same ports. Frames that reach its ports between the close and the bind are
+   * lost, and so are the frames its delay lines held; its counters and MAC table start afresh there.
+   * If `to` cannot take it, it is put back where it was. True when it moved; false when there was nothing
+   * to do (an unknown node or worker, the worker it is on, a worker not running) or it was put back.
+   */
+  moveNode(nodeId: string, to: number): Promise<boolean> {
+    return this.serially(nodeId, async () => {
+      const node = this.desired.get(nodeId);
+      const from = this.slotOf(nodeId);
+      const target = this.slots[to];
+      if (node === undefined || target === undefined || target === from || target.worker === undefined || from.worker === undefined) return false;
+      from.holds.delete(nodeId);
+      // Closed there first: Node 20's dgram has no reusePort, so the target cannot bind the ports before.
+      await this.send(from, "removeNode", [nodeId]);
+      const synced = await this.syncOn(target, node).catch((err: Error) => E.left(err));
+      if (E.isRight(synced)) {
+        if (to === workerIndexOf(nodeId, this.slots.length)) this.placed.delete(nodeId);
+        else this.placed.set(nodeId, to);
+        this.options.logger.info("node moved to another data plane worker", { nodeId, from: from.index, to });
+        return true;
+      }
+      const reason = synced.left instanceof Error ? synced.left.message : synced.left._tag;
+      const back = await this.syncOn(from, node).catch((err: Error) => E.left(err));
+      this.options.logger.error("a node could not move to another data plane worker", { nodeId, from: from.index, to, reason, restored: E.isRight(back) });
+      return false;
+    });
   }
   counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
     return this.call(nodeId, "counters", nodeId);

@@ -13,7 +13,7 @@ import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import type { NodeLoad } from "../domain/placement/placement.js";
+import { type NodeLoad, type PlacementPolicy, planMove } from "../domain/placement/placement.js";
 import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
 
@@ -42,7 +42,10 @@ interface Slot {
 const MAX_DEATHS = 5;
 const RESTART_WINDOW_MS = 60_000;
 
-/** The worker a node runs on: FNV-1a of its id, so a node stays on one worker for its whole life. */
+/** Load intervals a node stays on the worker it moved to before it may move again (with the gain margin, no flapping). */
+const PINNED_INTERVALS = 10;
+
+/** The worker a node runs on unless placed by load (ADR 0069): FNV-1a of its id, so a node stays on one worker for its whole life. */
 export function workerIndexOf(nodeId: string, workers: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < nodeId.length; i++) h = Math.imul(h ^ nodeId.charCodeAt(i), 0x01000193) >>> 0;
@@ -59,6 +62,11 @@ interface WorkerDataPlaneOptions {
   readonly programs: BpfPrograms;
   /** How often each worker reports its nodes' frame rates, in ms (default 1000; 0: never). */
   readonly loadIntervalMs?: number;
+  /**
+   * Moves busy nodes between workers by their measured load (ADR 0069), each load interval; undefined
+   * (the default): nodes stay on the worker their id hashes to.
+   */
+  readonly placement?: PlacementPolicy;
   /** The worker's module; only tests replace it (with one that can be made to fail). */
   readonly workerScript?: URL;
 }
@@ -84,6 +92,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private readonly placed = new Map<string, number>();
   /** Per node, its sync, removal or move under way: the next one starts after it, so a move never overlaps them. */
   private readonly queue = new Map<string, Promise<unknown>>();
+  /** When each node last moved (ms): it stays put for PINNED_INTERVALS load intervals after. */
+  private readonly movedAt = new Map<string, number>();
+  /** No plan before this time (ms): the loads read before a move miss the moved node for an interval. */
+  private quietUntil = 0;
+  private rebalancing = false;
+  private readonly rebalancer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: WorkerDataPlaneOptions) {
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
@@ -93,6 +107,32 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       this.spawn(slot);
       return slot;
     });
+    const interval = options.loadIntervalMs ?? 1000;
+    if (options.placement !== undefined && interval > 0 && options.workers > 1) {
+      const policy = options.placement;
+      this.rebalancer = setInterval(() => void this.rebalance(policy, interval), interval);
+      // Placement must not keep an embedding host's process alive.
+      this.rebalancer.unref();
+    }
+  }
+
+  /** One step of placement by load: at most one move, after the loads of a previous one settled. */
+  private async rebalance(policy: PlacementPolicy, interval: number): Promise<void> {
+    const now = Date.now();
+    if (this.rebalancing || this.closed || now < this.quietUntil) return;
+    const pinned = new Set([...this.movedAt].filter(([, at]) => now - at < PINNED_INTERVALS * interval).map(([nodeId]) => nodeId));
+    const move = planMove({ workers: this.slots.length, loads: this.nodeLoads(), pinned }, policy);
+    if (move === undefined) return;
+    this.rebalancing = true;
+    try {
+      await this.moveNode(move.nodeId, move.to);
+      this.movedAt.set(move.nodeId, Date.now());
+      this.quietUntil = Date.now() + 2 * interval;
+    } catch (err) {
+      this.options.logger.error("placing a node by load failed", { nodeId: move.nodeId, err: (err as Error).message });
+    } finally {
+      this.rebalancing = false;
+    }
   }
 
   private spawn(slot: Slot): void {
@@ -253,6 +293,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       const slot = this.slotOf(nodeId);
       this.desired.delete(nodeId);
       this.placed.delete(nodeId);
+      this.movedAt.delete(nodeId);
       slot.holds.delete(nodeId);
       await this.send(slot, "removeNode", [nodeId]);
     });
@@ -309,7 +350,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
    */
   nodeLoads(): NodeLoad[] {
     return this.slots.flatMap((slot) =>
-      slot.worker === undefined ? [] : slot.loads.filter((l) => this.desired.has(l.nodeId)).map((l) => ({ nodeId: l.nodeId, worker: slot.index, load: l.framesPerSecond })),
+      slot.worker === undefined ? [] : slot.loads.filter((l) => this.desired.has(l.nodeId) && this.slotOf(l.nodeId) === slot).map((l) => ({ nodeId: l.nodeId, worker: slot.index, load: l.framesPerSecond })),
     );
   }
 
@@ -323,6 +364,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.rebalancer);
     const running = this.slots.filter((slot) => slot.worker !== undefined);
     await Promise.all(running.map((slot) => this.send(slot, "close", []).catch(() => undefined)));
     await Promise.all(running.map((slot) => slot.worker?.terminate()));

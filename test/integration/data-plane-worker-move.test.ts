@@ -2,6 +2,7 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
 import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { randomUUID } from "node:crypto";
 import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
@@ -45,8 +46,8 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     await Promise.all(opened.splice(0).map((p) => p.close()));
   });
 
-  async function wiredSwitch(): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
-    let node: ComputeNode = createEthernetSwitch({ nodeId: NODE, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+  async function wiredSwitch(nodeId = NODE): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
+    let node: ComputeNode = createEthernetSwitch({ nodeId, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
     const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
     opened.push(...peers);
     const lports = [await freePort(), await freePort()] as [number, number];
@@ -133,5 +134,41 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     const failed = logger.lines.find((l) => l.msg === "a node could not move to another data plane worker");
     expect(failed?.fields).to.deep.include({ nodeId: NODE, from: HOME, to: OTHER, restored: true });
     expect(String(failed?.fields?.["reason"])).to.match(/stopped \(exit code 1\) before answering sync/);
+  });
+
+  it("with placement by load, spreads two busy switches whose ids hash onto one worker, then leaves them", async () => {
+    await dp.close();
+    dp = new WorkerDataPlane({
+      workers: 2,
+      dataPlane: TEST_DATA_PLANE_OPTIONS,
+      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
+      notifications: new NotificationHub(),
+      logger,
+      programs: new FilterPrograms(new InlineBpfCompiler()),
+      loadIntervalMs: 50,
+      placement: { minGain: 0.1, minTotalLoad: 10 },
+    });
+    const ids: string[] = [];
+    while (ids.length < 2) {
+      const id = randomUUID();
+      if (workerIndexOf(id, 2) === 0) ids.push(id);
+    }
+    const switches = [await wiredSwitch(ids[0]), await wiredSwitch(ids[1])];
+    const frame = ethernetFrame("ff:ff:ff:ff:ff:ff", A, { payload: 46 });
+    const moved = () => logger.lines.filter((l) => l.msg === "node moved to another data plane worker");
+    // Both busy, bounded: until one moved, then as long again to see that nothing moves back.
+    for (let round = 0; round < 400 && moved().length === 0; round++) {
+      for (const sw of switches) for (let i = 0; i < 5; i++) await sw.peers[0].send(frame, sw.lports[0]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(moved(), "one switch moved").to.have.length(1);
+    for (let round = 0; round < 60; round++) {
+      for (const sw of switches) for (let i = 0; i < 5; i++) await sw.peers[0].send(frame, sw.lports[0]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(moved(), "and nothing moved after").to.have.length(1);
+    const workers = dp.nodeLoads().filter((l) => ids.includes(l.nodeId)).map((l) => l.worker).sort();
+    expect(workers).to.deep.equal([0, 1]);
+    for (const sw of switches) expect(await forwards(sw)).to.equal(true);
   });
 });

@@ -152,14 +152,27 @@ async function costPerFrame(rig: DataplaneRig): Promise<{ workers: number; size:
   return cost;
 }
 
-async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: number; split: readonly number[] | undefined }[]> {
-  const rows: { workers: number; rate: number; split: readonly number[] | undefined }[] = [];
+/** The chain's set-ups: the main thread, 1 worker, 2 alternated, 2 hashed together, 2 together then balanced by load (ADR 0069). */
+const CHAIN_SETUPS = [
+  { label: "main thread", workers: 0, placement: "alternate", balance: false },
+  { label: "1 worker", workers: 1, placement: "alternate", balance: false },
+  { label: "2 workers, alternated", workers: 2, placement: "alternate", balance: false },
+  { label: "2 workers, ids hashed onto one", workers: 2, placement: "together", balance: false },
+  { label: "2 workers, ids hashed onto one, --dataplane-balance", workers: 2, placement: "together", balance: true },
+] as const;
+type ChainRow = { label: string; rate: number; split: readonly number[] | undefined };
+
+async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
+  const rows: ChainRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const workers of [0, 1, 2]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN }, async (dut) => {
+    for (const setup of CHAIN_SETUPS) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: setup.workers, chain: CHAIN, placement: setup.placement, balance: setup.balance }, async (dut) => {
+        // Traffic for the balancer to measure and act on (2 moves, each followed by quiet intervals), before the search.
+        if (setup.balance) await rig.trial(dut, { rate: 20_000, durationMs: 7000, size: 64 });
         const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
-        log(`chain of ${CHAIN}, ${where(workers)}${dut.split ? ` (switches on workers ${dut.split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ workers, rate: result.rate, split: dut.split });
+        const split = await dut.child.call<number[] | undefined>("split");
+        log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        rows.push({ label: setup.label, rate: result.rate, split });
       });
     }
   }
@@ -222,13 +235,14 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
-        [0, 1, 2].map((workers) => {
-          const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
-          const split = chain.find((c) => c.workers === workers)?.split;
-          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain)`;
-          const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
-          return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker"],
+        CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
+          const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
+          const split = chain.find((c) => c.label === label)?.split;
+          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain, at the end)`;
+          const main = median(chain.filter((c) => c.label === "main thread").map((c) => c.rate));
+          const one = median(chain.filter((c) => c.label === "1 worker").map((c) => c.rate));
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2), (median(rates) / one).toFixed(2)];
         }),
       ),
     );

@@ -8,7 +8,7 @@
  *   3. the aggregate loss-free rate of a chain of switches (each frame crosses every switch) with the
  *      data plane on the main thread, in 1 worker and in 2.
  *
- *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
+ *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain] [--chain-setup 0-4]
  *
  * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
  * 127.0.0.1 and every child process is ended by the benchmark.
@@ -30,6 +30,9 @@ const API_NODES = 1000;
 const DELAY_RATE = 20_000;
 const COST_RATE = 40_000;
 const CHAIN = 4;
+const setupAt = argv.indexOf("--chain-setup");
+/** Only the chain set-up of this index (0-4, CHAIN_SETUPS), to look at one. */
+const SETUP = setupAt >= 0 ? Number(argv[setupAt + 1]) : undefined;
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -165,10 +168,13 @@ type ChainRow = { label: string; rate: number; split: readonly number[] | undefi
 async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   const rows: ChainRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const setup of CHAIN_SETUPS) {
+    for (const setup of CHAIN_SETUPS.filter((_, i) => SETUP === undefined || i === SETUP)) {
       await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: setup.workers, chain: CHAIN, placement: setup.placement, balance: setup.balance }, async (dut) => {
         // Traffic for the balancer to measure and act on (2 moves, each followed by quiet intervals), before the search.
-        if (setup.balance) await rig.trial(dut, { rate: 20_000, durationMs: 7000, size: 64 });
+        if (setup.balance) {
+          await rig.trial(dut, { rate: 20_000, durationMs: 7000, size: 64 });
+          log(`chain of ${CHAIN}, ${setup.label}, round ${round}: after the warm-up, switches on workers ${(await dut.child.call<number[]>("split")).join(", ")}`);
+        }
         const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
         const split = await dut.child.call<number[] | undefined>("split");
         log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);

@@ -136,6 +136,27 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     expect(String(failed?.fields?.["reason"])).to.match(/stopped \(exit code 1\) before answering sync/);
   });
 
+  it("comes back on the worker it moved to when that worker dies and restarts", async () => {
+    await dp.close();
+    dp = new WorkerDataPlane({
+      workers: 2,
+      dataPlane: TEST_DATA_PLANE_OPTIONS,
+      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
+      notifications: new NotificationHub(),
+      logger,
+      programs: new FilterPrograms(new InlineBpfCompiler()),
+      workerScript: new URL("../support/crashing-data-plane-worker.js", import.meta.url),
+    });
+    const sw = await wiredSwitch();
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    let crasher: string;
+    do crasher = randomUUID();
+    while (workerIndexOf(crasher, 2) !== OTHER);
+    await dp.sync(createEthernetSwitch({ nodeId: crasher, projectId: PROJECT, name: "crash-me", console: null, consoleType: "none", portsMapping: defaultPortsMapping() })).catch(() => undefined);
+    expect(logger.lines.find((l) => l.msg === "data plane worker died; restarting it with its nodes")?.fields).to.deep.include({ worker: OTHER, nodes: 1 });
+    expect(await forwards(sw), "forwards again from the restarted worker").to.equal(true);
+  });
+
   it("with placement by load, spreads two busy switches whose ids hash onto one worker, then leaves them", async () => {
     await dp.close();
     dp = new WorkerDataPlane({

@@ -30,7 +30,7 @@ export interface Move {
   readonly to: number;
 }
 
-export interface PlacementInput {
+interface PlacementInput {
   readonly workers: number;
   readonly loads: readonly NodeLoad[];
   /** Nodes that must stay where they are (moved too recently, or being moved): a cooldown the caller keeps. */

@@ -57,7 +57,7 @@ import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
-import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
+import { chooseUdpTransport } from "./transport/batched-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
@@ -238,7 +238,14 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const bindHost = settings.host === "::" || settings.host === "0.0.0.0" ? settings.host : settings.host === "localhost" ? "127.0.0.1" : settings.host;
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
   const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
-  value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport(transport));
+  // The batched datagram path when its addon was built, node:dgram otherwise (ADR 0068); said at start.
+  if (o.udpTransport !== undefined) value(TOKENS.UdpTransport, o.udpTransport);
+  else {
+    const chosen = chooseUdpTransport(transport);
+    value(TOKENS.UdpTransport, chosen.transport);
+    if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
+    else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
+  }
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;

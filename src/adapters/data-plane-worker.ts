@@ -9,7 +9,8 @@ import type { LoopDelay } from "../application/ports/data-plane.js";
 import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
 import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
 import { expressionText } from "../domain/filters/filter-settings.js";
-import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-transport.js";
+import type { DgramOptions } from "./transport/dgram-udp-transport.js";
+import { chooseUdpTransport } from "./transport/batched-udp-transport.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
@@ -78,7 +79,8 @@ class ReceivedPrograms implements BpfPrograms {
 
 const programs = new ReceivedPrograms();
 const dataPlane = new SwitchDataPlane(
-  new DgramUdpTransport(data.transport),
+  // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop.
+  chooseUdpTransport(data.transport).transport,
   new PcapFileSink(),
   new SystemClock(),
   new NodeTimers(),

@@ -1,0 +1,377 @@
+/*
+ * udp-batch: a connected UDP socket read with recvmmsg and written with sendmmsg (docs/adr/0068).
+ *
+ * Node's dgram makes one recvmsg, one 64 KiB read buffer and one JavaScript call per datagram. Here the
+ * socket's readiness comes from libuv (uv_poll on the fd, so it lives on Node's own event loop, main
+ * thread or worker), each wake-up drains the socket with recvmmsg into one receive arena per thread,
+ * and JavaScript gets one call per batch: one Buffer holding the batch's datagrams back to back and
+ * their lengths. A batch is whatever the kernel holds at that moment (MSG_DONTWAIT): nothing waits
+ * for frames that have not come, so one lone frame is delivered as soon as it is readable.
+ *
+ * JS API (loaded by src/adapters/transport/batched-udp-transport.ts):
+ *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg))
+ *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
+ *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
+ *   close(handle)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <node_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <uv.h>
+
+#define BATCH 64
+/* The largest UDP payload over IPv4 is 65507 bytes; a slot this size never truncates a datagram. */
+#define SLOT 65536
+/* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
+#define MAX_BATCHES_PER_WAKEUP 8
+
+typedef struct {
+  /* The receive arena, shared by every socket of this thread: a batch is copied out before the
+   * JavaScript call returns, so one arena per event loop is enough (64 × 64 KiB, not per NIO). */
+  unsigned char *arena;
+  struct mmsghdr msgs[BATCH];
+  struct iovec iovs[BATCH];
+} env_data;
+
+typedef struct {
+  uv_poll_t poll;
+  int fd;
+  int closing;
+  napi_env env;
+  env_data *data;
+  napi_ref on_batch;
+  napi_ref on_error;
+  napi_async_context async;
+  /* Freed when both the libuv handle is closed and the JS handle is collected, whichever is last. */
+  int refs;
+} endpoint;
+
+static void finalize_endpoint(napi_env env, void *p, void *hint);
+
+static void release(endpoint *ep) {
+  if (--ep->refs == 0) free(ep);
+}
+
+static void finalize_env_data(napi_env env, void *p, void *hint) {
+  (void)env;
+  (void)hint;
+  env_data *d = p;
+  free(d->arena);
+  free(d);
+}
+
+static env_data *get_env_data(napi_env env) {
+  env_data *d = NULL;
+  if (napi_get_instance_data(env, (void **)&d) == napi_ok && d != NULL) return d;
+  d = calloc(1, sizeof *d);
+  if (d == NULL) return NULL;
+  d->arena = malloc((size_t)BATCH * SLOT);
+  if (d->arena == NULL) {
+    free(d);
+    return NULL;
+  }
+  napi_set_instance_data(env, d, finalize_env_data, NULL);
+  return d;
+}
+
+static const char *errno_name(int err) { return uv_err_name(uv_translate_sys_error(err)); }
+
+static napi_value throw_errno(napi_env env, int err, const char *what) {
+  napi_value msg, code, error;
+  char text[160];
+  snprintf(text, sizeof text, "%s %s: %s", what, errno_name(err), strerror(err));
+  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg);
+  napi_create_string_utf8(env, errno_name(err), NAPI_AUTO_LENGTH, &code);
+  napi_create_error(env, NULL, msg, &error);
+  napi_set_named_property(env, error, "code", code);
+  napi_throw(env, error);
+  return NULL;
+}
+
+/* Calls a JS callback from a libuv callback: make_callback runs the microtasks afterwards (the
+ * transport's send flush is one), and a throwing listener becomes an uncaught exception, as with dgram. */
+static void call_js(endpoint *ep, napi_ref fn_ref, size_t argc, napi_value *argv) {
+  napi_env env = ep->env;
+  napi_value fn, recv;
+  napi_get_reference_value(env, fn_ref, &fn);
+  napi_get_global(env, &recv); /* make_callback wants an object as receiver */
+  napi_status s = napi_make_callback(env, ep->async, recv, fn, argc, argv, NULL);
+  if (s == napi_pending_exception) {
+    napi_value exc;
+    napi_get_and_clear_last_exception(env, &exc);
+    napi_fatal_exception(env, exc);
+  }
+}
+
+static void report_error(endpoint *ep, int err) {
+  napi_handle_scope scope;
+  napi_open_handle_scope(ep->env, &scope);
+  napi_value argv[2];
+  napi_create_string_utf8(ep->env, errno_name(err), NAPI_AUTO_LENGTH, &argv[0]);
+  napi_create_string_utf8(ep->env, strerror(err), NAPI_AUTO_LENGTH, &argv[1]);
+  call_js(ep, ep->on_error, 2, argv);
+  napi_close_handle_scope(ep->env, scope);
+}
+
+static void on_readable(uv_poll_t *poll, int status, int events) {
+  endpoint *ep = poll->data;
+  (void)events;
+  if (ep->closing) return;
+  if (status < 0) {
+    /* libuv stops a poll handle whose fd reports POLLERR, which a connected UDP socket does when the
+     * peer's ICMP (port unreachable ...) comes back. Take the pending error, report it and watch
+     * again: a peer not listening yet must not end the NIO. */
+    int err = 0;
+    socklen_t len = sizeof err;
+    getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
+    if (err != 0) report_error(ep, err);
+    return;
+  }
+  env_data *d = ep->data;
+  for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
+    for (int i = 0; i < BATCH; i++) {
+      d->iovs[i].iov_base = d->arena + (size_t)i * SLOT;
+      d->iovs[i].iov_len = SLOT;
+      memset(&d->msgs[i].msg_hdr, 0, sizeof d->msgs[i].msg_hdr);
+      d->msgs[i].msg_hdr.msg_iov = &d->iovs[i];
+      d->msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+      /* ECONNREFUSED and the like: the peer's ICMP, reported and never fatal. */
+      report_error(ep, errno);
+      continue;
+    }
+    if (n == 0) return;
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += d->msgs[i].msg_len;
+    napi_handle_scope scope;
+    napi_open_handle_scope(ep->env, &scope);
+    napi_value argv[2];
+    void *out = NULL;
+    /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
+     * only its own batch alive. */
+    napi_create_buffer(ep->env, total, &out, &argv[0]);
+    napi_create_array_with_length(ep->env, (size_t)n, &argv[1]);
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+      unsigned int len = d->msgs[i].msg_len;
+      memcpy((unsigned char *)out + off, d->arena + (size_t)i * SLOT, len);
+      off += len;
+      napi_value v;
+      napi_create_uint32(ep->env, len, &v);
+      napi_set_element(ep->env, argv[1], (uint32_t)i, v);
+    }
+    call_js(ep, ep->on_batch, 2, argv);
+    napi_close_handle_scope(ep->env, scope);
+    if (n < BATCH) return;
+  }
+}
+
+static int parse_addr(int family, const char *host, int port, struct sockaddr_storage *ss, socklen_t *len) {
+  memset(ss, 0, sizeof *ss);
+  if (family == 6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+    a->sin6_family = AF_INET6;
+    a->sin6_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1) return EINVAL;
+    *len = sizeof *a;
+  } else {
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &a->sin_addr) != 1) return EINVAL;
+    *len = sizeof *a;
+  }
+  return 0;
+}
+
+static napi_value js_open(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value argv[9];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 9) {
+    napi_throw_type_error(env, NULL, "open needs 9 arguments");
+    return NULL;
+  }
+  int32_t family, lport, rport, rcvbuf, sndbuf;
+  char bind_host[64], peer_host[64];
+  size_t ignored;
+  if (napi_get_value_int32(env, argv[0], &family) != napi_ok ||
+      napi_get_value_string_utf8(env, argv[1], bind_host, sizeof bind_host, &ignored) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &lport) != napi_ok ||
+      napi_get_value_string_utf8(env, argv[3], peer_host, sizeof peer_host, &ignored) != napi_ok ||
+      napi_get_value_int32(env, argv[4], &rport) != napi_ok ||
+      napi_get_value_int32(env, argv[5], &rcvbuf) != napi_ok ||
+      napi_get_value_int32(env, argv[6], &sndbuf) != napi_ok) {
+    napi_throw_type_error(env, NULL, "open: bad argument types");
+    return NULL;
+  }
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "open");
+  struct sockaddr_storage local, peer;
+  socklen_t local_len, peer_len;
+  if (parse_addr(family, bind_host, lport, &local, &local_len) != 0) return throw_errno(env, EINVAL, "bind address");
+  if (parse_addr(family, peer_host, rport, &peer, &peer_len) != 0) return throw_errno(env, EINVAL, "peer address");
+  int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return throw_errno(env, errno, "socket");
+  if (rcvbuf > 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  if (sndbuf > 0) setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  if (family == 6) {
+    int one = 1;
+    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  }
+  if (bind(fd, (struct sockaddr *)&local, local_len) != 0) {
+    int err = errno;
+    close(fd);
+    return throw_errno(env, err, "bind");
+  }
+  if (connect(fd, (struct sockaddr *)&peer, peer_len) != 0) {
+    int err = errno;
+    close(fd);
+    return throw_errno(env, err, "connect");
+  }
+  endpoint *ep = calloc(1, sizeof *ep);
+  if (ep == NULL) {
+    close(fd);
+    return throw_errno(env, ENOMEM, "open");
+  }
+  ep->fd = fd;
+  ep->env = env;
+  ep->data = d;
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (uv_poll_init(loop, &ep->poll, fd) != 0) {
+    close(fd);
+    free(ep);
+    return throw_errno(env, EINVAL, "uv_poll_init");
+  }
+  ep->poll.data = ep;
+  ep->refs = 2;
+  napi_create_reference(env, argv[7], 1, &ep->on_batch);
+  napi_create_reference(env, argv[8], 1, &ep->on_error);
+  napi_value name;
+  napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &ep->async);
+  uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_value handle;
+  napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  return handle;
+}
+
+static endpoint *get_endpoint(napi_env env, napi_value v) {
+  void *p = NULL;
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external) return NULL;
+  napi_get_value_external(env, v, &p);
+  return p;
+}
+
+static napi_value js_send(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  endpoint *ep = argc == 2 ? get_endpoint(env, argv[0]) : NULL;
+  napi_value result;
+  if (ep == NULL || ep->closing) {
+    napi_create_uint32(env, 0, &result);
+    return result;
+  }
+  uint32_t count = 0;
+  if (napi_get_array_length(env, argv[1], &count) != napi_ok) {
+    napi_throw_type_error(env, NULL, "send: frames must be an array");
+    return NULL;
+  }
+  struct mmsghdr msgs[BATCH];
+  struct iovec iovs[BATCH];
+  uint32_t sent = 0;
+  /* The iovecs point into the JS buffers themselves: sendmmsg copies into the kernel before it
+   * returns, so nothing is copied here. */
+  while (sent < count) {
+    uint32_t n = 0;
+    for (; n < BATCH && sent + n < count; n++) {
+      napi_value el;
+      napi_get_element(env, argv[1], sent + n, &el);
+      napi_typedarray_type type;
+      size_t length, offset;
+      void *data;
+      napi_value ab;
+      if (napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok) {
+        napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
+        return NULL;
+      }
+      iovs[n].iov_base = data;
+      iovs[n].iov_len = length;
+      memset(&msgs[n].msg_hdr, 0, sizeof msgs[n].msg_hdr);
+      msgs[n].msg_hdr.msg_iov = &iovs[n];
+      msgs[n].msg_hdr.msg_iovlen = 1;
+    }
+    int r = sendmmsg(ep->fd, msgs, n, MSG_DONTWAIT);
+    if (r < 0) {
+      /* A full send buffer or the peer's ICMP: the rest of the batch is dropped, as a UDP sender
+       * that is not told would lose it (dgram without a callback does the same). */
+      if (errno == EINTR) continue;
+      break;
+    }
+    sent += (uint32_t)r;
+    if ((uint32_t)r < n) {
+      /* The kernel stopped at a datagram it refused (e.g. too large): skip it and go on. */
+      sent += 1;
+    }
+  }
+  napi_create_uint32(env, sent > count ? count : sent, &result);
+  return result;
+}
+
+static void on_closed(uv_handle_t *h) {
+  endpoint *ep = h->data;
+  close(ep->fd);
+  release(ep);
+}
+
+static void begin_close(napi_env env, endpoint *ep) {
+  ep->closing = 1;
+  uv_poll_stop(&ep->poll);
+  napi_delete_reference(env, ep->on_batch);
+  napi_delete_reference(env, ep->on_error);
+  napi_async_destroy(env, ep->async);
+  uv_close((uv_handle_t *)&ep->poll, on_closed);
+}
+
+/* A handle dropped without close() still gets its socket closed (a leak otherwise). */
+static void finalize_endpoint(napi_env env, void *p, void *hint) {
+  (void)hint;
+  endpoint *ep = p;
+  if (!ep->closing) begin_close(env, ep);
+  release(ep);
+}
+
+static napi_value js_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  endpoint *ep = argc == 1 ? get_endpoint(env, argv[0]) : NULL;
+  if (ep != NULL && !ep->closing) begin_close(env, ep);
+  return NULL;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
+      {"send", NULL, js_send, NULL, NULL, NULL, napi_default, NULL},
+      {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
+
+NAPI_MODULE_INIT() { return init(env, exports); }

@@ -1,0 +1,258 @@
+import { createSocket, type Socket } from "node:dgram";
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
+import {
+  BatchedUdpTransport,
+  chooseUdpTransport,
+  loadUdpBatchAddon,
+  type UdpBatchAddon,
+} from "../../src/adapters/transport/batched-udp-transport.js";
+import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
+
+const OPTIONS = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
+
+function loadOrSkip(ctx: Mocha.Context): UdpBatchAddon {
+  try {
+    return loadUdpBatchAddon();
+  } catch (err) {
+    const message = `batched UDP addon not available: ${(err as Error).message}`;
+    // Under CI the addon must build: a missing compiler is a broken runner, not a reason to skip.
+    if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: the batched path must be built)`);
+    console.log(`      skipped: ${message}`);
+    ctx.skip();
+  }
+}
+
+async function peerSocket(): Promise<Socket> {
+  const s = createSocket("udp4");
+  await new Promise<void>((resolve) => s.bind(0, "127.0.0.1", resolve));
+  return s;
+}
+
+function nextMessages(s: Socket, count: number): Promise<Buffer[]> {
+  return new Promise((resolve) => {
+    const got: Buffer[] = [];
+    const on = (m: Buffer): void => {
+      got.push(m);
+      if (got.length === count) {
+        s.off("message", on);
+        resolve(got);
+      }
+    };
+    s.on("message", on);
+  });
+}
+
+/** A free port on 127.0.0.1, found by binding 0 and letting go. */
+async function freePort(): Promise<number> {
+  const s = await peerSocket();
+  const port = s.address().port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+interface Opened {
+  endpoint: UdpEndpoint;
+  lport: number;
+  frames: Uint8Array[];
+  errors: string[];
+  framesArrived(count: number): Promise<void>;
+}
+
+async function open(transport: { open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> }, rport: number): Promise<Opened> {
+  const frames: Uint8Array[] = [];
+  const errors: string[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const lport = await freePort();
+  const r = await transport.open({
+    lport,
+    rhost: "127.0.0.1",
+    rport,
+    onFrame: (f) => {
+      frames.push(f);
+      for (const w of waiters.filter((w) => frames.length >= w.count)) w.resolve();
+    },
+    onError: (reason) => errors.push(reason),
+  });
+  if (E.isLeft(r)) throw new Error(r.left);
+  return {
+    endpoint: r.right,
+    lport,
+    frames,
+    errors,
+    framesArrived: (count) =>
+      frames.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+  };
+}
+
+function frameOf(size: number, seed: number): Buffer {
+  const b = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) b[i] = (i * 7 + seed) & 0xff;
+  return b;
+}
+
+describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
+  this.timeout(5000);
+  let addon: UdpBatchAddon;
+  let peer: Socket;
+  let opened: Opened | undefined;
+
+  before(function () {
+    addon = loadOrSkip(this);
+  });
+  beforeEach(async () => {
+    peer = await peerSocket();
+  });
+  afterEach(async () => {
+    await opened?.endpoint.close();
+    opened = undefined;
+    await new Promise<void>((resolve) => peer.close(() => resolve()));
+  });
+
+  it("round-trips a frame with its peer on 127.0.0.1, byte for byte", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const atPeer = nextMessages(peer, 1);
+    const out = frameOf(64, 1);
+    opened.endpoint.send(out);
+    const [got] = await atPeer;
+    expect(Buffer.compare(got!, out)).to.equal(0);
+
+    const back = frameOf(1500, 2);
+    peer.send(back, opened.lport, "127.0.0.1");
+    await opened.framesArrived(1);
+    expect(Buffer.compare(Buffer.from(opened.frames[0]!), back)).to.equal(0);
+  });
+
+  it("delivers datagrams that arrive together as separate frames, in order, whatever their sizes", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const sizes = [64, 1500, 60, 9000, 14, 65507, 64];
+    const sent = sizes.map((size, i) => frameOf(size, i));
+    for (const f of sent) peer.send(f, opened.lport, "127.0.0.1");
+    await opened.framesArrived(sent.length);
+    expect(opened.frames.map((f) => f.length)).to.deep.equal(sizes);
+    sent.forEach((f, i) => expect(Buffer.compare(Buffer.from(opened!.frames[i]!), f)).to.equal(0));
+  });
+
+  it("sends the frames given in one turn as that many datagrams, in order", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const sent = Array.from({ length: 200 }, (_, i) => frameOf(64 + (i % 5), i));
+    const atPeer = nextMessages(peer, sent.length);
+    for (const f of sent) opened.endpoint.send(f);
+    const got = await atPeer;
+    got.forEach((g, i) => expect(Buffer.compare(g, sent[i]!)).to.equal(0));
+  });
+
+  it("delivers an empty datagram as an empty frame, as dgram does (the data plane counts it), and goes on", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    peer.send(Buffer.alloc(0), opened.lport, "127.0.0.1");
+    peer.send(frameOf(64, 3), opened.lport, "127.0.0.1");
+    await opened.framesArrived(2);
+    expect(opened.frames.map((f) => f.length)).to.deep.equal([0, 64]);
+  });
+
+  it("drops datagrams from anyone but the configured peer (the socket is connected)", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const stranger = await peerSocket();
+    try {
+      await new Promise((resolve) => stranger.send(frameOf(64, 9), opened!.lport, "127.0.0.1", resolve));
+      peer.send(frameOf(80, 4), opened.lport, "127.0.0.1");
+      await opened.framesArrived(1);
+      expect(opened.frames.map((f) => f.length)).to.deep.equal([80]);
+    } finally {
+      await new Promise<void>((resolve) => stranger.close(() => resolve()));
+    }
+  });
+
+  it("refuses a local port already in use with the same reason as the dgram path", async () => {
+    const r = await new BatchedUdpTransport(OPTIONS, addon).open({
+      lport: peer.address().port,
+      rhost: "127.0.0.1",
+      rport: 9,
+      onFrame: () => undefined,
+    });
+    expect(r).to.deep.equal(E.left("local port is already in use (EADDRINUSE)"));
+  });
+
+  it("refuses a peer name that does not resolve", async () => {
+    const r = await new BatchedUdpTransport(OPTIONS, addon).open({
+      lport: 0,
+      rhost: "no-such-host.invalid",
+      rport: 9,
+      onFrame: () => undefined,
+    });
+    expect(E.isLeft(r) && r.left.startsWith("Name or service not known")).to.equal(true);
+  });
+
+  it("reports a peer that is not listening (ECONNREFUSED) through onError and keeps working", async () => {
+    const gone = await freePort();
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), gone);
+    opened.endpoint.send(frameOf(64, 5));
+    // The kernel's ICMP answer arrives as an error on the next read; poll until it was reported.
+    for (let i = 0; i < 100 && opened.errors.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(opened.errors[0]).to.match(/ECONNREFUSED|refused/i);
+
+    // The peer comes up: its frames get through, and frames reach it.
+    const late = createSocket("udp4");
+    await new Promise<void>((resolve) => late.bind(gone, "127.0.0.1", resolve));
+    try {
+      const atLate = nextMessages(late, 1);
+      opened.endpoint.send(frameOf(70, 6));
+      expect((await atLate)[0]!.length).to.equal(70);
+      late.send(frameOf(90, 7), opened.lport, "127.0.0.1");
+      await opened.framesArrived(1);
+      expect(opened.frames.map((f) => f.length)).to.deep.equal([90]);
+    } finally {
+      await new Promise<void>((resolve) => late.close(() => resolve()));
+    }
+  });
+
+  it("sends nothing and throws nothing once closed", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    await opened.endpoint.close();
+    expect(() => opened!.endpoint.send(frameOf(64, 6))).not.to.throw();
+    await opened.endpoint.close();
+  });
+});
+
+describe("choosing the datagram path", () => {
+  it("falls back to node:dgram when the addon cannot be loaded, and says why", async () => {
+    const chosen = chooseUdpTransport(OPTIONS, () => {
+      throw new Error("native/build/udp_batch.node is not built");
+    }, {});
+    expect(chosen.path).to.deep.equal({ kind: "dgram", reason: "native/build/udp_batch.node is not built" });
+    expect(chosen.transport).to.be.instanceOf(DgramUdpTransport);
+
+    // The fallback really carries frames.
+    const peer = await peerSocket();
+    const o = await open(chosen.transport, peer.address().port);
+    try {
+      const atPeer = nextMessages(peer, 1);
+      o.endpoint.send(frameOf(64, 7));
+      expect((await atPeer)[0]!.length).to.equal(64);
+      peer.send(frameOf(1500, 8), o.lport, "127.0.0.1");
+      await o.framesArrived(1);
+      expect(o.frames[0]!.length).to.equal(1500);
+    } finally {
+      await o.endpoint.close();
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
+  });
+
+  it("uses node:dgram when NETEMU_UDP_PATH=dgram asks for it, without loading the addon", () => {
+    let loaded = false;
+    const chosen = chooseUdpTransport(OPTIONS, () => {
+      loaded = true;
+      throw new Error("should not be loaded");
+    }, { NETEMU_UDP_PATH: "dgram" });
+    expect(chosen.path).to.deep.equal({ kind: "dgram", reason: "NETEMU_UDP_PATH=dgram" });
+    expect(loaded).to.equal(false);
+  });
+
+  it("uses the batched path when the addon loads", () => {
+    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined };
+    const chosen = chooseUdpTransport(OPTIONS, () => fake, {});
+    expect(chosen.path).to.deep.equal({ kind: "batched" });
+    expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);
+  });
+});

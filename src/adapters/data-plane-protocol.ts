@@ -17,6 +17,7 @@ import { type Nio, nioEqual } from "../domain/switching/nio.js";
 import { portsMappingEqual } from "../domain/switching/port.js";
 import { invalidConfiguration } from "../domain/configuration/invalid-configuration.js";
 import { CONFIGURATION_LIMITS } from "../domain/configuration/limits.js";
+import type { CaptureRunning, NodeState } from "../application/dataplane/node-state.js";
 
 /**
  * The messages between the main thread and a data-plane worker (ADR 0041, 0056), declared once from
@@ -98,6 +99,10 @@ export interface DataPlaneWorkerCalls {
   close: Ports["close"];
   /** The worker's event-loop delay since the previous reading (which starts the next one). */
   eventLoopDelay(): Promise<Omit<LoopDelay, "worker">>;
+  /** Lets a node go with what it knows (ADR 0069): its sockets closed, it is forgotten here; refused while a capture runs. */
+  handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>>;
+  /** A sync of a node coming from another worker, which takes up `state` before any frame reaches it. */
+  takeOver(change: NodeChange, programs: readonly BpfProgram[], state: NodeState): Promise<E.Either<SyncError, void>>;
 }
 
 export type WorkerOp = keyof DataPlaneWorkerCalls;
@@ -140,7 +145,7 @@ export function frameRates(before: ReadonlyMap<string, number>, now: ReadonlyMap
   return rates;
 }
 
-const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay"];
+const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay", "handOver", "takeOver"];
 
 const isText = (v: unknown, max = 4096): v is string => typeof v === "string" && v.length <= max;
 const isPortNumber = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535;
@@ -151,6 +156,37 @@ function isProgram(v: unknown): v is BpfProgram {
   if (typeof v !== "object" || v === null) return false;
   const p = v as { lines?: unknown; sources?: unknown };
   return isTextList(p.lines) && isTextList(p.sources) && p.lines.length === p.sources.length;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const isTime = (v: unknown): boolean => typeof v === "number" && !Number.isNaN(v);
+
+function isHeldFrames(v: unknown): boolean {
+  if (!isObject(v) || !isTime(v["lastDepartureMs"]) || !Array.isArray(v["frames"])) return false;
+  return v["frames"].every((f: unknown) => isObject(f) && f["frame"] instanceof Uint8Array && f["frame"].length <= 65_535 && isTime(f["departureMs"]));
+}
+
+function isChainState(v: unknown): boolean {
+  return isObject(v) && typeof v["frequencyCounter"] === "number" && typeof v["corruptPosition"] === "number" && isObject(v["fates"]);
+}
+
+/**
+ * A node's state as one worker hands it to another (ADR 0069): the shape checked here, each value
+ * again where it is taken up (a count that is not one, a MAC out of range, is left out there).
+ */
+function isNodeState(v: unknown): v is NodeState {
+  if (!isObject(v) || !isText(v["nodeId"]) || !Array.isArray(v["learned"]) || !Array.isArray(v["ports"])) return false;
+  if (v["ports"].length > CONFIGURATION_LIMITS.portsPerNode) return false;
+  const learnedOk = v["learned"].every((e: unknown) => isObject(e) && ["vlan", "mac", "port", "lastSeenMs"].every((k) => typeof e[k] === "number"));
+  const portsOk = v["ports"].every((p: unknown) => {
+    if (!isObject(p) || !isPortNumber(p["portNumber"]) || !isObject(p["counters"]) || typeof p["faults"] !== "number") return false;
+    const chains = p["chains"];
+    const held = p["held"];
+    if (!isObject(chains) || !isChainState(chains["ingress"]) || (chains["egress"] !== undefined && !isChainState(chains["egress"]))) return false;
+    if (!isObject(held) || !isHeldFrames(held["ingress"]) || !isHeldFrames(held["egress"])) return false;
+    return (held["expressIngress"] === undefined || isHeldFrames(held["expressIngress"])) && (held["expressEgress"] === undefined || isHeldFrames(held["expressEgress"]));
+  });
+  return learnedOk && portsOk;
 }
 
 /**
@@ -172,6 +208,12 @@ export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number;
       // The change itself is the worker's to parse, against its own record of the node.
       return E.right({ id, op: "sync", args: [a[0] as NodeChange, programs] });
     }
+    case "takeOver": {
+      const programs = a[1];
+      if (!Array.isArray(programs) || !programs.every(isProgram) || !isNodeState(a[2])) return E.left(malformed);
+      return E.right({ id, op: "takeOver", args: [a[0] as NodeChange, programs, a[2]] });
+    }
+    case "handOver":
     case "removeNode":
     case "counters":
     case "macTable":

@@ -128,6 +128,19 @@ const calls: DataPlaneWorkerCalls = {
     if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
     return synced;
   },
+  handOver: async (nodeId) => {
+    const handed = await dataPlane.handOver(nodeId);
+    if (E.isRight(handed)) records.delete(nodeId);
+    return handed;
+  },
+  takeOver: async (change, received, state) => {
+    programs.receive(received);
+    const node = applyNodeChange(undefined, change);
+    if (E.isLeft(node)) return node;
+    const synced = await dataPlane.takeOver(node.right, state);
+    if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
+    return synced;
+  },
   removeNode: (nodeId) => {
     records.delete(nodeId);
     return dataPlane.removeNode(nodeId);

@@ -16,6 +16,7 @@ import type { DataPlaneWorkerData } from "./data-plane-worker.js";
 import { type NodeLoad, type PlacementPolicy, planMove } from "../domain/placement/placement.js";
 import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
+import type { NodeState } from "../application/dataplane/node-state.js";
 
 interface PendingCall {
   readonly op: WorkerOp;
@@ -267,13 +268,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     for (const program of programs) slot.programsSent.add(expressionText(program.lines));
   }
 
-  /** Sends the worker what changed since the sync it took last (the whole node if it holds none). */
-  private async syncOn(slot: Slot, node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const change = nodeChange(slot.holds.has(node.nodeId) ? this.desired.get(node.nodeId) : undefined, node);
+  /**
+   * Sends the worker what changed since the sync it took last (the whole node if it holds none); with
+   * `state`, the whole node as one coming from another worker, which takes up that state (ADR 0069).
+   */
+  private async syncOn(slot: Slot, node: ComputeNode, state?: NodeState): Promise<E.Either<SyncError, void>> {
+    const change = nodeChange(slot.holds.has(node.nodeId) && state === undefined ? this.desired.get(node.nodeId) : undefined, node);
     const programs = await this.programsOf(slot, change.nios.values());
     if (E.isLeft(programs)) return programs;
     const worker = slot.worker;
-    const sending = this.send(slot, "sync", [change, programs.right]);
+    const sending = state === undefined ? this.send(slot, "sync", [change, programs.right]) : this.send(slot, "takeOver", [change, programs.right, state]);
     this.noteSent(slot, programs.right);
     const synced = await sending;
     // Only the worker that answered holds it (one restarted meanwhile holds nothing).
@@ -300,11 +304,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   /**
-   * Moves a node to worker `to` (ADR 0069): removed where it runs (its sockets close), then synced whole
-   * on `to`, which binds the same ports. Frames that reach its ports between the close and the bind are
-   * lost, and so are the frames its delay lines held; its counters and MAC table start afresh there.
-   * If `to` cannot take it, it is put back where it was. True when it moved; false when there was nothing
-   * to do (an unknown node or worker, the worker it is on, a worker not running) or it was put back.
+   * Moves a node to worker `to` (ADR 0069): handed over where it runs (its sockets close, its state is
+   * taken), then synced whole on `to`, which binds the same ports and takes up that state (MAC table,
+   * counters, filter chains, the frames its delay lines held) before any frame reaches it. Frames that
+   * reach its ports between the close and the bind are lost. If `to` cannot take it, it is put back
+   * where it was, with its state. True when it moved; false when there was nothing to do (an unknown
+   * node or worker, the worker it is on, a worker not running), a capture runs on it, or it was put back.
    */
   moveNode(nodeId: string, to: number): Promise<boolean> {
     return this.serially(nodeId, async () => {
@@ -312,10 +317,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       const from = this.slotOf(nodeId);
       const target = this.slots[to];
       if (node === undefined || target === undefined || target === from || target.worker === undefined || from.worker === undefined) return false;
-      from.holds.delete(nodeId);
       // Closed there first: Node 20's dgram has no reusePort, so the target cannot bind the ports before.
-      await this.send(from, "removeNode", [nodeId]);
-      const synced = await this.syncOn(target, node).catch((err: Error) => E.left(err));
+      const handed = await this.send(from, "handOver", [nodeId]);
+      if (E.isLeft(handed)) {
+        // Moving would stop the capture or split its file between two threads: the node stays (ADR 0069).
+        this.options.logger.info("a node stays on its data plane worker while a capture runs on it", { nodeId, worker: from.index, port: handed.left.portNumber });
+        return false;
+      }
+      from.holds.delete(nodeId);
+      const state = handed.right ?? { nodeId, learned: [], ports: [] };
+      const synced = await this.syncOn(target, node, state).catch((err: Error) => E.left(err));
       if (E.isRight(synced)) {
         if (to === workerIndexOf(nodeId, this.slots.length)) this.placed.delete(nodeId);
         else this.placed.set(nodeId, to);
@@ -323,7 +334,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
         return true;
       }
       const reason = synced.left instanceof Error ? synced.left.message : synced.left._tag;
-      const back = await this.syncOn(from, node).catch((err: Error) => E.left(err));
+      const back = await this.syncOn(from, node, state).catch((err: Error) => E.left(err));
       this.options.logger.error("a node could not move to another data plane worker", { nodeId, from: from.index, to, reason, restored: E.isRight(back) });
       return false;
     });

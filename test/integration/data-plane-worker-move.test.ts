@@ -133,7 +133,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     expect(await forwards(sw), "forwards again from the worker it came from").to.equal(true);
     const failed = logger.lines.find((l) => l.msg === "a node could not move to another data plane worker");
     expect(failed?.fields).to.deep.include({ nodeId: NODE, from: HOME, to: OTHER, restored: true });
-    expect(String(failed?.fields?.["reason"])).to.match(/stopped \(exit code 1\) before answering sync/);
+    expect(String(failed?.fields?.["reason"])).to.match(/stopped \(exit code 1\) before answering takeOver/);
   });
 
   it("comes back on the worker it moved to when that worker dies and restarts", async () => {

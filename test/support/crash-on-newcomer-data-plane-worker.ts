@@ -8,7 +8,7 @@ import "../../src/adapters/data-plane-worker.js";
  */
 const seen = new Set<string>();
 parentPort?.on("message", (m: { op: string; args: unknown[] }) => {
-  if (m.op !== "sync") return;
+  if (m.op !== "sync" && m.op !== "takeOver") return;
   const fields = (m.args[0] as { fields?: { nodeId?: unknown; name?: unknown } } | undefined)?.fields;
   if (typeof fields?.nodeId !== "string") return;
   const known = seen.has(fields.nodeId);

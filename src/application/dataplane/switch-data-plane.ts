@@ -20,7 +20,8 @@ import type { BpfPrograms } from "../ports/bpf-compiler.js";
 import type { ComputeNotification, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
-import { DelayLine } from "./delay-line.js";
+import { DelayLine, type HeldFrames } from "./delay-line.js";
+import type { CaptureRunning, NodeState, PortState } from "./node-state.js";
 import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
 
 /** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
@@ -70,6 +71,27 @@ class LivePort {
 
   readonly expressLine: (direction: "ingress" | "egress") => DelayLine;
 
+  /** Stops the delay lines and gives what they held (a node moving: ADR 0069). */
+  handOverLines(): PortState["held"] {
+    return {
+      ingress: this.ingressDelay.handOver(),
+      egress: this.egressDelay.handOver(),
+      ...(this.express.ingress === undefined ? {} : { expressIngress: this.express.ingress.handOver() }),
+      ...(this.express.egress === undefined ? {} : { expressEgress: this.express.egress.handOver() }),
+    };
+  }
+
+  /** Takes up what the same port's delay lines held on another thread. */
+  takeUpLines(held: PortState["held"]): void {
+    const takeUp = (line: DelayLine, frames: HeldFrames | undefined): void => {
+      if (frames !== undefined) line.takeUp(frames);
+    };
+    takeUp(this.ingressDelay, held.ingress);
+    takeUp(this.egressDelay, held.egress);
+    if (held.expressIngress !== undefined) takeUp(this.expressLine("ingress"), held.expressIngress);
+    if (held.expressEgress !== undefined) takeUp(this.expressLine("egress"), held.expressEgress);
+  }
+
   closeLines(): void {
     this.ingressDelay.close();
     this.egressDelay.close();
@@ -114,6 +136,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly nodes = new Map<string, LiveNode>();
   /** The matcher of each expression text in use (instantiated from its program once). */
   private readonly matchers = new Map<string, BpfMatcher>();
+  /** The state of nodes arriving from another worker, taken up as their ports are attached (takeOver). */
+  private readonly arriving = new Map<string, NodeState>();
 
   constructor(
     @inject(TOKENS.UdpTransport) private readonly transport: UdpTransport,
@@ -219,6 +243,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       else if (node.nodeType === "ethernet_switch") live.live.fabric.setPort(port.portNumber, (portOf(node, port.portNumber) as Port).mode);
       port.counters = live.counters(port.portNumber);
     }
+    // In the same turn as the attach: no frame reaches the node before it knows what it knew.
+    const arriving = this.arriving.get(node.nodeId);
+    if (arriving !== undefined && existing === undefined) this.takeUp(live, arriving);
     if (live.ports.size === 0) this.nodes.delete(node.nodeId);
     return E.right(undefined);
   }
@@ -393,6 +420,63 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     port.closeLines();
     await this.closeCapture(port);
     await port.endpoint?.close();
+  }
+
+  /**
+   * Lets a node go to another worker, with what it knows (ADR 0069): its sockets close first, so that
+   * nothing changes its state after; then its MAC table, port counters, filter chains' state and the
+   * frames its delay lines hold are taken, as plain data, and it is forgotten here. Refused while a
+   * capture runs on one of its ports (nothing changes then). Undefined for a node not here.
+   */
+  async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {
+    const live = this.nodes.get(nodeId);
+    if (live === undefined) return E.right(undefined);
+    for (const port of live.ports.values()) if (port.capture !== undefined) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
+    this.nodes.delete(nodeId);
+    await Promise.all([...live.ports.values()].map((port) => port.endpoint?.close()));
+    const ports: PortState[] = [];
+    for (const port of live.ports.values()) {
+      const shared = port.chains.ingress === port.chains.egress;
+      ports.push({
+        portNumber: port.portNumber,
+        counters: (port.counters ?? new LivePortCounters()).snapshot(),
+        faults: port.faults,
+        chains: { ingress: port.chains.ingress.state(), ...(shared ? {} : { egress: port.chains.egress.state() }) },
+        held: port.handOverLines(),
+      });
+      port.endpoint = undefined;
+    }
+    const learned = live.live.kind === "ethernet_switch" ? live.live.fabric.learnedEntries() : [];
+    for (const portNumber of [...live.ports.keys()]) await this.closePort(live, portNumber);
+    return E.right({ nodeId, learned, ports });
+  }
+
+  /**
+   * Takes a node over from another worker: synced here as `sync` does, then, as its ports are attached
+   * and before any frame reaches it, it takes up `state` (what `handOver` gave there). A node already
+   * here is only synced.
+   */
+  async takeOver(node: ComputeNode, state: NodeState): Promise<E.Either<SyncError, void>> {
+    if (state.nodeId !== node.nodeId) return this.sync(node);
+    this.arriving.set(node.nodeId, state);
+    try {
+      return await this.sync(node);
+    } finally {
+      this.arriving.delete(node.nodeId);
+    }
+  }
+
+  private takeUp(live: LiveNode, state: NodeState): void {
+    for (const p of state.ports) {
+      const port = live.ports.get(p.portNumber);
+      if (port === undefined) continue;
+      port.counters?.resume(p.counters);
+      if (Number.isSafeInteger(p.faults) && p.faults >= 0) port.faults = p.faults;
+      port.chains.ingress.resume(p.chains.ingress);
+      if (port.chains.egress !== port.chains.ingress) port.chains.egress.resume(p.chains.egress ?? p.chains.ingress);
+      port.takeUpLines(p.held);
+    }
+    if (live.live.kind === "ethernet_switch") live.live.fabric.relearn(state.learned);
   }
 
   async removeNode(nodeId: string): Promise<void> {

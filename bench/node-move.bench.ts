@@ -3,6 +3,8 @@
  * frames lost while the node's sockets are closed on one worker and not yet bound on the other.
  * A switch with two UDP NIOs on 127.0.0.1, frames numbered in order at a steady rate from one peer to
  * the other, a period without moves (the baseline loss), then MOVES moves back and forth.
+ * On the batched path a move hands the sockets over (nothing is lost); NETEMU_UDP_PATH=dgram measures
+ * the fallback's close/bind gap.
  * Run: npm run bench:node-move (node build/bench/node-move.bench.js [--rate N] [--moves N])
  */
 import "reflect-metadata";
@@ -16,6 +18,7 @@ import { NotificationHub } from "../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../src/domain/switching/port.js";
+import { chooseUdpTransport } from "../src/adapters/transport/batched-udp-transport.js";
 import { median, percentile } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -113,7 +116,8 @@ async function main(): Promise<void> {
   const fmt = (x: number) => x.toFixed(2);
   durations.sort((a, b) => a - b);
   lostPerMove.sort((a, b) => a - b);
-  console.log(`## Moving a node between 2 data-plane workers (${MOVES} moves, ${RATE} frames/s of 64 B through it)`);
+  const path = chooseUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: 0, sendBufferBytes: 0 }).path;
+  console.log(`## Moving a node between 2 data-plane workers (${MOVES} moves, ${RATE} frames/s of 64 B through it; ${path.kind === "batched" ? "batched path" : `node:dgram path (${path.reason})`})`);
   console.log("");
   console.log("| | p50 | p90 | max |");
   console.log("| --- | --- | --- | --- |");

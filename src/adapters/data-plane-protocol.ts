@@ -180,6 +180,8 @@ function isNodeState(v: unknown): v is NodeState {
   const learnedOk = v["learned"].every((e: unknown) => isObject(e) && ["vlan", "mac", "port", "lastSeenMs"].every((k) => typeof e[k] === "number"));
   const portsOk = v["ports"].every((p: unknown) => {
     if (!isObject(p) || !isPortNumber(p["portNumber"]) || !isObject(p["counters"]) || typeof p["faults"] !== "number") return false;
+    const socket = p["socket"];
+    if (socket !== undefined && !(isObject(socket) && Number.isInteger(socket["fd"]) && (socket["fd"] as number) >= 0)) return false;
     const chains = p["chains"];
     const held = p["held"];
     if (!isObject(chains) || !isChainState(chains["ingress"]) || (chains["egress"] !== undefined && !isChainState(chains["egress"]))) return false;

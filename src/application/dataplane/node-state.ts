@@ -1,6 +1,7 @@
 import type { FilterChainState } from "../../domain/filters/filter-chain.js";
 import type { PortCountersSnapshot } from "../../domain/switching/port-counters.js";
 import type { HeldFrames } from "./delay-line.js";
+import type { SocketHandover } from "../ports/udp-transport.js";
 
 /**
  * What a live node knows beyond its record, as plain data (structuredClone-able): what it takes with
@@ -24,6 +25,8 @@ interface LearnedAddress {
 
 export interface PortState {
   readonly portNumber: number;
+  /** Its socket, still bound and connected, where the transport can hand it over (the batched path). */
+  readonly socket?: SocketHandover;
   readonly counters: PortCountersSnapshot;
   readonly faults: number;
   /** The chain of each direction; `egress` absent when both directions share one chain. */

@@ -12,7 +12,7 @@ import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matc
 import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { PacketCaptures } from "../ports/packet-captures.js";
-import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
+import type { SocketHandover, UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
 import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
@@ -26,6 +26,8 @@ import { type ChainSpec, type PortChains, directionSettings, reconcileChains } f
 
 /** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
 const MAX_UDP_PAYLOAD = 65_507;
+/** Frames kept for a port not attached yet: a few ms of a busy link; more waits in the kernel anyway. */
+const MAX_EARLY_FRAMES = 4096;
 
 export interface DataPlaneOptions {
   /** MAC address aging, ms (802.1Q default 300 s). */
@@ -46,6 +48,11 @@ class LivePort {
   capture: { writer: CaptureWriter; path: string } | undefined;
   /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
   faults = 0;
+  /**
+   * Frames that came between its socket's open and its attach to the node (a socket taken over from
+   * another worker is read at once): passed on once attached, so none is lost (ADR 0069).
+   */
+  early: Uint8Array[] | undefined = [];
   /** Set when the socket reported the peer unreachable; cleared when a frame from it arrives. */
   peerUnreachable = false;
   /** Frames received on the port, waiting out its delay before they reach the switch. */
@@ -221,7 +228,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       if (kept(plan)) continue;
       // A NIO whose socket changes gives its local port up first (use cases never do this: a port's NIO is removed, then added).
       if (plan.current !== undefined) await this.closePort(live, plan.portNumber);
-      const port = await this.openPort(live, plan.portNumber, plan.nio, reconcileChains(undefined, plan.specs, () => this.randomness.create()));
+      const handover = existing === undefined ? this.arriving.get(node.nodeId)?.ports.find((p) => p.portNumber === plan.portNumber)?.socket : undefined;
+      const port = await this.openPort(live, plan.portNumber, plan.nio, reconcileChains(undefined, plan.specs, () => this.randomness.create()), handover);
       if (E.isLeft(port)) {
         for (const p of opened) await p.endpoint?.close();
         if (live.ports.size === 0) this.nodes.delete(node.nodeId);
@@ -246,6 +254,11 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     // In the same turn as the attach: no frame reaches the node before it knows what it knew.
     const arriving = this.arriving.get(node.nodeId);
     if (arriving !== undefined && existing === undefined) this.takeUp(live, arriving);
+    for (const port of opened) {
+      const early = port.early ?? [];
+      port.early = undefined;
+      for (const frame of early) this.receivedGuarded(live, port, frame);
+    }
     if (live.ports.size === 0) this.nodes.delete(node.nodeId);
     return E.right(undefined);
   }
@@ -271,7 +284,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
-  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err));
     const livePort: LivePort = new LivePort(
       portNumber,
@@ -289,6 +302,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
         rport: nio.rport,
         onFrame: (frame) => this.receivedGuarded(live, livePort, frame),
         onError: (reason) => this.peerFailed(live, livePort, reason),
+        ...(handover === undefined ? {} : { handover }),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
       livePort.endpoint = opened.right;
@@ -330,7 +344,10 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   /** A datagram from the port's peer. */
   private received(live: LiveNode, port: LivePort, frame: Uint8Array): void {
     const counters = port.counters;
-    if (counters === undefined) return;
+    if (counters === undefined) {
+      if (port.early !== undefined && port.early.length < MAX_EARLY_FRAMES) port.early.push(frame);
+      return;
+    }
     port.peerUnreachable = false;
     if (!live.running) {
       counters.countInDropped(frame.length, "stopped");
@@ -433,11 +450,23 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (live === undefined) return E.right(undefined);
     for (const port of live.ports.values()) if (port.capture !== undefined) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
     this.nodes.delete(nodeId);
-    await Promise.all([...live.ports.values()].map((port) => port.endpoint?.close()));
+    // Every socket stops being read in this one turn: a transport that can hand its socket over keeps
+    // it open (what comes meanwhile waits in the kernel, ADR 0069); the others close it.
+    const sockets = new Map<number, SocketHandover>();
+    const closing: Promise<void>[] = [];
+    for (const port of live.ports.values()) {
+      const endpoint = port.endpoint;
+      if (endpoint?.handOver !== undefined) sockets.set(port.portNumber, endpoint.handOver());
+      else if (endpoint !== undefined) closing.push(endpoint.close());
+      if (endpoint?.handOver !== undefined) port.endpoint = undefined;
+    }
+    await Promise.all(closing);
     const ports: PortState[] = [];
     for (const port of live.ports.values()) {
       const shared = port.chains.ingress === port.chains.egress;
+      const socket = sockets.get(port.portNumber);
       ports.push({
+        ...(socket === undefined ? {} : { socket }),
         portNumber: port.portNumber,
         counters: (port.counters ?? new LivePortCounters()).snapshot(),
         faults: port.faults,

@@ -115,7 +115,10 @@ export interface NetemuOptions {
    * thread; N ≥ 1 spreads the switches and hubs over N workers, so frames never wait for the API.
    */
   readonly dataPlaneWorkers?: number;
-  /** With workers, busy nodes move between them by measured load (ADR 0069); off by default: by hash of their id. */
+  /**
+   * With workers, busy nodes move between them by measured load (ADR 0069). Off unless asked for an
+   * embedder (nodes stay where their id hashes); `netemu serve` asks for it by default.
+   */
   readonly dataPlaneBalance?: boolean;
   /**
    * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,

@@ -157,8 +157,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread
                           (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
   --dataplane-balance / --no-dataplane-balance   move busy switches and hubs between the workers by
-                          their measured frame rate; a move loses the frames in flight, the MAC table and
-                          the counters of that node (NETEMU_DATAPLANE_BALANCE, default off)
+                          their measured frame rate, with their state; off: by a hash of their id
+                          (NETEMU_DATAPLANE_BALANCE, default on; it acts with 2 workers or more)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -296,7 +296,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
-    dataPlaneBalance: bool("dataPlaneBalance", false),
+    // On for netemu serve (ADR 0069): a move carries the node's state and, on the batched path, loses no frame.
+    dataPlaneBalance: bool("dataPlaneBalance", true),
     maxProjectFileBytes: int("maxProjectFileSize", DEFAULTS.maxProjectFileBytes, 1024, 2 ** 30),
     maxProjectNodes: int("maxProjectNodes", DEFAULTS.maxProjectNodes, 1, CONFIGURATION_LIMITS.nodesPerProject),
     extendedFilters: bool("extendedFilters", false),

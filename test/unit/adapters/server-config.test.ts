@@ -41,13 +41,13 @@ describe("server configuration", () => {
     expect(resolveConfig(["--config-dir", dir, "--no-extended-filters"], {}).extendedFilters).to.equal(false);
   });
 
-  it("places the data plane's nodes by hash of their id, unless told to balance them by load (flag over environment over file)", () => {
-    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(false);
-    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\ndataplane_balance = True\n");
+  it("places the data plane's nodes by load unless told to keep them where their id hashes (flag over environment over file)", () => {
     expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(true);
-    expect(resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "false" }).dataPlaneBalance).to.equal(false);
-    expect(resolveConfig(["--config-dir", dir, "--dataplane-balance"], { NETEMU_DATAPLANE_BALANCE: "false" }).dataPlaneBalance).to.equal(true);
-    expect(resolveConfig(["--config-dir", dir, "--no-dataplane-balance"], {}).dataPlaneBalance).to.equal(false);
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\ndataplane_balance = False\n");
+    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(true);
+    expect(resolveConfig(["--config-dir", dir, "--no-dataplane-balance"], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir, "--dataplane-balance"], {}).dataPlaneBalance).to.equal(true);
     expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "sometimes" })).to.throw(ConfigError, "NETEMU_DATAPLANE_BALANCE");
   });
 

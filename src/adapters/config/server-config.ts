@@ -42,6 +42,8 @@ export const DEFAULTS = {
   udpBufferBytes: 4 * 1024 * 1024,
   /** One worker per core but one, which the API keeps; at least one, at most eight (ADR 0041). */
   dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
+  /** Busy nodes placed by load (ADR 0069): a move carries the node's state and, on the batched path, loses no frame. */
+  dataPlaneBalance: true,
   logMaxSize: "10M",
   logMaxFiles: 5,
   /** As the project store's own default (adapters do not import each other). */
@@ -296,8 +298,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
-    // On for netemu serve (ADR 0069): a move carries the node's state and, on the batched path, loses no frame.
-    dataPlaneBalance: bool("dataPlaneBalance", true),
+    dataPlaneBalance: bool("dataPlaneBalance", DEFAULTS.dataPlaneBalance),
     maxProjectFileBytes: int("maxProjectFileSize", DEFAULTS.maxProjectFileBytes, 1024, 2 ** 30),
     maxProjectNodes: int("maxProjectNodes", DEFAULTS.maxProjectNodes, 1, CONFIGURATION_LIMITS.nodesPerProject),
     extendedFilters: bool("extendedFilters", false),

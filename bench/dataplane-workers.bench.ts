@@ -41,6 +41,8 @@ const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
 const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
+/** a / b, or "–" when b was not measured (a set-up left out by --chain-setup). */
+const ratio = (a: number, b: number): string => (Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "–");
 const where = (workers: number): string => (workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`);
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -259,7 +261,7 @@ async function main(): Promise<void> {
           const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
           const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${mid.cpu.gen.toFixed(0)} / ${mid.cpu.sink.toFixed(0)} / ${mid.cpu.other.toFixed(0)}`;
           const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
-          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2), (median(rates) / one).toFixed(2), cpu, usPerFrame];
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame];
         }),
       ),
     );

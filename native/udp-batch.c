@@ -12,13 +12,16 @@
  *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg))
  *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
- *   close(handle)
+ *   close(handle)   (twice, or from inside a callback, is fine)
  *   detach(handle) -> fd: stops polling and forgets the socket without closing it (docs/adr/0069)
  *   adopt(fd, family 4|6, lport, peerAddr, rport, onBatch, onError) -> handle: polls a socket another
  *     thread detached (fds are process-wide), once it is checked to be that NIO's: UDP, bound to lport,
  *     connected to peerAddr:rport; throws (code EINVAL) otherwise
+ * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
+/* Version 8: async cleanup hooks and type tags (Node 20 has 9). */
+#define NAPI_VERSION 8
 #include <errno.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -55,11 +58,18 @@ typedef struct {
   napi_ref on_batch;
   napi_ref on_error;
   napi_async_context async;
+  /* Keeps a worker's teardown waiting until this socket's libuv handle is closed: the close
+   * callback is code of this addon, which Node unloads with the worker's environment. */
+  napi_async_cleanup_hook_handle cleanup;
   /* Freed when both the libuv handle is closed and the JS handle is collected, whichever is last. */
   int refs;
 } endpoint;
 
+/* Marks the handles open() gives, so send() and close() never take another external for theirs. */
+static const napi_type_tag ENDPOINT_TAG = {0x6e6574656d755544ULL, 0x5062617463680001ULL};
+
 static void finalize_endpoint(napi_env env, void *p, void *hint);
+static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *arg);
 
 static void release(endpoint *ep) {
   if (--ep->refs == 0) free(ep);
@@ -166,8 +176,14 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     void *out = NULL;
     /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
      * only its own batch alive. */
-    napi_create_buffer(ep->env, total, &out, &argv[0]);
-    napi_create_array_with_length(ep->env, (size_t)n, &argv[1]);
+    if (napi_create_buffer(ep->env, total, &out, &argv[0]) != napi_ok || (out == NULL && total > 0) ||
+        napi_create_array_with_length(ep->env, (size_t)n, &argv[1]) != napi_ok) {
+      /* No memory for the batch: it is lost, as a full receive buffer would lose it; the loop goes on. */
+      napi_value ignored;
+      napi_get_and_clear_last_exception(ep->env, &ignored);
+      napi_close_handle_scope(ep->env, scope);
+      return;
+    }
     size_t off = 0;
     for (int i = 0; i < n; i++) {
       unsigned int len = d->msgs[i].msg_len;
@@ -222,6 +238,22 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "open: bad argument types");
     return NULL;
   }
+  napi_valuetype fn_type;
+  for (int i = 7; i < 9; i++) {
+    if (napi_typeof(env, argv[i], &fn_type) != napi_ok || fn_type != napi_function) {
+      napi_throw_type_error(env, NULL, "open: onBatch and onError must be functions");
+      return NULL;
+    }
+  }
+  if (family != 4 && family != 6) {
+    napi_throw_range_error(env, NULL, "open: family must be 4 or 6");
+    return NULL;
+  }
+  /* htons would wrap an out-of-range port onto another one. */
+  if (lport < 0 || lport > 65535 || rport < 0 || rport > 65535) {
+    napi_throw_range_error(env, NULL, "open: ports must be 0..65535");
+    return NULL;
+  }
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "open");
   struct sockaddr_storage local, peer;
@@ -269,16 +301,23 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, NULL, name, &ep->async);
   uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
   napi_value handle;
   napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
   return handle;
 }
 
-static endpoint *get_endpoint(napi_env env, napi_value v) {
+/* The endpoint behind a handle of open(), or NULL (and a pending TypeError) for anything else. */
+static endpoint *get_endpoint(napi_env env, napi_value v, const char *what) {
   void *p = NULL;
   napi_valuetype t;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external) return NULL;
-  napi_get_value_external(env, v, &p);
+  bool ours = false;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_check_object_type_tag(env, v, &ENDPOINT_TAG, &ours) != napi_ok ||
+      !ours || napi_get_value_external(env, v, &p) != napi_ok || p == NULL) {
+    napi_throw_type_error(env, NULL, what);
+    return NULL;
+  }
   return p;
 }
 
@@ -286,9 +325,14 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  endpoint *ep = argc == 2 ? get_endpoint(env, argv[0]) : NULL;
+  if (argc < 2) {
+    napi_throw_type_error(env, NULL, "send needs a handle and an array of frames");
+    return NULL;
+  }
+  endpoint *ep = get_endpoint(env, argv[0], "send: not a handle of udp-batch open()");
+  if (ep == NULL) return NULL;
   napi_value result;
-  if (ep == NULL || ep->closing) {
+  if (ep->closing) {
     napi_create_uint32(env, 0, &result);
     return result;
   }
@@ -299,19 +343,22 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
   }
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH];
-  uint32_t sent = 0;
+  uint32_t next = 0, taken = 0;
   /* The iovecs point into the JS buffers themselves: sendmmsg copies into the kernel before it
    * returns, so nothing is copied here. */
-  while (sent < count) {
+  while (next < count) {
     uint32_t n = 0;
-    for (; n < BATCH && sent + n < count; n++) {
+    for (; n < BATCH && next + n < count; n++) {
       napi_value el;
-      napi_get_element(env, argv[1], sent + n, &el);
+      napi_get_element(env, argv[1], next + n, &el);
       napi_typedarray_type type;
       size_t length, offset;
       void *data;
       napi_value ab;
-      if (napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok) {
+      bool is_typedarray = false;
+      /* Only bytes: another typed array's length counts elements, not bytes. */
+      if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
+          napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
         napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
         return NULL;
       }
@@ -321,36 +368,52 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       msgs[n].msg_hdr.msg_iov = &iovs[n];
       msgs[n].msg_hdr.msg_iovlen = 1;
     }
+    /* sendmmsg stops at the first datagram it cannot send: it answers how many went before it, or
+     * -1 with that datagram's errno when it was the first. So the next call starts at it. */
     int r = sendmmsg(ep->fd, msgs, n, MSG_DONTWAIT);
     if (r < 0) {
-      /* A full send buffer or the peer's ICMP: the rest of the batch is dropped, as a UDP sender
-       * that is not told would lose it (dgram without a callback does the same). */
       if (errno == EINTR) continue;
-      break;
+      /* The send buffer is full: the rest of this batch is dropped, as a full link queue drops
+       * (node:dgram would queue it in memory instead, without bound). */
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) break;
+      /* This datagram alone is refused (EMSGSIZE: too large; ECONNREFUSED: the peer's earlier
+       * ICMP, reported on this send): it is lost, as with dgram, and the others still go. */
+      next += 1;
+      continue;
     }
-    sent += (uint32_t)r;
-    if ((uint32_t)r < n) {
-      /* The kernel stopped at a datagram it refused (e.g. too large): skip it and go on. */
-      sent += 1;
-    }
+    next += (uint32_t)r;
+    taken += (uint32_t)r;
   }
-  napi_create_uint32(env, sent > count ? count : sent, &result);
+  napi_create_uint32(env, taken, &result);
   return result;
 }
 
 static void on_closed(uv_handle_t *h) {
   endpoint *ep = h->data;
-  if (!ep->detached) close(ep->fd);
+  napi_remove_async_cleanup_hook(ep->cleanup);
   release(ep);
 }
 
 static void begin_close(napi_env env, endpoint *ep) {
   ep->closing = 1;
   uv_poll_stop(&ep->poll);
+  /* The fd goes now, not in the close callback: the local port must be free when close() returns, as
+   * with dgram (a NIO removed and added again on its port in one go). Safe: the stopped poll no longer
+   * watches it. */
+  if (!ep->detached) close(ep->fd);
+  ep->fd = -1;
   napi_delete_reference(env, ep->on_batch);
   napi_delete_reference(env, ep->on_error);
   napi_async_destroy(env, ep->async);
   uv_close((uv_handle_t *)&ep->poll, on_closed);
+}
+
+/* The environment (a worker terminated or exiting with sockets open) goes away: close what is open,
+ * and let Node wait for the close callback, which removes this hook. */
+static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *arg) {
+  (void)handle;
+  endpoint *ep = arg;
+  if (!ep->closing) begin_close(ep->env, ep);
 }
 
 /* A handle dropped without close() still gets its socket closed (a leak otherwise). */
@@ -365,28 +428,38 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  endpoint *ep = argc == 1 ? get_endpoint(env, argv[0]) : NULL;
+  if (argc < 1) {
+    napi_throw_type_error(env, NULL, "close needs a handle");
+    return NULL;
+  }
+  endpoint *ep = get_endpoint(env, argv[0], "close: not a handle of udp-batch open()");
   if (ep != NULL && !ep->closing) begin_close(env, ep);
   return NULL;
 }
 
 /* Stops watching the socket and gives its fd: nothing reads it until another thread adopts it, so the
  * datagrams that come meanwhile wait in its kernel receive buffer. uv_close takes the fd out of this
- * loop's epoll set at once (uv__platform_invalidate_fd); the finalizer and the environment's teardown
- * then find the endpoint closing and leave the fd alone. */
+ * loop's epoll set at once (uv__platform_invalidate_fd); begin_close leaves a detached fd open, and the
+ * finalizer and the environment's teardown then find the endpoint closing and leave it alone. */
 static napi_value js_detach(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  endpoint *ep = argc == 1 ? get_endpoint(env, argv[0]) : NULL;
-  if (ep == NULL || ep->closing) {
-    napi_throw_error(env, "EINVAL", "detach: not an open endpoint");
+  if (argc < 1) {
+    napi_throw_type_error(env, NULL, "detach needs a handle");
     return NULL;
   }
+  endpoint *ep = get_endpoint(env, argv[0], "detach: not a handle of udp-batch open() or adopt()");
+  if (ep == NULL) return NULL;
+  if (ep->closing) {
+    napi_throw_error(env, "EINVAL", "detach: the endpoint is closed");
+    return NULL;
+  }
+  int fd_value = ep->fd;
   ep->detached = 1;
   begin_close(env, ep);
   napi_value fd;
-  napi_create_int32(env, ep->fd, &fd);
+  napi_create_int32(env, fd_value, &fd);
   return fd;
 }
 
@@ -452,8 +525,10 @@ static napi_value js_adopt(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, NULL, name, &ep->async);
   uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
   napi_value handle;
   napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
   return handle;
 }
 

@@ -128,7 +128,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
     return 1;
   }
-  logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
+  logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers, datagramPath: netemu.datagramPath.kind });
   await netemu.stopped;
   return 0;
 }

@@ -57,7 +57,7 @@ import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
-import { chooseUdpTransport } from "./transport/batched-udp-transport.js";
+import { chooseUdpTransport, type UdpPath } from "./transport/batched-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
@@ -157,7 +157,11 @@ export interface Netemu {
   shutdown(): Promise<void>;
   /** Resolves once the core has shut down (through shutdown(), POST /v2/shutdown or a signal). */
   readonly stopped: Promise<void>;
+  /** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
+  readonly datagramPath: DatagramPath;
 }
+
+export type DatagramPath = UdpPath | { readonly kind: "host" };
 
 /** The machine's size, read once at start (a 3.x compute's capabilities, ADR 0066). */
 function hostCapacity(projectsPath: string): HostCapacity {
@@ -242,10 +246,12 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
   const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
   // The batched datagram path when its addon was built, node:dgram otherwise (ADR 0068); said at start.
+  let datagramPath: DatagramPath = { kind: "host" };
   if (o.udpTransport !== undefined) value(TOKENS.UdpTransport, o.udpTransport);
   else {
     const chosen = chooseUdpTransport(transport);
     value(TOKENS.UdpTransport, chosen.transport);
+    datagramPath = chosen.path;
     if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
     else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
   }
@@ -304,7 +310,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
   const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs);
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind);
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();
@@ -337,6 +343,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     stopped,
     shutdown,
     handleUpgrade,
+    datagramPath,
     async listen(port = settings.port, host = settings.host) {
       // What a killed run left unfinished is swept before the first request can come.
       await computeFiles?.ready;

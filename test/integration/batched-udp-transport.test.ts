@@ -2,27 +2,11 @@ import { createSocket, type Socket } from "node:dgram";
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
-import {
-  BatchedUdpTransport,
-  chooseUdpTransport,
-  loadUdpBatchAddon,
-  type UdpBatchAddon,
-} from "../../src/adapters/transport/batched-udp-transport.js";
+import { BatchedUdpTransport, chooseUdpTransport, loadUdpBatchAddon, type ChosenUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
+import { FAST_PATH_NEEDS, batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 
 const OPTIONS = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
-
-function loadOrSkip(ctx: Mocha.Context): UdpBatchAddon {
-  try {
-    return loadUdpBatchAddon();
-  } catch (err) {
-    const message = `batched UDP addon not available: ${(err as Error).message}`;
-    // Under CI the addon must build: a missing compiler is a broken runner, not a reason to skip.
-    if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: the batched path must be built)`);
-    console.log(`      skipped: ${message}`);
-    ctx.skip();
-  }
-}
 
 async function peerSocket(): Promise<Socket> {
   const s = createSocket("udp4");
@@ -99,7 +83,7 @@ describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
   let opened: Opened | undefined;
 
   before(function () {
-    addon = loadOrSkip(this);
+    addon = batchedAddonOrSkip(this);
   });
   beforeEach(async () => {
     peer = await peerSocket();
@@ -239,6 +223,13 @@ describe("choosing the datagram path", () => {
     }
   });
 
+  it("falls back to node:dgram, naming the file, when the addon NETEMU_UDP_ADDON names cannot be loaded", () => {
+    const chosen = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, { NETEMU_UDP_ADDON: "/nonexistent/udp_batch.node" });
+    expect(chosen.path.kind).to.equal("dgram");
+    expect(chosen.path.kind === "dgram" && chosen.path.reason).to.match(/^NETEMU_UDP_ADDON=\/nonexistent\/udp_batch.node cannot be loaded: Cannot find module/);
+    expect(chosen.transport).to.be.instanceOf(DgramUdpTransport);
+  });
+
   it("uses node:dgram when NETEMU_UDP_PATH=dgram asks for it, without loading the addon", () => {
     let loaded = false;
     const chosen = chooseUdpTransport(OPTIONS, () => {
@@ -247,6 +238,18 @@ describe("choosing the datagram path", () => {
     }, { NETEMU_UDP_PATH: "dgram" });
     expect(chosen.path).to.deep.equal({ kind: "dgram", reason: "NETEMU_UDP_PATH=dgram" });
     expect(loaded).to.equal(false);
+  });
+
+  it("picks the batched path on this machine, as netemu serve would (under CI=true it must: CI builds the addon)", function () {
+    const chosen: ChosenUdpTransport = chooseUdpTransport(OPTIONS, loadUdpBatchAddon, {});
+    if (chosen.path.kind === "dgram") {
+      const message = `the batched path is not available here (${chosen.path.reason})`;
+      if (process.env["CI"] === "true") throw new Error(`${message}; CI=true: .ci/run must build it (npm run build:native), which needs ${FAST_PATH_NEEDS}`);
+      console.log(`      skipped: ${message}; it needs ${FAST_PATH_NEEDS}`);
+      this.skip();
+    }
+    expect(chosen.path).to.deep.equal({ kind: "batched" });
+    expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);
   });
 
   it("uses the batched path when the addon loads", () => {

@@ -161,6 +161,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --dataplane-balance / --no-dataplane-balance   move busy switches and hubs between the workers by
                           their measured frame rate, with their state; off: by a hash of their id
                           (NETEMU_DATAPLANE_BALANCE, default on; it acts with 2 workers or more)
+  NETEMU_UDP_PATH=dgram   UDP NIOs on node:dgram even where the batched recvmmsg/sendmmsg addon was built;
+                          the path in use is logged at start ("datagram path") and in /metrics (ADR 0068)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -268,6 +270,9 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const udpStart = int("udpStart", DEFAULTS.udpStart, 1, 65535);
   const udpEnd = int("udpEnd", DEFAULTS.udpEnd, 1, 65535);
   if (udpEnd < udpStart) throw new ConfigError(`The UDP port range ${udpStart}-${udpEnd} is empty`);
+  // Read by the transport itself (ADR 0068); checked here so a typo stops the start instead of being ignored.
+  const udpPath = env["NETEMU_UDP_PATH"];
+  if (udpPath !== undefined && udpPath !== "" && udpPath !== "dgram") throw new ConfigError(`NETEMU_UDP_PATH must be dgram or unset, got "${udpPath}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));

@@ -38,9 +38,20 @@ export interface UdpBatchAddon {
 
 const ADDON_FILE = join("native", "build", "udp_batch.node");
 
-/** Finds the addon built at install: this file runs from dist/ or from build/src/, so walk up to the package. */
-export function loadUdpBatchAddon(): UdpBatchAddon {
+/**
+ * Finds the addon built at install: this file runs from dist/ or from build/src/, so walk up to the
+ * package. NETEMU_UDP_ADDON names another file instead (a test's seam for an addon that cannot load).
+ */
+export function loadUdpBatchAddon(env: NodeJS.ProcessEnv = process.env): UdpBatchAddon {
   if (process.platform !== "linux") throw new Error(`recvmmsg/sendmmsg are Linux calls, this is ${process.platform}`);
+  const named = env["NETEMU_UDP_ADDON"];
+  if (named !== undefined && named !== "") {
+    try {
+      return createRequire(import.meta.url)(named) as UdpBatchAddon;
+    } catch (err) {
+      throw new Error(`NETEMU_UDP_ADDON=${named} cannot be loaded: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, ADDON_FILE);
@@ -165,13 +176,13 @@ export interface ChosenUdpTransport {
  */
 export function chooseUdpTransport(
   options: DgramOptions,
-  load: () => UdpBatchAddon = loadUdpBatchAddon,
+  load: (env: NodeJS.ProcessEnv) => UdpBatchAddon = loadUdpBatchAddon,
   env: NodeJS.ProcessEnv = process.env,
 ): ChosenUdpTransport {
   const dgram = (reason: string): ChosenUdpTransport => ({ transport: new DgramUdpTransport(options), path: { kind: "dgram", reason } });
   if (env["NETEMU_UDP_PATH"] === "dgram") return dgram("NETEMU_UDP_PATH=dgram");
   try {
-    return { transport: new BatchedUdpTransport(options, load()), path: { kind: "batched" } };
+    return { transport: new BatchedUdpTransport(options, load(env)), path: { kind: "batched" } };
   } catch (err) {
     return dgram(err instanceof Error ? err.message : String(err));
   }

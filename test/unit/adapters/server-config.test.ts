@@ -67,6 +67,12 @@ describe("server configuration", () => {
     expect(refuse(["--log-level", "loud"])).to.include("log level must be one of");
     expect(refuse(["--bogus"])).to.include("bogus");
     expect(refuse(["--config", join(dir, "missing.conf")])).to.include("Cannot read the config file");
+    expect(refuse([], { NETEMU_UDP_PATH: "fast" })).to.equal('NETEMU_UDP_PATH must be dgram or unset, got "fast"');
+  });
+
+  it("accepts NETEMU_UDP_PATH=dgram or none (the transport reads it, ADR 0068)", () => {
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_PATH: "dgram" })).not.to.throw();
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_PATH: "" })).not.to.throw();
   });
 
   it("parses GNS3's INI dialect and says which line is wrong", () => {

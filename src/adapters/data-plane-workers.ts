@@ -304,11 +304,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   /**
-   * Moves a node to worker `to` (ADR 0069): handed over where it runs (its sockets close, its state is
-   * taken), then synced whole on `to`, which binds the same ports and takes up that state (MAC table,
-   * counters, filter chains, the frames its delay lines held) before any frame reaches it. Frames that
-   * reach its ports between the close and the bind are lost. If `to` cannot take it, it is put back
-   * where it was, with its state. True when it moved; false when there was nothing to do (an unknown
+   * Moves a node to worker `to` (ADR 0069): handed over where it runs (its sockets stop being read, its
+   * state is taken), then synced whole on `to`, which takes the same sockets over (the batched path: what
+   * came meanwhile waited in the kernel, nothing is lost) or binds the same ports again (node:dgram: what
+   * came between the close and the bind is lost), and takes up that state (MAC table, counters, filter
+   * chains, the frames its delay lines held) before any frame reaches it. If `to` cannot take it, it is
+   * put back where it was, with its state. True when it moved; false when there was nothing to do (an unknown
    * node or worker, the worker it is on, a worker not running), a capture runs on it, or it was put back.
    */
   moveNode(nodeId: string, to: number): Promise<boolean> {

@@ -440,9 +440,10 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   /**
-   * Lets a node go to another worker, with what it knows (ADR 0069): its sockets close first, so that
-   * nothing changes its state after; then its MAC table, port counters, filter chains' state and the
-   * frames its delay lines hold are taken, as plain data, and it is forgotten here. Refused while a
+   * Lets a node go to another worker, with what it knows (ADR 0069): its sockets stop being read first
+   * (handed over, still open, where the transport can; closed where it cannot), so that nothing changes
+   * its state after; then its MAC table, port counters, filter chains' state, the frames its delay lines
+   * hold and its sockets' hand-overs are taken, as plain data, and it is forgotten here. Refused while a
    * capture runs on one of its ports (nothing changes then). Undefined for a node not here.
    */
   async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {

@@ -115,7 +115,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     expect(logger.lines.filter((l) => l.msg === "node moved to another data plane worker")).to.deep.equal([]);
   });
 
-  it("goes back to the worker it came from when the other fails while taking it, and says so", async () => {
+  it("goes back to the worker it came from, with its state, when the other fails while taking it, and says so", async () => {
     await dp.close();
     dp = new WorkerDataPlane({
       workers: 2,
@@ -129,7 +129,12 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     const sw = await wiredSwitch();
     // Renamed where it runs (which knows it): the worker it moves to has never seen it, and dies taking it.
     expect(E.isRight(await dp.sync({ ...sw.node, name: "crash-if-new" }))).to.equal(true);
+    expect(await forwards(sw)).to.equal(true);
+    const before = (await dp.counters(NODE)).get(0)?.framesIn ?? 0;
+    expect(before).to.be.greaterThan(0);
     expect(await dp.moveNode(NODE, OTHER)).to.equal(false);
+    // Put back with the state it had handed over: its counters go on from where they stood.
+    expect((await dp.counters(NODE)).get(0)?.framesIn, "counters after the failed move").to.equal(before);
     expect(await forwards(sw), "forwards again from the worker it came from").to.equal(true);
     const failed = logger.lines.find((l) => l.msg === "a node could not move to another data plane worker");
     expect(failed?.fields).to.deep.include({ nodeId: NODE, from: HOME, to: OTHER, restored: true });

@@ -91,9 +91,12 @@ export class DelayLine {
   /** Takes up what the same line held on another thread (before this one holds anything): each frame leaves at its own time, in order. */
   takeUp(held: HeldFrames): void {
     if (this.closed) return;
-    this.scheduler.resumeAfter(held.lastDepartureMs);
+    // A time that is no time (+Infinity would hold the line for ever) is left out.
+    const time = (ms: number): boolean => Number.isFinite(ms);
+    if (time(held.lastDepartureMs)) this.scheduler.resumeAfter(held.lastDepartureMs);
     let last = Number.NEGATIVE_INFINITY;
     for (const { frame, departureMs } of held.frames) {
+      if (!time(departureMs)) continue;
       // Never out of order: a departure before the previous one leaves with it.
       last = Math.max(last, departureMs);
       this.frames.push(frame);

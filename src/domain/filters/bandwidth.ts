@@ -31,7 +31,8 @@ export class Shaper {
     return this.freeAt;
   }
   set freeAtMs(at: number) {
-    if (!Number.isNaN(at)) this.freeAt = at;
+    // −Infinity is an idle transmitter; +Infinity or NaN would never be free: left as it is.
+    if (Number.isFinite(at) || at === Number.NEGATIVE_INFINITY) this.freeAt = at;
   }
 
   /** How long from now until the frame's last bit has left, in ms; undefined when the queue is full (dropped). */

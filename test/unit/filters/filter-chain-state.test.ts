@@ -55,6 +55,13 @@ describe("a filter chain's state, carried to a chain built elsewhere from the sa
     // Starts its count afresh: the third frame is the one dropped.
     expect(fates(c, 3, 0).map((f) => (f === "frequency_drop" ? "drop" : "pass"))).to.deep.equal(["pass", "pass", "drop"]);
   });
+
+  it("takes no transmitter that would never be free (a time that is no time is left as the chain started it)", () => {
+    const c = chain({ bandwidth: [8000] }, 1);
+    c.resume({ frequencyCounter: 0, corruptPosition: 0, fates: { loses: false, corrupts: false, duplicates: false, reorders: false }, transmitters: { ingress: Number.POSITIVE_INFINITY, egress: Number.NaN } });
+    expect(c.process(frame, "ingress", 0).drop).to.equal(undefined);
+    expect(c.process(frame, "egress", 0).drop).to.equal(undefined);
+  });
 });
 
 describe("a switch's MAC table and a port's counters, carried elsewhere (ADR 0069)", () => {
@@ -129,5 +136,16 @@ describe("a delay line handed over to another thread (ADR 0069)", () => {
     there.push(Uint8Array.of(3), 10);
     timers2.runUntil(1000);
     expect(sent).to.deep.equal([[1, 200], [2, 200], [3, 200]]);
+  });
+
+  it("leaves out a held frame whose departure is no time, and sends the others", () => {
+    const clock = { now: 0 };
+    const timers = new ManualTimers(clock);
+    const sent: number[] = [];
+    const line = new DelayLine({ nowMs: () => clock.now }, timers, (f) => sent.push(f[0] as number));
+    line.takeUp({ frames: [{ frame: Uint8Array.of(1), departureMs: Number.POSITIVE_INFINITY }, { frame: Uint8Array.of(2), departureMs: 5 }], lastDepartureMs: Number.POSITIVE_INFINITY });
+    line.push(Uint8Array.of(3), 1);
+    timers.runUntil(100);
+    expect(sent).to.deep.equal([2, 3]);
   });
 });

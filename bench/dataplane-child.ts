@@ -177,6 +177,8 @@ interface DutArgs {
   http: boolean;
   workers: number;
   chain: number;
+  placement: "alternate" | "together";
+  balance: boolean;
 }
 
 async function dut(a: DutArgs): Promise<void> {
@@ -238,6 +240,7 @@ async function dut(a: DutArgs): Promise<void> {
     settings: { configDir, udpPortRange: { start: Math.min(...a.lports), end: Math.max(...a.lports) } },
     udpBufferBytes: a.bufferBytes,
     dataPlaneWorkers: a.workers,
+    dataPlaneBalance: a.balance,
   });
   const uc = netemu.useCases;
   const project = await uc.createComputeProject.execute({ name: "bench" });
@@ -248,7 +251,9 @@ async function dut(a: DutArgs): Promise<void> {
     // With workers, the chain alternates them (switch i on worker i mod N): a node's worker is a hash
     // of its id, so the bench picks ids, where a lab's random ids spread evenly only on average.
     let nodeId: string | undefined;
-    while (a.workers > 1 && (nodeId === undefined || workerIndexOf(nodeId, a.workers) !== i % a.workers)) nodeId = randomUUID();
+    // "together": all on worker 0, as a lab's random ids may put them (what placement by load undoes).
+    const wanted = a.placement === "together" ? 0 : i % a.workers;
+    while (a.workers > 1 && (nodeId === undefined || workerIndexOf(nodeId, a.workers) !== wanted)) nodeId = randomUUID();
     const sw = await uc.createSwitch.execute({ projectId, name: `SW${i + 1}`, nodeId });
     if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
     chain.push(sw.right.nodeId);
@@ -273,11 +278,21 @@ async function dut(a: DutArgs): Promise<void> {
   }
   let url: string | undefined;
   if (a.http) url = (await netemu.listen(0, "127.0.0.1")).url;
-  const dataPlane = netemu.container.resolve<{ counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }> }>(TOKENS.DataPlane);
+  const dataPlane = netemu.container.resolve<{
+    counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }>;
+    nodeLoads?(): readonly { nodeId: string; worker: number }[];
+  }>(TOKENS.DataPlane);
+  /** The worker each switch runs on now: as last reported (it may have moved, ADR 0069), else its hash's. */
+  const split = (): number[] | undefined => {
+    if (a.workers === 0) return undefined;
+    const reported = new Map((dataPlane.nodeLoads?.() ?? []).map((l) => [l.nodeId, l.worker]));
+    return chain.map((id) => reported.get(id) ?? workerIndexOf(id, a.workers));
+  };
   const threads = netemu.container.resolve<{ eventLoopDelays(): Promise<readonly { worker: number; p99Seconds: number; maxSeconds: number }[]> }>(TOKENS.DataPlaneThreads);
   serveIpc({
     ...common,
-    info: () => ({ url, nodeId, projectId, split: a.workers > 0 ? chain.map((id) => workerIndexOf(id, a.workers)) : undefined }),
+    info: () => ({ url, nodeId, projectId, split: split() }),
+    split: () => split(),
     /** Sets `filters` on the NIOs of `ports`; answers, per port, the NIO or the refusal. */
     setFilters: async (f: { filters: RawFilterSettings; ports: number[] }) => {
       const out: Record<number, unknown> = {};

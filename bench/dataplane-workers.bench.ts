@@ -9,7 +9,7 @@
  *      data plane on the main thread, in 1 worker and in 2.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
- *     [--planes 0,1] [--dut-flags "--a --b"]
+ *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
@@ -18,6 +18,7 @@
  * 127.0.0.1 and every child process is ended by the benchmark.
  */
 import { cpus } from "node:os";
+import { DEFAULTS } from "../src/adapters/config/server-config.js";
 import { DataplaneRig, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
 
@@ -39,11 +40,18 @@ const API_NODES = 1000;
 const DELAY_RATE = 20_000;
 const COST_RATE = 40_000;
 const CHAIN = 4;
+/** Traffic before each chain search: long enough for placement by load to make its 2 moves (1 s loads, 2 quiet intervals after each). */
+const WARM_UP_MS = 7000;
+const setupAt = argv.indexOf("--chain-setup");
+/** Only the chain set-ups of these indexes (0-4, CHAIN_SETUPS; e.g. "1,3"), to look at some. */
+const SETUPS = setupAt >= 0 ? (argv[setupAt + 1] ?? "").split(",").map(Number) : undefined;
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
 const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
+/** a / b, or "–" when b was not measured (a set-up left out by --chain-setup). */
+const ratio = (a: number, b: number): string => (Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "–");
 const where = (workers: number): string => (workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`);
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -166,14 +174,34 @@ async function costPerFrame(rig: DataplaneRig): Promise<{ workers: number; size:
   return cost;
 }
 
-async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: number; split: readonly number[] | undefined }[]> {
-  const rows: { workers: number; rate: number; split: readonly number[] | undefined }[] = [];
+/**
+ * The chain's set-ups: the main thread, 1 worker, then 2 workers with the switches' ids chosen to
+ * alternate the workers or to hash all onto one, with `netemu serve`'s default settings (placement by
+ * load, ADR 0069) and, for reference, without placement by load.
+ */
+const CHAIN_SETUPS = [
+  { label: "main thread", workers: 0, placement: "alternate", balance: false },
+  { label: "1 worker", workers: 1, placement: "alternate", balance: false },
+  { label: "2 workers, alternated, default settings", workers: 2, placement: "alternate", balance: DEFAULTS.dataPlaneBalance },
+  { label: "2 workers, ids hashed onto one, default settings", workers: 2, placement: "together", balance: DEFAULTS.dataPlaneBalance },
+  { label: "2 workers, ids hashed onto one, --no-dataplane-balance", workers: 2, placement: "together", balance: false },
+] as const;
+/** A set-up's loss-free rate, with where its trial at that rate spent the machine's CPU (what bounds a 2-core machine). */
+type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined };
+
+async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
+  const rows: ChainRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const workers of [0, 1, 2]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN }, async (dut) => {
+    for (const setup of CHAIN_SETUPS.filter((_, i) => SETUPS === undefined || SETUPS.includes(i))) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: setup.workers, chain: CHAIN, placement: setup.placement, balance: setup.balance }, async (dut) => {
+        // The same warm-up for every set-up (the JIT, the sockets' buffers), which is also traffic for the
+        // balancer to measure and act on (2 moves, each followed by quiet intervals) before the search.
+        await rig.trial(dut, { rate: 20_000, durationMs: WARM_UP_MS, size: 64 });
+        if (setup.workers > 1) log(`chain of ${CHAIN}, ${setup.label}, round ${round}: after the warm-up, switches on workers ${(await dut.child.call<number[]>("split")).join(", ")}`);
         const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
-        log(`chain of ${CHAIN}, ${where(workers)}${dut.split ? ` (switches on workers ${dut.split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ workers, rate: result.rate, split: dut.split });
+        const split = await dut.child.call<number[] | undefined>("split");
+        log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        rows.push({ label: setup.label, rate: result.rate, split, best: result.best });
       });
     }
   }
@@ -252,13 +280,18 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
-        [0, 1, 2].map((workers) => {
-          const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
-          const split = chain.find((c) => c.workers === workers)?.split;
-          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain)`;
-          const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
-          return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", "CPU at that rate: DUT / gen / sink / rest (% of a core)", "DUT µs per frame"],
+        CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
+          const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
+          const split = chain.find((c) => c.label === label)?.split;
+          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain, at the end)`;
+          const main = median(chain.filter((c) => c.label === "main thread").map((c) => c.rate));
+          const one = median(chain.filter((c) => c.label === "1 worker").map((c) => c.rate));
+          // The CPU of the round whose rate is the median: on 2 cores, the generator and the sink share what the DUT's threads could use.
+          const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
+          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${mid.cpu.gen.toFixed(0)} / ${mid.cpu.sink.toFixed(0)} / ${mid.cpu.other.toFixed(0)}`;
+          const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame];
         }),
       ),
     );

@@ -13,6 +13,10 @@
  *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
  *   close(handle)   (twice, or from inside a callback, is fine)
+ *   detach(handle) -> fd: stops polling and forgets the socket without closing it (docs/adr/0069)
+ *   adopt(fd, family 4|6, lport, peerAddr, rport, onBatch, onError) -> handle: polls a socket another
+ *     thread detached (fds are process-wide), once it is checked to be that NIO's: UDP, bound to lport,
+ *     connected to peerAddr:rport; throws (code EINVAL) otherwise
  * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
@@ -47,6 +51,8 @@ typedef struct {
   uv_poll_t poll;
   int fd;
   int closing;
+  /* Detached for another thread to adopt: the poll handle goes, the socket stays open. */
+  int detached;
   napi_env env;
   env_data *data;
   napi_ref on_batch;
@@ -394,7 +400,7 @@ static void begin_close(napi_env env, endpoint *ep) {
   /* The fd goes now, not in the close callback: the local port must be free when close() returns, as
    * with dgram (a NIO removed and added again on its port in one go). Safe: the stopped poll no longer
    * watches it. */
-  close(ep->fd);
+  if (!ep->detached) close(ep->fd);
   ep->fd = -1;
   napi_delete_reference(env, ep->on_batch);
   napi_delete_reference(env, ep->on_error);
@@ -431,11 +437,108 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* Stops watching the socket and gives its fd: nothing reads it until another thread adopts it, so the
+ * datagrams that come meanwhile wait in its kernel receive buffer. uv_close takes the fd out of this
+ * loop's epoll set at once (uv__platform_invalidate_fd); begin_close leaves a detached fd open, and the
+ * finalizer and the environment's teardown then find the endpoint closing and leave it alone. */
+static napi_value js_detach(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1) {
+    napi_throw_type_error(env, NULL, "detach needs a handle");
+    return NULL;
+  }
+  endpoint *ep = get_endpoint(env, argv[0], "detach: not a handle of udp-batch open() or adopt()");
+  if (ep == NULL) return NULL;
+  if (ep->closing) {
+    napi_throw_error(env, "EINVAL", "detach: the endpoint is closed");
+    return NULL;
+  }
+  int fd_value = ep->fd;
+  ep->detached = 1;
+  begin_close(env, ep);
+  napi_value fd;
+  napi_create_int32(env, fd_value, &fd);
+  return fd;
+}
+
+/* Whether fd is a UDP socket of `family` bound to lport and connected to peer: what a detached NIO
+ * socket is, so that a stale or stray number is never polled as one. */
+static int is_nio_socket(int fd, int family, int lport, const struct sockaddr_storage *peer) {
+  int type = 0;
+  socklen_t len = sizeof type;
+  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_DGRAM) return 0;
+  struct sockaddr_storage local, remote;
+  socklen_t local_len = sizeof local, remote_len = sizeof remote;
+  if (getsockname(fd, (struct sockaddr *)&local, &local_len) != 0) return 0;
+  if (getpeername(fd, (struct sockaddr *)&remote, &remote_len) != 0) return 0;
+  if (family == 6) {
+    const struct sockaddr_in6 *l = (const struct sockaddr_in6 *)&local, *r = (const struct sockaddr_in6 *)&remote, *p = (const struct sockaddr_in6 *)peer;
+    return l->sin6_family == AF_INET6 && r->sin6_family == AF_INET6 && ntohs(l->sin6_port) == lport && r->sin6_port == p->sin6_port &&
+           memcmp(&r->sin6_addr, &p->sin6_addr, sizeof r->sin6_addr) == 0;
+  }
+  const struct sockaddr_in *l = (const struct sockaddr_in *)&local, *r = (const struct sockaddr_in *)&remote, *p = (const struct sockaddr_in *)peer;
+  return l->sin_family == AF_INET && r->sin_family == AF_INET && ntohs(l->sin_port) == lport && r->sin_port == p->sin_port && r->sin_addr.s_addr == p->sin_addr.s_addr;
+}
+
+static napi_value js_adopt(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 7) {
+    napi_throw_type_error(env, NULL, "adopt needs 7 arguments");
+    return NULL;
+  }
+  int32_t fd, family, lport, rport;
+  char peer_host[64];
+  size_t ignored;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || napi_get_value_int32(env, argv[1], &family) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &lport) != napi_ok ||
+      napi_get_value_string_utf8(env, argv[3], peer_host, sizeof peer_host, &ignored) != napi_ok ||
+      napi_get_value_int32(env, argv[4], &rport) != napi_ok) {
+    napi_throw_type_error(env, NULL, "adopt: bad argument types");
+    return NULL;
+  }
+  struct sockaddr_storage peer;
+  socklen_t peer_len;
+  if (parse_addr(family, peer_host, rport, &peer, &peer_len) != 0) return throw_errno(env, EINVAL, "peer address");
+  if (fd < 0 || !is_nio_socket(fd, family, lport, &peer)) return throw_errno(env, EINVAL, "adopt: not this NIO's socket");
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "adopt");
+  endpoint *ep = calloc(1, sizeof *ep);
+  if (ep == NULL) return throw_errno(env, ENOMEM, "adopt");
+  ep->fd = fd;
+  ep->env = env;
+  ep->data = d;
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (uv_poll_init(loop, &ep->poll, fd) != 0) {
+    free(ep);
+    return throw_errno(env, EINVAL, "uv_poll_init");
+  }
+  ep->poll.data = ep;
+  ep->refs = 2;
+  napi_create_reference(env, argv[5], 1, &ep->on_batch);
+  napi_create_reference(env, argv[6], 1, &ep->on_error);
+  napi_value name;
+  napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &ep->async);
+  uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
+  napi_value handle;
+  napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
+  return handle;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
       {"send", NULL, js_send, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+      {"detach", NULL, js_detach, NULL, NULL, NULL, napi_default, NULL},
+      {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -93,6 +93,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
       bodyLimitBytes: config.bodyLimitBytes,
       udpBufferBytes: config.udpBufferBytes,
       dataPlaneWorkers: config.dataPlaneWorkers,
+      dataPlaneBalance: config.dataPlaneBalance,
       persistProjects: true,
       projectFiles: { maxFileBytes: config.maxProjectFileBytes, maxNodes: config.maxProjectNodes },
       uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },

@@ -14,6 +14,10 @@ export interface DutOptions {
   readonly workers?: number;
   /** A chain of this many switches between the generator and the sink (1 unless given). */
   readonly chain?: number;
+  /** With workers: switch i on worker i mod N ("alternate", the default), or all on worker 0 ("together"). */
+  readonly placement?: "alternate" | "together";
+  /** Runs netemu with --dataplane-balance (ADR 0069). */
+  readonly balance?: boolean;
 }
 
 export interface Dut {
@@ -104,7 +108,7 @@ export class DataplaneRig {
   async startDut(options: DutOptions): Promise<Dut> {
     const lports: [number, number] = [this.nextLport, this.nextLport + 1];
     this.nextLport += 2;
-    const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false, workers: options.workers ?? 0, chain: options.chain ?? 1 };
+    const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false, workers: options.workers ?? 0, chain: options.chain ?? 1, placement: options.placement ?? "alternate", balance: options.balance ?? false };
     const child = await Child.start(import.meta.url, "../dataplane-child.js", ["dut", JSON.stringify(args)], `dut:${options.mode}`, options.execArgv ?? []);
     const info = options.mode === "netemu" ? await child.call<{ url?: string; split?: number[] }>("info") : {};
     await this.gen.call("target", { port: lports[0] });

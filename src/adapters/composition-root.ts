@@ -49,6 +49,7 @@ import { type BacklogLimits, NotificationBacklogs } from "./http/notification-fe
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
+import { DEFAULT_PLACEMENT_POLICY } from "../domain/placement/placement.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { FileImpairmentStore } from "./persistence/file-impairment-store.js";
 import type { ImpairmentStore } from "../application/ports/impairment-store.js";
@@ -114,6 +115,11 @@ export interface NetemuOptions {
    * thread; N ≥ 1 spreads the switches and hubs over N workers, so frames never wait for the API.
    */
   readonly dataPlaneWorkers?: number;
+  /**
+   * With workers, busy nodes move between them by measured load (ADR 0069). Off unless asked for an
+   * embedder (nodes stay where their id hashes); `netemu serve` asks for it by default.
+   */
+  readonly dataPlaneBalance?: boolean;
   /**
    * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,
    * read back (closed) on the next start (ADR 0042). Off by default: an embedder's projects stay in
@@ -257,7 +263,15 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else if (workers > 0) {
-    const workerDataPlane = new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger, programs });
+    const workerDataPlane = new WorkerDataPlane({
+      workers,
+      dataPlane: dataPlaneOptions,
+      transport,
+      notifications,
+      logger,
+      programs,
+      ...(options.dataPlaneBalance === true ? { placement: DEFAULT_PLACEMENT_POLICY } : {}),
+    });
     value(TOKENS.DataPlane, workerDataPlane);
     threads = workerDataPlane;
   } else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);

@@ -253,7 +253,7 @@ describe("choosing the datagram path", () => {
   });
 
   it("uses the batched path when the addon loads", () => {
-    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined };
+    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}) };
     const chosen = chooseUdpTransport(OPTIONS, () => fake, {});
     expect(chosen.path).to.deep.equal({ kind: "batched" });
     expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);

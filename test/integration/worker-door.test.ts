@@ -124,6 +124,29 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
     expect(decodeWorkerRequest({ id: 6, op: "start", args: [SW, 70_000, "/tmp/x.pcap"] })).to.deep.equal(E.left({ id: 6, error: "malformed arguments for start" }));
     expect(decodeWorkerRequest({ id: 7, op: "counters", args: ["x".repeat(5000)] })).to.deep.equal(E.left({ id: 7, error: "malformed arguments for counters" }));
   });
+
+  it("reads a node's state handed over by another worker only in the shape a hand-over gives, and the hand-over of a node by its id", () => {
+    const change = nodeChange(undefined, good);
+    const held = { frames: [{ frame: Uint8Array.of(1, 2), departureMs: 5 }], lastDepartureMs: 5 };
+    const chain = { frequencyCounter: 0, corruptPosition: 0, fates: { loses: false, corrupts: false, duplicates: false, reorders: false } };
+    const port = { portNumber: 0, counters: { framesIn: 1 }, faults: 0, chains: { ingress: chain }, held: { ingress: held, egress: held } };
+    const state = { nodeId: SW, learned: [{ vlan: 1, mac: 1, port: 0, lastSeenMs: 1 }], ports: [port] };
+    expect(decodeWorkerRequest({ id: 8, op: "takeOver", args: [change, [], state] })).to.deep.equal(E.right({ id: 8, op: "takeOver", args: [change, [], state] }));
+    expect(decodeWorkerRequest({ id: 9, op: "handOver", args: [SW] })).to.deep.equal(E.right({ id: 9, op: "handOver", args: [SW] }));
+    for (const [what, broken] of [
+      ["no state", undefined],
+      ["no node id", { ...state, nodeId: 7 }],
+      ["a learned row without its time", { ...state, learned: [{ vlan: 1, mac: 1, port: 0 }] }],
+      ["a port numbered past 65535", { ...state, ports: [{ ...port, portNumber: 70_000 }] }],
+      ["a held frame as text", { ...state, ports: [{ ...port, held: { ...port.held, egress: { frames: [{ frame: "ab", departureMs: 1 }], lastDepartureMs: 1 } } }] }],
+      ["a departure that is no time", { ...state, ports: [{ ...port, held: { ...port.held, ingress: { frames: [], lastDepartureMs: Number.NaN } } }] }],
+      ["a chain without its fates", { ...state, ports: [{ ...port, chains: { ingress: { frequencyCounter: 0, corruptPosition: 0 } } }] }],
+      ["more ports than a node has", { ...state, ports: Array.from({ length: 100_000 }, () => port) }],
+    ] as const) {
+      expect(decodeWorkerRequest({ id: 10, op: "takeOver", args: [change, [], broken] }), what).to.deep.equal(E.left({ id: 10, error: "malformed arguments for takeOver" }));
+    }
+    expect(decodeWorkerRequest({ id: 11, op: "handOver", args: [42] })).to.deep.equal(E.left({ id: 11, error: "malformed arguments for handOver" }));
+  });
 });
 
 /** A data-plane worker driven by hand: what any message, well formed or not, does to it. */

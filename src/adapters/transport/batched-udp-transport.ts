@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
-import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
 import { DgramUdpTransport, ipv6BindAddress, reasonOf, type DgramOptions } from "./dgram-udp-transport.js";
 
 /** The native addon's surface (native/udp-batch.c). */
@@ -22,6 +22,18 @@ export interface UdpBatchAddon {
   ): unknown;
   send(handle: unknown, frames: readonly Uint8Array[]): number;
   close(handle: unknown): void;
+  /** Stops polling and gives the socket's fd, left open (ADR 0069). */
+  detach(handle: unknown): number;
+  /** Polls a detached socket in this thread, once checked to be bound to lport and connected to peer:rport. */
+  adopt(
+    fd: number,
+    family: 4 | 6,
+    lport: number,
+    peerAddress: string,
+    rport: number,
+    onBatch: (datagrams: Buffer, lengths: number[]) => void,
+    onError: (code: string, message: string) => void,
+  ): unknown;
 }
 
 const ADDON_FILE = join("native", "build", "udp_batch.node");
@@ -85,6 +97,14 @@ class BatchedEndpoint implements UdpEndpoint {
     this.addon.close(this.handle);
     return Promise.resolve();
   }
+
+  /** What was given to send leaves first; then the socket stops being read here, and stays open for its next thread. */
+  handOver(): SocketHandover {
+    if (this.closed) throw new Error("handOver: the endpoint is closed");
+    this.flush();
+    this.closed = true;
+    return { fd: this.addon.detach(this.handle) };
+  }
 }
 
 /**
@@ -115,6 +135,14 @@ export class BatchedUdpTransport implements UdpTransport {
       }
     };
     const onError = (code: string, message: string): void => o.onError?.(reasonOf(Object.assign(new Error(message), { code })));
+    const handover = o.handover;
+    if (handover !== undefined && Number.isInteger(handover.fd) && handover.fd >= 0) {
+      try {
+        return E.right(new BatchedEndpoint(this.addon, this.addon.adopt(handover.fd, v6 ? 6 : 4, o.lport, peer.address, o.rport, onBatch, onError)));
+      } catch {
+        // Not this NIO's socket (any more): bound afresh below, as without a handover.
+      }
+    }
     try {
       const handle = this.addon.open(
         v6 ? 6 : 4,

@@ -41,6 +41,16 @@ describe("server configuration", () => {
     expect(resolveConfig(["--config-dir", dir, "--no-extended-filters"], {}).extendedFilters).to.equal(false);
   });
 
+  it("places the data plane's nodes by load unless told to keep them where their id hashes (flag over environment over file)", () => {
+    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(true);
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\ndataplane_balance = False\n");
+    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(true);
+    expect(resolveConfig(["--config-dir", dir, "--no-dataplane-balance"], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir, "--dataplane-balance"], {}).dataPlaneBalance).to.equal(true);
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "sometimes" })).to.throw(ConfigError, "NETEMU_DATAPLANE_BALANCE");
+  });
+
   it("refuses bad values, naming where they came from", () => {
     const refuse = (args: string[], env: Record<string, string> = {}) => {
       try {

@@ -29,6 +29,11 @@
 #define BATCH 64
 /* The largest UDP payload over IPv4 is 65507 bytes; a slot this size never truncates a datagram. */
 #define SLOT 65536
+/* Each slot is read into two pieces: its first HEAD bytes (a whole 1500-byte frame with tags) in a
+ * compact arena, the rest in a per-slot overflow only jumbo datagrams touch. Slots 64 KiB apart fall
+ * into the same cache sets and each on its own page: the kernel's copy and ours then missed the
+ * cache on every frame (perf: _copy_to_iter 3.7 % of the forwarder against uBridge's 1.1 %). */
+#define HEAD 2048
 /* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
 #define MAX_BATCHES_PER_WAKEUP 8
 
@@ -36,8 +41,9 @@ typedef struct {
   /* The receive arena, shared by every socket of this thread: a batch is copied out before the
    * JavaScript call returns, so one arena per event loop is enough (64 × 64 KiB, not per NIO). */
   unsigned char *arena;
+  unsigned char *overflow;
   struct mmsghdr msgs[BATCH];
-  struct iovec iovs[BATCH];
+  struct iovec iovs[BATCH][2];
 } env_data;
 
 typedef struct {
@@ -64,6 +70,7 @@ static void finalize_env_data(napi_env env, void *p, void *hint) {
   (void)hint;
   env_data *d = p;
   free(d->arena);
+  free(d->overflow);
   free(d);
 }
 
@@ -72,8 +79,11 @@ static env_data *get_env_data(napi_env env) {
   if (napi_get_instance_data(env, (void **)&d) == napi_ok && d != NULL) return d;
   d = calloc(1, sizeof *d);
   if (d == NULL) return NULL;
-  d->arena = malloc((size_t)BATCH * SLOT);
-  if (d->arena == NULL) {
+  d->arena = malloc((size_t)BATCH * HEAD);
+  d->overflow = malloc((size_t)BATCH * (SLOT - HEAD));
+  if (d->arena == NULL || d->overflow == NULL) {
+    free(d->arena);
+    free(d->overflow);
     free(d);
     return NULL;
   }
@@ -138,11 +148,13 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   env_data *d = ep->data;
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
     for (int i = 0; i < BATCH; i++) {
-      d->iovs[i].iov_base = d->arena + (size_t)i * SLOT;
-      d->iovs[i].iov_len = SLOT;
+      d->iovs[i][0].iov_base = d->arena + (size_t)i * HEAD;
+      d->iovs[i][0].iov_len = HEAD;
+      d->iovs[i][1].iov_base = d->overflow + (size_t)i * (SLOT - HEAD);
+      d->iovs[i][1].iov_len = SLOT - HEAD;
       memset(&d->msgs[i].msg_hdr, 0, sizeof d->msgs[i].msg_hdr);
-      d->msgs[i].msg_hdr.msg_iov = &d->iovs[i];
-      d->msgs[i].msg_hdr.msg_iovlen = 1;
+      d->msgs[i].msg_hdr.msg_iov = d->iovs[i];
+      d->msgs[i].msg_hdr.msg_iovlen = 2;
     }
     int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
     if (n < 0) {
@@ -165,7 +177,9 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     size_t off = 0;
     for (int i = 0; i < n; i++) {
       unsigned int len = d->msgs[i].msg_len;
-      memcpy((unsigned char *)out + off, d->arena + (size_t)i * SLOT, len);
+      unsigned int head = len < HEAD ? len : HEAD;
+      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD, head);
+      if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
       napi_value v;
       napi_create_uint32(ep->env, len, &v);

@@ -134,6 +134,16 @@ describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
     sent.forEach((f, i) => expect(Buffer.compare(Buffer.from(opened!.frames[i]!), f)).to.equal(0));
   });
 
+  it("delivers datagrams just under, at and over the receive slot's first piece (2,048 bytes) whole", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const sizes = [2047, 2048, 2049, 4096, 1, 65507, 2048];
+    const sent = sizes.map((size, i) => frameOf(size, i + 20));
+    for (const f of sent) peer.send(f, opened.lport, "127.0.0.1");
+    await opened.framesArrived(sent.length);
+    expect(opened.frames.map((f) => f.length)).to.deep.equal(sizes);
+    sent.forEach((f, i) => expect(Buffer.compare(Buffer.from(opened!.frames[i]!), f)).to.equal(0));
+  });
+
   it("sends the frames given in one turn as that many datagrams, in order", async () => {
     opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
     const sent = Array.from({ length: 200 }, (_, i) => frameOf(64 + (i % 5), i));

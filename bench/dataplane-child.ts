@@ -226,6 +226,9 @@ async function dut(a: DutArgs): Promise<void> {
   const { createNetemu } = await import("../src/adapters/composition-root.js");
   const { workerIndexOf } = await import("../src/adapters/data-plane-workers.js");
   const { TOKENS } = await import("../src/application/ports/tokens.js");
+  const { chooseUdpTransport } = await import("../src/adapters/transport/batched-udp-transport.js");
+  // The datagram path this process's environment gets (the data-plane workers choose the same way).
+  const udpPath = chooseUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: 0, sendBufferBytes: 0 }).path;
   const configDir = mkdtempSync(join(tmpdir(), "netemu-bench-"));
   // A chain of switches: gen → SW1 port 0, SW1 port 1 ↔ SW2 port 0, …, SWn port 1 → sink. The links
   // inside the chain use free ports of the machine, found by binding port 0.
@@ -291,7 +294,7 @@ async function dut(a: DutArgs): Promise<void> {
   const threads = netemu.container.resolve<{ eventLoopDelays(): Promise<readonly { worker: number; p99Seconds: number; maxSeconds: number }[]> }>(TOKENS.DataPlaneThreads);
   serveIpc({
     ...common,
-    info: () => ({ url, nodeId, projectId, split: split() }),
+    info: () => ({ url, nodeId, projectId, udpPath, split: split() }),
     split: () => split(),
     /** Sets `filters` on the NIOs of `ports`; answers, per port, the NIO or the refusal. */
     setFilters: async (f: { filters: RawFilterSettings; ports: number[] }) => {

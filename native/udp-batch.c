@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,16 @@
 #define BATCH 64
 /* The largest UDP payload over IPv4 is 65507 bytes; a slot this size never truncates a datagram. */
 #define SLOT 65536
+/* Each slot is read into two pieces: its first HEAD bytes (a whole 1500-byte frame with tags) in a
+ * compact arena, the rest in a per-slot overflow only jumbo datagrams touch. Slots 64 KiB apart fall
+ * into the same cache sets and each on its own page: the kernel's copy and ours then missed the
+ * cache on every frame (perf: _copy_to_iter 3.7 % of the forwarder against uBridge's 1.1 %). */
+#define HEAD 2048
+/* UDP GSO: whether the kernel has it (asked once per socket), and the bytes one message may carry. */
+#define GSO_UNKNOWN 0
+#define GSO_ON 1
+#define GSO_OFF 2
+#define GSO_MAX_BYTES 65000
 /* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
 #define MAX_BATCHES_PER_WAKEUP 8
 
@@ -43,8 +54,9 @@ typedef struct {
   /* The receive arena, shared by every socket of this thread: a batch is copied out before the
    * JavaScript call returns, so one arena per event loop is enough (64 × 64 KiB, not per NIO). */
   unsigned char *arena;
+  unsigned char *overflow;
   struct mmsghdr msgs[BATCH];
-  struct iovec iovs[BATCH];
+  struct iovec iovs[BATCH][2];
 } env_data;
 
 typedef struct {
@@ -63,6 +75,9 @@ typedef struct {
   napi_async_cleanup_hook_handle cleanup;
   /* Freed when both the libuv handle is closed and the JS handle is collected, whichever is last. */
   int refs;
+  /* Send side: GSO_*, and the shortest frame length the kernel refused to segment (0: none yet). */
+  int gso;
+  size_t gso_refused_from;
 } endpoint;
 
 /* Marks the handles open() gives, so send() and close() never take another external for theirs. */
@@ -80,6 +95,7 @@ static void finalize_env_data(napi_env env, void *p, void *hint) {
   (void)hint;
   env_data *d = p;
   free(d->arena);
+  free(d->overflow);
   free(d);
 }
 
@@ -88,8 +104,11 @@ static env_data *get_env_data(napi_env env) {
   if (napi_get_instance_data(env, (void **)&d) == napi_ok && d != NULL) return d;
   d = calloc(1, sizeof *d);
   if (d == NULL) return NULL;
-  d->arena = malloc((size_t)BATCH * SLOT);
-  if (d->arena == NULL) {
+  d->arena = malloc((size_t)BATCH * HEAD);
+  d->overflow = malloc((size_t)BATCH * (SLOT - HEAD));
+  if (d->arena == NULL || d->overflow == NULL) {
+    free(d->arena);
+    free(d->overflow);
     free(d);
     return NULL;
   }
@@ -154,11 +173,13 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   env_data *d = ep->data;
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
     for (int i = 0; i < BATCH; i++) {
-      d->iovs[i].iov_base = d->arena + (size_t)i * SLOT;
-      d->iovs[i].iov_len = SLOT;
+      d->iovs[i][0].iov_base = d->arena + (size_t)i * HEAD;
+      d->iovs[i][0].iov_len = HEAD;
+      d->iovs[i][1].iov_base = d->overflow + (size_t)i * (SLOT - HEAD);
+      d->iovs[i][1].iov_len = SLOT - HEAD;
       memset(&d->msgs[i].msg_hdr, 0, sizeof d->msgs[i].msg_hdr);
-      d->msgs[i].msg_hdr.msg_iov = &d->iovs[i];
-      d->msgs[i].msg_hdr.msg_iovlen = 1;
+      d->msgs[i].msg_hdr.msg_iov = d->iovs[i];
+      d->msgs[i].msg_hdr.msg_iovlen = 2;
     }
     int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
     if (n < 0) {
@@ -187,7 +208,9 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     size_t off = 0;
     for (int i = 0; i < n; i++) {
       unsigned int len = d->msgs[i].msg_len;
-      memcpy((unsigned char *)out + off, d->arena + (size_t)i * SLOT, len);
+      unsigned int head = len < HEAD ? len : HEAD;
+      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD, head);
+      if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
       napi_value v;
       napi_create_uint32(ep->env, len, &v);
@@ -343,10 +366,21 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
   }
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH];
+  union {
+    char buf[CMSG_SPACE(sizeof(uint16_t))];
+    struct cmsghdr align;
+  } control[BATCH];
+  uint32_t frames_of[BATCH];
   uint32_t next = 0, taken = 0;
+  int dropped_rest = 0;
+  if (ep->gso == GSO_UNKNOWN) {
+    /* UDP_SEGMENT came with Linux 4.18; an older kernel would send a group as one datagram. */
+    int zero = 0;
+    ep->gso = setsockopt(ep->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof zero) == 0 ? GSO_ON : GSO_OFF;
+  }
   /* The iovecs point into the JS buffers themselves: sendmmsg copies into the kernel before it
    * returns, so nothing is copied here. */
-  while (next < count) {
+  while (next < count && !dropped_rest) {
     uint32_t n = 0;
     for (; n < BATCH && next + n < count; n++) {
       napi_value el;
@@ -364,25 +398,73 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       }
       iovs[n].iov_base = data;
       iovs[n].iov_len = length;
-      memset(&msgs[n].msg_hdr, 0, sizeof msgs[n].msg_hdr);
-      msgs[n].msg_hdr.msg_iov = &iovs[n];
-      msgs[n].msg_hdr.msg_iovlen = 1;
     }
-    /* sendmmsg stops at the first datagram it cannot send: it answers how many went before it, or
-     * -1 with that datagram's errno when it was the first. So the next call starts at it. */
-    int r = sendmmsg(ep->fd, msgs, n, MSG_DONTWAIT);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      /* The send buffer is full: the rest of this batch is dropped, as a full link queue drops
-       * (node:dgram would queue it in memory instead, without bound). */
-      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) break;
-      /* This datagram alone is refused (EMSGSIZE: too large; ECONNREFUSED: the peer's earlier
-       * ICMP, reported on this send): it is lost, as with dgram, and the others still go. */
-      next += 1;
-      continue;
+    /* Consecutive frames of one length leave as one UDP GSO message (UDP_SEGMENT): the kernel builds,
+     * routes and hands one buffer to the device and cuts it into datagrams of that length, one
+     * frame each, in order, at the device or the receiving socket. On the wire nothing changes; the
+     * sender saves the IP stack's per-datagram work (the bench's forwarder spent most of its time there). */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; m++) {
+      size_t len = iovs[i].iov_len;
+      uint32_t k = 1;
+      if (ep->gso == GSO_ON && len > 0 && (ep->gso_refused_from == 0 || len < ep->gso_refused_from)) {
+        while (i + k < n && iovs[i + k].iov_len == len && (k + 1) * len <= GSO_MAX_BYTES) k++;
+      }
+      memset(&msgs[m].msg_hdr, 0, sizeof msgs[m].msg_hdr);
+      msgs[m].msg_hdr.msg_iov = &iovs[i];
+      msgs[m].msg_hdr.msg_iovlen = k;
+      if (k > 1) {
+        memset(control[m].buf, 0, sizeof control[m].buf);
+        msgs[m].msg_hdr.msg_control = control[m].buf;
+        msgs[m].msg_hdr.msg_controllen = sizeof control[m].buf;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msgs[m].msg_hdr);
+        c->cmsg_level = SOL_UDP;
+        c->cmsg_type = UDP_SEGMENT;
+        c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+        uint16_t segment = (uint16_t)len;
+        memcpy(CMSG_DATA(c), &segment, sizeof segment);
+      }
+      frames_of[m] = k;
+      i += k;
     }
-    next += (uint32_t)r;
-    taken += (uint32_t)r;
+    uint32_t done = 0;
+    while (done < m) {
+      int r = sendmmsg(ep->fd, msgs + done, m - done, MSG_DONTWAIT);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        if (frames_of[done] > 1 && (errno == EINVAL || errno == EIO || errno == EMSGSIZE)) {
+          /* GSO refused for this length (a segment over the path's MTU, no checksum offload on the
+           * device): frames this long or longer go one per datagram from now on, this group too. */
+          size_t len = msgs[done].msg_hdr.msg_iov[0].iov_len;
+          if (ep->gso_refused_from == 0 || len < ep->gso_refused_from) ep->gso_refused_from = len;
+          struct iovec *group = msgs[done].msg_hdr.msg_iov;
+          struct mmsghdr single[BATCH];
+          for (uint32_t j = 0; j < frames_of[done]; j++) {
+            memset(&single[j].msg_hdr, 0, sizeof single[j].msg_hdr);
+            single[j].msg_hdr.msg_iov = &group[j];
+            single[j].msg_hdr.msg_iovlen = 1;
+          }
+          int one_by_one = sendmmsg(ep->fd, single, frames_of[done], MSG_DONTWAIT);
+          if (one_by_one > 0) taken += (uint32_t)one_by_one;
+          done++;
+          continue;
+        }
+        /* The send buffer is full: the rest of this batch is dropped, as a full link queue drops
+         * (node:dgram would queue it in memory instead, without bound). */
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
+          dropped_rest = 1;
+          break;
+        }
+        /* This message alone is refused (EMSGSIZE: too large; ECONNREFUSED: the peer's earlier
+         * ICMP, reported on this send): it is lost, as with dgram, and the others still go. */
+        done++;
+        continue;
+      }
+      for (int j = 0; j < r; j++) taken += frames_of[done + (uint32_t)j];
+      /* Fewer than asked: the kernel stopped at a message it refused (e.g. too large): skip it and go on. */
+      done += (uint32_t)r < m - done ? (uint32_t)r + 1 : (uint32_t)r;
+    }
+    next += n;
   }
   napi_create_uint32(env, taken, &result);
   return result;

@@ -50,8 +50,8 @@ export class Child {
   }
 
   /** Forks `script` (a path relative to the calling module's URL) with its arguments. */
-  static async start(moduleUrl: string, script: string, args: readonly string[], label: string, execArgv: readonly string[] = []): Promise<Child> {
-    const proc = fork(fileURLToPath(new URL(script, moduleUrl)), [...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [...execArgv] });
+  static async start(moduleUrl: string, script: string, args: readonly string[], label: string, execArgv: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+    const proc = fork(fileURLToPath(new URL(script, moduleUrl)), [...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [...execArgv], env });
     children.add(proc);
     const child = new Child(proc, label);
     await child.call("ping", {});

@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { createSocket, type Socket } from "node:dgram";
+import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/ports/udp-transport.js";
@@ -118,6 +120,16 @@ describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
     sent.forEach((f, i) => expect(Buffer.compare(Buffer.from(opened!.frames[i]!), f)).to.equal(0));
   });
 
+  it("delivers datagrams just under, at and over the receive slot's first piece (2,048 bytes) whole", async () => {
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const sizes = [2047, 2048, 2049, 4096, 1, 65507, 2048];
+    const sent = sizes.map((size, i) => frameOf(size, i + 20));
+    for (const f of sent) peer.send(f, opened.lport, "127.0.0.1");
+    await opened.framesArrived(sent.length);
+    expect(opened.frames.map((f) => f.length)).to.deep.equal(sizes);
+    sent.forEach((f, i) => expect(Buffer.compare(Buffer.from(opened!.frames[i]!), f)).to.equal(0));
+  });
+
   it("sends the frames given in one turn as that many datagrams, in order", async () => {
     opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
     const sent = Array.from({ length: 200 }, (_, i) => frameOf(64 + (i % 5), i));
@@ -125,6 +137,33 @@ describe("the batched UDP transport (recvmmsg/sendmmsg addon)", function () {
     for (const f of sent) opened.endpoint.send(f);
     const got = await atPeer;
     got.forEach((g, i) => expect(Buffer.compare(g, sent[i]!)).to.equal(0));
+  });
+
+  it("sends runs of equal-length frames (one UDP GSO message each) as one datagram per frame, byte for byte, in order", async () => {
+    peer.setRecvBufferSize(4 << 20); // ~200 KB leave in one turn: more than the default buffer holds
+    opened = await open(new BatchedUdpTransport(OPTIONS, addon), peer.address().port);
+    const runs: [number, number][] = [[100, 64], [10, 1500], [3, 9000], [1, 0], [5, 64], [7, 9000], [1, 65507], [2, 60]];
+    const sent = runs.flatMap(([count, size], r) => Array.from({ length: count }, (_, i) => frameOf(size, r * 31 + i)));
+    const atPeer = nextMessages(peer, sent.length);
+    for (const f of sent) opened.endpoint.send(f);
+    const got = await atPeer;
+    expect(got.map((g) => g.length)).to.deep.equal(sent.map((f) => f.length));
+    got.forEach((g, i) => expect(Buffer.compare(g, sent[i]!)).to.equal(0));
+  });
+
+  it("sends frames the kernel refuses to segment (longer than the path's MTU allows) one datagram each, and still segments shorter ones", function () {
+    // A loopback with a 1,400-byte MTU, in a user and network namespace of its own (no root needed).
+    const child = fileURLToPath(new URL("../support/gso-fallback-child.js", import.meta.url));
+    const r = spawnSync("unshare", ["-rn", "sh", "-c", `ip link set lo up && ip link set lo mtu 1400 && exec "${process.execPath}" "${child}"`], { encoding: "utf8", timeout: 10_000 });
+    if (r.status !== 0 && !r.stdout.startsWith("{")) {
+      const message = `skipped: no network namespace with a small MTU here (unshare -rn, ip): ${(r.error?.message ?? r.stderr).trim().slice(0, 200)}`;
+      if (process.env["CI"] === "true") throw new Error(`${message} (CI=true: a missing requirement fails the run)`);
+      console.log(`      ${message}`);
+      this.skip();
+    }
+    const out = JSON.parse(r.stdout) as { lengths: number[]; exact: boolean[] };
+    expect(out.lengths).to.deep.equal([...Array(10).fill(1450), ...Array(20).fill(64), ...Array(5).fill(1450)]);
+    expect(out.exact.every((e) => e)).to.equal(true);
   });
 
   it("delivers an empty datagram as an empty frame, as dgram does (the data plane counts it), and goes on", async () => {

@@ -10,7 +10,7 @@
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
  *        [--offer FRAMES_PER_S] [--cost-rate FRAMES_PER_S] [--only relay,batched,dgram,ubridge]
- *        [--buffer BYTES] [--profile DIR] [--capacity-only] [--verbose] [--json FILE]
+ *        [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only] [--verbose] [--json FILE]
  *
  * Per forwarder and size: capacity (frames/s delivered when offered more than it takes), loss-free
  * rate (searched as bench/lib/dataplane-rig.ts does), CPU per frame (utime + stime of the whole process
@@ -48,6 +48,8 @@ const PROFILE_DIR = opt("--profile");
 const JSON_OUT = opt("--json");
 /** Only 5 s capacity trials (with --profile: a profile of the saturated forwarder). */
 const CAPACITY_ONLY = argv.includes("--capacity-only");
+/** Only the latency trials (the rest of the table is then meaningless). */
+const LATENCY_ONLY = argv.includes("--latency-only");
 const STEP_MS = QUICK ? 800 : 2000;
 const COST_MS = QUICK ? 1500 : 4000;
 const LATENCY_MS = QUICK ? 2000 : 5000;
@@ -401,6 +403,11 @@ async function measure(rig: Rig, label: Label, size: number, round: number): Pro
   try {
     log(`${label} ${size} B round ${round}/${ROUNDS} (pid ${f.pid}${f.note ? `, ${f.note}` : ""})`);
     await rig.trial(f, { rate: 20_000, durationMs: 500, size }); // JIT warm-up, MAC learnt
+    if (LATENCY_ONLY) {
+      const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
+      log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %, rest of machine ${latency.cpu.other.toFixed(0)} %`);
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: latency, latency };
+    }
     const capacity = await rig.trial(f, { rate: OFFER, durationMs: CAPACITY_ONLY ? 5000 : STEP_MS, size });
     log(`  capacity: ${stepLine(capacity)} (${capacity.usPerFrame.toFixed(2)} µs/frame)`);
     if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: capacity, latency: capacity };

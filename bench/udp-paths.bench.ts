@@ -10,7 +10,7 @@
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
  *        [--offer FRAMES_PER_S] [--cost-rate FRAMES_PER_S] [--only relay,batched,dgram,ubridge]
- *        [--buffer BYTES] [--profile DIR] [--capacity-only] [--verbose] [--json FILE]
+ *        [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only] [--verbose] [--json FILE]
  *
  * Per forwarder and size: capacity (frames/s delivered when offered more than it takes), loss-free
  * rate (searched as bench/lib/dataplane-rig.ts does), CPU per frame (utime + stime of the whole process
@@ -48,6 +48,8 @@ const PROFILE_DIR = opt("--profile");
 const JSON_OUT = opt("--json");
 /** Only 5 s capacity trials (with --profile: a profile of the saturated forwarder). */
 const CAPACITY_ONLY = argv.includes("--capacity-only");
+/** Only the latency trials (the rest of the table is then meaningless). */
+const LATENCY_ONLY = argv.includes("--latency-only");
 const STEP_MS = QUICK ? 800 : 2000;
 const COST_MS = QUICK ? 1500 : 4000;
 const LATENCY_MS = QUICK ? 2000 : 5000;
@@ -401,6 +403,11 @@ async function measure(rig: Rig, label: Label, size: number, round: number): Pro
   try {
     log(`${label} ${size} B round ${round}/${ROUNDS} (pid ${f.pid}${f.note ? `, ${f.note}` : ""})`);
     await rig.trial(f, { rate: 20_000, durationMs: 500, size }); // JIT warm-up, MAC learnt
+    if (LATENCY_ONLY) {
+      const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
+      log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %, rest of machine ${latency.cpu.other.toFixed(0)} %`);
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: latency, latency };
+    }
     const capacity = await rig.trial(f, { rate: OFFER, durationMs: CAPACITY_ONLY ? 5000 : STEP_MS, size });
     log(`  capacity: ${stepLine(capacity)} (${capacity.usPerFrame.toFixed(2)} µs/frame)`);
     if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: capacity, latency: capacity };
@@ -463,7 +470,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
   lines.push(`## Batched datagrams against uBridge (${QUICK ? "--quick" : "full"} run, ${((monoMs() - started) / 1000).toFixed(0)} s, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC)`);
   lines.push("");
   lines.push(`Machine: ${String(machine["nproc"])} × ${String(machine["cpu"])}, Node ${String(machine["node"])}, net.core.rmem_max ${String(machine["rmemMax"])}; load average at start ${String(machine["load"])}.`);
-  lines.push(`Generator and sink (bench/native/udp-loadgen.c, sendmmsg/recvmmsg) on CPU 0, each forwarder and all its threads on CPU 1. netemu: ${cells.find((c) => c.label === "batched")?.note ?? cells.find((c) => c.label === "dgram")?.note ?? "–"}; ${fmt(BUFFER / 1024)} KiB socket buffers for the Node forwarders (serve's default is 4,096), uBridge the kernel's default.`);
+  lines.push(`Generator and sink (bench/native/udp-loadgen.c: UDP GSO sends, recvmmsg) on CPU 0, each forwarder and all its threads on CPU 1. netemu: ${cells.find((c) => c.label === "batched")?.note ?? cells.find((c) => c.label === "dgram")?.note ?? "–"}; ${fmt(BUFFER / 1024)} KiB socket buffers for the Node forwarders (serve's default is 4,096), uBridge the kernel's default.`);
   lines.push(`${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, forwarders interleaved within each round, medians (each round's figure in brackets). Capacity: frames/s delivered while ${fmt(OFFER)} frames/s are offered for ${STEP_MS} ms. Loss-free: highest offered rate with < 0.1 % loss over a ${STEP_MS} ms trial, the generator keeping ≥ 95 % of it (doubling from 10,000, bisection to ${PRECISION * 100} %, a failing step tried twice). CPU per frame: the forwarder's utime + stime (/proc/<pid>/stat, all threads) over the frames delivered, at ${fmt(COST_RATE)} frames/s for ${COST_MS} ms, and at capacity. Latency: one way, ${fmt(LATENCY_RATE)} frames/s for ${LATENCY_MS} ms.`);
   lines.push("");
   lines.push("Load side alone (generator straight into the sink, both on CPU 0):");

@@ -428,10 +428,16 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       i += k;
     }
     uint32_t done = 0;
+    int retried = 0;
     while (done < m) {
       int r = sendmmsg(ep->fd, msgs + done, m - done, MSG_DONTWAIT);
       if (r < 0) {
         if (errno == EINTR) continue;
+        /* The send buffer is full: the rest of the batch is dropped, as a full link queue drops. */
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
+          dropped_rest = 1;
+          break;
+        }
         if (frames_of[done] > 1 && (errno == EINVAL || errno == EIO || errno == EMSGSIZE)) {
           /* GSO refused for this length (a segment over the path's MTU, no checksum offload on the
            * device): frames this long or longer go one per datagram from now on, this group too. */
@@ -449,20 +455,18 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
           done++;
           continue;
         }
-        /* The send buffer is full: the rest of this batch is dropped, as a full link queue drops
-         * (node:dgram would queue it in memory instead, without bound). */
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
-          dropped_rest = 1;
-          break;
+        /* The peer's earlier ICMP, reported on this send (and so cleared): a group is tried once
+         * more rather than lost whole. Otherwise this message alone is refused (EMSGSIZE: too large):
+         * it is lost, as with dgram, and the others still go. */
+        if (errno == ECONNREFUSED && frames_of[done] > 1 && !retried) {
+          retried = 1;
+          continue;
         }
-        /* This message alone is refused (EMSGSIZE: too large; ECONNREFUSED: the peer's earlier
-         * ICMP, reported on this send): it is lost, as with dgram, and the others still go. */
         done++;
         continue;
       }
       for (int j = 0; j < r; j++) taken += frames_of[done + (uint32_t)j];
-      /* Fewer than asked: the kernel stopped at a message it refused (e.g. too large): skip it and go on. */
-      done += (uint32_t)r < m - done ? (uint32_t)r + 1 : (uint32_t)r;
+      done += (uint32_t)r;
     }
     next += n;
   }

@@ -230,7 +230,7 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
           precision: QUICK ? 0.12 : 0.05,
           retries: 1,
           disturbedRetries: 3,
-          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, kernel drops in/out ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}, CPU DUT / load / rest (softirq) ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} (${t.cpu.softirq?.toFixed(0) ?? "–"}) %`),
+          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, kernel drops in/out ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %, machine's softirq ${t.cpu.softirq?.toFixed(0) ?? "–"} %`),
         });
         const split = await dut.child.call<number[] | undefined>("split");
         log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
@@ -329,7 +329,7 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest (of it softirq) (% of a core)`, "DUT µs per frame"],
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest; the machine's softirq, also in those (% of a core)`, "DUT µs per frame"],
         CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
           const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
           const split = chain.find((c) => c.label === label)?.split;
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
           const one = median(chain.filter((c) => c.label === "1 worker").map((c) => c.rate));
           // The CPU of the round whose rate is the median: on 2 cores, the generator and the sink share what the DUT's threads could use.
           const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
-          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}${mid.cpu.softirq === undefined ? "" : ` (${mid.cpu.softirq.toFixed(0)})`}`;
+          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}${mid.cpu.softirq === undefined ? "" : `; ${mid.cpu.softirq.toFixed(0)}`}`;
           const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
           return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame];
         }),

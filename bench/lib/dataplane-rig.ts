@@ -62,7 +62,8 @@ export interface Trial {
   /**
    * CPU use in % of one core; `other` is what the rest of the machine used during the step. With the
    * C load side, `gen` is its one process (generator and sink) and `sink` is 0. `softirq` is the
-   * machine's softirq time (part of `other`): the loopback's delivery of every process's datagrams.
+   * machine's softirq time, the loopback's delivery of every process's datagrams; not a share of its
+   * own: with tick-based accounting the same ticks are also in the time of the process they interrupted.
    */
   cpu: { dut: number; gen: number; sink: number; other: number; softirq?: number };
   /** CPU time the DUT spent during the step (user + system), in µs. */

@@ -169,8 +169,8 @@ export function cpuPercent(before: NodeJS.CpuUsage, after: NodeJS.CpuUsage, wall
 
 /**
  * Busy and total jiffies of all CPUs from /proc/stat (busy excludes idle and iowait), and of them the
- * softirq time: with IRQ time accounting the kernel's delivery of loopback datagrams is counted there,
- * not in the process that sent them.
+ * softirq time (the kernel's delivery of loopback datagrams; with tick-based accounting also counted
+ * in the time of the process it interrupted).
  */
 export function cpuTimes(): { busy: number; total: number; softirq: number } {
   try {

@@ -211,7 +211,7 @@ const CHAIN_SETUPS = [
   { label: "2 workers, ids hashed onto one, --no-dataplane-balance", workers: 2, placement: "together", balance: false },
 ] as const;
 /** A set-up's loss-free rate, with where its trial at that rate spent the machine's CPU (what bounds a 2-core machine). */
-type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined };
+type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined; restCpu: number };
 
 async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   const rows: ChainRow[] = [];
@@ -234,7 +234,8 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
         });
         const split = await dut.child.call<number[] | undefined>("split");
         log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ label: setup.label, rate: result.rate, split, best: result.best });
+        // What other processes took during the search (median over its trials): a round they took a core from says little.
+        rows.push({ label: setup.label, rate: result.rate, split, best: result.best, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
   }
@@ -329,7 +330,7 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest; the machine's softirq, also in those (% of a core)`, "DUT µs per frame"],
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest; the machine's softirq, also in those (% of a core)`, "DUT µs per frame", "rest of the machine during the search (median % of a core, each round)"],
         CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
           const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
           const split = chain.find((c) => c.label === label)?.split;
@@ -340,7 +341,8 @@ async function main(): Promise<void> {
           const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
           const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}${mid.cpu.softirq === undefined ? "" : `; ${mid.cpu.softirq.toFixed(0)}`}`;
           const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
-          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame];
+          const rest = chain.filter((c) => c.label === label).map((c) => c.restCpu.toFixed(0)).join(", ");
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame, rest];
         }),
       ),
     );

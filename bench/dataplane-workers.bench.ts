@@ -9,17 +9,21 @@
  *      data plane on the main thread, in 1 worker and in 2.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
- *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]]
+ *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
+ * --loadgen picks the chain section's generator and sink: the C program of bench:udp-paths (one
+ * process, sendmmsg / recvmmsg; the default where cc builds it) or the Node ones; the delay and cost
+ * sections keep the Node ones (their latency and CPU figures compare with the earlier runs').
  *
  * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
  * 127.0.0.1 and every child process is ended by the benchmark.
  */
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { DEFAULTS } from "../src/adapters/config/server-config.js";
-import { DataplaneRig, type Trial, withDut } from "./lib/dataplane-rig.js";
+import { DataplaneRig, type LoadSide, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -45,6 +49,11 @@ const WARM_UP_MS = 7000;
 const setupAt = argv.indexOf("--chain-setup");
 /** Only the chain set-ups of these indexes (0-4, CHAIN_SETUPS; e.g. "1,3"), to look at some. */
 const SETUPS = setupAt >= 0 ? (argv[setupAt + 1] ?? "").split(",").map(Number) : undefined;
+
+const loadgenAt = argv.indexOf("--loadgen");
+/** The chain section's load side; undefined: C where it builds, else Node. */
+const LOADGEN = loadgenAt >= 0 ? argv[loadgenAt + 1] : undefined;
+if (LOADGEN !== undefined && LOADGEN !== "c" && LOADGEN !== "node") throw new Error(`--loadgen c|node, not ${LOADGEN}`);
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -92,6 +101,21 @@ function pollAsFastAsItCan(url: string): { stop: () => Promise<{ durations: numb
 
 /** CPU (% of one core) of the DUT process, the generator, the sink and the rest of the machine. */
 const cpuSplit = (t: Trial): string => `${t.cpu.dut.toFixed(0)} / ${t.cpu.gen.toFixed(0)} / ${t.cpu.sink.toFixed(0)} / ${t.cpu.other.toFixed(0)} %`;
+
+/** The chain section's rig: with the C load side unless told otherwise or cc cannot build it. */
+async function chainRig(): Promise<DataplaneRig> {
+  if (LOADGEN === "node") return DataplaneRig.start();
+  try {
+    return await DataplaneRig.start({ loadSide: "c" });
+  } catch (err) {
+    if (LOADGEN === "c") throw err;
+    log(`chain: the Node load side (${err instanceof Error ? err.message : String(err)})`);
+    return DataplaneRig.start();
+  }
+}
+
+/** The load side's CPU: the C program's one process, or the Node generator and sink. */
+const loadCpu = (t: Trial, side: LoadSide): string => (side === "c" ? t.cpu.gen.toFixed(0) : `${t.cpu.gen.toFixed(0)} / ${t.cpu.sink.toFixed(0)}`);
 
 /** Where the polled API runs: in the DUT's process, or (the control) in another netemu process. */
 type ApiLoad = "idle" | "polled" | "polled elsewhere";
@@ -187,7 +211,7 @@ const CHAIN_SETUPS = [
   { label: "2 workers, ids hashed onto one, --no-dataplane-balance", workers: 2, placement: "together", balance: false },
 ] as const;
 /** A set-up's loss-free rate, with where its trial at that rate spent the machine's CPU (what bounds a 2-core machine). */
-type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined };
+type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined; restCpu: number };
 
 async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   const rows: ChainRow[] = [];
@@ -198,10 +222,20 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
         // balancer to measure and act on (2 moves, each followed by quiet intervals) before the search.
         await rig.trial(dut, { rate: 20_000, durationMs: WARM_UP_MS, size: 64 });
         if (setup.workers > 1) log(`chain of ${CHAIN}, ${setup.label}, round ${round}: after the warm-up, switches on workers ${(await dut.child.call<number[]>("split")).join(", ")}`);
-        const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
+        const result = await rig.search(dut, {
+          size: 64,
+          durationMs: QUICK ? 600 : 2000,
+          startRate: 8000,
+          maxRate: 400_000,
+          precision: QUICK ? 0.12 : 0.05,
+          retries: 1,
+          disturbedRetries: 3,
+          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, kernel drops in/out ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %, machine's softirq ${t.cpu.softirq?.toFixed(0) ?? "–"} %`),
+        });
         const split = await dut.child.call<number[] | undefined>("split");
         log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ label: setup.label, rate: result.rate, split, best: result.best });
+        // What other processes took during the search (median over its trials): a round they took a core from says little.
+        rows.push({ label: setup.label, rate: result.rate, split, best: result.best, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
   }
@@ -210,11 +244,25 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
 
 async function main(): Promise<void> {
   log(`machine ${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}, quick=${QUICK}, rounds ${ROUNDS}`);
-  const rig = await DataplaneRig.start();
-  const delay = runs("delay") ? await delayUnderApiLoad(rig) : [];
-  const cost = runs("cost") ? await costPerFrame(rig) : [];
-  const chain = runs("chain") ? await chainRates(rig) : [];
-  await rig.stop();
+  log(`load average at start: ${readFileSync("/proc/loadavg", "utf8").trim()}`);
+  let delay: DelayRow[] = [];
+  let cost: Awaited<ReturnType<typeof costPerFrame>> = [];
+  if (runs("delay") || runs("cost")) {
+    const rig = await DataplaneRig.start();
+    delay = runs("delay") ? await delayUnderApiLoad(rig) : [];
+    cost = runs("cost") ? await costPerFrame(rig) : [];
+    await rig.stop();
+  }
+  let chain: ChainRow[] = [];
+  let loadSide: LoadSide = "node";
+  if (runs("chain")) {
+    const rig = await chainRig();
+    loadSide = rig.loadSide;
+    log(`chain: load side ${loadSide === "c" ? "C (bench/native/udp-loadgen.c, generator and sink in one process)" : "Node (generator and sink processes)"}`);
+    chain = await chainRates(rig);
+    await rig.stop();
+  }
+  const loadEnd = readFileSync("/proc/loadavg", "utf8").trim();
 
   const out: string[] = [`## Data plane in worker threads (${QUICK ? "--quick" : "full"} run${ONLY === undefined ? "" : ` of --only ${ONLY}`}, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, ${((monoMs() - started) / 1000).toFixed(0)} s)`, ""];
   if (delay.length > 0) {
@@ -278,9 +326,11 @@ async function main(): Promise<void> {
   if (chain.length > 0) {
     out.push(`### Loss-free rate through a chain of ${CHAIN} switches (64 B; aggregate = rate × ${CHAIN} switch crossings; median of ${ROUNDS}, each round in brackets)`);
     out.push("");
+    out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink of bench:udp-paths (bench/native/udp-loadgen.c, one process, sendmmsg / recvmmsg)" : "the Node generator and sink (two processes, node:dgram)"}; load average at the end ${loadEnd}. A step passes with < 0.1 % loss at a rate the generator kept (≥ 95 % of it).`);
+    out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", "CPU at that rate: DUT / gen / sink / rest (% of a core)", "DUT µs per frame"],
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest; the machine's softirq, also in those (% of a core)`, "DUT µs per frame", "rest of the machine during the search (median % of a core, each round)"],
         CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
           const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
           const split = chain.find((c) => c.label === label)?.split;
@@ -289,9 +339,10 @@ async function main(): Promise<void> {
           const one = median(chain.filter((c) => c.label === "1 worker").map((c) => c.rate));
           // The CPU of the round whose rate is the median: on 2 cores, the generator and the sink share what the DUT's threads could use.
           const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
-          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${mid.cpu.gen.toFixed(0)} / ${mid.cpu.sink.toFixed(0)} / ${mid.cpu.other.toFixed(0)}`;
+          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}${mid.cpu.softirq === undefined ? "" : `; ${mid.cpu.softirq.toFixed(0)}`}`;
           const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
-          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame];
+          const rest = chain.filter((c) => c.label === label).map((c) => c.restCpu.toFixed(0)).join(", ");
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame, rest];
         }),
       ),
     );

@@ -240,6 +240,47 @@ static int parse_addr(int family, const char *host, int port, struct sockaddr_st
   return 0;
 }
 
+/* Polls fd in this thread's loop and wraps it in a handle: what open and adopt share once they hold a
+ * socket. NULL with a pending exception when the endpoint cannot be made; the fd is left open. */
+static napi_value start_endpoint(napi_env env, env_data *d, int fd, napi_value on_batch, napi_value on_error, const char *what) {
+  endpoint *ep = calloc(1, sizeof *ep);
+  if (ep == NULL) return throw_errno(env, ENOMEM, what);
+  ep->fd = fd;
+  ep->env = env;
+  ep->data = d;
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (uv_poll_init(loop, &ep->poll, fd) != 0) {
+    free(ep);
+    return throw_errno(env, EINVAL, "uv_poll_init");
+  }
+  ep->poll.data = ep;
+  ep->refs = 2;
+  napi_create_reference(env, on_batch, 1, &ep->on_batch);
+  napi_create_reference(env, on_error, 1, &ep->on_error);
+  napi_value name;
+  napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &ep->async);
+  uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
+  napi_value handle;
+  napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
+  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
+  return handle;
+}
+
+/* Whether argv[from..to) are functions; throws a TypeError naming `what` when one is not. */
+static int are_functions(napi_env env, napi_value *argv, int from, int to, const char *what) {
+  napi_valuetype fn_type;
+  for (int i = from; i < to; i++) {
+    if (napi_typeof(env, argv[i], &fn_type) != napi_ok || fn_type != napi_function) {
+      napi_throw_type_error(env, NULL, what);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static napi_value js_open(napi_env env, napi_callback_info info) {
   size_t argc = 9;
   napi_value argv[9];
@@ -261,13 +302,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "open: bad argument types");
     return NULL;
   }
-  napi_valuetype fn_type;
-  for (int i = 7; i < 9; i++) {
-    if (napi_typeof(env, argv[i], &fn_type) != napi_ok || fn_type != napi_function) {
-      napi_throw_type_error(env, NULL, "open: onBatch and onError must be functions");
-      return NULL;
-    }
-  }
+  if (!are_functions(env, argv, 7, 9, "open: onBatch and onError must be functions")) return NULL;
   if (family != 4 && family != 6) {
     napi_throw_range_error(env, NULL, "open: family must be 4 or 6");
     return NULL;
@@ -301,33 +336,8 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     close(fd);
     return throw_errno(env, err, "connect");
   }
-  endpoint *ep = calloc(1, sizeof *ep);
-  if (ep == NULL) {
-    close(fd);
-    return throw_errno(env, ENOMEM, "open");
-  }
-  ep->fd = fd;
-  ep->env = env;
-  ep->data = d;
-  uv_loop_t *loop = NULL;
-  napi_get_uv_event_loop(env, &loop);
-  if (uv_poll_init(loop, &ep->poll, fd) != 0) {
-    close(fd);
-    free(ep);
-    return throw_errno(env, EINVAL, "uv_poll_init");
-  }
-  ep->poll.data = ep;
-  ep->refs = 2;
-  napi_create_reference(env, argv[7], 1, &ep->on_batch);
-  napi_create_reference(env, argv[8], 1, &ep->on_error);
-  napi_value name;
-  napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
-  napi_async_init(env, NULL, name, &ep->async);
-  uv_poll_start(&ep->poll, UV_READABLE, on_readable);
-  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
-  napi_value handle;
-  napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
-  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
+  napi_value handle = start_endpoint(env, d, fd, argv[7], argv[8], "open");
+  if (handle == NULL) close(fd); /* a new socket is ours to close; a fd handed to adopt stays its owner's */
   return handle;
 }
 
@@ -586,36 +596,18 @@ static napi_value js_adopt(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "adopt: bad argument types");
     return NULL;
   }
+  if (!are_functions(env, argv, 5, 7, "adopt: onBatch and onError must be functions")) return NULL;
+  if (family != 4 && family != 6) {
+    napi_throw_range_error(env, NULL, "adopt: family must be 4 or 6");
+    return NULL;
+  }
   struct sockaddr_storage peer;
   socklen_t peer_len;
   if (parse_addr(family, peer_host, rport, &peer, &peer_len) != 0) return throw_errno(env, EINVAL, "peer address");
   if (fd < 0 || !is_nio_socket(fd, family, lport, &peer)) return throw_errno(env, EINVAL, "adopt: not this NIO's socket");
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "adopt");
-  endpoint *ep = calloc(1, sizeof *ep);
-  if (ep == NULL) return throw_errno(env, ENOMEM, "adopt");
-  ep->fd = fd;
-  ep->env = env;
-  ep->data = d;
-  uv_loop_t *loop = NULL;
-  napi_get_uv_event_loop(env, &loop);
-  if (uv_poll_init(loop, &ep->poll, fd) != 0) {
-    free(ep);
-    return throw_errno(env, EINVAL, "uv_poll_init");
-  }
-  ep->poll.data = ep;
-  ep->refs = 2;
-  napi_create_reference(env, argv[5], 1, &ep->on_batch);
-  napi_create_reference(env, argv[6], 1, &ep->on_error);
-  napi_value name;
-  napi_create_string_utf8(env, "netemu.udpBatch", NAPI_AUTO_LENGTH, &name);
-  napi_async_init(env, NULL, name, &ep->async);
-  uv_poll_start(&ep->poll, UV_READABLE, on_readable);
-  napi_add_async_cleanup_hook(env, on_env_teardown, ep, &ep->cleanup);
-  napi_value handle;
-  napi_create_external(env, ep, finalize_endpoint, NULL, &handle);
-  napi_type_tag_object(env, handle, &ENDPOINT_TAG);
-  return handle;
+  return start_endpoint(env, d, fd, argv[5], argv[6], "adopt");
 }
 
 static napi_value init(napi_env env, napi_value exports) {

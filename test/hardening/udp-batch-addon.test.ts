@@ -105,6 +105,18 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       expect(() => (addon.open as (...a: unknown[]) => unknown)(...args)).to.throw(Error).with.property("code", "EINVAL");
     });
 
+    it("adopt refuses callbacks that are not functions and a family other than 4 or 6, and leaves the socket it was given open", async () => {
+      const { handle, peer, lport } = await connected();
+      const fd = addon.detach(handle);
+      const before = openFds();
+      const adopt = addon.adopt as (...a: unknown[]) => unknown;
+      expect(() => adopt(fd, 4, lport, "127.0.0.1", peer.port, 42, ignore)).to.throw(TypeError);
+      expect(() => adopt(fd, 4, lport, "127.0.0.1", peer.port, ignore, "no")).to.throw(TypeError);
+      expect(() => adopt(fd, 5, lport, "127.0.0.1", peer.port, ignore, ignore)).to.throw(RangeError);
+      expect(openFds()).to.equal(before);
+      handles.push(adopt(fd, 4, lport, "127.0.0.1", peer.port, ignore, ignore)); // still whole: taken up, then closed after the test
+    });
+
     it("send and close refuse what is not a handle of theirs; send refuses frames that are not an array of Uint8Arrays", async () => {
       const { handle } = await connected();
       for (const notAHandle of [undefined, null, 1, "h", {}, [], Buffer.alloc(8)]) {

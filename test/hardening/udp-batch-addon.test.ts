@@ -5,7 +5,7 @@ import { expect } from "chai";
 import type { UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 import { requireHostBed, runCommand } from "../support/host-bed.js";
-import { UdpPeer } from "../support/udp-peer.js";
+import { UdpPeer, freeUdpPort } from "../support/udp-peer.js";
 
 const TEARDOWN_CHILD = new URL("../support/udp-addon-worker-teardown.js", import.meta.url);
 const FULL_BUFFER_CHILD = new URL("../support/udp-addon-full-send-buffer.js", import.meta.url);
@@ -39,12 +39,6 @@ async function eventually(check: () => boolean): Promise<boolean> {
 }
 
 /** A free UDP port on 127.0.0.1 (bound, then released). */
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
-
 describe("the batched UDP addon at the worker boundary and under bad input (no input may crash the process)", function () {
   this.timeout(10_000);
   let addon: UdpBatchAddon;
@@ -63,7 +57,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
   async function connected(onBatch: (datagrams: Buffer, lengths: number[]) => void = ignore, onError: (code: string, message: string) => void = ignore) {
     const peer = await UdpPeer.open();
     peers.push(peer);
-    const lport = await freePort();
+    const lport = await freeUdpPort();
     const handle = addon.open(4, "127.0.0.1", lport, "127.0.0.1", peer.port, 0, 0, onBatch, onError);
     handles.push(handle);
     return { handle, peer, lport };
@@ -141,7 +135,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
     });
 
     it("frees the local port when close returns: a socket binds it again at once", async () => {
-      const lport = await freePort();
+      const lport = await freeUdpPort();
       for (let i = 0; i < 3; i++) {
         const h = addon.open(4, "127.0.0.1", lport, "127.0.0.1", 9, 0, 0, ignore, ignore);
         addon.close(h);
@@ -167,8 +161,8 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
     it("closes from inside its error callback (the peer's ICMP) and the process lives on", async () => {
       const errors: string[] = [];
       let self: unknown;
-      const lport = await freePort();
-      const gone = await freePort();
+      const lport = await freeUdpPort();
+      const gone = await freeUdpPort();
       self = addon.open(4, "127.0.0.1", lport, "127.0.0.1", gone, 0, 0, ignore, (code) => {
         errors.push(code);
         addon.close(self);
@@ -230,8 +224,8 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
     });
 
     it("loses only the datagram that meets the peer's earlier refusal (ECONNREFUSED), as node:dgram does, not the rest of its batch", async () => {
-      const lport = await freePort();
-      const rport = await freePort();
+      const lport = await freeUdpPort();
+      const rport = await freeUdpPort();
       const handle = addon.open(4, "127.0.0.1", lport, "127.0.0.1", rport, 0, 0, ignore, ignore);
       handles.push(handle);
       // Nobody on rport: the kernel's ICMP answer leaves a pending error on the socket...
@@ -262,7 +256,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       }
       try {
         const got: number[] = [];
-        const lport = await freePort();
+        const lport = await freeUdpPort();
         const handle = addon.open(6, "::1", lport, "::1", v6.address().port, 1 << 20, 1 << 20, (_d, lengths) => got.push(...lengths), ignore);
         handles.push(handle);
         v6.send(Buffer.alloc(65_527, 7), lport, "::1");

@@ -1,14 +1,11 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
 import { loadUdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-77777777777b";
@@ -44,15 +41,7 @@ describe("a node moved between data-plane workers on the batched path loses no f
 
   it("forwards every frame of a steady stream, in order, while the node moves 20 times back and forth", async function () {
     batchedOrSkip(this);
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger: new RecordingLogger(),
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      loadIntervalMs: 0,
-    });
+    dp = twoDataPlaneWorkers({ loadIntervalMs: 0 });
     let node: ComputeNode = createEthernetSwitch({ nodeId: NODE, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
     const peers = [await UdpPeer.open(), await UdpPeer.open()] as const;
     opened.push(...peers);

@@ -3,16 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import type { FilterSettings } from "../../src/domain/filters/filter-settings.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-77777777777a";
 const NODE = "aaaaaaaa-0000-4000-8000-0000000000d1";
@@ -21,12 +19,6 @@ const OTHER = 1 - HOME;
 const A = "00:50:79:66:68:0a";
 const B = "00:50:79:66:68:0b";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
 
 /** What a node takes with it to another worker: its state crosses the threads' structuredClone boundary (ADR 0069). */
 describe("a node moved to another data-plane worker goes on with what it knew (real workers and sockets on 127.0.0.1)", function () {
@@ -37,15 +29,7 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
 
   beforeEach(() => {
     logger = new RecordingLogger();
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      loadIntervalMs: 0,
-    });
+    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 0 });
   });
   afterEach(async () => {
     await dp.close();
@@ -61,7 +45,7 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
       const peer = await UdpPeer.open();
       opened.push(peer);
       peers.push(peer);
-      lports.push(await freePort());
+      lports.push(await freeUdpPort());
       const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: f, suspend: false });
       if (E.isLeft(attached)) throw new Error(attached.left._tag);
       node = attached.right;

@@ -9,19 +9,14 @@ import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-777777777779";
 const NODE = "aaaaaaaa-0000-4000-8000-0000000000c1";
 const HOME = workerIndexOf(NODE, 2);
 const OTHER = 1 - HOME;
 const A = "00:50:79:66:68:01";
-
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
 
 describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)", function () {
   this.timeout(20_000);
@@ -31,15 +26,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
 
   beforeEach(() => {
     logger = new RecordingLogger();
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      loadIntervalMs: 50,
-    });
+    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 50 });
   });
   afterEach(async () => {
     await dp.close();
@@ -50,7 +37,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     let node: ComputeNode = createEthernetSwitch({ nodeId, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
     const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
     opened.push(...peers);
-    const lports = [await freePort(), await freePort()] as [number, number];
+    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
     for (const [i, peer] of peers.entries()) {
       const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
       if (E.isLeft(attached)) throw new Error(attached.left._tag);

@@ -20,7 +20,7 @@ import { createEthernetSwitch, type EthernetSwitch } from "../../src/domain/swit
 import type { Nio } from "../../src/domain/switching/nio.js";
 import type { PortMappingEntry } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 /**
  * The worker boundary (ADR 0041, 0053): what crosses to a data-plane worker is parsed there, against
@@ -47,12 +47,6 @@ function record(nodeId: string, portsMapping: readonly PortMappingEntry[], nios:
 }
 
 /** A free UDP port on 127.0.0.1 (bound, then released). */
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
-
 const refusalOf = (r: E.Either<unknown, unknown>): any => {
   if (E.isRight(r)) throw new Error("expected a Left");
   return r.left;
@@ -203,7 +197,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("answers each change it cannot take with a Left, each malformed call with an error, and still switches frames after", async () => {
       const [p0, p1] = (await peers(2)) as [UdpPeer, UdpPeer];
-      const lports = [await freePort(), await freePort()] as const;
+      const lports = [await freeUdpPort(), await freeUdpPort()] as const;
       const node = record(SW, [access(0), access(1)], [
         [0, udp(lports[0], p0.port)],
         [1, udp(lports[1], p1.port)],
@@ -255,7 +249,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("runs a program whose source is not a matcher from its lines instead (instantiateProgram compiles them again), and takes the right program after", async () => {
       const [p0] = (await peers(1)) as [UdpPeer];
-      const lport = await freePort();
+      const lport = await freeUdpPort();
       const node = record(SW, [access(0)], [[0, udp(lport, p0.port, { bpf: ["icmp"] })]]);
       const compiled = compileProgram(["icmp"]);
       if (E.isLeft(compiled)) throw new Error(compiled.left.message);
@@ -277,7 +271,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("answers a record the worker cannot take with a Left, keeps the node as last synced, and takes the next good one", async () => {
       const [p0, p1] = (await peers(2)) as [UdpPeer, UdpPeer];
-      const lports = [await freePort(), await freePort()] as const;
+      const lports = [await freeUdpPort(), await freeUdpPort()] as const;
       const node = record(SW, [access(0), access(1)], [
         [0, udp(lports[0], p0.port)],
         [1, udp(lports[1], p1.port)],
@@ -337,7 +331,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("counts the same frames alike whether the node was synced through the worker or through structuredClone", async () => {
       const far = await peers(3);
-      const lports = [await freePort(), await freePort(), await freePort()];
+      const lports = [await freeUdpPort(), await freeUdpPort(), await freeUdpPort()];
       const node = lab(lports, far);
 
       const workers = new WorkerDataPlane({ workers: 1, dataPlane: TEST_DATA_PLANE_OPTIONS, transport: TRANSPORT, notifications: new NotificationHub(), logger: new RecordingLogger(), programs: new FilterPrograms(new InlineBpfCompiler()) });

@@ -177,6 +177,8 @@ interface DutArgs {
   http: boolean;
   workers: number;
   chain: number;
+  placement: "alternate" | "together";
+  balance: boolean;
 }
 
 async function dut(a: DutArgs): Promise<void> {
@@ -224,6 +226,9 @@ async function dut(a: DutArgs): Promise<void> {
   const { createNetemu } = await import("../src/adapters/composition-root.js");
   const { workerIndexOf } = await import("../src/adapters/data-plane-workers.js");
   const { TOKENS } = await import("../src/application/ports/tokens.js");
+  const { chooseUdpTransport } = await import("../src/adapters/transport/batched-udp-transport.js");
+  // The datagram path this process's environment gets (the data-plane workers choose the same way).
+  const udpPath = chooseUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: 0, sendBufferBytes: 0 }).path;
   const configDir = mkdtempSync(join(tmpdir(), "netemu-bench-"));
   // A chain of switches: gen → SW1 port 0, SW1 port 1 ↔ SW2 port 0, …, SWn port 1 → sink. The links
   // inside the chain use free ports of the machine, found by binding port 0.
@@ -238,6 +243,7 @@ async function dut(a: DutArgs): Promise<void> {
     settings: { configDir, udpPortRange: { start: Math.min(...a.lports), end: Math.max(...a.lports) } },
     udpBufferBytes: a.bufferBytes,
     dataPlaneWorkers: a.workers,
+    dataPlaneBalance: a.balance,
   });
   const uc = netemu.useCases;
   const project = await uc.createComputeProject.execute({ name: "bench" });
@@ -248,7 +254,9 @@ async function dut(a: DutArgs): Promise<void> {
     // With workers, the chain alternates them (switch i on worker i mod N): a node's worker is a hash
     // of its id, so the bench picks ids, where a lab's random ids spread evenly only on average.
     let nodeId: string | undefined;
-    while (a.workers > 1 && (nodeId === undefined || workerIndexOf(nodeId, a.workers) !== i % a.workers)) nodeId = randomUUID();
+    // "together": all on worker 0, as a lab's random ids may put them (what placement by load undoes).
+    const wanted = a.placement === "together" ? 0 : i % a.workers;
+    while (a.workers > 1 && (nodeId === undefined || workerIndexOf(nodeId, a.workers) !== wanted)) nodeId = randomUUID();
     const sw = await uc.createSwitch.execute({ projectId, name: `SW${i + 1}`, nodeId });
     if (E.isLeft(sw)) throw new Error(JSON.stringify(sw.left));
     chain.push(sw.right.nodeId);
@@ -273,10 +281,21 @@ async function dut(a: DutArgs): Promise<void> {
   }
   let url: string | undefined;
   if (a.http) url = (await netemu.listen(0, "127.0.0.1")).url;
-  const dataPlane = netemu.container.resolve<{ counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }> }>(TOKENS.DataPlane);
+  const dataPlane = netemu.container.resolve<{
+    counters(id: string): ReadonlyMap<number, { framesIn: number; framesOut: number; drops: Readonly<Record<string, number>> }>;
+    nodeLoads?(): readonly { nodeId: string; worker: number }[];
+  }>(TOKENS.DataPlane);
+  /** The worker each switch runs on now: as last reported (it may have moved, ADR 0069), else its hash's. */
+  const split = (): number[] | undefined => {
+    if (a.workers === 0) return undefined;
+    const reported = new Map((dataPlane.nodeLoads?.() ?? []).map((l) => [l.nodeId, l.worker]));
+    return chain.map((id) => reported.get(id) ?? workerIndexOf(id, a.workers));
+  };
+  const threads = netemu.container.resolve<{ eventLoopDelays(): Promise<readonly { worker: number; p99Seconds: number; maxSeconds: number }[]> }>(TOKENS.DataPlaneThreads);
   serveIpc({
     ...common,
-    info: () => ({ url, nodeId, projectId, split: a.workers > 0 ? chain.map((id) => workerIndexOf(id, a.workers)) : undefined }),
+    info: () => ({ url, nodeId, projectId, udpPath, split: split() }),
+    split: () => split(),
     /** Sets `filters` on the NIOs of `ports`; answers, per port, the NIO or the refusal. */
     setFilters: async (f: { filters: RawFilterSettings; ports: number[] }) => {
       const out: Record<number, unknown> = {};
@@ -286,6 +305,11 @@ async function dut(a: DutArgs): Promise<void> {
       }
       return out;
     },
+    /**
+     * The workers' event-loop delay since the previous call (ms; none with the data plane on the main
+     * thread), beyond the monitor's 10 ms tick, which Node's histogram includes (an idle worker reads ~10.9).
+     */
+    loopDelays: async () => (await threads.eventLoopDelays()).map((l) => ({ worker: l.worker, p99: l.p99Seconds * 1000 - 10, max: l.maxSeconds * 1000 - 10 })),
     counters: async () => Object.fromEntries([...(await dataPlane.counters(nodeId))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),
   }, async () => {
     await netemu.shutdown();

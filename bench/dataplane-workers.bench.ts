@@ -9,12 +9,21 @@
  *      data plane on the main thread, in 1 worker and in 2.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
+ *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
+ *
+ * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
+ * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
+ * --loadgen picks the chain section's generator and sink: the C program of bench:udp-paths (one
+ * process, sendmmsg / recvmmsg; the default where cc builds it) or the Node ones; the delay and cost
+ * sections keep the Node ones (their latency and CPU figures compare with the earlier runs').
  *
  * Prints markdown tables (docs/benchmarks.md) on stdout, progress on stderr. Everything listens on
  * 127.0.0.1 and every child process is ended by the benchmark.
  */
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { DataplaneRig, type Trial, withDut } from "./lib/dataplane-rig.js";
+import { DEFAULTS } from "../src/adapters/config/server-config.js";
+import { DataplaneRig, type LoadSide, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -25,16 +34,33 @@ const onlyAt = argv.indexOf("--only");
 /** Runs one section only (all three unless given). */
 const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 const runs = (section: "delay" | "cost" | "chain"): boolean => ONLY === undefined || ONLY === section;
+const planesAt = argv.indexOf("--planes");
+/** The data planes of the delay section. */
+const PLANES = planesAt >= 0 ? (argv[planesAt + 1] ?? "0,1").split(",").map(Number) : [0, 1];
+const flagsAt = argv.indexOf("--dut-flags");
+const DUT_FLAGS = flagsAt >= 0 ? (argv[flagsAt + 1] ?? "").split(" ").filter((f) => f !== "") : [];
 const MiB4 = 4 * 1024 * 1024;
 const API_NODES = 1000;
 const DELAY_RATE = 20_000;
 const COST_RATE = 40_000;
 const CHAIN = 4;
+/** Traffic before each chain search: long enough for placement by load to make its 2 moves (1 s loads, 2 quiet intervals after each). */
+const WARM_UP_MS = 7000;
+const setupAt = argv.indexOf("--chain-setup");
+/** Only the chain set-ups of these indexes (0-4, CHAIN_SETUPS; e.g. "1,3"), to look at some. */
+const SETUPS = setupAt >= 0 ? (argv[setupAt + 1] ?? "").split(",").map(Number) : undefined;
+
+const loadgenAt = argv.indexOf("--loadgen");
+/** The chain section's load side; undefined: C where it builds, else Node. */
+const LOADGEN = loadgenAt >= 0 ? argv[loadgenAt + 1] : undefined;
+if (LOADGEN !== undefined && LOADGEN !== "c" && LOADGEN !== "node") throw new Error(`--loadgen c|node, not ${LOADGEN}`);
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 const pct = (x: number, d = 3): string => `${(x * 100).toFixed(d)} %`;
 const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
+/** a / b, or "–" when b was not measured (a set-up left out by --chain-setup). */
+const ratio = (a: number, b: number): string => (Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "–");
 const where = (workers: number): string => (workers === 0 ? "main thread" : `${workers} worker${workers > 1 ? "s" : ""}`);
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -76,6 +102,21 @@ function pollAsFastAsItCan(url: string): { stop: () => Promise<{ durations: numb
 /** CPU (% of one core) of the DUT process, the generator, the sink and the rest of the machine. */
 const cpuSplit = (t: Trial): string => `${t.cpu.dut.toFixed(0)} / ${t.cpu.gen.toFixed(0)} / ${t.cpu.sink.toFixed(0)} / ${t.cpu.other.toFixed(0)} %`;
 
+/** The chain section's rig: with the C load side unless told otherwise or cc cannot build it. */
+async function chainRig(): Promise<DataplaneRig> {
+  if (LOADGEN === "node") return DataplaneRig.start();
+  try {
+    return await DataplaneRig.start({ loadSide: "c" });
+  } catch (err) {
+    if (LOADGEN === "c") throw err;
+    log(`chain: the Node load side (${err instanceof Error ? err.message : String(err)})`);
+    return DataplaneRig.start();
+  }
+}
+
+/** The load side's CPU: the C program's one process, or the Node generator and sink. */
+const loadCpu = (t: Trial, side: LoadSide): string => (side === "c" ? t.cpu.gen.toFixed(0) : `${t.cpu.gen.toFixed(0)} / ${t.cpu.sink.toFixed(0)}`);
+
 /** Where the polled API runs: in the DUT's process, or (the control) in another netemu process. */
 type ApiLoad = "idle" | "polled" | "polled elsewhere";
 
@@ -86,6 +127,8 @@ interface DelayRow {
   api: ApiLoad;
   t: Trial;
   polls?: { count: number; p50: number; bytes: number };
+  /** The worker's event-loop delay over the trial (ms), when the data plane is in a worker. */
+  loop?: { p99: number; max: number };
 }
 
 /**
@@ -97,25 +140,28 @@ async function delayUnderApiLoad(rig: DataplaneRig): Promise<DelayRow[]> {
   const rows: DelayRow[] = [];
   const durationMs = QUICK ? 2000 : 5000;
   // The control's API process: started first, as a DUT starting later takes the generator and sink.
-  const elsewhere = await rig.startDut({ mode: "netemu", bufferBytes: MiB4, http: true });
+  const elsewhere = await rig.startDut({ mode: "netemu", bufferBytes: MiB4, http: true, execArgv: DUT_FLAGS });
   try {
     log(`API elsewhere: creating ${API_NODES} nodes`);
     const elsewhereList = await bigProject(elsewhere.url as string, API_NODES);
-    for (const workers of [0, 1]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, http: true, workers }, async (dut) => {
+    for (const workers of PLANES) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, http: true, workers, execArgv: DUT_FLAGS }, async (dut) => {
         log(`delay under API load, ${where(workers)}: creating ${API_NODES} nodes`);
         const list = await bigProject(dut.url as string, API_NODES);
         const trial = async (delayMs: number, api: ApiLoad): Promise<void> => {
+          // Read (and so reset) before the trial: the reading after it covers the trial only.
+          await dut.child.call("loopDelays", {});
           const poller = api === "idle" ? undefined : pollAsFastAsItCan(api === "polled" ? list : elsewhereList);
           const t = await rig.trial(dut, { rate: DELAY_RATE, durationMs, size: 64, latency: true, settleMs: 100 });
           const polled = await poller?.stop();
-          const row: DelayRow = { workers, delayMs, api, t };
+          const [loop] = await dut.child.call<{ p99: number; max: number }[]>("loopDelays", {});
+          const row: DelayRow = { workers, delayMs, api, t, ...(loop === undefined ? {} : { loop: { p99: loop.p99, max: loop.max } }) };
           if (polled !== undefined) {
             const sorted = Float64Array.from(polled.durations).sort();
             row.polls = { count: polled.durations.length, p50: percentile(sorted, 50), bytes: polled.bytes };
           }
           const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
-          log(`  ${where(workers)}, delay ${delayMs} ms, API ${api}${row.polls ? ` (${row.polls.count} polls)` : ""}: error p50 ${e(t.latency?.p50)} p99 ${e(t.latency?.p99)} max ${e(t.latency?.max)} ms, loss ${pct(t.loss)}, cpu DUT/gen/sink/rest ${cpuSplit(t)}`);
+          log(`  ${where(workers)}, delay ${delayMs} ms, API ${api}${row.polls ? ` (${row.polls.count} polls)` : ""}: error p50 ${e(t.latency?.p50)} p99 ${e(t.latency?.p99)} max ${e(t.latency?.max)} ms, worker loop late p99 ${ms(row.loop?.p99)} max ${ms(row.loop?.max)} ms, loss ${pct(t.loss)}, cpu DUT/gen/sink/rest ${cpuSplit(t)}`);
           rows.push(row);
         };
         await rig.trial(dut, { rate: 5000, durationMs: 500, size: 64, settleMs: 100 }); // warm-up
@@ -123,8 +169,8 @@ async function delayUnderApiLoad(rig: DataplaneRig): Promise<DelayRow[]> {
         await dut.child.call("setFilters", { filters: { delay: [50] }, ports: [0] });
         for (let round = 1; round <= ROUNDS; round++) {
           await trial(50, "idle");
-          await trial(50, "polled");
-          await trial(50, "polled elsewhere");
+          // Alternated, so that neither poll always follows the other (or the idle trial).
+          for (const api of round % 2 === 1 ? (["polled", "polled elsewhere"] as const) : (["polled elsewhere", "polled"] as const)) await trial(50, api);
         }
       });
     }
@@ -152,14 +198,44 @@ async function costPerFrame(rig: DataplaneRig): Promise<{ workers: number; size:
   return cost;
 }
 
-async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: number; split: readonly number[] | undefined }[]> {
-  const rows: { workers: number; rate: number; split: readonly number[] | undefined }[] = [];
+/**
+ * The chain's set-ups: the main thread, 1 worker, then 2 workers with the switches' ids chosen to
+ * alternate the workers or to hash all onto one, with `netemu serve`'s default settings (placement by
+ * load, ADR 0069) and, for reference, without placement by load.
+ */
+const CHAIN_SETUPS = [
+  { label: "main thread", workers: 0, placement: "alternate", balance: false },
+  { label: "1 worker", workers: 1, placement: "alternate", balance: false },
+  { label: "2 workers, alternated, default settings", workers: 2, placement: "alternate", balance: DEFAULTS.dataPlaneBalance },
+  { label: "2 workers, ids hashed onto one, default settings", workers: 2, placement: "together", balance: DEFAULTS.dataPlaneBalance },
+  { label: "2 workers, ids hashed onto one, --no-dataplane-balance", workers: 2, placement: "together", balance: false },
+] as const;
+/** A set-up's loss-free rate, with where its trial at that rate spent the machine's CPU (what bounds a 2-core machine). */
+type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined; restCpu: number };
+
+async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
+  const rows: ChainRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const workers of [0, 1, 2]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN }, async (dut) => {
-        const result = await rig.search(dut, { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 });
-        log(`chain of ${CHAIN}, ${where(workers)}${dut.split ? ` (switches on workers ${dut.split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ workers, rate: result.rate, split: dut.split });
+    for (const setup of CHAIN_SETUPS.filter((_, i) => SETUPS === undefined || SETUPS.includes(i))) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: setup.workers, chain: CHAIN, placement: setup.placement, balance: setup.balance }, async (dut) => {
+        // The same warm-up for every set-up (the JIT, the sockets' buffers), which is also traffic for the
+        // balancer to measure and act on (2 moves, each followed by quiet intervals) before the search.
+        await rig.trial(dut, { rate: 20_000, durationMs: WARM_UP_MS, size: 64 });
+        if (setup.workers > 1) log(`chain of ${CHAIN}, ${setup.label}, round ${round}: after the warm-up, switches on workers ${(await dut.child.call<number[]>("split")).join(", ")}`);
+        const result = await rig.search(dut, {
+          size: 64,
+          durationMs: QUICK ? 600 : 2000,
+          startRate: 8000,
+          maxRate: 400_000,
+          precision: QUICK ? 0.12 : 0.05,
+          retries: 1,
+          disturbedRetries: 3,
+          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, kernel drops in/out ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %, machine's softirq ${t.cpu.softirq?.toFixed(0) ?? "–"} %`),
+        });
+        const split = await dut.child.call<number[] | undefined>("split");
+        log(`chain of ${CHAIN}, ${setup.label}${split ? ` (switches on workers ${split.join(", ")})` : ""}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        // What other processes took during the search (median over its trials): a round they took a core from says little.
+        rows.push({ label: setup.label, rate: result.rate, split, best: result.best, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
   }
@@ -168,11 +244,25 @@ async function chainRates(rig: DataplaneRig): Promise<{ workers: number; rate: n
 
 async function main(): Promise<void> {
   log(`machine ${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}, quick=${QUICK}, rounds ${ROUNDS}`);
-  const rig = await DataplaneRig.start();
-  const delay = runs("delay") ? await delayUnderApiLoad(rig) : [];
-  const cost = runs("cost") ? await costPerFrame(rig) : [];
-  const chain = runs("chain") ? await chainRates(rig) : [];
-  await rig.stop();
+  log(`load average at start: ${readFileSync("/proc/loadavg", "utf8").trim()}`);
+  let delay: DelayRow[] = [];
+  let cost: Awaited<ReturnType<typeof costPerFrame>> = [];
+  if (runs("delay") || runs("cost")) {
+    const rig = await DataplaneRig.start();
+    delay = runs("delay") ? await delayUnderApiLoad(rig) : [];
+    cost = runs("cost") ? await costPerFrame(rig) : [];
+    await rig.stop();
+  }
+  let chain: ChainRow[] = [];
+  let loadSide: LoadSide = "node";
+  if (runs("chain")) {
+    const rig = await chainRig();
+    loadSide = rig.loadSide;
+    log(`chain: load side ${loadSide === "c" ? "C (bench/native/udp-loadgen.c, generator and sink in one process)" : "Node (generator and sink processes)"}`);
+    chain = await chainRates(rig);
+    await rig.stop();
+  }
+  const loadEnd = readFileSync("/proc/loadavg", "utf8").trim();
 
   const out: string[] = [`## Data plane in worker threads (${QUICK ? "--quick" : "full"} run${ONLY === undefined ? "" : ` of --only ${ONLY}`}, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, ${((monoMs() - started) / 1000).toFixed(0)} s)`, ""];
   if (delay.length > 0) {
@@ -180,8 +270,8 @@ async function main(): Promise<void> {
     out.push("");
     out.push(
       markdownTable(
-        ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
-        delay.map(({ workers, delayMs, api, t, polls }) => {
+        ["data plane", "delay", "API", "frames", "loss", "error p50", "error p99", "error max", "worker loop late p99 / max (beyond its 10 ms tick)", "polls (p50 ms, size)", "CPU DUT / gen / sink / rest", "p99 ≤ 2 ms and no loss"],
+        delay.map(({ workers, delayMs, api, t, polls, loop }) => {
           const e = (x: number | undefined): string => ms(x === undefined ? undefined : x - delayMs);
           return [
             where(workers),
@@ -192,10 +282,26 @@ async function main(): Promise<void> {
             e(t.latency?.p50),
             e(t.latency?.p99),
             e(t.latency?.max),
+            loop === undefined ? "–" : `${ms(loop.p99)} / ${ms(loop.max)}`,
             polls === undefined ? "–" : `${polls.count} (${polls.p50.toFixed(0)} ms, ${(polls.bytes / 1e6).toFixed(1)} MB)`,
             cpuSplit(t),
             delayMs === 0 ? "" : t.loss === 0 && (t.latency?.p99 ?? 99) - delayMs <= 2 ? "met" : "not met",
           ];
+        }),
+      ),
+    );
+    out.push("");
+    out.push(`### The coupling (issue 20): median over ${ROUNDS} round${ROUNDS > 1 ? "s" : ""} of the delay error's p99 with the poll in the DUT's process and in another (the control)`);
+    out.push("");
+    out.push(
+      markdownTable(
+        ["data plane", "p99 same process (each round)", "p99 control (each round)", "difference of the medians", "≤ 1 ms"],
+        PLANES.map((workers) => {
+          const p99s = (api: ApiLoad): number[] => delay.filter((r) => r.workers === workers && r.delayMs === 50 && r.api === api).map((r) => (r.t.latency?.p99 ?? NaN) - 50);
+          const [same, control] = [p99s("polled"), p99s("polled elsewhere")];
+          const diff = median(same) - median(control);
+          const each = (xs: number[]): string => `${ms(median(xs))} (${xs.map((x) => x.toFixed(1)).join(", ")})`;
+          return [where(workers), each(same), each(control), ms(diff), diff <= 1 ? "met" : "not met"];
         }),
       ),
     );
@@ -220,15 +326,23 @@ async function main(): Promise<void> {
   if (chain.length > 0) {
     out.push(`### Loss-free rate through a chain of ${CHAIN} switches (64 B; aggregate = rate × ${CHAIN} switch crossings; median of ${ROUNDS}, each round in brackets)`);
     out.push("");
+    out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink of bench:udp-paths (bench/native/udp-loadgen.c, one process, sendmmsg / recvmmsg)" : "the Node generator and sink (two processes, node:dgram)"}; load average at the end ${loadEnd}. A step passes with < 0.1 % loss at a rate the generator kept (≥ 95 % of it).`);
+    out.push("");
     out.push(
       markdownTable(
-        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread"],
-        [0, 1, 2].map((workers) => {
-          const rates = chain.filter((c) => c.workers === workers).map((c) => c.rate);
-          const split = chain.find((c) => c.workers === workers)?.split;
-          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain)`;
-          const main = median(chain.filter((c) => c.workers === 0).map((c) => c.rate));
-          return [where(workers), perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), (median(rates) / main).toFixed(2)];
+        ["data plane", "switches per worker", "rate through the chain (frames/s)", "aggregate (frames switched/s)", "vs main thread", "vs 1 worker", `CPU at that rate: DUT / ${loadSide === "c" ? "load side (gen + sink)" : "gen / sink"} / rest; the machine's softirq, also in those (% of a core)`, "DUT µs per frame", "rest of the machine during the search (median % of a core, each round)"],
+        CHAIN_SETUPS.filter((setup) => chain.some((c) => c.label === setup.label)).map(({ label, workers }) => {
+          const rates = chain.filter((c) => c.label === label).map((c) => c.rate);
+          const split = chain.find((c) => c.label === label)?.split;
+          const perWorker = split === undefined ? "–" : `${Array.from({ length: workers }, (_, w) => split.filter((s) => s === w).length).join(" / ")} (workers ${split.join(", ")} along the chain, at the end)`;
+          const main = median(chain.filter((c) => c.label === "main thread").map((c) => c.rate));
+          const one = median(chain.filter((c) => c.label === "1 worker").map((c) => c.rate));
+          // The CPU of the round whose rate is the median: on 2 cores, the generator and the sink share what the DUT's threads could use.
+          const mid = chain.filter((c) => c.label === label).sort((a, b) => a.rate - b.rate)[Math.floor(rates.length / 2)]?.best;
+          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}${mid.cpu.softirq === undefined ? "" : `; ${mid.cpu.softirq.toFixed(0)}`}`;
+          const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
+          const rest = chain.filter((c) => c.label === label).map((c) => c.restCpu.toFixed(0)).join(", ");
+          return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame, rest];
         }),
       ),
     );

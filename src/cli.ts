@@ -93,6 +93,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
       bodyLimitBytes: config.bodyLimitBytes,
       udpBufferBytes: config.udpBufferBytes,
       dataPlaneWorkers: config.dataPlaneWorkers,
+      dataPlaneBalance: config.dataPlaneBalance,
       persistProjects: true,
       projectFiles: { maxFileBytes: config.maxProjectFileBytes, maxNodes: config.maxProjectNodes },
       uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },
@@ -127,7 +128,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
     process.stderr.write(`netemu: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
     return 1;
   }
-  logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers });
+  logger.info("netemu listening", { url, gns3Version: config.gns3Version, local: config.local, udpPorts: config.udpPortRange, dataPlaneWorkers: config.dataPlaneWorkers, datagramPath: netemu.datagramPath.kind });
   await netemu.stopped;
   return 0;
 }

@@ -6,7 +6,7 @@ import "reflect-metadata";
  * `netemu/http`; the pcap-filter compiler is `netemu/pcap-filter`.
  */
 export { createNetemu, DEFAULT_HTTP_TIMEOUTS } from "./adapters/composition-root.js";
-export type { Netemu, NetemuOptions, PortOverrides, ListeningServer, HttpTimeouts } from "./adapters/composition-root.js";
+export type { Netemu, NetemuOptions, PortOverrides, ListeningServer, HttpTimeouts, DatagramPath } from "./adapters/composition-root.js";
 export { resolveConfig, ConfigError, type NetemuConfig } from "./adapters/config/server-config.js";
 export { ProjectsPathLocked, ProjectsPathUnusable, type LockHolder } from "./adapters/persistence/projects-path-lock.js";
 export type { LogLevel } from "./application/ports/system.js";

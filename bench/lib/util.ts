@@ -50,8 +50,8 @@ export class Child {
   }
 
   /** Forks `script` (a path relative to the calling module's URL) with its arguments. */
-  static async start(moduleUrl: string, script: string, args: readonly string[], label: string, execArgv: readonly string[] = []): Promise<Child> {
-    const proc = fork(fileURLToPath(new URL(script, moduleUrl)), [...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [...execArgv] });
+  static async start(moduleUrl: string, script: string, args: readonly string[], label: string, execArgv: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+    const proc = fork(fileURLToPath(new URL(script, moduleUrl)), [...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [...execArgv], env });
     children.add(proc);
     const child = new Child(proc, label);
     await child.call("ping", {});
@@ -167,15 +167,19 @@ export function cpuPercent(before: NodeJS.CpuUsage, after: NodeJS.CpuUsage, wall
   return ((after.user - before.user + after.system - before.system) / 1000 / wallMs) * 100;
 }
 
-/** Busy and total jiffies of all CPUs from /proc/stat (busy excludes idle and iowait). */
-export function cpuTimes(): { busy: number; total: number } {
+/**
+ * Busy and total jiffies of all CPUs from /proc/stat (busy excludes idle and iowait), and of them the
+ * softirq time (the kernel's delivery of loopback datagrams; with tick-based accounting also counted
+ * in the time of the process it interrupted).
+ */
+export function cpuTimes(): { busy: number; total: number; softirq: number } {
   try {
     const first = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
     const v = first.trim().split(/\s+/).slice(1).map(Number);
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
-    return { busy: total - idle, total };
+    return { busy: total - idle, total, softirq: v[6] ?? 0 };
   } catch {
-    return { busy: 0, total: 0 };
+    return { busy: 0, total: 0, softirq: 0 };
   }
 }

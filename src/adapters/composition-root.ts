@@ -49,6 +49,7 @@ import { type BacklogLimits, NotificationBacklogs } from "./http/notification-fe
 import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
+import { DEFAULT_PLACEMENT_POLICY } from "../domain/placement/placement.js";
 import { WorkerDataPlane } from "./data-plane-workers.js";
 import { FileImpairmentStore } from "./persistence/file-impairment-store.js";
 import type { ImpairmentStore } from "../application/ports/impairment-store.js";
@@ -56,7 +57,7 @@ import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
-import { DgramUdpTransport } from "./transport/dgram-udp-transport.js";
+import { chooseUdpTransport, type UdpPath } from "./transport/batched-udp-transport.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
@@ -115,6 +116,11 @@ export interface NetemuOptions {
    */
   readonly dataPlaneWorkers?: number;
   /**
+   * With workers, busy nodes move between them by measured load (ADR 0069). Off unless asked for an
+   * embedder (nodes stay where their id hashes); `netemu serve` asks for it by default.
+   */
+  readonly dataPlaneBalance?: boolean;
+  /**
    * Keeps the controller's projects as GNS3 project files, `<projects_path>/<project_id>/<name>.gns3`,
    * read back (closed) on the next start (ADR 0042). Off by default: an embedder's projects stay in
    * memory, or in repositories of its own (overrides); `netemu serve` turns it on. The projects path
@@ -151,7 +157,11 @@ export interface Netemu {
   shutdown(): Promise<void>;
   /** Resolves once the core has shut down (through shutdown(), POST /v2/shutdown or a signal). */
   readonly stopped: Promise<void>;
+  /** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
+  readonly datagramPath: DatagramPath;
 }
+
+export type DatagramPath = UdpPath | { readonly kind: "host" };
 
 /** The machine's size, read once at start (a 3.x compute's capabilities, ADR 0066). */
 function hostCapacity(projectsPath: string): HostCapacity {
@@ -235,7 +245,17 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const bindHost = settings.host === "::" || settings.host === "0.0.0.0" ? settings.host : settings.host === "localhost" ? "127.0.0.1" : settings.host;
   const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
   const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
-  value(TOKENS.UdpTransport, o.udpTransport ?? new DgramUdpTransport(transport));
+  // The batched datagram path when its addon was built, node:dgram otherwise (ADR 0068); said at start.
+  // Data-plane workers make the same choice by the same rule (same addon file, same environment).
+  let datagramPath: DatagramPath = { kind: "host" };
+  if (o.udpTransport !== undefined) value(TOKENS.UdpTransport, o.udpTransport);
+  else {
+    const chosen = chooseUdpTransport(transport);
+    value(TOKENS.UdpTransport, chosen.transport);
+    datagramPath = chosen.path;
+    if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
+    else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
+  }
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;
@@ -243,7 +263,15 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else if (workers > 0) {
-    const workerDataPlane = new WorkerDataPlane({ workers, dataPlane: dataPlaneOptions, transport, notifications, logger, programs });
+    const workerDataPlane = new WorkerDataPlane({
+      workers,
+      dataPlane: dataPlaneOptions,
+      transport,
+      notifications,
+      logger,
+      programs,
+      ...(options.dataPlaneBalance === true ? { placement: DEFAULT_PLACEMENT_POLICY } : {}),
+    });
     value(TOKENS.DataPlane, workerDataPlane);
     threads = workerDataPlane;
   } else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
@@ -283,7 +311,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
   const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs);
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind);
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();
@@ -316,6 +344,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     stopped,
     shutdown,
     handleUpgrade,
+    datagramPath,
     async listen(port = settings.port, host = settings.host) {
       // What a killed run left unfinished is swept before the first request can come.
       await computeFiles?.ready;

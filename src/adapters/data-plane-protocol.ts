@@ -17,6 +17,7 @@ import { type Nio, nioEqual } from "../domain/switching/nio.js";
 import { portsMappingEqual } from "../domain/switching/port.js";
 import { invalidConfiguration } from "../domain/configuration/invalid-configuration.js";
 import { CONFIGURATION_LIMITS } from "../domain/configuration/limits.js";
+import type { CaptureRunning, NodeState } from "../application/dataplane/node-state.js";
 
 /**
  * The messages between the main thread and a data-plane worker (ADR 0041, 0056), declared once from
@@ -98,6 +99,10 @@ export interface DataPlaneWorkerCalls {
   close: Ports["close"];
   /** The worker's event-loop delay since the previous reading (which starts the next one). */
   eventLoopDelay(): Promise<Omit<LoopDelay, "worker">>;
+  /** Lets a node go with what it knows (ADR 0069): its sockets closed, it is forgotten here; refused while a capture runs. */
+  handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>>;
+  /** A sync of a node coming from another worker, which takes up `state` before any frame reaches it. */
+  takeOver(change: NodeChange, programs: readonly BpfProgram[], state: NodeState): Promise<E.Either<SyncError, void>>;
 }
 
 export type WorkerOp = keyof DataPlaneWorkerCalls;
@@ -113,11 +118,34 @@ export type WorkerReply = { readonly id: number; readonly value: WorkerResult<Wo
 /** What a worker tells unasked: a notification for the API's listeners, a line for the host's log. */
 export type WorkerEvent =
   | { readonly event: "notification"; readonly notification: ComputeNotification }
+  | { readonly event: "loads"; readonly loads: readonly NodeFrameRate[] }
   | { readonly event: "log"; readonly level: keyof Logger; readonly msg: string; readonly fields?: Record<string, unknown> };
 
 export type WorkerMessage = WorkerReply | WorkerEvent;
 
-const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay"];
+/** A node's frames in and out per second over a worker's last load interval (ADR 0069). */
+export interface NodeFrameRate {
+  readonly nodeId: string;
+  readonly framesPerSecond: number;
+}
+
+/**
+ * Each node's frame rate between two readings of its frame totals taken `seconds` apart. A node that
+ * is new counts from zero; one whose counters went back (its ports were re-attached) counts from its
+ * new total, never a negative rate; nodes gone since are left out.
+ */
+export function frameRates(before: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>, seconds: number): NodeFrameRate[] {
+  if (!(seconds > 0)) return [];
+  const rates: NodeFrameRate[] = [];
+  for (const [nodeId, total] of now) {
+    const was = before.get(nodeId) ?? 0;
+    const frames = total >= was ? total - was : total;
+    rates.push({ nodeId, framesPerSecond: frames / seconds });
+  }
+  return rates;
+}
+
+const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay", "handOver", "takeOver"];
 
 const isText = (v: unknown, max = 4096): v is string => typeof v === "string" && v.length <= max;
 const isPortNumber = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535;
@@ -128,6 +156,39 @@ function isProgram(v: unknown): v is BpfProgram {
   if (typeof v !== "object" || v === null) return false;
   const p = v as { lines?: unknown; sources?: unknown };
   return isTextList(p.lines) && isTextList(p.sources) && p.lines.length === p.sources.length;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const isTime = (v: unknown): boolean => typeof v === "number" && !Number.isNaN(v);
+
+function isHeldFrames(v: unknown): boolean {
+  if (!isObject(v) || !isTime(v["lastDepartureMs"]) || !Array.isArray(v["frames"])) return false;
+  return v["frames"].every((f: unknown) => isObject(f) && f["frame"] instanceof Uint8Array && f["frame"].length <= 65_535 && isTime(f["departureMs"]));
+}
+
+function isChainState(v: unknown): boolean {
+  return isObject(v) && typeof v["frequencyCounter"] === "number" && typeof v["corruptPosition"] === "number" && isObject(v["fates"]);
+}
+
+/**
+ * A node's state as one worker hands it to another (ADR 0069): the shape checked here, each value
+ * again where it is taken up (a count that is not one, a MAC out of range, is left out there).
+ */
+function isNodeState(v: unknown): v is NodeState {
+  if (!isObject(v) || !isText(v["nodeId"]) || !Array.isArray(v["learned"]) || !Array.isArray(v["ports"])) return false;
+  if (v["ports"].length > CONFIGURATION_LIMITS.portsPerNode) return false;
+  const learnedOk = v["learned"].every((e: unknown) => isObject(e) && ["vlan", "mac", "port", "lastSeenMs"].every((k) => typeof e[k] === "number"));
+  const portsOk = v["ports"].every((p: unknown) => {
+    if (!isObject(p) || !isPortNumber(p["portNumber"]) || !isObject(p["counters"]) || typeof p["faults"] !== "number") return false;
+    const socket = p["socket"];
+    if (socket !== undefined && !(isObject(socket) && Number.isInteger(socket["fd"]) && (socket["fd"] as number) >= 0)) return false;
+    const chains = p["chains"];
+    const held = p["held"];
+    if (!isObject(chains) || !isChainState(chains["ingress"]) || (chains["egress"] !== undefined && !isChainState(chains["egress"]))) return false;
+    if (!isObject(held) || !isHeldFrames(held["ingress"]) || !isHeldFrames(held["egress"])) return false;
+    return (held["expressIngress"] === undefined || isHeldFrames(held["expressIngress"])) && (held["expressEgress"] === undefined || isHeldFrames(held["expressEgress"]));
+  });
+  return learnedOk && portsOk;
 }
 
 /**
@@ -149,6 +210,12 @@ export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number;
       // The change itself is the worker's to parse, against its own record of the node.
       return E.right({ id, op: "sync", args: [a[0] as NodeChange, programs] });
     }
+    case "takeOver": {
+      const programs = a[1];
+      if (!Array.isArray(programs) || !programs.every(isProgram) || !isNodeState(a[2])) return E.left(malformed);
+      return E.right({ id, op: "takeOver", args: [a[0] as NodeChange, programs, a[2]] });
+    }
+    case "handOver":
     case "removeNode":
     case "counters":
     case "macTable":

@@ -9,12 +9,13 @@ import type { LoopDelay } from "../application/ports/data-plane.js";
 import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
 import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
 import { expressionText } from "../domain/filters/filter-settings.js";
-import { DgramUdpTransport, type DgramOptions } from "./transport/dgram-udp-transport.js";
+import type { DgramOptions } from "./transport/dgram-udp-transport.js";
+import { chooseUdpTransport } from "./transport/batched-udp-transport.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { SystemClock } from "./system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import type { ComputeNode } from "../domain/switching/compute-node.js";
-import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest } from "./data-plane-protocol.js";
+import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./data-plane-protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
@@ -24,6 +25,8 @@ import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type 
 export interface DataPlaneWorkerData {
   readonly dataPlane: DataPlaneOptions;
   readonly transport: DgramOptions;
+  /** How often the worker reports each node's frame rate (ADR 0069); 0 reports nothing. */
+  readonly loadIntervalMs?: number;
 }
 
 const port = parentPort;
@@ -76,7 +79,8 @@ class ReceivedPrograms implements BpfPrograms {
 
 const programs = new ReceivedPrograms();
 const dataPlane = new SwitchDataPlane(
-  new DgramUdpTransport(data.transport),
+  // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop.
+  chooseUdpTransport(data.transport).transport,
   new PcapFileSink(),
   new SystemClock(),
   new NodeTimers(),
@@ -92,6 +96,21 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 const seconds = (ns: number): number => (loopDelay.count === 0 ? NaN : ns / 1e9);
 
+// Each node's frame rate, reported unasked every interval: what the main thread places nodes by (ADR 0069).
+const loadIntervalMs = data.loadIntervalMs ?? 1000;
+if (loadIntervalMs > 0) {
+  let before = dataPlane.frameTotals();
+  let at = performance.now();
+  // Unref'd: reporting must not keep an idle worker alive.
+  setInterval(() => {
+    const now = dataPlane.frameTotals();
+    const t = performance.now();
+    tell({ event: "loads", loads: frameRates(before, now, (t - at) / 1000) });
+    before = now;
+    at = t;
+  }, loadIntervalMs).unref();
+}
+
 /** Each node's record as last synced here: what the next change applies to. */
 const records = new Map<string, ComputeNode>();
 
@@ -106,6 +125,19 @@ const calls: DataPlaneWorkerCalls = {
     const node = applyNodeChange(typeof nodeId === "string" ? records.get(nodeId) : undefined, change);
     if (E.isLeft(node)) return node;
     const synced = await dataPlane.sync(node.right);
+    if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
+    return synced;
+  },
+  handOver: async (nodeId) => {
+    const handed = await dataPlane.handOver(nodeId);
+    if (E.isRight(handed)) records.delete(nodeId);
+    return handed;
+  },
+  takeOver: async (change, received, state) => {
+    programs.receive(received);
+    const node = applyNodeChange(undefined, change);
+    if (E.isLeft(node)) return node;
+    const synced = await dataPlane.takeOver(node.right, state);
     if (E.isRight(synced)) records.set(node.right.nodeId, node.right);
     return synced;
   },

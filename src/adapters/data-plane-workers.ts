@@ -13,8 +13,10 @@ import type { BpfProgram } from "../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../application/errors.js";
 import type { DgramOptions } from "./transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import { PROGRAMS_KNOWN_SENT, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
+import { type NodeLoad, type PlacementPolicy, planMove } from "../domain/placement/placement.js";
+import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
+import type { NodeState } from "../application/dataplane/node-state.js";
 
 interface PendingCall {
   readonly op: WorkerOp;
@@ -33,13 +35,18 @@ interface Slot {
   readonly holds: Set<string>;
   /** The expression texts whose programs the running worker was sent: it keeps them (ADR 0054). */
   readonly programsSent: Set<string>;
+  /** Its nodes' frame rates as it last reported them (ADR 0069). */
+  loads: readonly NodeFrameRate[];
 }
 
 /** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
 const MAX_DEATHS = 5;
 const RESTART_WINDOW_MS = 60_000;
 
-/** The worker a node runs on: FNV-1a of its id, so a node stays on one worker for its whole life. */
+/** Load intervals a node stays on the worker it moved to before it may move again (with the gain margin, no flapping). */
+const PINNED_INTERVALS = 10;
+
+/** The worker a node runs on unless placed by load (ADR 0069): FNV-1a of its id, so a node stays on one worker for its whole life. */
 export function workerIndexOf(nodeId: string, workers: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < nodeId.length; i++) h = Math.imul(h ^ nodeId.charCodeAt(i), 0x01000193) >>> 0;
@@ -54,6 +61,13 @@ interface WorkerDataPlaneOptions {
   readonly logger: Logger;
   /** The compiled programs of bpf and match filters, which a sync sends along with its node. */
   readonly programs: BpfPrograms;
+  /** How often each worker reports its nodes' frame rates, in ms (default 1000; 0: never). */
+  readonly loadIntervalMs?: number;
+  /**
+   * Moves busy nodes between workers by their measured load (ADR 0069), each load interval; undefined
+   * (the default): nodes stay on the worker their id hashes to.
+   */
+  readonly placement?: PlacementPolicy;
   /** The worker's module; only tests replace it (with one that can be made to fail). */
   readonly workerScript?: URL;
 }
@@ -75,15 +89,51 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private readonly workerData: DataPlaneWorkerData;
   private nextId = 1;
   private closed = false;
+  /** Nodes moved to a worker other than their hash's (ADR 0069): their calls, and their restart, go there. */
+  private readonly placed = new Map<string, number>();
+  /** Per node, its sync, removal or move under way: the next one starts after it, so a move never overlaps them. */
+  private readonly queue = new Map<string, Promise<unknown>>();
+  /** When each node last moved (ms): it stays put for PINNED_INTERVALS load intervals after. */
+  private readonly movedAt = new Map<string, number>();
+  /** No plan before this time (ms): the loads read before a move miss the moved node for an interval. */
+  private quietUntil = 0;
+  private rebalancing = false;
+  private readonly rebalancer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: WorkerDataPlaneOptions) {
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
-    this.workerData = { dataPlane: options.dataPlane, transport: options.transport };
+    this.workerData = { dataPlane: options.dataPlane, transport: options.transport, ...(options.loadIntervalMs === undefined ? {} : { loadIntervalMs: options.loadIntervalMs }) };
     this.slots = Array.from({ length: options.workers }, (_, index) => {
-      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set() };
+      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set(), loads: [] };
       this.spawn(slot);
       return slot;
     });
+    const interval = options.loadIntervalMs ?? 1000;
+    if (options.placement !== undefined && interval > 0 && options.workers > 1) {
+      const policy = options.placement;
+      this.rebalancer = setInterval(() => void this.rebalance(policy, interval), interval);
+      // Placement must not keep an embedding host's process alive.
+      this.rebalancer.unref();
+    }
+  }
+
+  /** One step of placement by load: at most one move, after the loads of a previous one settled. */
+  private async rebalance(policy: PlacementPolicy, interval: number): Promise<void> {
+    const now = Date.now();
+    if (this.rebalancing || this.closed || now < this.quietUntil) return;
+    const pinned = new Set([...this.movedAt].filter(([, at]) => now - at < PINNED_INTERVALS * interval).map(([nodeId]) => nodeId));
+    const move = planMove({ workers: this.slots.length, loads: this.nodeLoads(), pinned }, policy);
+    if (move === undefined) return;
+    this.rebalancing = true;
+    try {
+      await this.moveNode(move.nodeId, move.to);
+      this.movedAt.set(move.nodeId, Date.now());
+      this.quietUntil = Date.now() + 2 * interval;
+    } catch (err) {
+      this.options.logger.error("placing a node by load failed", { nodeId: move.nodeId, err: (err as Error).message });
+    } finally {
+      this.rebalancing = false;
+    }
   }
 
   private spawn(slot: Slot): void {
@@ -93,9 +143,11 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     // A new worker keeps no record of any node (each one's next sync is whole) and no program.
     slot.holds.clear();
     slot.programsSent.clear();
+    slot.loads = [];
     worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
         if (m.event === "notification") notifications.publish(m.notification);
+        else if (m.event === "loads") slot.loads = m.loads;
         else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
         return;
       }
@@ -151,10 +203,26 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   }
 
   private slotOf(nodeId: string | undefined): Slot {
-    return this.slots[nodeId === undefined ? 0 : workerIndexOf(nodeId, this.slots.length)] as Slot;
+    if (nodeId === undefined) return this.slots[0] as Slot;
+    return this.slots[this.placed.get(nodeId) ?? workerIndexOf(nodeId, this.slots.length)] as Slot;
   }
 
-  private call<K extends WorkerOp>(nodeId: string | undefined, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+  /** Runs `fn` after the node's sync, removal or move under way, if any. */
+  private serially<T>(nodeId: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.queue.get(nodeId) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queue.set(nodeId, tail);
+    void tail.then(() => {
+      if (this.queue.get(nodeId) === tail) this.queue.delete(nodeId);
+    });
+    return run;
+  }
+
+  /** A call about a node goes to the worker it is on once what is under way for it is done (a move changes which). */
+  private async call<K extends WorkerOp>(nodeId: string, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+    const underWay = this.queue.get(nodeId);
+    if (underWay !== undefined) await underWay;
     return this.send(this.slotOf(nodeId), op, args);
   }
 
@@ -200,13 +268,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     for (const program of programs) slot.programsSent.add(expressionText(program.lines));
   }
 
-  /** Sends the worker what changed since the sync it took last (the whole node if it holds none). */
-  private async syncOn(slot: Slot, node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const change = nodeChange(slot.holds.has(node.nodeId) ? this.desired.get(node.nodeId) : undefined, node);
+  /**
+   * Sends the worker what changed since the sync it took last (the whole node if it holds none); with
+   * `state`, the whole node as one coming from another worker, which takes up that state (ADR 0069).
+   */
+  private async syncOn(slot: Slot, node: ComputeNode, state?: NodeState): Promise<E.Either<SyncError, void>> {
+    const change = nodeChange(slot.holds.has(node.nodeId) && state === undefined ? this.desired.get(node.nodeId) : undefined, node);
     const programs = await this.programsOf(slot, change.nios.values());
     if (E.isLeft(programs)) return programs;
     const worker = slot.worker;
-    const sending = this.send(slot, "sync", [change, programs.right]);
+    const sending = state === undefined ? this.send(slot, "sync", [change, programs.right]) : this.send(slot, "takeOver", [change, programs.right, state]);
     this.noteSent(slot, programs.right);
     const synced = await sending;
     // Only the worker that answered holds it (one restarted meanwhile holds nothing).
@@ -214,15 +285,60 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return synced;
   }
 
-  async sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
-    const synced = await this.syncOn(this.slotOf(node.nodeId), node);
-    if (E.isRight(synced)) this.desired.set(node.nodeId, node);
-    return synced;
+  sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
+    return this.serially(node.nodeId, async () => {
+      const synced = await this.syncOn(this.slotOf(node.nodeId), node);
+      if (E.isRight(synced)) this.desired.set(node.nodeId, node);
+      return synced;
+    });
   }
-  async removeNode(nodeId: string): Promise<void> {
-    this.desired.delete(nodeId);
-    this.slotOf(nodeId).holds.delete(nodeId);
-    await this.call(nodeId, "removeNode", nodeId);
+  removeNode(nodeId: string): Promise<void> {
+    return this.serially(nodeId, async () => {
+      const slot = this.slotOf(nodeId);
+      this.desired.delete(nodeId);
+      this.placed.delete(nodeId);
+      this.movedAt.delete(nodeId);
+      slot.holds.delete(nodeId);
+      await this.send(slot, "removeNode", [nodeId]);
+    });
+  }
+
+  /**
+   * Moves a node to worker `to` (ADR 0069): handed over where it runs (its sockets stop being read, its
+   * state is taken), then synced whole on `to`, which takes the same sockets over (the batched path: what
+   * came meanwhile waited in the kernel, nothing is lost) or binds the same ports again (node:dgram: what
+   * came between the close and the bind is lost), and takes up that state (MAC table, counters, filter
+   * chains, the frames its delay lines held) before any frame reaches it. If `to` cannot take it, it is
+   * put back where it was, with its state. True when it moved; false when there was nothing to do (an unknown
+   * node or worker, the worker it is on, a worker not running), a capture runs on it, or it was put back.
+   */
+  moveNode(nodeId: string, to: number): Promise<boolean> {
+    return this.serially(nodeId, async () => {
+      const node = this.desired.get(nodeId);
+      const from = this.slotOf(nodeId);
+      const target = this.slots[to];
+      if (node === undefined || target === undefined || target === from || target.worker === undefined || from.worker === undefined) return false;
+      // Closed there first: Node 20's dgram has no reusePort, so the target cannot bind the ports before.
+      const handed = await this.send(from, "handOver", [nodeId]);
+      if (E.isLeft(handed)) {
+        // Moving would stop the capture or split its file between two threads: the node stays (ADR 0069).
+        this.options.logger.info("a node stays on its data plane worker while a capture runs on it", { nodeId, worker: from.index, port: handed.left.portNumber });
+        return false;
+      }
+      from.holds.delete(nodeId);
+      const state = handed.right ?? { nodeId, learned: [], ports: [] };
+      const synced = await this.syncOn(target, node, state).catch((err: Error) => E.left(err));
+      if (E.isRight(synced)) {
+        if (to === workerIndexOf(nodeId, this.slots.length)) this.placed.delete(nodeId);
+        else this.placed.set(nodeId, to);
+        this.options.logger.info("node moved to another data plane worker", { nodeId, from: from.index, to });
+        return true;
+      }
+      const reason = synced.left instanceof Error ? synced.left.message : synced.left._tag;
+      const back = await this.syncOn(from, node, state).catch((err: Error) => E.left(err));
+      this.options.logger.error("a node could not move to another data plane worker", { nodeId, from: from.index, to, reason, restored: E.isRight(back) });
+      return false;
+    });
   }
   counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
     return this.call(nodeId, "counters", nodeId);
@@ -240,6 +356,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return this.call(nodeId, "fileOf", nodeId, portNumber);
   }
 
+  /**
+   * Each live node's frame rate with the worker it runs on, as the workers last reported (ADR 0069):
+   * what `planMove` places nodes by. A worker that is not running, or has not reported yet, gives none.
+   */
+  nodeLoads(): NodeLoad[] {
+    return this.slots.flatMap((slot) =>
+      slot.worker === undefined ? [] : slot.loads.filter((l) => this.desired.has(l.nodeId) && this.slotOf(l.nodeId) === slot).map((l) => ({ nodeId: l.nodeId, worker: slot.index, load: l.framesPerSecond })),
+    );
+  }
+
   /** A worker that is not running (or dies meanwhile) has no reading: the others still give theirs. */
   async eventLoopDelays(): Promise<readonly LoopDelay[]> {
     const readings = await Promise.allSettled(this.slots.map(async (slot) => ({ ...(await this.send(slot, "eventLoopDelay", [])), worker: slot.index })));
@@ -250,6 +376,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.rebalancer);
     const running = this.slots.filter((slot) => slot.worker !== undefined);
     await Promise.all(running.map((slot) => this.send(slot, "close", []).catch(() => undefined)));
     await Promise.all(running.map((slot) => slot.worker?.terminate()));

@@ -93,6 +93,8 @@ describe("the packed netemu package in a consumer project", function () {
       expect(files, entry).to.include(entry);
     }
     expect(files.filter((f) => /^package\/(test|bench|src|\.ci|build)\//.test(f))).to.deep.equal([]);
+    // The batched datagram addon ships as source and is built at install, on the user's machine (ADR 0068).
+    expect(files.filter((f) => f.startsWith("package/native/")).sort()).to.deep.equal(["package/native/build.mjs", "package/native/udp-batch.c"]);
     expect(files.filter((f) => f.endsWith(".map"))).to.deep.equal([]);
   });
 
@@ -143,5 +145,16 @@ describe("the packed netemu package in a consumer project", function () {
     expect(named.length, "the README names the tarball").to.be.greaterThan(0);
     expect([...new Set(named)], "the README names the tarball npm pack writes").to.deep.equal([ours.version]);
     expect(run(netemu, ["serve", "--help"], dir)).to.include("--extended-filters").and.include("reorder_correlation");
+
+    // The install built the batched datagram addon where it could (a C compiler and Node's headers), and
+    // the installed netemu finds it; without them it runs on node:dgram and says why, never failing.
+    const installed = join(prefix, "lib", "node_modules", "netemu");
+    const transport = join(installed, "dist", "adapters", "transport", "batched-udp-transport.js");
+    const probe = `import { chooseUdpTransport } from ${JSON.stringify(transport)}; console.log(JSON.stringify(chooseUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: 0, sendBufferBytes: 0 }, undefined, {}).path));`;
+    const path = JSON.parse(run("node", ["--input-type=module", "-e", probe], dir)) as { kind: string; reason?: string };
+    if (path.kind !== "batched") {
+      if (process.env["CI"] === "true") throw new Error(`the installed netemu runs on node:dgram (${path.reason}); CI=true: the install must build the addon`);
+      expect(path.reason).to.include("is not built");
+    }
   });
 });

@@ -27,6 +27,13 @@ describe("docs/metrics.md", () => {
     expect([...documented].sort()).to.deep.equal([...DROP_REASONS].sort());
   });
 
+  it("documents the datagram path metric with every path netemu reports", () => {
+    const row = readFileSync(METRICS_DOC, "utf8").split("\n").find((l) => l.startsWith("| `netemu_datagram_path_info`"));
+    expect(row, "docs/metrics.md has a row for netemu_datagram_path_info").to.be.a("string");
+    // The kinds of DatagramPath (src/adapters/composition-root.ts).
+    for (const path of ["batched", "dgram", "host"]) expect(row).to.include(`\`${path}\``);
+  });
+
   it("gives the number of drop reasons the code has, where it says how many", () => {
     const text = readFileSync(METRICS_DOC, "utf8");
     for (const m of text.matchAll(/closed list of (\d+)/g)) expect(Number(m[1])).to.equal(DROP_REASONS.length);

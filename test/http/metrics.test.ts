@@ -21,6 +21,14 @@ describe("GET /metrics", () => {
   let s: TestServer;
   afterEach(async () => s?.close());
 
+  it("tells which datagram path the UDP NIOs run on, as one series at 1 (ADR 0068)", async () => {
+    s = await startTestServer();
+    const m = await scrape(s);
+    expect(m.types.get("netemu_datagram_path_info")).to.equal("gauge");
+    expect(m.all("netemu_datagram_path_info").map((x) => [x.labels.path, x.value])).to.deep.equal([[s.netemu.datagramPath.kind, 1]]);
+    expect(["batched", "dgram"]).to.include(s.netemu.datagramPath.kind);
+  });
+
   it("answers the Prometheus text format 0.0.4, every family typed, with the process's and the event loop's figures", async () => {
     s = await startTestServer();
     const r = await s.request("GET", "/metrics");

@@ -9,7 +9,7 @@ import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-777777777777";
 const A = "00:50:79:66:68:01";
@@ -17,12 +17,6 @@ const BROADCAST = "ff:ff:ff:ff:ff:ff";
 const CRASHING_WORKER = new URL("../support/crashing-data-plane-worker.js", import.meta.url);
 
 /** A free UDP port on 127.0.0.1 (bound, then released). */
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
-
 describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function () {
   this.timeout(30_000);
   let dp: WorkerDataPlane;
@@ -58,7 +52,7 @@ describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function (
     let node: ComputeNode = switchNode("aaaaaaaa-0000-4000-8000-000000000001", "SW1");
     const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
     opened.push(...peers);
-    const lports = [await freePort(), await freePort()] as [number, number];
+    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
     for (const [i, peer] of peers.entries()) {
       const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
       if (E.isLeft(attached)) throw new Error(attached.left._tag);

@@ -10,7 +10,7 @@ import { FilterPrograms } from "../../src/application/filter-programs.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { PortCounters } from "../../src/application/ports/data-plane.js";
 import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
+import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
 import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
 import { SystemClock } from "../../src/adapters/system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
@@ -20,7 +20,7 @@ import { createEthernetSwitch, type EthernetSwitch } from "../../src/domain/swit
 import type { Nio } from "../../src/domain/switching/nio.js";
 import type { PortMappingEntry } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 /**
  * The worker boundary (ADR 0041, 0053): what crosses to a data-plane worker is parsed there, against
@@ -47,12 +47,6 @@ function record(nodeId: string, portsMapping: readonly PortMappingEntry[], nios:
 }
 
 /** A free UDP port on 127.0.0.1 (bound, then released). */
-async function freePort(): Promise<number> {
-  const peer = await UdpPeer.open();
-  await peer.close();
-  return peer.port;
-}
-
 const refusalOf = (r: E.Either<unknown, unknown>): any => {
   if (E.isRight(r)) throw new Error("expected a Left");
   return r.left;
@@ -124,6 +118,29 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
     expect(decodeWorkerRequest({ id: 6, op: "start", args: [SW, 70_000, "/tmp/x.pcap"] })).to.deep.equal(E.left({ id: 6, error: "malformed arguments for start" }));
     expect(decodeWorkerRequest({ id: 7, op: "counters", args: ["x".repeat(5000)] })).to.deep.equal(E.left({ id: 7, error: "malformed arguments for counters" }));
   });
+
+  it("reads a node's state handed over by another worker only in the shape a hand-over gives, and the hand-over of a node by its id", () => {
+    const change = nodeChange(undefined, good);
+    const held = { frames: [{ frame: Uint8Array.of(1, 2), departureMs: 5 }], lastDepartureMs: 5 };
+    const chain = { frequencyCounter: 0, corruptPosition: 0, fates: { loses: false, corrupts: false, duplicates: false, reorders: false } };
+    const port = { portNumber: 0, counters: { framesIn: 1 }, faults: 0, chains: { ingress: chain }, held: { ingress: held, egress: held } };
+    const state = { nodeId: SW, learned: [{ vlan: 1, mac: 1, port: 0, lastSeenMs: 1 }], ports: [port] };
+    expect(decodeWorkerRequest({ id: 8, op: "takeOver", args: [change, [], state] })).to.deep.equal(E.right({ id: 8, op: "takeOver", args: [change, [], state] }));
+    expect(decodeWorkerRequest({ id: 9, op: "handOver", args: [SW] })).to.deep.equal(E.right({ id: 9, op: "handOver", args: [SW] }));
+    for (const [what, broken] of [
+      ["no state", undefined],
+      ["no node id", { ...state, nodeId: 7 }],
+      ["a learned row without its time", { ...state, learned: [{ vlan: 1, mac: 1, port: 0 }] }],
+      ["a port numbered past 65535", { ...state, ports: [{ ...port, portNumber: 70_000 }] }],
+      ["a held frame as text", { ...state, ports: [{ ...port, held: { ...port.held, egress: { frames: [{ frame: "ab", departureMs: 1 }], lastDepartureMs: 1 } } }] }],
+      ["a departure that is no time", { ...state, ports: [{ ...port, held: { ...port.held, ingress: { frames: [], lastDepartureMs: Number.NaN } } }] }],
+      ["a chain without its fates", { ...state, ports: [{ ...port, chains: { ingress: { frequencyCounter: 0, corruptPosition: 0 } } }] }],
+      ["more ports than a node has", { ...state, ports: Array.from({ length: 100_000 }, () => port) }],
+    ] as const) {
+      expect(decodeWorkerRequest({ id: 10, op: "takeOver", args: [change, [], broken] }), what).to.deep.equal(E.left({ id: 10, error: "malformed arguments for takeOver" }));
+    }
+    expect(decodeWorkerRequest({ id: 11, op: "handOver", args: [42] })).to.deep.equal(E.left({ id: 11, error: "malformed arguments for handOver" }));
+  });
 });
 
 /** A data-plane worker driven by hand: what any message, well formed or not, does to it. */
@@ -180,7 +197,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("answers each change it cannot take with a Left, each malformed call with an error, and still switches frames after", async () => {
       const [p0, p1] = (await peers(2)) as [UdpPeer, UdpPeer];
-      const lports = [await freePort(), await freePort()] as const;
+      const lports = [await freeUdpPort(), await freeUdpPort()] as const;
       const node = record(SW, [access(0), access(1)], [
         [0, udp(lports[0], p0.port)],
         [1, udp(lports[1], p1.port)],
@@ -232,7 +249,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("runs a program whose source is not a matcher from its lines instead (instantiateProgram compiles them again), and takes the right program after", async () => {
       const [p0] = (await peers(1)) as [UdpPeer];
-      const lport = await freePort();
+      const lport = await freeUdpPort();
       const node = record(SW, [access(0)], [[0, udp(lport, p0.port, { bpf: ["icmp"] })]]);
       const compiled = compileProgram(["icmp"]);
       if (E.isLeft(compiled)) throw new Error(compiled.left.message);
@@ -254,7 +271,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("answers a record the worker cannot take with a Left, keeps the node as last synced, and takes the next good one", async () => {
       const [p0, p1] = (await peers(2)) as [UdpPeer, UdpPeer];
-      const lports = [await freePort(), await freePort()] as const;
+      const lports = [await freeUdpPort(), await freeUdpPort()] as const;
       const node = record(SW, [access(0), access(1)], [
         [0, udp(lports[0], p0.port)],
         [1, udp(lports[1], p1.port)],
@@ -314,7 +331,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
 
     it("counts the same frames alike whether the node was synced through the worker or through structuredClone", async () => {
       const far = await peers(3);
-      const lports = [await freePort(), await freePort(), await freePort()];
+      const lports = [await freeUdpPort(), await freeUdpPort(), await freeUdpPort()];
       const node = lab(lports, far);
 
       const workers = new WorkerDataPlane({ workers: 1, dataPlane: TEST_DATA_PLANE_OPTIONS, transport: TRANSPORT, notifications: new NotificationHub(), logger: new RecordingLogger(), programs: new FilterPrograms(new InlineBpfCompiler()) });
@@ -330,7 +347,8 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
       if (E.isLeft(cloned)) throw new Error(JSON.stringify(cloned.left));
       expect(cloned.right).to.deep.equal(node);
       const here = new SwitchDataPlane(
-        new DgramUdpTransport(TRANSPORT),
+        // The datagram path the worker chose too (npm test runs this file on both): only the door differs.
+        chooseUdpTransport(TRANSPORT).transport,
         new PcapFileSink(),
         new SystemClock(),
         new NodeTimers(),

@@ -9,7 +9,7 @@ export interface Served {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   /** The "netemu listening" log line. */
-  readonly listening: { readonly url: string; readonly dataPlaneWorkers: number };
+  readonly listening: { readonly url: string; readonly dataPlaneWorkers: number; readonly datagramPath?: string };
   readonly exit: Promise<{ code: number | null; ms: number }>;
   stderr(): string;
   /** What it logged so far (the log goes to stdout). */

@@ -70,3 +70,10 @@ export function ethernetFrame(dst: string, src: string, opts: { tags?: { tpid: n
   const payload = Buffer.alloc(opts.payload ?? 46, 0xab);
   return Buffer.concat([mac(dst), mac(src), ...tags, type, payload]);
 }
+
+/** A UDP port on 127.0.0.1 that was free a moment ago (bound, read, closed): a NIO's lport in a test. */
+export async function freeUdpPort(): Promise<number> {
+  const peer = await UdpPeer.open();
+  await peer.close();
+  return peer.port;
+}

@@ -15,6 +15,8 @@ export interface NetemuConfig extends ServerSettings {
   readonly bodyLimitBytes: number;
   readonly udpBufferBytes: number;
   readonly dataPlaneWorkers: number;
+  /** Busy nodes move between the data-plane workers by measured load (ADR 0069); off: by hash of their id. */
+  readonly dataPlaneBalance: boolean;
   /** Project files larger, or with more nodes, are skipped at start with the reason (ADR 0057). */
   readonly maxProjectFileBytes: number;
   readonly maxProjectNodes: number;
@@ -40,6 +42,8 @@ export const DEFAULTS = {
   udpBufferBytes: 4 * 1024 * 1024,
   /** One worker per core but one, which the API keeps; at least one, at most eight (ADR 0041). */
   dataPlaneWorkers: Math.max(1, Math.min(8, availableParallelism() - 1)),
+  /** Busy nodes placed by load (ADR 0069): a move carries the node's state and, on the batched path, loses no frame. */
+  dataPlaneBalance: true,
   logMaxSize: "10M",
   logMaxFiles: 5,
   /** As the project store's own default (adapters do not import each other). */
@@ -65,6 +69,7 @@ export const SETTINGS = {
   bodyLimit: { flag: "body-limit", env: "NETEMU_BODY_LIMIT", ini: "body_limit" },
   udpBuffer: { flag: "udp-buffer", env: "NETEMU_UDP_BUFFER", ini: "udp_buffer" },
   dataPlaneWorkers: { flag: "dataplane-workers", env: "NETEMU_DATAPLANE_WORKERS", ini: "dataplane_workers" },
+  dataPlaneBalance: { flag: "dataplane-balance", env: "NETEMU_DATAPLANE_BALANCE", ini: "dataplane_balance" },
   extendedFilters: { flag: "extended-filters", env: "NETEMU_EXTENDED_FILTERS", ini: "extended_filters" },
   logFile: { flag: "log-file", env: "NETEMU_LOG_FILE", ini: "log_file" },
   logMaxSize: { flag: "log-max-size", env: "NETEMU_LOG_MAX_SIZE", ini: "log_max_size" },
@@ -101,6 +106,8 @@ export const SERVE_OPTIONS = {
   "dataplane-workers": { type: "string" },
   "extended-filters": { type: "boolean" },
   "no-extended-filters": { type: "boolean" },
+  "dataplane-balance": { type: "boolean" },
+  "no-dataplane-balance": { type: "boolean" },
   "log-file": { type: "string" },
   "log-max-size": { type: "string" },
   "log-max-files": { type: "string" },
@@ -151,6 +158,11 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --udp-buffer BYTES      socket receive/send buffer per NIO (NETEMU_UDP_BUFFER, default ${DEFAULTS.udpBufferBytes})
   --dataplane-workers N   worker threads running the switches and hubs, 0 = the main thread
                           (NETEMU_DATAPLANE_WORKERS, default ${DEFAULTS.dataPlaneWorkers}: the cores but one)
+  --dataplane-balance / --no-dataplane-balance   move busy switches and hubs between the workers by
+                          their measured frame rate, with their state; off: by a hash of their id
+                          (NETEMU_DATAPLANE_BALANCE, default on; it acts with 2 workers or more)
+  NETEMU_UDP_PATH=dgram   UDP NIOs on node:dgram even where the batched recvmmsg/sendmmsg addon was built;
+                          the path in use is logged at start ("datagram path") and in /metrics (ADR 0068)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -229,7 +241,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
       throw new ConfigError(`Cannot read the config file ${configFile}: ${(err as Error).message}`);
     }
   }
-  for (const negated of ["local", "auth", "extended-filters"] as const) {
+  for (const negated of ["local", "auth", "extended-filters", "dataplane-balance"] as const) {
     if (flags[`no-${negated}`] === true) flags[negated] = false;
   }
   const raw = (name: SettingName): { source: string; value: string } | undefined => {
@@ -258,6 +270,9 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const udpStart = int("udpStart", DEFAULTS.udpStart, 1, 65535);
   const udpEnd = int("udpEnd", DEFAULTS.udpEnd, 1, 65535);
   if (udpEnd < udpStart) throw new ConfigError(`The UDP port range ${udpStart}-${udpEnd} is empty`);
+  // Read by the transport itself (ADR 0068); checked here so a typo stops the start instead of being ignored.
+  const udpPath = env["NETEMU_UDP_PATH"];
+  if (udpPath !== undefined && udpPath !== "" && udpPath !== "dgram") throw new ConfigError(`NETEMU_UDP_PATH must be dgram or unset, got "${udpPath}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));
@@ -288,6 +303,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     bodyLimitBytes: int("bodyLimit", DEFAULTS.bodyLimitBytes, 1024, 2 ** 30),
     udpBufferBytes: int("udpBuffer", DEFAULTS.udpBufferBytes, 65536, 2 ** 30),
     dataPlaneWorkers: int("dataPlaneWorkers", DEFAULTS.dataPlaneWorkers, 0, 64),
+    dataPlaneBalance: bool("dataPlaneBalance", DEFAULTS.dataPlaneBalance),
     maxProjectFileBytes: int("maxProjectFileSize", DEFAULTS.maxProjectFileBytes, 1024, 2 ** 30),
     maxProjectNodes: int("maxProjectNodes", DEFAULTS.maxProjectNodes, 1, CONFIGURATION_LIMITS.nodesPerProject),
     extendedFilters: bool("extendedFilters", false),

@@ -45,8 +45,13 @@ export class PrometheusMetrics {
     private readonly takeSnapshot: () => Promise<MetricsSnapshot>,
     writes: ProjectWrites = NOTHING_TO_WRITE,
     notificationClients?: NotificationClientFigures,
+    datagramPath?: string,
   ) {
     const registers = [this.own];
+    // Which datagram path the UDP NIOs run on (ADR 0068): a slow fallback shows on a dashboard.
+    if (datagramPath !== undefined) {
+      new Gauge({ name: "netemu_datagram_path_info", help: "1 for the datagram path the UDP NIOs run on: batched (recvmmsg/sendmmsg addon), dgram (node:dgram fallback) or host (the embedding host's own transport).", labelNames: ["path"], registers }).set({ path: datagramPath }, 1);
+    }
     // Project writes (ADR 0057): read from the store at each scrape, no snapshot needed.
     new Counter({
       name: "netemu_project_write_failures_total",

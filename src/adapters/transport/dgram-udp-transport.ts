@@ -11,7 +11,7 @@ export interface DgramOptions {
   readonly sendBufferBytes: number;
 }
 
-function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case "EADDRINUSE":
@@ -28,8 +28,8 @@ function reasonOf(err: unknown): string {
   }
 }
 
-/** An IPv6 peer needs an IPv6 socket: loopback stays loopback, a wildcard stays a wildcard. */
-function ipv6BindAddress(bindHost: string): string {
+/** An IPv6 peer needs an IPv6 socket (shared with the batched transport): loopback stays loopback, a wildcard stays a wildcard. */
+export function ipv6BindAddress(bindHost: string): string {
   if (bindHost.includes(":")) return bindHost;
   return bindHost.startsWith("127.") ? "::1" : "::";
 }

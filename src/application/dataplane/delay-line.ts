@@ -2,6 +2,12 @@ import { DepartureScheduler } from "../../domain/filters/delay.js";
 import type { Clock } from "../ports/system.js";
 import type { Timers } from "../ports/timers.js";
 
+/** What a delay line held when its node moved: frames with their departures (ADR 0069). */
+export interface HeldFrames {
+  readonly frames: readonly { readonly frame: Uint8Array; readonly departureMs: number }[];
+  readonly lastDepartureMs: number;
+}
+
 /**
  * Holds the frames of one direction of one port until their departure time, then hands them on in
  * order. One timer for the whole line (the head's departure), not one per frame: at 5,000 frames/s
@@ -67,6 +73,36 @@ export class DelayLine {
       this.head = 0;
     }
     if (this.pending > 0) this.arm(now);
+  }
+
+  /**
+   * Stops the line and gives what it still holds, each frame with its departure time (Clock's scale),
+   * and the departure of the last frame scheduled: what the same line on another thread takes up
+   * (ADR 0069). Frames are copied out of whatever buffer they were views of, so only they cross.
+   */
+  handOver(): HeldFrames {
+    const frames: { frame: Uint8Array; departureMs: number }[] = [];
+    for (let i = this.head; i < this.frames.length; i++) frames.push({ frame: (this.frames[i] as Uint8Array).slice(), departureMs: this.departures[i] as number });
+    const lastDepartureMs = this.scheduler.lastDeparture;
+    this.close();
+    return { frames, lastDepartureMs };
+  }
+
+  /** Takes up what the same line held on another thread (before this one holds anything): each frame leaves at its own time, in order. */
+  takeUp(held: HeldFrames): void {
+    if (this.closed) return;
+    // A time that is no time (+Infinity would hold the line for ever) is left out.
+    const time = (ms: number): boolean => Number.isFinite(ms);
+    if (time(held.lastDepartureMs)) this.scheduler.resumeAfter(held.lastDepartureMs);
+    let last = Number.NEGATIVE_INFINITY;
+    for (const { frame, departureMs } of held.frames) {
+      if (!time(departureMs)) continue;
+      // Never out of order: a departure before the previous one leaves with it.
+      last = Math.max(last, departureMs);
+      this.frames.push(frame);
+      this.departures.push(last);
+    }
+    if (this.timer === undefined && this.pending > 0) this.arm(this.clock.nowMs());
   }
 
   /** Drops what is still waiting (the port is going away); answers how many frames that was. */

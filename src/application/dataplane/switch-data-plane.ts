@@ -12,7 +12,7 @@ import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matc
 import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { PacketCaptures } from "../ports/packet-captures.js";
-import type { UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
+import type { SocketHandover, UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
 import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
@@ -20,11 +20,14 @@ import type { BpfPrograms } from "../ports/bpf-compiler.js";
 import type { ComputeNotification, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
-import { DelayLine } from "./delay-line.js";
+import { DelayLine, type HeldFrames } from "./delay-line.js";
+import type { CaptureRunning, NodeState, PortState } from "./node-state.js";
 import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
 
 /** The largest UDP payload over IPv4: a frame that grew past it (a pushed tag) cannot be sent. */
 const MAX_UDP_PAYLOAD = 65_507;
+/** Frames kept for a port not attached yet: a few ms of a busy link; more waits in the kernel anyway. */
+const MAX_EARLY_FRAMES = 4096;
 
 export interface DataPlaneOptions {
   /** MAC address aging, ms (802.1Q default 300 s). */
@@ -45,6 +48,11 @@ class LivePort {
   capture: { writer: CaptureWriter; path: string } | undefined;
   /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
   faults = 0;
+  /**
+   * Frames that came between its socket's open and its attach to the node (a socket taken over from
+   * another worker is read at once): passed on once attached, so none is lost (ADR 0069).
+   */
+  early: Uint8Array[] | undefined = [];
   /** Set when the socket reported the peer unreachable; cleared when a frame from it arrives. */
   peerUnreachable = false;
   /** Frames received on the port, waiting out its delay before they reach the switch. */
@@ -69,6 +77,27 @@ class LivePort {
   }
 
   readonly expressLine: (direction: "ingress" | "egress") => DelayLine;
+
+  /** Stops the delay lines and gives what they held (a node moving: ADR 0069). */
+  handOverLines(): PortState["held"] {
+    return {
+      ingress: this.ingressDelay.handOver(),
+      egress: this.egressDelay.handOver(),
+      ...(this.express.ingress === undefined ? {} : { expressIngress: this.express.ingress.handOver() }),
+      ...(this.express.egress === undefined ? {} : { expressEgress: this.express.egress.handOver() }),
+    };
+  }
+
+  /** Takes up what the same port's delay lines held on another thread. */
+  takeUpLines(held: PortState["held"]): void {
+    const takeUp = (line: DelayLine, frames: HeldFrames | undefined): void => {
+      if (frames !== undefined) line.takeUp(frames);
+    };
+    takeUp(this.ingressDelay, held.ingress);
+    takeUp(this.egressDelay, held.egress);
+    if (held.expressIngress !== undefined) takeUp(this.expressLine("ingress"), held.expressIngress);
+    if (held.expressEgress !== undefined) takeUp(this.expressLine("egress"), held.expressEgress);
+  }
 
   closeLines(): void {
     this.ingressDelay.close();
@@ -114,6 +143,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly nodes = new Map<string, LiveNode>();
   /** The matcher of each expression text in use (instantiated from its program once). */
   private readonly matchers = new Map<string, BpfMatcher>();
+  /** The state of nodes arriving from another worker, taken up as their ports are attached (takeOver). */
+  private readonly arriving = new Map<string, NodeState>();
 
   constructor(
     @inject(TOKENS.UdpTransport) private readonly transport: UdpTransport,
@@ -197,7 +228,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       if (kept(plan)) continue;
       // A NIO whose socket changes gives its local port up first (use cases never do this: a port's NIO is removed, then added).
       if (plan.current !== undefined) await this.closePort(live, plan.portNumber);
-      const port = await this.openPort(live, plan.portNumber, plan.nio, reconcileChains(undefined, plan.specs, () => this.randomness.create()));
+      const handover = existing === undefined ? this.arriving.get(node.nodeId)?.ports.find((p) => p.portNumber === plan.portNumber)?.socket : undefined;
+      const port = await this.openPort(live, plan.portNumber, plan.nio, reconcileChains(undefined, plan.specs, () => this.randomness.create()), handover);
       if (E.isLeft(port)) {
         for (const p of opened) await p.endpoint?.close();
         if (live.ports.size === 0) this.nodes.delete(node.nodeId);
@@ -218,6 +250,14 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       if (live.live.kind === "ethernet_hub") live.live.fabric.setPort(port.portNumber);
       else if (node.nodeType === "ethernet_switch") live.live.fabric.setPort(port.portNumber, (portOf(node, port.portNumber) as Port).mode);
       port.counters = live.counters(port.portNumber);
+    }
+    // In the same turn as the attach: no frame reaches the node before it knows what it knew.
+    const arriving = this.arriving.get(node.nodeId);
+    if (arriving !== undefined && existing === undefined) this.takeUp(live, arriving);
+    for (const port of opened) {
+      const early = port.early ?? [];
+      port.early = undefined;
+      for (const frame of early) this.receivedGuarded(live, port, frame);
     }
     if (live.ports.size === 0) this.nodes.delete(node.nodeId);
     return E.right(undefined);
@@ -244,7 +284,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
-  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err));
     const livePort: LivePort = new LivePort(
       portNumber,
@@ -262,6 +302,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
         rport: nio.rport,
         onFrame: (frame) => this.receivedGuarded(live, livePort, frame),
         onError: (reason) => this.peerFailed(live, livePort, reason),
+        ...(handover === undefined ? {} : { handover }),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
       livePort.endpoint = opened.right;
@@ -303,7 +344,10 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   /** A datagram from the port's peer. */
   private received(live: LiveNode, port: LivePort, frame: Uint8Array): void {
     const counters = port.counters;
-    if (counters === undefined) return;
+    if (counters === undefined) {
+      if (port.early !== undefined && port.early.length < MAX_EARLY_FRAMES) port.early.push(frame);
+      return;
+    }
     port.peerUnreachable = false;
     if (!live.running) {
       counters.countInDropped(frame.length, "stopped");
@@ -395,6 +439,76 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     await port.endpoint?.close();
   }
 
+  /**
+   * Lets a node go to another worker, with what it knows (ADR 0069): its sockets stop being read first
+   * (handed over, still open, where the transport can; closed where it cannot), so that nothing changes
+   * its state after; then its MAC table, port counters, filter chains' state, the frames its delay lines
+   * hold and its sockets' hand-overs are taken, as plain data, and it is forgotten here. Refused while a
+   * capture runs on one of its ports (nothing changes then). Undefined for a node not here.
+   */
+  async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {
+    const live = this.nodes.get(nodeId);
+    if (live === undefined) return E.right(undefined);
+    for (const port of live.ports.values()) if (port.capture !== undefined) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
+    this.nodes.delete(nodeId);
+    // Every socket stops being read in this one turn: a transport that can hand its socket over keeps
+    // it open (what comes meanwhile waits in the kernel, ADR 0069); the others close it.
+    const sockets = new Map<number, SocketHandover>();
+    const closing: Promise<void>[] = [];
+    for (const port of live.ports.values()) {
+      const endpoint = port.endpoint;
+      if (endpoint?.handOver !== undefined) sockets.set(port.portNumber, endpoint.handOver());
+      else if (endpoint !== undefined) closing.push(endpoint.close());
+      if (endpoint?.handOver !== undefined) port.endpoint = undefined;
+    }
+    await Promise.all(closing);
+    const ports: PortState[] = [];
+    for (const port of live.ports.values()) {
+      const shared = port.chains.ingress === port.chains.egress;
+      const socket = sockets.get(port.portNumber);
+      ports.push({
+        ...(socket === undefined ? {} : { socket }),
+        portNumber: port.portNumber,
+        counters: (port.counters ?? new LivePortCounters()).snapshot(),
+        faults: port.faults,
+        chains: { ingress: port.chains.ingress.state(), ...(shared ? {} : { egress: port.chains.egress.state() }) },
+        held: port.handOverLines(),
+      });
+      port.endpoint = undefined;
+    }
+    const learned = live.live.kind === "ethernet_switch" ? live.live.fabric.learnedEntries() : [];
+    for (const portNumber of [...live.ports.keys()]) await this.closePort(live, portNumber);
+    return E.right({ nodeId, learned, ports });
+  }
+
+  /**
+   * Takes a node over from another worker: synced here as `sync` does, then, as its ports are attached
+   * and before any frame reaches it, it takes up `state` (what `handOver` gave there). A node already
+   * here is only synced.
+   */
+  async takeOver(node: ComputeNode, state: NodeState): Promise<E.Either<SyncError, void>> {
+    if (state.nodeId !== node.nodeId) return this.sync(node);
+    this.arriving.set(node.nodeId, state);
+    try {
+      return await this.sync(node);
+    } finally {
+      this.arriving.delete(node.nodeId);
+    }
+  }
+
+  private takeUp(live: LiveNode, state: NodeState): void {
+    for (const p of state.ports) {
+      const port = live.ports.get(p.portNumber);
+      if (port === undefined) continue;
+      port.counters?.resume(p.counters);
+      if (Number.isSafeInteger(p.faults) && p.faults >= 0) port.faults = p.faults;
+      port.chains.ingress.resume(p.chains.ingress);
+      if (port.chains.egress !== port.chains.ingress) port.chains.egress.resume(p.chains.egress ?? p.chains.ingress);
+      port.takeUpLines(p.held);
+    }
+    if (live.live.kind === "ethernet_switch") live.live.fabric.relearn(state.learned);
+  }
+
   async removeNode(nodeId: string): Promise<void> {
     const live = this.nodes.get(nodeId);
     if (live === undefined) return;
@@ -413,6 +527,24 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
     }
     return out;
+  }
+
+  /**
+   * Frames each node has taken in and sent out since its ports were attached: the work it costs its
+   * thread, which the placement of nodes over workers compares (ADR 0069). Counted, not timed, so it
+   * costs the frame path nothing more.
+   */
+  frameTotals(): ReadonlyMap<string, number> {
+    const totals = new Map<string, number>();
+    for (const [nodeId, live] of this.nodes) {
+      let frames = 0;
+      for (const portNumber of live.ports.keys()) {
+        const c = live.counters(portNumber);
+        if (c !== undefined) frames += c.framesIn + c.framesOut;
+      }
+      totals.set(nodeId, frames);
+    }
+    return totals;
   }
 
   async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {

@@ -4,6 +4,18 @@ import type * as E from "fp-ts/lib/Either.js";
 export interface UdpEndpoint {
   send(frame: Uint8Array): void;
   close(): Promise<void>;
+  /**
+   * Stops receiving but keeps the socket bound and connected, for a transport on another thread to
+   * take over (`UdpEndpointOptions.handover`): datagrams that come meanwhile wait in the socket's
+   * kernel buffer, so a node moving between data-plane workers loses none (ADR 0069). Absent where the
+   * transport cannot (node:dgram): there the socket is closed and bound again.
+   */
+  handOver?(): SocketHandover;
+}
+
+/** A socket handed over between threads, as plain data: the process-wide descriptor of a bound, connected socket. */
+export interface SocketHandover {
+  readonly fd: number;
 }
 
 export interface UdpEndpointOptions {
@@ -14,6 +26,11 @@ export interface UdpEndpointOptions {
   readonly onFrame: (frame: Uint8Array) => void;
   /** Called when the socket reports a failure after setup (the peer unreachable, ECONNREFUSED ...). */
   readonly onError?: (reason: string) => void;
+  /**
+   * The socket another thread handed over for this NIO: taken over when it is this NIO's (same lport
+   * and peer), else, or where the transport cannot take one, a socket is bound as usual.
+   */
+  readonly handover?: SocketHandover;
 }
 
 export interface UdpTransport {

@@ -26,6 +26,15 @@ export class Shaper {
     return this;
   }
 
+  /** When the transmitter is free again (−Infinity when idle since it started): carried when a node moves (ADR 0069). */
+  get freeAtMs(): number {
+    return this.freeAt;
+  }
+  set freeAtMs(at: number) {
+    // −Infinity is an idle transmitter; +Infinity or NaN would never be free: left as it is.
+    if (Number.isFinite(at) || at === Number.NEGATIVE_INFINITY) this.freeAt = at;
+  }
+
   /** How long from now until the frame's last bit has left, in ms; undefined when the queue is full (dropped). */
   admit(frameBytes: number, nowMs: number): number | undefined {
     const start = Math.max(nowMs, this.freeAt);

@@ -23,6 +23,14 @@ export class GilbertElliott {
     return this;
   }
 
+  /** Whether the link is in its bad state: carried when a node moves (ADR 0069). */
+  get inBadState(): boolean {
+    return this.bad;
+  }
+  set inBadState(bad: boolean) {
+    this.bad = bad === true;
+  }
+
   /** Whether this frame is lost; moves the model on by one frame. */
   loses(random: RandomSource): boolean {
     // netem draws the transition first, then the loss in the state the frame arrived in.

@@ -23,6 +23,14 @@ export function corruptionWindow(frame: Uint8Array): { readonly start: number; r
 export class Corrupter {
   private index = 0;
 
+  /** Where the pattern stands (0..7): carried when a node moves (ADR 0069). */
+  get position(): number {
+    return this.index;
+  }
+  set position(index: number) {
+    if (Number.isInteger(index)) this.index = index & 7;
+  }
+
   /**
    * A corrupted copy of `frame` (the input is never changed: it may be shared with other ports), or
    * the frame itself when it has no payload beyond its headers.

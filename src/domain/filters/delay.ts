@@ -33,6 +33,11 @@ export class DepartureScheduler {
   reset(): void {
     this.last = Number.NEGATIVE_INFINITY;
   }
+
+  /** Goes on after a departure scheduled elsewhere (the same line on another thread: ADR 0069). */
+  resumeAfter(lastDepartureMs: number): void {
+    if (!Number.isNaN(lastDepartureMs)) this.last = lastDepartureMs;
+  }
 }
 
 /** Functional form: the departure for a frame given the direction's previous departure. */

@@ -2,7 +2,7 @@ import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs } from "./delay.js";
 import { type FilterSettings, bpfLines, filterSettingsEqual, matchLines } from "./filter-settings.js";
-import { CorrelatedChance, CorrelatedUniform, type RandomSource } from "./random.js";
+import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
 
@@ -64,6 +64,26 @@ export interface ChainCarry {
   readonly shared?: FilterChain | undefined;
   readonly ingress?: FilterChain | undefined;
   readonly egress?: FilterChain | undefined;
+}
+
+/**
+ * What a chain knows, as plain data (structuredClone-able), for a node that moves to another thread
+ * (ADR 0069): restored into a chain built there from the same settings, it goes on as this one would
+ * have. Times are on the Clock port's scale (epoch ms, the same in every thread of the process).
+ */
+export interface FilterChainState {
+  /** The random stream's position; absent when the chain's source cannot tell it (a test's fake). */
+  readonly random?: readonly number[];
+  readonly frequencyCounter: number;
+  readonly corruptPosition: number;
+  /** The correlated jitter's previous variate, when the delay is correlated. */
+  readonly jitterMemory?: number;
+  /** The previous fate of each correlated yes/no draw. */
+  readonly fates: { readonly loses: boolean; readonly corrupts: boolean; readonly duplicates: boolean; readonly reorders: boolean };
+  /** When each direction's transmitter is free again (bandwidth). */
+  readonly transmitters?: { readonly ingress: number; readonly egress: number };
+  /** Whether each direction's burst-loss model is in its bad state. */
+  readonly burstBad?: { readonly ingress: boolean; readonly egress: boolean };
 }
 
 interface FilterChainInput {
@@ -190,6 +210,45 @@ export class FilterChain {
       this.shapers === undefined &&
       this.burstLoss === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
+  }
+
+  /** What this chain knows, as plain data (ADR 0069). */
+  state(): FilterChainState {
+    return {
+      ...(isResumable(this.random) ? { random: this.random.position() } : {}),
+      frequencyCounter: this.frequencyCounter,
+      corruptPosition: this.corrupter.position,
+      ...(this.jitterRandom instanceof CorrelatedUniform ? { jitterMemory: this.jitterRandom.memory } : {}),
+      fates: { loses: this.loses.memory, corrupts: this.corrupts.memory, duplicates: this.duplicates.memory, reorders: this.reorders.memory },
+      ...(this.shapers === undefined ? {} : { transmitters: { ingress: this.shapers.ingress.freeAtMs, egress: this.shapers.egress.freeAtMs } }),
+      ...(this.burstLoss === undefined ? {} : { burstBad: { ingress: this.burstLoss.ingress.inBadState, egress: this.burstLoss.egress.inBadState } }),
+    };
+  }
+
+  /**
+   * Takes up what a chain of the same settings knew elsewhere (its `state()`); a part this chain has
+   * no stage for, or that is not of the right kind, is left as this chain started it.
+   */
+  resume(state: FilterChainState): void {
+    if (state.random !== undefined && isResumable(this.random)) this.random.resumeAt(state.random);
+    if (Number.isInteger(state.frequencyCounter) && state.frequencyCounter >= 0 && state.frequencyCounter < Math.max(1, this.frequency)) this.frequencyCounter = state.frequencyCounter;
+    this.corrupter.position = state.corruptPosition;
+    if (state.jitterMemory !== undefined && this.jitterRandom instanceof CorrelatedUniform) this.jitterRandom.memory = state.jitterMemory;
+    const fates = state.fates;
+    if (typeof fates === "object" && fates !== null) {
+      this.loses.memory = fates.loses;
+      this.corrupts.memory = fates.corrupts;
+      this.duplicates.memory = fates.duplicates;
+      this.reorders.memory = fates.reorders;
+    }
+    if (this.shapers !== undefined && state.transmitters !== undefined) {
+      this.shapers.ingress.freeAtMs = Number(state.transmitters.ingress);
+      this.shapers.egress.freeAtMs = Number(state.transmitters.egress);
+    }
+    if (this.burstLoss !== undefined && state.burstBad !== undefined) {
+      this.burstLoss.ingress.inBadState = state.burstBad.ingress;
+      this.burstLoss.egress.inBadState = state.burstBad.egress;
+    }
   }
 
   /** Whether this chain runs exactly these settings (by value) and suspend flag. */

@@ -58,6 +58,26 @@ export class SeededRandom implements RandomSource {
   next(): number {
     return this.nextUint32() / 0x1_0000_0000;
   }
+
+  /** Where the stream stands: four 32-bit words, plain data, so it can cross to another thread (ADR 0069). */
+  position(): readonly number[] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  /** Goes on from `position` (as `position()` gave it): the same numbers follow as would have there. */
+  resumeAt(position: readonly number[]): void {
+    const [a, b, c, d] = position;
+    if (position.length !== 4 || ![a, b, c, d].every((w) => Number.isInteger(w))) return;
+    this.a = a! | 0;
+    this.b = b! | 0;
+    this.c = c! | 0;
+    this.d = d! | 0;
+  }
+}
+
+/** A source whose position can be read and taken up again elsewhere (a node moving to another thread). */
+export function isResumable(random: RandomSource): random is RandomSource & Pick<SeededRandom, "position" | "resumeAt"> {
+  return typeof (random as Partial<SeededRandom>).position === "function" && typeof (random as Partial<SeededRandom>).resumeAt === "function";
 }
 
 /** The standard normal distribution function Φ (Abramowitz and Stegun 7.1.26 on erf; error below 1.5e-7). */
@@ -110,6 +130,14 @@ export class CorrelatedUniform implements RandomSource {
     this.z = normalQuantile(base.next());
   }
 
+  /** The previous variate, which the next one is correlated with (carried when a node moves: ADR 0069). */
+  get memory(): number {
+    return this.z;
+  }
+  set memory(z: number) {
+    if (Number.isFinite(z)) this.z = z;
+  }
+
   next(): number {
     this.z = this.rho * this.z + this.innovation * normalQuantile(this.base.next());
     // Strictly below 1, as a RandomSource promises.
@@ -133,6 +161,14 @@ export class CorrelatedChance {
   /** Whether this draw has the chance and correlation given (then it may go on in their place). */
   sameAs(percent: number, rho: number): boolean {
     return this.percent === percent && this.rho === rho;
+  }
+
+  /** The previous fate, which the next draw leans on (carried when a node moves: ADR 0069). */
+  get memory(): boolean {
+    return this.last;
+  }
+  set memory(last: boolean) {
+    this.last = last === true;
   }
 
   next(random: RandomSource): boolean {

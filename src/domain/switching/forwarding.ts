@@ -209,6 +209,23 @@ export class EthernetSwitchFabric {
     return this.table.rows(nowMs);
   }
 
+  /** What the switch learned, least recently seen first, as plain data (a node moving to another thread, ADR 0069). */
+  learnedEntries(): { vlan: number; mac: number; port: number; lastSeenMs: number }[] {
+    return this.table.entries();
+  }
+
+  /**
+   * Learns again what `learnedEntries` gave elsewhere, in its order, so the least recently seen still
+   * ages out first: an entry on a port not attached here, or out of range, is left out.
+   */
+  relearn(entries: readonly { vlan: number; mac: number; port: number; lastSeenMs: number }[]): void {
+    for (const e of entries) {
+      if (!Number.isInteger(e.vlan) || e.vlan < 0 || e.vlan > 4095 || !Number.isInteger(e.mac) || e.mac < 0 || e.mac > 0xffff_ffff_ffff) continue;
+      if (!this.ports.has(e.port) || !Number.isFinite(e.lastSeenMs)) continue;
+      this.table.learn(e.vlan, e.mac, e.port, e.lastSeenMs);
+    }
+  }
+
   flushMacTable(): void {
     this.table.flushAll();
   }

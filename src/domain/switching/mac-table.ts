@@ -154,6 +154,16 @@ export class MacTable {
     return rows.map((r) => ({ mac: formatMac(r.mac), vlan: r.vlan, port: r.port, age: r.age }));
   }
 
+  /**
+   * Every entry with the time it was last seen, least recently seen first: plain data that `learn`
+   * takes back in this order to rebuild the table elsewhere (a node moving to another thread, ADR 0069).
+   */
+  entries(): { vlan: number; mac: number; port: number; lastSeenMs: number }[] {
+    const out: { vlan: number; mac: number; port: number; lastSeenMs: number }[] = [];
+    for (let e = this.head; e !== undefined; e = e.next) out.push({ vlan: e.vlan, mac: e.mac, port: e.port, lastSeenMs: e.lastSeenMs });
+    return out;
+  }
+
   private isExpired(entry: MacEntry, nowMs: number): boolean {
     return this.agingTimeMs > 0 && nowMs - entry.lastSeenMs >= this.agingTimeMs;
   }

@@ -112,6 +112,24 @@ export class PortCounters {
     for (const k in this.egress) delete this.egress[k];
   }
 
+  /** Goes on from counts taken elsewhere (the same port on another thread, ADR 0069); a count that is not one is left at zero. */
+  resume(from: PortCountersSnapshot): void {
+    this.reset();
+    const count = (n: unknown): number => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+    this.framesIn = count(from.framesIn);
+    this.bytesIn = count(from.bytesIn);
+    this.framesOut = count(from.framesOut);
+    this.bytesOut = count(from.bytesOut);
+    this.framesForwarded = count(from.framesForwarded);
+    this.framesOffered = count(from.framesOffered);
+    const drops = (into: Record<string, number>, record: unknown): void => {
+      if (typeof record !== "object" || record === null) return;
+      for (const [reason, n] of Object.entries(record)) if ((DROP_REASONS as readonly string[]).includes(reason) && count(n) > 0) into[reason] = count(n);
+    };
+    drops(this.ingress, from.ingressDrops);
+    drops(this.egress, from.egressDrops);
+  }
+
   snapshot(): PortCountersSnapshot {
     const drops: Record<string, number> = {};
     for (const k in this.ingress) drops[k] = this.ingress[k]!;

@@ -41,6 +41,16 @@ describe("server configuration", () => {
     expect(resolveConfig(["--config-dir", dir, "--no-extended-filters"], {}).extendedFilters).to.equal(false);
   });
 
+  it("places the data plane's nodes by load unless told to keep them where their id hashes (flag over environment over file)", () => {
+    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(true);
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\ndataplane_balance = False\n");
+    expect(resolveConfig(["--config-dir", dir], {}).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(true);
+    expect(resolveConfig(["--config-dir", dir, "--no-dataplane-balance"], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(false);
+    expect(resolveConfig(["--config-dir", dir, "--dataplane-balance"], {}).dataPlaneBalance).to.equal(true);
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "sometimes" })).to.throw(ConfigError, "NETEMU_DATAPLANE_BALANCE");
+  });
+
   it("refuses bad values, naming where they came from", () => {
     const refuse = (args: string[], env: Record<string, string> = {}) => {
       try {
@@ -57,6 +67,12 @@ describe("server configuration", () => {
     expect(refuse(["--log-level", "loud"])).to.include("log level must be one of");
     expect(refuse(["--bogus"])).to.include("bogus");
     expect(refuse(["--config", join(dir, "missing.conf")])).to.include("Cannot read the config file");
+    expect(refuse([], { NETEMU_UDP_PATH: "fast" })).to.equal('NETEMU_UDP_PATH must be dgram or unset, got "fast"');
+  });
+
+  it("accepts NETEMU_UDP_PATH=dgram or none (the transport reads it, ADR 0068)", () => {
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_PATH: "dgram" })).not.to.throw();
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_PATH: "" })).not.to.throw();
   });
 
   it("parses GNS3's INI dialect and says which line is wrong", () => {

@@ -1,0 +1,189 @@
+import { lookup } from "node:dns/promises";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as E from "fp-ts/lib/Either.js";
+import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+import { DgramUdpTransport, ipv6BindAddress, reasonOf, type DgramOptions } from "./dgram-udp-transport.js";
+
+/** The native addon's surface (native/udp-batch.c). */
+export interface UdpBatchAddon {
+  open(
+    family: 4 | 6,
+    bindAddress: string,
+    lport: number,
+    peerAddress: string,
+    rport: number,
+    receiveBufferBytes: number,
+    sendBufferBytes: number,
+    onBatch: (datagrams: Buffer, lengths: number[]) => void,
+    onError: (code: string, message: string) => void,
+  ): unknown;
+  send(handle: unknown, frames: readonly Uint8Array[]): number;
+  close(handle: unknown): void;
+  /** Stops polling and gives the socket's fd, left open (ADR 0069). */
+  detach(handle: unknown): number;
+  /** Polls a detached socket in this thread, once checked to be bound to lport and connected to peer:rport. */
+  adopt(
+    fd: number,
+    family: 4 | 6,
+    lport: number,
+    peerAddress: string,
+    rport: number,
+    onBatch: (datagrams: Buffer, lengths: number[]) => void,
+    onError: (code: string, message: string) => void,
+  ): unknown;
+}
+
+const ADDON_FILE = join("native", "build", "udp_batch.node");
+
+/**
+ * Finds the addon built at install: this file runs from dist/ or from build/src/, so walk up to the
+ * package. NETEMU_UDP_ADDON names another file instead (a test's seam for an addon that cannot load).
+ */
+export function loadUdpBatchAddon(env: NodeJS.ProcessEnv = process.env): UdpBatchAddon {
+  if (process.platform !== "linux") throw new Error(`recvmmsg/sendmmsg are Linux calls, this is ${process.platform}`);
+  const named = env["NETEMU_UDP_ADDON"];
+  if (named !== undefined && named !== "") {
+    try {
+      return createRequire(import.meta.url)(named) as UdpBatchAddon;
+    } catch (err) {
+      throw new Error(`NETEMU_UDP_ADDON=${named} cannot be loaded: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, ADDON_FILE);
+    if (existsSync(candidate)) return createRequire(import.meta.url)(candidate) as UdpBatchAddon;
+    dir = dirname(dir);
+  }
+  throw new Error(`${ADDON_FILE} is not built (no C compiler or Node headers at install; npm run build:native says why)`);
+}
+
+class BatchedEndpoint implements UdpEndpoint {
+  private closed = false;
+  private queue: Uint8Array[] = [];
+  private flushScheduled = false;
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.closed || this.queue.length === 0) return;
+    const frames = this.queue;
+    this.queue = [];
+    this.addon.send(this.handle, frames);
+  };
+
+  constructor(
+    private readonly addon: UdpBatchAddon,
+    private readonly handle: unknown,
+  ) {}
+
+  send(frame: Uint8Array): void {
+    if (this.closed) return;
+    this.queue.push(frame);
+    // The frames sent while one received batch is handled leave in one sendmmsg, right after that
+    // JavaScript call returns (a microtask): a batch only gathers what is already there, it never
+    // waits for frames still to come, so a lone frame is not delayed.
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.flush();
+    this.closed = true;
+    this.addon.close(this.handle);
+    return Promise.resolve();
+  }
+
+  /** What was given to send leaves first; then the socket stops being read here, and stays open for its next thread. */
+  handOver(): SocketHandover {
+    if (this.closed) throw new Error("handOver: the endpoint is closed");
+    this.flush();
+    this.closed = true;
+    return { fd: this.addon.detach(this.handle) };
+  }
+}
+
+/**
+ * UDP NIOs over the batched addon: the same bound and connected socket as DgramUdpTransport (so the
+ * kernel still drops strangers' datagrams), read with recvmmsg and written with sendmmsg (ADR 0068).
+ */
+export class BatchedUdpTransport implements UdpTransport {
+  constructor(
+    private readonly options: DgramOptions,
+    private readonly addon: UdpBatchAddon,
+  ) {}
+
+  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    let peer: { address: string; family: number };
+    try {
+      peer = await lookup(o.rhost);
+    } catch (err) {
+      return E.left(reasonOf(err));
+    }
+    const v6 = peer.family === 6;
+    const bindAddress = v6 ? ipv6BindAddress(this.options.bindHost) : this.options.bindHost;
+    const onBatch = (datagrams: Buffer, lengths: number[]): void => {
+      let offset = 0;
+      for (const length of lengths) {
+        // Empty datagrams too, as dgram delivers them: the data plane drops and counts them (runt).
+        o.onFrame(datagrams.subarray(offset, offset + length));
+        offset += length;
+      }
+    };
+    const onError = (code: string, message: string): void => o.onError?.(reasonOf(Object.assign(new Error(message), { code })));
+    const handover = o.handover;
+    if (handover !== undefined && Number.isInteger(handover.fd) && handover.fd >= 0) {
+      try {
+        return E.right(new BatchedEndpoint(this.addon, this.addon.adopt(handover.fd, v6 ? 6 : 4, o.lport, peer.address, o.rport, onBatch, onError)));
+      } catch {
+        // Not this NIO's socket (any more): bound afresh below, as without a handover.
+      }
+    }
+    try {
+      const handle = this.addon.open(
+        v6 ? 6 : 4,
+        bindAddress,
+        o.lport,
+        peer.address,
+        o.rport,
+        this.options.receiveBufferBytes,
+        this.options.sendBufferBytes,
+        onBatch,
+        onError,
+      );
+      return E.right(new BatchedEndpoint(this.addon, handle));
+    } catch (err) {
+      return E.left(reasonOf(err));
+    }
+  }
+}
+
+export type UdpPath = { readonly kind: "batched" } | { readonly kind: "dgram"; readonly reason: string };
+
+export interface ChosenUdpTransport {
+  readonly transport: UdpTransport;
+  /** Which datagram path runs, and why not the batched one: said at start. */
+  readonly path: UdpPath;
+}
+
+/**
+ * The batched path when its addon loads, node:dgram otherwise (or when NETEMU_UDP_PATH=dgram asks
+ * for it): the same port, so nothing above the transport knows which one runs.
+ */
+export function chooseUdpTransport(
+  options: DgramOptions,
+  load: (env: NodeJS.ProcessEnv) => UdpBatchAddon = loadUdpBatchAddon,
+  env: NodeJS.ProcessEnv = process.env,
+): ChosenUdpTransport {
+  const dgram = (reason: string): ChosenUdpTransport => ({ transport: new DgramUdpTransport(options), path: { kind: "dgram", reason } });
+  if (env["NETEMU_UDP_PATH"] === "dgram") return dgram("NETEMU_UDP_PATH=dgram");
+  try {
+    return { transport: new BatchedUdpTransport(options, load(env)), path: { kind: "batched" } };
+  } catch (err) {
+    return dgram(err instanceof Error ? err.message : String(err));
+  }
+}

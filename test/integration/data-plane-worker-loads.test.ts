@@ -1,0 +1,76 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
+import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
+import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
+import { defaultPortsMapping } from "../../src/domain/switching/port.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
+
+const PROJECT = "77777777-3333-4444-8555-777777777778";
+const BUSY = "aaaaaaaa-0000-4000-8000-0000000000b1";
+const IDLE = "aaaaaaaa-0000-4000-8000-0000000000b2";
+
+describe("data-plane workers report each node's load (real sockets on 127.0.0.1)", function () {
+  this.timeout(20_000);
+  let dp: WorkerDataPlane;
+  const opened: UdpPeer[] = [];
+
+  beforeEach(() => {
+    dp = twoDataPlaneWorkers({ loadIntervalMs: 50 });
+  });
+  afterEach(async () => {
+    await dp.close();
+    await Promise.all(opened.splice(0).map((p) => p.close()));
+  });
+
+  /** A switch with UDP NIOs on ports 0 and 1, each to a peer of its own. */
+  async function wiredSwitch(nodeId: string): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
+    let node: ComputeNode = createEthernetSwitch({ nodeId, projectId: PROJECT, name: nodeId.slice(-2), console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
+    opened.push(...peers);
+    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
+    for (const [i, peer] of peers.entries()) {
+      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
+      if (E.isLeft(attached)) throw new Error(attached.left._tag);
+      node = attached.right;
+    }
+    expect(E.isRight(await dp.sync(node))).to.equal(true);
+    return { node, peers, lports };
+  }
+
+  /** Waits (bounded) until the reports satisfy `ok`; the last reading either way. */
+  async function loadsWhen(ok: (loads: ReturnType<WorkerDataPlane["nodeLoads"]>) => boolean): Promise<ReturnType<WorkerDataPlane["nodeLoads"]>> {
+    let loads = dp.nodeLoads();
+    for (let i = 0; i < 100 && !ok(loads); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      loads = dp.nodeLoads();
+    }
+    return loads;
+  }
+
+  it("gives a node that forwards frames a load on the worker it runs on, and an idle one none", async () => {
+    const busy = await wiredSwitch(BUSY);
+    await wiredSwitch(IDLE);
+    const frame = ethernetFrame("ff:ff:ff:ff:ff:ff", "00:50:79:66:68:01", { payload: 46 });
+    // Keeps sending until a report shows the frames (each report covers only its own interval).
+    let loads = dp.nodeLoads();
+    for (let round = 0; round < 50 && !loads.some((l) => l.nodeId === BUSY && l.load > 0); round++) {
+      for (let i = 0; i < 20; i++) await busy.peers[0].send(frame, busy.lports[0]);
+      await busy.peers[1].settle(20);
+      loads = dp.nodeLoads();
+    }
+    const busyLoad = loads.find((l) => l.nodeId === BUSY);
+    expect(busyLoad?.worker).to.equal(workerIndexOf(BUSY, 2));
+    expect(busyLoad?.load).to.be.greaterThan(0);
+    const idle = await loadsWhen((ls) => ls.some((l) => l.nodeId === IDLE));
+    expect(idle.find((l) => l.nodeId === IDLE)).to.deep.equal({ nodeId: IDLE, worker: workerIndexOf(IDLE, 2), load: 0 });
+  });
+
+  it("no longer lists a node once it is removed", async () => {
+    await wiredSwitch(IDLE);
+    expect((await loadsWhen((ls) => ls.some((l) => l.nodeId === IDLE))).map((l) => l.nodeId)).to.include(IDLE);
+    await dp.removeNode(IDLE);
+    expect(dp.nodeLoads().map((l) => l.nodeId)).to.not.include(IDLE);
+  });
+});

@@ -1,0 +1,135 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
+import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
+import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
+import { defaultPortsMapping } from "../../src/domain/switching/port.js";
+import type { FilterSettings } from "../../src/domain/filters/filter-settings.js";
+import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
+
+const PROJECT = "77777777-3333-4444-8555-77777777777a";
+const NODE = "aaaaaaaa-0000-4000-8000-0000000000d1";
+const HOME = workerIndexOf(NODE, 2);
+const OTHER = 1 - HOME;
+const A = "00:50:79:66:68:0a";
+const B = "00:50:79:66:68:0b";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a node takes with it to another worker: its state crosses the threads' structuredClone boundary (ADR 0069). */
+describe("a node moved to another data-plane worker goes on with what it knew (real workers and sockets on 127.0.0.1)", function () {
+  this.timeout(20_000);
+  let dp: WorkerDataPlane;
+  let logger: RecordingLogger;
+  const opened: UdpPeer[] = [];
+
+  beforeEach(() => {
+    logger = new RecordingLogger();
+    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 0 });
+  });
+  afterEach(async () => {
+    await dp.close();
+    await Promise.all(opened.splice(0).map((p) => p.close()));
+  });
+
+  /** A switch with one NIO per filter setting given, each towards its own peer. */
+  async function wiredSwitch(filters: FilterSettings[]): Promise<{ node: ComputeNode; peers: UdpPeer[]; lports: number[] }> {
+    let node: ComputeNode = createEthernetSwitch({ nodeId: NODE, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+    const peers: UdpPeer[] = [];
+    const lports: number[] = [];
+    for (const [i, f] of filters.entries()) {
+      const peer = await UdpPeer.open();
+      opened.push(peer);
+      peers.push(peer);
+      lports.push(await freeUdpPort());
+      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: f, suspend: false });
+      if (E.isLeft(attached)) throw new Error(attached.left._tag);
+      node = attached.right;
+    }
+    expect(E.isRight(await dp.sync(node))).to.equal(true);
+    return { node, peers, lports };
+  }
+
+  it("does not flood an address it learned before the move", async () => {
+    const sw = await wiredSwitch([{}, {}, {}]);
+    const [p0, p1, p2] = sw.peers as [UdpPeer, UdpPeer, UdpPeer];
+    // B speaks from port 1: the switch learns it there (the broadcast reaches ports 0 and 2).
+    await p1.send(ethernetFrame("ff:ff:ff:ff:ff:ff", B), sw.lports[1] as number);
+    await p2.waitFor(1);
+    expect((await dp.macTable(NODE)).map((e) => [e.mac, e.port])).to.deep.equal([[B, 1]]);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    expect((await dp.macTable(NODE)).map((e) => [e.mac, e.port]), "the moved switch's table").to.deep.equal([[B, 1]]);
+    p2.received.length = 0;
+    await p0.send(ethernetFrame(B, A), sw.lports[0] as number);
+    await p1.waitFor(1);
+    expect(await p2.settle(100), "port 2 gets no copy of a frame to a known address").to.equal(0);
+  });
+
+  it("keeps counting its ports' frames from where they stood", async () => {
+    const sw = await wiredSwitch([{}, {}]);
+    const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+    for (let i = 0; i < 5; i++) await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(5);
+    expect((await dp.counters(NODE)).get(0)?.framesIn).to.equal(5);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    expect((await dp.counters(NODE)).get(0)?.framesIn, "right after the move").to.equal(5);
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(6);
+    const counters = await dp.counters(NODE);
+    expect(counters.get(0)?.framesIn).to.equal(6);
+    expect(counters.get(1)?.framesOut).to.equal(6);
+  });
+
+  it("delivers a frame its 200 ms delay line held at the move about on time", async () => {
+    const sw = await wiredSwitch([{}, { delay: [200, 0] }]);
+    const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+    const sentAt = performance.now();
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await sleep(50);
+    expect(p1.received, "still held when the node moves").to.have.length(0);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    await p1.waitFor(1, 2000);
+    const late = (p1.receivedAtMs[0] as number) - sentAt;
+    // On time within a loaded machine's timer slack: never before its delay, and not a move's worth after.
+    expect(late).to.be.at.least(195);
+    expect(late).to.be.below(450);
+  });
+
+  it("goes on counting towards its next frequency drop, as its filter chain's state came along", async () => {
+    const sw = await wiredSwitch([{ frequency_drop: [3] }, {}]);
+    const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+    for (let i = 0; i < 2; i++) await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(2);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    // The third frame of the count is dropped, the fourth passes.
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(3);
+    expect(await p1.settle(100)).to.equal(3);
+    expect((await dp.counters(NODE)).get(0)?.drops).to.deep.equal({ frequency_drop: 1 });
+  });
+
+  it("stays where it is while a capture runs on it, capturing and forwarding, and moves once it stopped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "netemu-move-capture-"));
+    try {
+      const sw = await wiredSwitch([{}, {}]);
+      const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+      const file = join(dir, "port0.pcap");
+      expect(E.isRight(await dp.start(NODE, 0, file))).to.equal(true);
+      expect(await dp.moveNode(NODE, OTHER)).to.equal(false);
+      expect(logger.lines.find((l) => l.msg === "a node stays on its data plane worker while a capture runs on it")?.fields).to.deep.equal({ nodeId: NODE, worker: HOME, port: 0 });
+      expect(await dp.fileOf(NODE, 0)).to.equal(file);
+      await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+      await p1.waitFor(1);
+      await dp.stop(NODE, 0);
+      expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+      expect((await dp.counters(NODE)).get(0)?.framesIn).to.equal(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

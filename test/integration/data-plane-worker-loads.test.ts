@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
-import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
-import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
+import { twoDataPlaneWorkers, wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-777777777778";
 const BUSY = "aaaaaaaa-0000-4000-8000-0000000000b1";
@@ -25,18 +24,8 @@ describe("data-plane workers report each node's load (real sockets on 127.0.0.1)
   });
 
   /** A switch with UDP NIOs on ports 0 and 1, each to a peer of its own. */
-  async function wiredSwitch(nodeId: string): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
-    let node: ComputeNode = createEthernetSwitch({ nodeId, projectId: PROJECT, name: nodeId.slice(-2), console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
-    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
-    opened.push(...peers);
-    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
-    for (const [i, peer] of peers.entries()) {
-      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
-      if (E.isLeft(attached)) throw new Error(attached.left._tag);
-      node = attached.right;
-    }
-    expect(E.isRight(await dp.sync(node))).to.equal(true);
-    return { node, peers, lports };
+  function wiredSwitch(nodeId: string): ReturnType<typeof wireSwitch> {
+    return wireSwitch(dp, createEthernetSwitch({ nodeId, projectId: PROJECT, name: nodeId.slice(-2), console: null, consoleType: "none", portsMapping: defaultPortsMapping() }), opened);
   }
 
   /** Waits (bounded) until the reports satisfy `ok`; the last reading either way. */

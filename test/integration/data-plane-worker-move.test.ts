@@ -1,16 +1,12 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import { randomUUID } from "node:crypto";
 import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
-import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
-import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
+import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { twoDataPlaneWorkers, wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-777777777779";
 const NODE = "aaaaaaaa-0000-4000-8000-0000000000c1";
@@ -33,18 +29,8 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
     await Promise.all(opened.splice(0).map((p) => p.close()));
   });
 
-  async function wiredSwitch(nodeId = NODE): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
-    let node: ComputeNode = createEthernetSwitch({ nodeId, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
-    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
-    opened.push(...peers);
-    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
-    for (const [i, peer] of peers.entries()) {
-      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
-      if (E.isLeft(attached)) throw new Error(attached.left._tag);
-      node = attached.right;
-    }
-    expect(E.isRight(await dp.sync(node))).to.equal(true);
-    return { node, peers, lports };
+  function wiredSwitch(nodeId = NODE): ReturnType<typeof wireSwitch> {
+    return wireSwitch(dp, createEthernetSwitch({ nodeId, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() }), opened);
   }
 
   /** Sends from port 0's peer until port 1's peer has a frame (bounded); whether it got one. */
@@ -104,15 +90,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
 
   it("goes back to the worker it came from, with its state, when the other fails while taking it, and says so", async () => {
     await dp.close();
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      workerScript: new URL("../support/crash-on-newcomer-data-plane-worker.js", import.meta.url),
-    });
+    dp = twoDataPlaneWorkers({ logger, workerScript: new URL("../support/crash-on-newcomer-data-plane-worker.js", import.meta.url) });
     const sw = await wiredSwitch();
     // Renamed where it runs (which knows it): the worker it moves to has never seen it, and dies taking it.
     expect(E.isRight(await dp.sync({ ...sw.node, name: "crash-if-new" }))).to.equal(true);
@@ -130,15 +108,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
 
   it("comes back on the worker it moved to when that worker dies and restarts", async () => {
     await dp.close();
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      workerScript: new URL("../support/crashing-data-plane-worker.js", import.meta.url),
-    });
+    dp = twoDataPlaneWorkers({ logger, workerScript: new URL("../support/crashing-data-plane-worker.js", import.meta.url) });
     const sw = await wiredSwitch();
     expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
     let crasher: string;
@@ -151,16 +121,7 @@ describe("moving a node to another data-plane worker (real sockets on 127.0.0.1)
 
   it("with placement by load, spreads two busy switches whose ids hash onto one worker, then leaves them", async () => {
     await dp.close();
-    dp = new WorkerDataPlane({
-      workers: 2,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications: new NotificationHub(),
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      loadIntervalMs: 50,
-      placement: { minGain: 0.1, minTotalLoad: 10 },
-    });
+    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 50, placement: { minGain: 0.1, minTotalLoad: 10 } });
     const ids: string[] = [];
     while (ids.length < 2) {
       const id = randomUUID();

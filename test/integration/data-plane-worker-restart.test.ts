@@ -5,11 +5,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
-import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
-import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
+import { wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
+import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 const PROJECT = "77777777-3333-4444-8555-777777777777";
 const A = "00:50:79:66:68:01";
@@ -48,18 +48,8 @@ describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function (
     createEthernetSwitch({ nodeId, projectId: PROJECT, name, console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
 
   /** A switch with UDP NIOs on ports 0 and 1, each to a peer of its own. */
-  async function wiredSwitch(): Promise<{ node: ComputeNode; peers: [UdpPeer, UdpPeer]; lports: [number, number] }> {
-    let node: ComputeNode = switchNode("aaaaaaaa-0000-4000-8000-000000000001", "SW1");
-    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
-    opened.push(...peers);
-    const lports = [await freeUdpPort(), await freeUdpPort()] as [number, number];
-    for (const [i, peer] of peers.entries()) {
-      const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, i, { type: "nio_udp", lport: lports[i] as number, rhost: "127.0.0.1", rport: peer.port, filters: {}, suspend: false });
-      if (E.isLeft(attached)) throw new Error(attached.left._tag);
-      node = attached.right;
-    }
-    expect(E.isRight(await dp.sync(node))).to.equal(true);
-    return { node, peers, lports };
+  function wiredSwitch(): ReturnType<typeof wireSwitch> {
+    return wireSwitch(dp, switchNode("aaaaaaaa-0000-4000-8000-000000000001", "SW1"), opened);
   }
 
   const crash = () => dp.sync(switchNode("bbbbbbbb-0000-4000-8000-000000000002", "crash-me"));

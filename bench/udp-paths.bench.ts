@@ -18,12 +18,12 @@
  * forwarders alternate within each round; the report takes each cell's median and prints markdown.
  * Everything listens on 127.0.0.1; every process it starts is ended by its pid.
  */
+import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect as tcpConnect, createServer } from "node:net";
 import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { createSocket } from "node:dgram";
 import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
 
@@ -65,18 +65,6 @@ const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).s
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** Compiles the load generator (C, cc, nothing downloaded) next to the compiled bench. */
-function buildLoadgen(): string {
-  const source = join(here, "..", "..", "bench", "native", "udp-loadgen.c");
-  const out = join(here, "native", "udp-loadgen");
-  mkdirSync(dirname(out), { recursive: true });
-  const r = spawnSync(process.env["CC"] ?? "cc", ["-O2", "-Wall", "-Wextra", "-o", out, source], { stdio: "inherit" });
-  if (r.error !== undefined || r.status !== 0) throw new Error(`cannot build the load generator (${r.error?.message ?? `cc exited with ${r.status}`}): this bench needs a C compiler`);
-  return out;
-}
 
 /** A free 127.0.0.1 UDP port (bound once and released). */
 async function freeUdpPort(): Promise<number> {
@@ -255,15 +243,6 @@ interface Trial {
   latency: { p50: number; p99: number; max: number; min: number };
 }
 
-interface LoadgenOut {
-  sent: number;
-  received: number;
-  sendMs: number;
-  wallMs: number;
-  achievedRate: number;
-  cpuUs: number;
-  latency: { p50: number; p99: number; max: number; min: number };
-}
 
 let runId = 1;
 
@@ -274,27 +253,12 @@ class Rig {
     readonly sinkPort: number,
   ) {}
 
-  private run(target: number, sinkPeer: number, o: { rate: number; durationMs: number; size: number; latency?: boolean }): Promise<LoadgenOut> {
-    const args = [String(this.genPort), String(target), String(this.sinkPort), String(sinkPeer), String(o.rate), String(o.durationMs), String(o.size), String(runId++), o.latency === true ? "1" : "0", "1"];
-    return new Promise((resolve, reject) => {
-      const p = spawn("taskset", ["-c", "0", this.loadgen, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-      let out = "";
-      p.stdout.on("data", (d: Buffer) => void (out += d.toString("utf8")));
-      const timer = setTimeout(() => p.pid !== undefined && process.kill(p.pid, "SIGKILL"), o.durationMs + 15_000);
-      p.on("exit", (code) => {
-        clearTimeout(timer);
-        try {
-          if (code !== 0) throw new Error(`udp-loadgen exited with ${code}`);
-          resolve(JSON.parse(out) as LoadgenOut);
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
-    });
+  private run(target: number, sinkPeer: number, o: { rate: number; durationMs: number; size: number; latency?: boolean }): Promise<LoadgenRun> {
+    return runLoadgen(this.loadgen, { genPort: this.genPort, target, sinkPort: this.sinkPort, sinkPeer, ...o, runId: runId++, latency: o.latency === true, cpu: 0 });
   }
 
   /** The load side alone, the generator straight into the sink: its own ceiling. */
-  async ceiling(size: number, rate: number): Promise<LoadgenOut> {
+  async ceiling(size: number, rate: number): Promise<LoadgenRun> {
     return this.run(this.sinkPort, this.genPort, { rate, durationMs: QUICK ? 1000 : 2000, size });
   }
 
@@ -430,12 +394,14 @@ async function main(): Promise<void> {
   pin(process.pid, 0);
   const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "?", node: process.version, rmemMax: readSysctl("net.core.rmem_max"), rmemDefault: readSysctl("net.core.rmem_default"), load: readFileSync("/proc/loadavg", "utf8").trim() };
   log(`machine ${JSON.stringify(machine)} quick=${QUICK} rounds=${ROUNDS} sizes=${SIZES.join(",")} workers=${WORKERS} offer=${OFFER}`);
-  const rig = new Rig(buildLoadgen(), await freeUdpPort(), await freeUdpPort());
+  const loadgen = buildLoadgen();
+  if ("error" in loadgen) throw new Error(`cannot build the load generator (${loadgen.error}): this bench needs a C compiler`);
+  const rig = new Rig(loadgen.path, await freeUdpPort(), await freeUdpPort());
 
   // The load side's own ceiling: the generator straight into the sink, both on CPU 0. It pays the
   // kernel's delivery of every frame too (a forwarder on CPU 1 pays it for the frames it sends), so
   // in the real set-up the load side goes further than this.
-  const ceilings: { size: number; offered: number; g: LoadgenOut }[] = [];
+  const ceilings: { size: number; offered: number; g: LoadgenRun }[] = [];
   for (const size of SIZES) {
     for (const offered of [OFFER, 2 * OFFER]) {
       const g = await rig.ceiling(size, offered);
@@ -458,7 +424,7 @@ async function main(): Promise<void> {
   if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, options: { QUICK, ROUNDS, SIZES, WORKERS, OFFER, COST_RATE }, ceilings, cells }, null, 2));
 }
 
-function report(machine: Record<string, unknown>, ceilings: { size: number; offered: number; g: LoadgenOut }[], cells: Cell[]): string {
+function report(machine: Record<string, unknown>, ceilings: { size: number; offered: number; g: LoadgenRun }[], cells: Cell[]): string {
   const at = (label: Label, size: number): Cell[] => cells.filter((c) => c.label === label && c.size === size);
   const med = (label: Label, size: number, f: (c: Cell) => number): number => median(at(label, size).map(f));
   const each = (label: Label, size: number, f: (c: Cell) => number, digits = 0): string => (ROUNDS > 1 ? ` (${at(label, size).map((c) => fmt(f(c), digits)).join(", ")})` : "");

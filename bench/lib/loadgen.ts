@@ -44,11 +44,12 @@ export function buildLoadgen(): { path: string } | { error: string } {
  */
 export function runLoadgen(
   path: string,
-  o: { genPort: number; target: number; sinkPort: number; sinkPeer: number; rate: number; durationMs: number; size: number; runId: number; latency: boolean },
+  o: { genPort: number; target: number; sinkPort: number; sinkPeer: number; rate: number; durationMs: number; size: number; runId: number; latency: boolean; cpu?: number },
 ): Promise<LoadgenRun> {
   const args = [o.genPort, o.target, o.sinkPort, o.sinkPeer, o.rate, o.durationMs, o.size, o.runId, o.latency ? 1 : 0, 1].map(String);
   return new Promise((resolve, reject) => {
-    const p = spawn(path, args, { stdio: ["ignore", "pipe", "pipe"] });
+    // Pinned on one CPU where asked (bench:udp-paths keeps the load side off the forwarder's CPU).
+    const p = o.cpu === undefined ? spawn(path, args, { stdio: ["ignore", "pipe", "pipe"] }) : spawn("taskset", ["-c", String(o.cpu), path, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     p.stdout.on("data", (d: Buffer) => void (out += d.toString("utf8")));

@@ -1,11 +1,10 @@
-import { lookup } from "node:dns/promises";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
-import { DgramUdpTransport, ipv6BindAddress, reasonOf, type DgramOptions } from "./dgram-udp-transport.js";
+import { DgramUdpTransport, ipv6BindAddress, reasonOf, resolvePeer, type DgramOptions } from "./dgram-udp-transport.js";
 
 /** The native addon's surface (native/udp-batch.c). */
 export interface UdpBatchAddon {
@@ -118,12 +117,9 @@ export class BatchedUdpTransport implements UdpTransport {
   ) {}
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
-    let peer: { address: string; family: number };
-    try {
-      peer = await lookup(o.rhost);
-    } catch (err) {
-      return E.left(reasonOf(err));
-    }
+    const resolved = await resolvePeer(o.rhost);
+    if (E.isLeft(resolved)) return resolved;
+    const peer = resolved.right;
     const v6 = peer.family === 6;
     const bindAddress = v6 ? ipv6BindAddress(this.options.bindHost) : this.options.bindHost;
     const onBatch = (datagrams: Buffer, lengths: number[]): void => {

@@ -71,6 +71,15 @@ class DgramEndpoint implements UdpEndpoint {
   }
 }
 
+/** The peer's address and family, or the reason its name does not resolve (both datagram paths). */
+export async function resolvePeer(rhost: string): Promise<E.Either<string, { address: string; family: number }>> {
+  try {
+    return E.right(await lookup(rhost));
+  } catch (err) {
+    return E.left(reasonOf(err));
+  }
+}
+
 /**
  * UDP NIOs over node:dgram: a socket bound to lport and connected to rhost:rport, so the kernel
  * drops datagrams from anyone else, as Dynamips and uBridge sockets do.
@@ -79,12 +88,9 @@ export class DgramUdpTransport implements UdpTransport {
   constructor(private readonly options: DgramOptions) {}
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
-    let peer: { address: string; family: number };
-    try {
-      peer = await lookup(o.rhost);
-    } catch (err) {
-      return E.left(reasonOf(err));
-    }
+    const resolved = await resolvePeer(o.rhost);
+    if (E.isLeft(resolved)) return resolved;
+    const peer = resolved.right;
     const v6 = peer.family === 6;
     const socket = createSocket({
       type: v6 ? "udp6" : "udp4",

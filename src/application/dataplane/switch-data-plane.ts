@@ -46,7 +46,7 @@ class LivePort {
   /** The chain each direction runs: one shared object unless the NIO has direction-specific filters. */
   chains: PortChains;
   capture: { writer: CaptureWriter; path: string } | undefined;
-  /** Set while a capture's file is being opened for this port: a second start, or a hand-over, waits for no one and is refused. */
+  /** Set while a capture's file is being opened for this port: a second start and a hand-over are refused meanwhile. */
   captureOpening = false;
   /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
   faults = 0;

@@ -1,35 +1,19 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type Nio, type NioProblem, parseNio } from "./nio.js";
 import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
+import { COMPUTE_NODE_TYPES, type ComputeNodeType, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
 import { parseSwitchPorts, portsMappingEqual } from "./port.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readChoice, readInteger, readObject, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
-/** The node kinds netemu runs on its compute, by GNS3's node_type names. */
-export const COMPUTE_NODE_TYPES = ["ethernet_hub", "ethernet_switch"] as const;
-export type ComputeNodeType = (typeof COMPUTE_NODE_TYPES)[number];
+// What every node kind shares lives in node-kind.ts, which the switch and the hub import without this module.
+export { COMPUTE_NODE_TYPES, nodeKindName } from "./node-kind.js";
+export type { ComputeNodeType, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
 
 /** A switching node on the compute: an 802.1Q switch or a hub, each with NIOs on its ports. */
 export type ComputeNode = EthernetSwitch | EthernetHub;
-
-/**
- * started forwards frames; stopped and suspended forward none (GNS3's Dynamips switches ignore
- * these requests and always say started; netemu does what the GUI's buttons say, see ADR 0032).
- */
-export type NodeStatus = "started" | "stopped" | "suspended";
-
-export type PortNotFree = { readonly _tag: "PortNotFree"; readonly portNumber: number };
-export type PortNotAllocated = { readonly _tag: "PortNotAllocated"; readonly portNumber: number };
-export type PortNotFound = { readonly _tag: "PortNotFound"; readonly portNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType };
-export type NodeAlreadyConnected = { readonly _tag: "NodeAlreadyConnected"; readonly nodeType: ComputeNodeType };
-export type NodeRuleViolation = PortNotFree | PortNotAllocated | PortNotFound | NodeAlreadyConnected;
-
-/** How GNS3 names the node kinds in its messages. */
-export function nodeKindName(nodeType: ComputeNodeType): string {
-  return nodeType === "ethernet_switch" ? "Ethernet switch" : "Ethernet hub";
-}
 
 export function hasPort(node: ComputeNode, portNumber: number): boolean {
   return node.portsMapping.some((p) => p.port_number === portNumber);

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
-import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
+import type { NodeAlreadyConnected, NodeStatus } from "./node-kind.js";
 import type { InvalidConfiguration } from "../configuration/invalid-configuration.js";
 import { parsePortEntries, portsMappingEqual, readNumberedPort } from "./port.js";
 

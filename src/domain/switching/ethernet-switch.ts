@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
 import { type PortMappingEntry, type Port, portFromMapping, portsMappingEqual } from "./port.js";
-import type { NodeAlreadyConnected, NodeStatus } from "./compute-node.js";
+import type { NodeAlreadyConnected, NodeStatus } from "./node-kind.js";
 
 export type ConsoleType = "telnet" | "none";
 

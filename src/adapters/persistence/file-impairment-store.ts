@@ -66,7 +66,9 @@ export class FileImpairmentStore implements ImpairmentStore {
   private renderedBytes = 0;
   private loaded: Promise<void> | undefined;
   private queue: Pending[] = [];
-  private writer: Promise<void> | undefined;
+  private writer: Promise<void> = Promise.resolve();
+  /** Set while the writer runs: a change queued meanwhile is taken by its loop. */
+  private draining = false;
   private journal: FileHandle | undefined;
   /** The journal's length up to its last whole change. */
   private journalBytes = 0;
@@ -112,7 +114,10 @@ export class FileImpairmentStore implements ImpairmentStore {
     const line = `{"changes":[${parts.join(",")}]}\n`;
     return new Promise((resolve) => {
       this.queue.push({ changes, rendered, line, resolve });
-      this.writer ??= this.drain().finally(() => (this.writer = undefined));
+      if (!this.draining) {
+        this.draining = true;
+        this.writer = this.drain();
+      }
     });
   }
 
@@ -138,6 +143,15 @@ export class FileImpairmentStore implements ImpairmentStore {
 
   /** The one writer: every change waiting goes in one append and one fsync, then each is answered. */
   private async drain(): Promise<void> {
+    try {
+      await this.drainQueue();
+    } finally {
+      // Cleared in the same turn the loop saw the queue empty: no change can be queued in between unseen.
+      this.draining = false;
+    }
+  }
+
+  private async drainQueue(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       const accepted: Pending[] = [];
@@ -264,19 +278,19 @@ export class FileImpairmentStore implements ImpairmentStore {
     if (removed.length > 0) this.logger.warn("removed what an interrupted impairments write left", { path: this.configDir, files: removed });
     const snapshot = await this.readPart(this.snapshotPath);
     if (snapshot !== undefined) {
-      const parsed = fromSnapshot(snapshot);
+      const parsed = fromSnapshot(snapshot.text);
       if (E.isLeft(parsed)) await this.moveAside(this.snapshotPath, "impairments file unreadable: moved aside, starting with none", parsed.left);
       else {
         for (const i of parsed.right) this.remember([{ _tag: "Set", impairment: i }], new Map());
-        this.snapshotBytes = Buffer.byteLength(snapshot);
+        this.snapshotBytes = snapshot.bytes.length;
       }
     }
     const journal = await this.readPart(this.journalPath);
     if (journal === undefined) return;
-    const read = fromJournal(journal);
+    const read = fromJournal(journal.bytes);
     for (const changes of read.changes) this.remember(changes, new Map());
     this.journalBytes = read.wholeBytes;
-    this.journalTail = read.wholeBytes < Buffer.byteLength(journal);
+    this.journalTail = read.wholeBytes < journal.bytes.length;
     this.compactAt = Math.max(this.compactAfterBytes, this.snapshotBytes);
     if (read.damaged !== undefined) {
       // Kept for whoever wants to look: the next change cuts the journal at the last change read.
@@ -288,10 +302,10 @@ export class FileImpairmentStore implements ImpairmentStore {
     }
   }
 
-  /** A file's text, or undefined when it is not there or was moved aside (saying why). */
-  private async readPart(file: string): Promise<string | undefined> {
+  /** A file's text and bytes, or undefined when it is not there or was moved aside (saying why). */
+  private async readPart(file: string): Promise<{ readonly text: string; readonly bytes: Buffer } | undefined> {
     const read = await readRegularFile(file, this.maxFileBytes);
-    if ("text" in read) return read.text;
+    if ("text" in read) return read;
     if (read.unread._tag === "missing") return undefined;
     const what = file === this.snapshotPath ? "impairments file unreadable: moved aside, starting with none" : "impairments journal unreadable: moved aside, reading impairments.json alone";
     await this.moveAside(file, what, describeUnread(read.unread, this.maxFileBytes));
@@ -436,16 +450,17 @@ function changesFromLine(line: string): E.Either<string, ImpairmentChange[]> {
  * short by a crash while it was written (never answered: a change is answered once its whole line is
  * on disk); a whole line that does not parse ends the reading there.
  */
-function fromJournal(text: string): { readonly changes: ImpairmentChange[][]; readonly wholeBytes: number; readonly damaged?: { readonly line: number; readonly problem: string } } {
+function fromJournal(bytes: Buffer): { readonly changes: ImpairmentChange[][]; readonly wholeBytes: number; readonly damaged?: { readonly line: number; readonly problem: string } } {
   const changes: ImpairmentChange[][] = [];
+  // By bytes: the offset of the last whole line is where the next append goes (a newline byte is never part of a UTF-8 sequence).
   let at = 0;
   for (let line = 1; ; line++) {
-    const end = text.indexOf("\n", at);
+    const end = bytes.indexOf(0x0a, at);
     if (end < 0) break;
-    const parsed = changesFromLine(text.slice(at, end));
-    if (E.isLeft(parsed)) return { changes, wholeBytes: Buffer.byteLength(text.slice(0, at)), damaged: { line, problem: parsed.left } };
+    const parsed = changesFromLine(bytes.toString("utf8", at, end));
+    if (E.isLeft(parsed)) return { changes, wholeBytes: at, damaged: { line, problem: parsed.left } };
     changes.push(parsed.right);
     at = end + 1;
   }
-  return { changes, wholeBytes: Buffer.byteLength(text.slice(0, at)) };
+  return { changes, wholeBytes: at };
 }

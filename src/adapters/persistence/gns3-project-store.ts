@@ -60,7 +60,7 @@ const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
 /** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes` (regular-file.ts). */
 async function readProjectText(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly skip: string }> {
   const read = await readRegularFile(file, maxBytes);
-  if ("text" in read) return read;
+  if ("text" in read) return { text: read.text };
   const unread = read.unread;
   switch (unread._tag) {
     case "missing":

@@ -20,11 +20,11 @@ export type UnreadFile =
   | { readonly _tag: "replaced" };
 
 /**
- * A file's text, or why it is not read (ADR 0057): only a regular file, never followed through a
+ * A file's text (and its bytes), or why it is not read (ADR 0057): only a regular file, never followed through a
  * symbolic link, never opened in a way that can wait (a FIFO), at most `maxBytes` read. Errors of
  * the host other than a missing file are thrown.
  */
-export async function readRegularFile(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly unread: UnreadFile }> {
+export async function readRegularFile(file: string, maxBytes: number): Promise<{ readonly text: string; readonly bytes: Buffer } | { readonly unread: UnreadFile }> {
   let info: Stats;
   try {
     info = await lstat(file);
@@ -50,7 +50,8 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<{
       if (length === buffer.length) break;
     }
     if (length > maxBytes) return { unread: { _tag: "too-large", size: undefined } };
-    return { text: buffer.toString("utf8", 0, length) };
+    const bytes = buffer.subarray(0, length);
+    return { text: bytes.toString("utf8"), bytes };
   } finally {
     await handle.close();
   }

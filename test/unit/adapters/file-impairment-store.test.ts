@@ -11,7 +11,7 @@ import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 const PROJECT = "71717171-2222-4333-8444-555555555555";
 
 const impairment = (node: number, port: number, delay = 10): Impairment =>
-  Object.freeze({ projectId: PROJECT, projectName: "lab", nodeId: `node-${node}`, nodeName: `S${node}`, portNumber: port, portName: `Ethernet${port}`, in: {}, out: { delay: [delay] as const } });
+  Object.freeze({ projectId: PROJECT, projectName: "labé—✓", nodeId: `node-${node}`, nodeName: `S${node}`, portNumber: port, portName: `Ethernet${port}`, in: {}, out: { delay: [delay] as const } });
 const set = (i: Impairment): ImpairmentChange => ({ _tag: "Set", impairment: i });
 const remove = (i: Impairment): ImpairmentChange => ({ _tag: "Remove", target: i });
 const ports = (list: readonly Impairment[]): string[] => list.map((i) => `${i.nodeName}/${i.portName}:${String(i.out.delay)}`).sort();

@@ -14,6 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNetemu, type Netemu } from "../src/adapters/composition-root.js";
 import { InMemoryImpairmentStore } from "../src/adapters/persistence/in-memory-impairment-store.js";
+import { FileImpairmentStore } from "../src/adapters/persistence/file-impairment-store.js";
+import { open } from "node:fs/promises";
 import { fmt, markdownTable, monoMs, percentile } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
@@ -68,6 +70,30 @@ const row = (what: string, r: { ms: number; latencies: number[] }): string[] => 
   return [what, fmt(r.ms / 1000, 1), fmt((r.latencies.length / r.ms) * 1000), fmt(percentile(sorted, 50), 2), fmt(percentile(sorted, 99), 2)];
 };
 
+const SILENT = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The store alone, one change after another, against a bare positioned write + fdatasync of a line as long: ms per change. */
+async function storeAlone(dir: string, count: number): Promise<{ store: number; bare: number }> {
+  const store = new FileImpairmentStore(join(dir, "alone"), SILENT);
+  let began = monoMs();
+  for (let n = 0; n < count; n++) {
+    const impairment = { projectId: PROJECT, projectName: "lab", nodeId: `node-${n % 100}`, nodeName: `S${n % 100}`, portNumber: Math.floor(n / 100), portName: "Ethernet", in: {}, out: { delay: [n % 1000] as const } };
+    await store.apply([{ _tag: "Set", impairment }]);
+  }
+  const perChange = (monoMs() - began) / count;
+  await store.close();
+  const file = await open(join(dir, "alone", "bare"), "w");
+  const line = Buffer.from(`${"x".repeat(280)}\n`);
+  began = monoMs();
+  for (let n = 0; n < count; n++) {
+    await file.write(line, 0, line.length, n * line.length);
+    await file.datasync();
+  }
+  const bare = (monoMs() - began) / count;
+  await file.close();
+  return { store: perChange, bare };
+}
+
 async function main(): Promise<void> {
   const configDir = mkdtempSync(join(tmpdir(), "netemu-bench-impairments-"));
   try {
@@ -108,6 +134,8 @@ async function main(): Promise<void> {
     process.stdout.write(markdownTable(["run", "s", "requests/s", "p50 ms", "p99 ms"], rows) + "\n\n");
     process.stdout.write(`1 client, p50 of the first 1,000 PUTs ${fmt(percentile(first, 50), 2)} ms, of the last 1,000 ${fmt(percentile(last, 50), 2)} ms\n`);
     process.stdout.write(`files: ${files.join(", ")}; restart and list: ${listed.length} impairments in ${fmt(readMs)} ms\n`);
+    const alone = await storeAlone(configDir, Math.min(COUNT, 3000));
+    process.stdout.write(`the store alone, 1 writer: ${fmt(alone.store, 3)} ms per change; a bare write + fdatasync of a line: ${fmt(alone.bare, 3)} ms\n`);
   } finally {
     rmSync(configDir, { recursive: true, force: true });
   }

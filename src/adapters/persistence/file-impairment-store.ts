@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { copyFile, type FileHandle, mkdir, open, rename } from "node:fs/promises";
+import { copyFile, type FileHandle, lstat, mkdir, open, rename } from "node:fs/promises";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { Impairment, ImpairmentTarget } from "../../domain/switching/impairment-overlay.js";
@@ -69,7 +69,9 @@ export class FileImpairmentStore implements ImpairmentStore {
   private writer: Promise<void> = Promise.resolve();
   /** Set while the writer runs: a change queued meanwhile is taken by its loop. */
   private draining = false;
-  private journal: FileHandle | undefined;
+  private journal: { readonly handle: FileHandle; readonly dev: number; readonly ino: number } | undefined;
+  /** Set when the journal was found removed or replaced while open: the snapshot is written afresh before the next append. */
+  private journalLost = false;
   /** The journal's length up to its last whole change. */
   private journalBytes = 0;
   /** Bytes past journalBytes (a torn line, a failed append): cut before the next append. */
@@ -126,7 +128,7 @@ export class FileImpairmentStore implements ImpairmentStore {
     await this.writer;
     const journal = this.journal;
     this.journal = undefined;
-    await journal?.close().catch(() => undefined);
+    await journal?.handle.close().catch(() => undefined);
   }
 
   private get snapshotPath(): string {
@@ -206,32 +208,59 @@ export class FileImpairmentStore implements ImpairmentStore {
   /** Appends whole lines to the journal and flushes them to disk: undefined once durable, or why not. */
   private async append(text: string): Promise<HostFailure | undefined> {
     try {
+      if (this.journal !== undefined && !(await this.journalStillThere(this.journal))) {
+        // Removed or replaced while open (by hand): what was appended to it is on no path any more.
+        await this.journal.handle.close().catch(() => undefined);
+        this.journal = undefined;
+        this.journalBytes = 0;
+        this.journalTail = false;
+        this.journalLost = true;
+      }
       if (this.journal === undefined) {
         await mkdir(this.configDir, { recursive: true });
         // Never through a link, never waiting on a FIFO put in its place.
-        const journal = await open(this.journalPath, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
-        if (!(await journal.stat()).isFile()) {
-          await journal.close();
+        const handle = await open(this.journalPath, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+        const info = await handle.stat();
+        if (!info.isFile()) {
+          await handle.close();
           return { code: "EINVAL", detail: `${JOURNAL_FILE} is not a regular file` };
         }
-        this.journal = journal;
+        if (this.journalLost) {
+          // The changes the lost journal held are in memory: the snapshot takes them before the new journal starts.
+          await writeFileAtomic(this.snapshotPath, renderSnapshot([...this.rendered.values()]));
+          await handle.truncate(0);
+          this.journalLost = false;
+          this.logger.warn("impairments journal was removed or replaced while netemu ran: impairments.json written afresh from memory", { file: this.journalPath });
+        }
+        this.journal = { handle, dev: info.dev, ino: info.ino };
         // The journal's name itself must survive a power loss, once.
         await syncDirectory(this.configDir);
       }
-      if (this.journalTail) await this.journal.truncate(this.journalBytes);
+      const journal = this.journal.handle;
+      if (this.journalTail) await journal.truncate(this.journalBytes);
       this.journalTail = true;
       const data = Buffer.from(text, "utf8");
       for (let written = 0; written < data.length; ) {
-        const { bytesWritten } = await this.journal.write(data, written, data.length - written, this.journalBytes + written);
+        const { bytesWritten } = await journal.write(data, written, data.length - written, this.journalBytes + written);
         written += bytesWritten;
       }
-      await this.journal.datasync();
+      await journal.datasync();
       this.journalBytes += data.length;
       this.journalTail = false;
       return undefined;
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       return { code: e.code ?? "EIO", detail: e.message };
+    }
+  }
+
+  /** Whether the journal's path still names the file this store appends to (an lstat: microseconds beside an fsync). */
+  private async journalStillThere(journal: { readonly dev: number; readonly ino: number }): Promise<boolean> {
+    try {
+      const info = await lstat(this.journalPath);
+      return info.isFile() && info.dev === journal.dev && info.ino === journal.ino;
+    } catch {
+      return false;
     }
   }
 
@@ -247,8 +276,8 @@ export class FileImpairmentStore implements ImpairmentStore {
       await writeFileAtomic(this.snapshotPath, text);
       this.snapshotBytes = Buffer.byteLength(text);
       if (this.journal !== undefined) {
-        await this.journal.truncate(0);
-        await this.journal.datasync();
+        await this.journal.handle.truncate(0);
+        await this.journal.handle.datasync();
       }
       this.journalBytes = 0;
       this.journalTail = false;

@@ -126,6 +126,15 @@ describe("FileImpairmentStore: a snapshot and a journal of changes (ADR 0071)", 
     expect(JSON.stringify(logger.lines)).to.not.contain("root:x");
   });
 
+  it("writes impairments.json afresh when the journal is removed while open, so the changes it held survive", async () => {
+    const store = open();
+    await store.apply([set(impairment(1, 1))]);
+    rmSync(join(dir, "impairments.journal"));
+    const logger = new RecordingLogger();
+    await store.apply([set(impairment(1, 2))]);
+    expect(ports(await open({}, logger).list())).to.deep.equal(["S1/Ethernet1:10", "S1/Ethernet2:10"]);
+  });
+
   it("refuses a change that would take the files past the size netemu reads back, and keeps the others", async () => {
     const store = open({ maxFileBytes: 4096 });
     const many = Array.from({ length: 40 }, (_, port) => set(impairment(1, port)));

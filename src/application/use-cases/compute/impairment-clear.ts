@@ -8,7 +8,7 @@ import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../../errors.js";
 
-export type ClearImpairmentsError = SyncError | ErrorOf<"ImpairmentsUnwritable">;
+type ClearImpairmentsError = SyncError | ErrorOf<"ImpairmentsUnwritable">;
 import { KeyedLock } from "../../keyed-lock.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { type ImpairmentSelection, selects } from "./impairment-list.js";

@@ -227,7 +227,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
-  value(TOKENS.ImpairmentStore, o.impairmentStore ?? new FileImpairmentStore(settings.configDir, logger));
+  const impairmentFiles = o.impairmentStore === undefined ? new FileImpairmentStore(settings.configDir, logger) : undefined;
+  value(TOKENS.ImpairmentStore, o.impairmentStore ?? impairmentFiles);
   // The compute role's files live apart from the controller's projects (ADR 0060).
   const uploadLimits = { maxUploadBytes: DEFAULTS.maxUploadBytes, maxProjectFilesBytes: DEFAULTS.maxProjectFilesBytes, ...options.uploadLimits };
   const computeFiles = o.projectFiles === undefined ? new ProjectDirectoryFiles(computeProjectsPath(settings.projectsPath), uploadLimits, logger, settings.projectsPath) : undefined;
@@ -293,6 +294,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
         logger.info("shutdown: notification websockets closed");
         await c.resolve(StopCore).execute();
         await programs.close();
+        await impairmentFiles?.close();
         if (projectFiles !== undefined) {
           await projectFiles.flush();
           logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });

@@ -68,6 +68,8 @@ export type NetemuError =
   | { readonly _tag: "ImpairmentTargetAmbiguous"; readonly what: "project" | "node"; readonly name: string; readonly count: number }
   /** An impairment set with neither an `in` nor an `out` direction. */
   | { readonly _tag: "ImpairmentDirectionMissing" }
+  /** An impairment change the store could not make durable (its file could not be written, or would be too large to read back): nothing changed (ADR 0071). */
+  | { readonly _tag: "ImpairmentsUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
   | NodeRuleViolation
   | LinkRuleViolation
   | VersionMismatch

@@ -128,6 +128,8 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 404, message: `${error.what === "project" ? "Project" : error.what === "node" ? "Node" : "Port"} "${error.name}" not found${error.within === undefined ? " on this compute" : ` ${error.what === "port" ? "on" : "in"} ${error.within}`}` };
     case "ImpairmentTargetAmbiguous":
       return { status: 409, message: `${error.count} ${error.what === "project" ? "projects" : "nodes"} are named "${error.name}": name the ${error.what} by its id` };
+    case "ImpairmentsUnwritable":
+      return { status: 500, message: `Could not record the impairment change in ${error.path}: ${osReason(error.code, error.detail)}; nothing was changed` };
     case "ImpairmentDirectionMissing":
       return { status: 400, message: "An impairment needs at least one direction: in (frames from the port's peer) or out (frames to it)" };
     case "VersionMismatch":

@@ -1,5 +1,4 @@
-import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository, ProjectRepository } from "../../application/ports/repositories.js";
@@ -13,6 +12,7 @@ import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { InMemoryLinkRepository, InMemoryNodeRepository, InMemoryProjectRepository } from "./in-memory-repositories.js";
 import { describeProblem, fileEntryChanged, parseProjectFile, renderProjectFile } from "./gns3-project-format.js";
 import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
+import { readRegularFile } from "./regular-file.js";
 
 const isProjectFile = (name: string): boolean => name.endsWith(".gns3");
 
@@ -57,41 +57,20 @@ export interface ProjectStoreOptions {
 
 const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
 
-/** What a directory entry is, in words for a skip message. */
-function kindOf(info: Stats): string {
-  if (info.isSymbolicLink()) return "a symbolic link";
-  if (info.isDirectory()) return "a directory";
-  if (info.isFIFO()) return "a FIFO";
-  if (info.isSocket()) return "a socket";
-  if (info.isCharacterDevice()) return "a character device";
-  if (info.isBlockDevice()) return "a block device";
-  return "not a regular file";
-}
-
-/** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes`. */
+/** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes` (regular-file.ts). */
 async function readProjectText(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly skip: string }> {
-  const info = await lstat(file);
-  // Read only what sits in the projects path: a link could show any file of the host in a skip message or a project.
-  if (!info.isFile()) return { skip: `${kindOf(info)}: only regular files are read as projects` };
-  if (info.size > maxBytes) return { skip: `${info.size} bytes, more than the ${maxBytes} netemu reads (--max-project-file-size)` };
-  // O_NONBLOCK: had a FIFO taken the file's place since lstat, opening it would wait for a writer forever.
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return { skip: "replaced while it was read" };
-    // One byte more than allowed tells a file that grew past the limit since it was looked at.
-    const buffer = Buffer.alloc(Math.min(opened.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === buffer.length) break;
-    }
-    if (length > maxBytes) return { skip: `more than the ${maxBytes} bytes netemu reads (--max-project-file-size)` };
-    return { text: buffer.toString("utf8", 0, length) };
-  } finally {
-    await handle.close();
+  const read = await readRegularFile(file, maxBytes);
+  if ("text" in read) return { text: read.text };
+  const unread = read.unread;
+  switch (unread._tag) {
+    case "missing":
+      return { skip: "gone while it was read" };
+    case "not-regular":
+      return { skip: `${unread.kind}: only regular files are read as projects` };
+    case "too-large":
+      return { skip: unread.size === undefined ? `more than the ${maxBytes} bytes netemu reads (--max-project-file-size)` : `${unread.size} bytes, more than the ${maxBytes} netemu reads (--max-project-file-size)` };
+    case "replaced":
+      return { skip: "replaced while it was read" };
   }
 }
 

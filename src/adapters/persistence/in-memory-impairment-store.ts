@@ -1,20 +1,25 @@
-import type { Impairment, ImpairmentTarget } from "../../domain/switching/impairment-overlay.js";
-import { sameTarget } from "../../domain/switching/impairment-overlay.js";
-import type { ImpairmentStore } from "../../application/ports/impairment-store.js";
+import * as E from "fp-ts/lib/Either.js";
+import type { Impairment } from "../../domain/switching/impairment-overlay.js";
+import type { ImpairmentChange, ImpairmentStore, ImpairmentStoreRefusal } from "../../application/ports/impairment-store.js";
+import { ImpairmentIndex } from "./impairment-index.js";
 
 /** The embedding default: impairments last as long as the process. */
 export class InMemoryImpairmentStore implements ImpairmentStore {
-  private entries: readonly Impairment[] = [];
+  private readonly entries = new ImpairmentIndex();
 
   async list(): Promise<readonly Impairment[]> {
-    return this.entries;
+    return this.entries.all();
   }
 
-  async put(impairment: Impairment): Promise<void> {
-    this.entries = [...this.entries.filter((e) => !sameTarget(e, impairment)), impairment];
+  async ofNode(nodeId: string): Promise<readonly Impairment[]> {
+    return this.entries.ofNode(nodeId);
   }
 
-  async remove(target: ImpairmentTarget): Promise<void> {
-    this.entries = this.entries.filter((e) => !sameTarget(e, target));
+  async apply(changes: readonly ImpairmentChange[]): Promise<E.Either<ImpairmentStoreRefusal, void>> {
+    for (const c of changes) {
+      if (c._tag === "Set") this.entries.set(c.impairment);
+      else this.entries.remove(c.target);
+    }
+    return E.right(undefined);
   }
 }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createNetemu, type Netemu } from "../../../src/adapters/composition-root.js";
 import type { SyncError } from "../../../src/application/errors.js";
 import type { ComputeNode } from "../../../src/domain/switching/compute-node.js";
+import type { ImpairmentStoreRefusal } from "../../../src/application/ports/impairment-store.js";
 import { InMemoryImpairmentStore } from "../../../src/adapters/persistence/in-memory-impairment-store.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
@@ -19,13 +20,10 @@ class RefusingDataPlane extends FakeDataPlane {
   }
 }
 
-/** A store whose disk refuses every write. */
+/** A store whose disk refuses every change. */
 class UnwritableStore extends InMemoryImpairmentStore {
-  override async put(): Promise<void> {
-    throw new Error("EIO: the test's disk refuses");
-  }
-  override async remove(): Promise<void> {
-    throw new Error("EIO: the test's disk refuses");
+  override async apply(): Promise<E.Either<ImpairmentStoreRefusal, void>> {
+    return E.left({ _tag: "ImpairmentsUnwritable", path: "/the/test/impairments.journal", code: "EIO", detail: "the test's disk refuses" });
   }
 }
 
@@ -36,6 +34,7 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
   let netemu: Netemu;
   let dataPlane: RefusingDataPlane;
   let store: InMemoryImpairmentStore;
+  let logger: RecordingLogger;
   let dir: string;
   let nodeId: string;
 
@@ -43,7 +42,8 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
     await netemu?.shutdown();
     store = impairmentStore;
     dataPlane = new RefusingDataPlane();
-    netemu = createNetemu({ overrides: { dataPlane, logger: new RecordingLogger(), impairmentStore }, settings: { configDir: dir } });
+    logger = new RecordingLogger();
+    netemu = createNetemu({ overrides: { dataPlane, logger, impairmentStore }, settings: { configDir: dir } });
     const uc = netemu.useCases;
     await uc.createComputeProject.execute({ name: "lab", projectId: PROJECT });
     const sw = await uc.createSwitch.execute({ projectId: PROJECT, name: "Switch1" });
@@ -88,13 +88,32 @@ describe("impairment use cases against a data plane that refuses (ADR 0067)", ()
     expect(E.isRight(listed) && listed.right.map((i) => i.portName)).to.deep.equal(["Ethernet1"]);
   });
 
-  it("leaves the live port as it was when the impairment cannot be recorded (the failure is the host's: thrown)", async () => {
+  it("leaves the live port as it was when the impairment cannot be recorded, and answers why as a value", async () => {
     await build(new UnwritableStore());
-    let thrown: unknown;
-    await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } }).catch((e: unknown) => (thrown = e));
-    expect(String(thrown)).to.contain("EIO");
+    const set = await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } });
+    expect(E.isLeft(set) && set.left).to.deep.include({ _tag: "ImpairmentsUnwritable", code: "EIO" });
     expect(live()).to.not.have.property("filtersOut");
     expect(store).to.be.instanceOf(UnwritableStore);
+  });
+
+  it("keeps an impairment the store cannot record the clear of, live and listed, and answers why", async () => {
+    await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } });
+    const unwritable = new UnwritableStore();
+    store.apply = unwritable.apply.bind(unwritable);
+    const cleared = await netemu.useCases.clearImpairments.execute({});
+    expect(E.isLeft(cleared) && cleared.left._tag).to.equal("ImpairmentsUnwritable");
+    expect(live()).to.deep.include({ filtersOut: { delay: [30] } });
+    const listed = await netemu.useCases.listImpairments.execute();
+    expect(E.isRight(listed) && listed.right).to.have.length(1);
+  });
+
+  it("deletes a node whose impairments the store cannot forget, saying so in the log", async () => {
+    await netemu.useCases.setImpairment.execute({ ...at, out: { delay: [30] } });
+    const unwritable = new UnwritableStore();
+    store.apply = unwritable.apply.bind(unwritable);
+    const deleted = await netemu.useCases.deleteComputeNode.execute({ projectId: PROJECT, nodeId });
+    expect(deleted._tag).to.equal("Right");
+    expect(logger.lines.some((l) => l.level === "warn" && l.msg.includes("could not be forgotten"))).to.equal(true);
   });
 
   it("clears the impairment of a project that is closed (its node gone) without asking the data plane", async () => {

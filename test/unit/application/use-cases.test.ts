@@ -67,8 +67,8 @@ function compute() {
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
-    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore())), programs, lock),
-    removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore()))),
+    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore(), logger)), programs, lock),
+    removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore(), logger))),
   };
 }
 

@@ -6,7 +6,9 @@ import type { DataPlane } from "../../ports/data-plane.js";
 import type { ImpairmentStore } from "../../ports/impairment-store.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { SyncError } from "../../errors.js";
+import type { ErrorOf, SyncError } from "../../errors.js";
+
+type ClearImpairmentsError = SyncError | ErrorOf<"ImpairmentsUnwritable">;
 import { KeyedLock } from "../../keyed-lock.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { type ImpairmentSelection, selects } from "./impairment-list.js";
@@ -27,19 +29,21 @@ export class ClearImpairments {
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
-  async execute(selection: ImpairmentSelection = {}): Promise<E.Either<SyncError, readonly Impairment[]>> {
+  async execute(selection: ImpairmentSelection = {}): Promise<E.Either<ClearImpairmentsError, readonly Impairment[]>> {
     const chosen = (await this.store.list()).filter((i) => selects(selection, i));
     const removed: Impairment[] = [];
     for (const nodeId of new Set(chosen.map((i) => i.nodeId))) {
-      const cleared = await this.lock.run(nodeId, async (): Promise<E.Either<SyncError, readonly Impairment[]>> => {
-        const mine = (await this.store.list()).filter((i) => i.nodeId === nodeId && selects(selection, i));
-        // Removed from the record first (a store that cannot write leaves the live port as it was), put back if the data plane refuses.
-        for (const i of mine) await this.store.remove(i);
+      const cleared = await this.lock.run(nodeId, async (): Promise<E.Either<ClearImpairmentsError, readonly Impairment[]>> => {
+        const mine = (await this.store.ofNode(nodeId)).filter((i) => selects(selection, i));
+        if (mine.length === 0) return E.right([]);
+        // Removed from the record first (a store that cannot record it leaves the live port as it was), put back if the data plane refuses.
+        const recorded = await this.store.apply(mine.map((target) => ({ _tag: "Remove", target })));
+        if (E.isLeft(recorded)) return recorded;
         const node = await this.nodes.get(nodeId);
         if (node !== undefined) {
           const synced = await this.dataPlane.sync(await this.overlay.of(node));
           if (E.isLeft(synced)) {
-            for (const i of mine) await this.store.put(i);
+            await this.overlay.restore(mine.map((impairment) => ({ _tag: "Set", impairment })));
             return synced;
           }
         }

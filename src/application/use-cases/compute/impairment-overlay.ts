@@ -1,7 +1,9 @@
 import { inject, injectable } from "tsyringe";
+import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
-import { type Impairment, impairedNode } from "../../../domain/switching/impairment-overlay.js";
-import type { ImpairmentStore } from "../../ports/impairment-store.js";
+import { impairedNode } from "../../../domain/switching/impairment-overlay.js";
+import type { ImpairmentChange, ImpairmentStore } from "../../ports/impairment-store.js";
+import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 
 /**
@@ -11,19 +13,30 @@ import { TOKENS } from "../../ports/tokens.js";
  */
 @injectable()
 export class ImpairmentOverlay {
-  constructor(@inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore) {}
+  constructor(
+    @inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
 
   /**
    * Forgets the impairments of a node or project GNS3 deleted (its ids never come back); a close keeps
-   * them, since GNS3 re-creates the same ids when it opens the project.
+   * them, since GNS3 re-creates the same ids when it opens the project. Never fails the delete: an
+   * impairment the store cannot forget acts on nothing (ADR 0071).
    */
   async forget(deleted: { readonly projectId: string } | { readonly nodeId: string }): Promise<void> {
-    for (const i of await this.store.list()) {
-      if ("nodeId" in deleted ? i.nodeId === deleted.nodeId : i.projectId === deleted.projectId) await this.store.remove(i);
-    }
+    const gone = "nodeId" in deleted ? await this.store.ofNode(deleted.nodeId) : (await this.store.list()).filter((i) => i.projectId === deleted.projectId);
+    if (gone.length === 0) return;
+    const forgotten = await this.store.apply(gone.map((target) => ({ _tag: "Remove", target })));
+    if (E.isLeft(forgotten)) this.logger.warn("impairments of a deleted node or project could not be forgotten: they are listed, and act on nothing", { ...deleted, impairments: gone.length, code: forgotten.left.code, reason: forgotten.left.detail });
   }
 
-  async of<N extends ComputeNode>(node: N, impairments?: readonly Impairment[]): Promise<N> {
-    return impairedNode(node, impairments ?? (await this.store.list()));
+  /** Puts back what a change replaced, when the data plane refused it; a store that cannot is logged (the answer is the data plane's refusal). */
+  async restore(changes: readonly ImpairmentChange[]): Promise<void> {
+    const restored = await this.store.apply(changes);
+    if (E.isLeft(restored)) this.logger.error("impairment change refused by the data plane, and the store could not put the one before back: listed as changed, not acting", { code: restored.left.code, reason: restored.left.detail });
+  }
+
+  async of<N extends ComputeNode>(node: N): Promise<N> {
+    return impairedNode(node, await this.store.ofNode(node.nodeId));
   }
 }

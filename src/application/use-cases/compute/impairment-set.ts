@@ -19,7 +19,7 @@ export interface SetImpairmentInput extends PortByName {
   readonly out?: unknown;
 }
 
-export type SetImpairmentError = PortByNameError | SyncError | ErrorOf<"InvalidFilterSettings" | "ImpairmentDirectionMissing">;
+export type SetImpairmentError = PortByNameError | SyncError | ErrorOf<"InvalidFilterSettings" | "ImpairmentDirectionMissing" | "ImpairmentsUnwritable">;
 
 /**
  * Sets netemu's impairments on a switch or hub port a GNS3 controller placed here, by the names its
@@ -53,9 +53,9 @@ export class SetImpairment {
       const again = await this.targets.resolve(input);
       if (E.isLeft(again)) return again;
       const { project, node, portNumber, portName } = again.right;
-      const all = await this.store.list();
+      // The node's own impairments only: a set costs what its node has, not what the store holds.
       const target = { projectId: project.projectId, nodeId: node.nodeId, portNumber };
-      const before = all.find((i) => sameTarget(i, target));
+      const before = (await this.store.ofNode(node.nodeId)).find((i) => sameTarget(i, target));
       const impairment: Impairment = Object.freeze({
         ...target,
         projectName: project.name,
@@ -64,14 +64,12 @@ export class SetImpairment {
         in: given.right.in ?? before?.in ?? NO_FILTERS,
         out: given.right.out ?? before?.out ?? NO_FILTERS,
       });
-      const others = all.filter((i) => !sameTarget(i, target));
-      // Recorded first, so that a store that cannot write leaves the live port as it was; put back if the data plane refuses.
-      if (impairs(impairment)) await this.store.put(impairment);
-      else await this.store.remove(target);
-      const synced = await this.dataPlane.sync(await this.overlay.of(node, impairs(impairment) ? [...others, impairment] : others));
+      // Recorded first, so that a store that cannot record it leaves the live port as it was; put back if the data plane refuses.
+      const recorded = await this.store.apply([impairs(impairment) ? { _tag: "Set", impairment } : { _tag: "Remove", target }]);
+      if (E.isLeft(recorded)) return recorded;
+      const synced = await this.dataPlane.sync(await this.overlay.of(node));
       if (E.isLeft(synced)) {
-        if (before === undefined) await this.store.remove(target);
-        else await this.store.put(before);
+        await this.overlay.restore([before === undefined ? { _tag: "Remove", target } : { _tag: "Set", impairment: before }]);
         return synced;
       }
       this.logger.info("impairment set", { projectId: project.projectId, nodeId: node.nodeId, name: node.name, portNumber, in: impairment.in, out: impairment.out });

@@ -1,14 +1,4 @@
 /**
- * How much a delay may hold at once: frames, and bytes (the Ethernet frames' own length). A bound
- * in frames alone lets jumbo frames take gigabytes; one in bytes alone lets minimum-size frames
- * cost their bookkeeping many times over.
- */
-export interface HoldLimit {
-  readonly frames: number;
-  readonly bytes: number;
-}
-
-/**
  * What a port's delay lines hold, counted against the port's bound and, through its parent, against
  * the bound of every port of the same thread (ADR 0072). A frame is held only when every bound
  * still has room for it: one that does not fit is not held (the caller drops and counts it).
@@ -18,7 +8,12 @@ export class HoldBudget {
   private heldBytes = 0;
 
   constructor(
-    readonly limit: HoldLimit,
+    /**
+     * How much may be held at once: frames, and bytes (the Ethernet frames' own length). A bound in
+     * frames alone lets jumbo frames take gigabytes; one in bytes alone lets minimum-size frames cost
+     * their bookkeeping many times over.
+     */
+    readonly limit: { readonly frames: number; readonly bytes: number },
     private readonly parent?: HoldBudget,
   ) {}
 

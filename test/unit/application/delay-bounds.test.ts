@@ -102,17 +102,25 @@ describe("bounds on what delays hold", () => {
       expect([other.pending, there.frames, there.bytes]).to.deep.equal([3, 3, 303]);
     });
 
-    it("holds a frame that is a view into a larger buffer in a buffer of its own, so the larger one is not kept alive", () => {
+    it("holds a frame that is a view into a receive batch as a copy in a chunk of its own (16 KiB), so the batch is not kept alive", () => {
       const time = new ManualTime(1000);
-      const batch = new Uint8Array(64 * 1400);
+      const batch = new Uint8Array(64 * 1400).map((_, i) => i & 0xff);
       const held: Uint8Array[] = [];
       const line = new DelayLine(time, time, (f) => void held.push(f));
       line.push(batch.subarray(1400, 2800), 10);
+      line.push(batch.subarray(2800, 4200), 10);
+      const jumbo = new Uint8Array(64 * 9000);
+      line.push(jumbo.subarray(9000, 18000), 10);
       const whole = new Uint8Array(1400);
       line.push(whole, 10);
       time.advanceTo(1010);
-      expect(held[0]!.buffer.byteLength).to.equal(1400);
-      expect(held[1], "a frame that owns its buffer is not copied").to.equal(whole);
+      expect(held[0]!.buffer).to.not.equal(batch.buffer);
+      expect(held[0]!.buffer.byteLength).to.equal(16 * 1024);
+      expect(held[1]!.buffer, "frames copied one after the other share a chunk").to.equal(held[0]!.buffer);
+      expect([...held[0]!]).to.deep.equal([...batch.subarray(1400, 2800)]);
+      expect([...held[1]!]).to.deep.equal([...batch.subarray(2800, 4200)]);
+      expect(held[2]!.buffer.byteLength, "a jumbo frame gets a buffer of its own").to.equal(9000);
+      expect(held[3], "a frame that owns its buffer is not copied").to.equal(whole);
     });
   });
 

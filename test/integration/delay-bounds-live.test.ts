@@ -32,7 +32,7 @@ const FRAME_BYTES = 1400;
 const RATE = 80_000;
 const FRAMES = 150_000;
 const PORT_BYTES = 8 * MiB;
-const BOUNDS = { ...TEST_DATA_PLANE_OPTIONS, heldBytesPerPort: PORT_BYTES, heldBytesPerWorker: 2 * PORT_BYTES } as DataPlaneOptions;
+const BOUNDS: DataPlaneOptions = { ...TEST_DATA_PLANE_OPTIONS, heldBytesPerPort: PORT_BYTES, heldBytesPerWorker: 2 * PORT_BYTES };
 /** What the port may hold, in frames of FRAME_BYTES. */
 const PORT_FRAMES = Math.floor(PORT_BYTES / FRAME_BYTES);
 const TRANSPORT = { bindHost: "127.0.0.1", receiveBufferBytes: 4 * MiB, sendBufferBytes: 1 * MiB };
@@ -143,14 +143,13 @@ describe("a delay line flooded at 80,000 frames/s of 1,400 B with the maximum de
       const before = await settledMemory();
       const f = await flood(dp, opened);
       expectWithinBound(f);
-      const held = (dp as unknown as { held?: () => { frames: number; bytes: number } }).held?.();
-      expect(held, "the data plane's own account").to.deep.equal({ frames: f.held, bytes: f.held * FRAME_BYTES });
+      expect(dp.held(), "the data plane's own account").to.deep.equal({ frames: f.held, bytes: f.held * FRAME_BYTES });
       const flooded = await settledMemory();
       // Array buffers: the held frames (≤ 8 MiB) and sockets' and test's buffers; without the bound, 150k × 1,400 B = 200 MiB.
       expect(flooded.arrayBuffers - before.arrayBuffers, "array buffers while flooded").to.be.below(PORT_BYTES + 16 * MiB);
       expect(flooded.heapUsed - before.heapUsed, "heap while flooded").to.be.below(32 * MiB);
       expect(E.isRight(await dp.sync(detachOrThrow(f.node, 1)))).to.equal(true);
-      expect(held === undefined ? undefined : (dp as unknown as { held: () => unknown }).held(), "nothing held once the NIO is gone").to.deep.equal({ frames: 0, bytes: 0 });
+      expect(dp.held(), "nothing held once the NIO is gone").to.deep.equal({ frames: 0, bytes: 0 });
       await dp.removeNode(NODE);
       const after = await settledMemory();
       expect(after.arrayBuffers - before.arrayBuffers, "array buffers after the NIO went").to.be.below(4 * MiB);

@@ -87,8 +87,6 @@ class LivePort {
     readonly portNumber: number,
     public nio: Nio,
     chains: PortChains,
-    /** What its delay lines hold together, within the thread's bound. */
-    readonly held: HoldBudget,
     makeLine: (deliver: (frame: Uint8Array) => void) => DelayLine,
     toSwitch: (frame: Uint8Array) => void,
     toWire: (frame: Uint8Array) => void,
@@ -325,13 +323,13 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
   private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
+    // What the port's delay lines hold together, within the thread's bound (ADR 0072).
     const held = new HoldBudget({ frames: this.options.heldFramesPerPort, bytes: this.options.heldBytesPerPort }, this.threadBudget);
     const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err), held);
     const livePort: LivePort = new LivePort(
       portNumber,
       nio,
       chains,
-      held,
       makeLine,
       (frame) => this.intoSwitch(live, livePort, frame),
       // A frame still held by the egress delay when the node stopped does not leave either.

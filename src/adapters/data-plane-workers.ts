@@ -91,7 +91,10 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private closed = false;
   /** Nodes moved to a worker other than their hash's (ADR 0069): their calls, and their restart, go there. */
   private readonly placed = new Map<string, number>();
-  /** Per node, its sync, removal or move under way: the next one starts after it, so a move never overlaps them. */
+  /**
+   * Per node, its sync, removal, move or capture start/stop under way: the next one starts after it, so a
+   * move never overlaps them (a capture and a move are ordered: ADR 0074).
+   */
   private readonly queue = new Map<string, Promise<unknown>>();
   /** When each node last moved (ms): it stays put for PINNED_INTERVALS load intervals after. */
   private readonly movedAt = new Map<string, number>();
@@ -219,10 +222,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return run;
   }
 
-  /** A call about a node goes to the worker it is on once what is under way for it is done (a move changes which). */
+  /**
+   * A reading about a node goes to the worker it is on once nothing is under way for it (a move changes
+   * which): it does not queue, but waits until the queue is empty, so it never reaches a worker mid-move.
+   */
   private async call<K extends WorkerOp>(nodeId: string, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
-    const underWay = this.queue.get(nodeId);
-    if (underWay !== undefined) await underWay;
+    for (let underWay = this.queue.get(nodeId); underWay !== undefined; underWay = this.queue.get(nodeId)) await underWay;
     return this.send(this.slotOf(nodeId), op, args);
   }
 
@@ -346,11 +351,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
     return this.call(nodeId, "macTable", nodeId);
   }
+  /**
+   * Starts and stops take their turn in the node's queue (ADR 0074): a move asked after a start waits
+   * for the capture to be attached (and is then refused while it runs); a start asked after a move runs
+   * on the worker the node went to. Neither reaches a worker while the node is handed over.
+   */
   start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
-    return this.call(nodeId, "start", nodeId, portNumber, filePath);
+    return this.serially(nodeId, () => this.send(this.slotOf(nodeId), "start", [nodeId, portNumber, filePath]));
   }
   stop(nodeId: string, portNumber: number): Promise<void> {
-    return this.call(nodeId, "stop", nodeId, portNumber);
+    return this.serially(nodeId, () => this.send(this.slotOf(nodeId), "stop", [nodeId, portNumber]));
   }
   fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
     return this.call(nodeId, "fileOf", nodeId, portNumber);
@@ -372,11 +382,16 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return readings.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   }
 
-  /** Closes every node's sockets and captures in each running worker, then ends the workers. Idempotent. */
+  /**
+   * Closes every node's sockets and captures in each running worker, then ends the workers. Idempotent.
+   * What is under way for a node (a capture start opening its file, a move) ends first, so the close
+   * finds every capture attached where it can close it.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.rebalancer);
+    await Promise.allSettled([...this.queue.values()]);
     const running = this.slots.filter((slot) => slot.worker !== undefined);
     await Promise.all(running.map((slot) => this.send(slot, "close", []).catch(() => undefined)));
     await Promise.all(running.map((slot) => slot.worker?.terminate()));

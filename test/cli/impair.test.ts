@@ -70,6 +70,24 @@ describe("netemu impair: impairments on a GNS3 port of a running netemu, from th
     expect((await impair(["list", "--server", s.url])).out).to.deep.equal(["lab\tSwitch1\tEthernet0\tin: packet_loss=5\tout: -"]);
   });
 
+  it("prints names and text values with control characters escaped, so a name cannot act on the terminal or break the columns", async () => {
+    const hostile = "Sw\u001b]0;owned\u0007\u009b2J\tA\\x\u202e";
+    await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: hostile });
+    const set = await impair(["--server", s.url, "--project", "lab", "--node", hostile, "--port", "Ethernet1", "--in", "bpf=ether proto \\ip"]);
+    expect([set.code, set.err]).to.deep.equal([0, []]);
+    const printed = "lab\tSw\\x1b]0;owned\\x07\\x9b2J\\tA\\\\x\\u202e\tEthernet1\tin: bpf=\"ether proto \\\\ip\"\tout: -";
+    expect(set.out).to.deep.equal([printed]);
+    const listed = await impair(["list", "--server", s.url, "--node", hostile]);
+    expect(listed.out).to.deep.equal([printed]);
+    for (const l of [...set.out, ...listed.out]) expect(l.split("\t"), l).to.have.length(5);
+    const json = await impair(["list", "--server", s.url, "--node", hostile, "--json"]);
+    const text = json.out.join("\n");
+    expect(text).not.to.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(text)[0].node_name, "the JSON still reads back as the name").to.equal(hostile);
+    const refused = await impair(["--server", s.url, "--project", "lab", "--node", "no\u0007such", "--port", "1", "--out", "delay=5"]);
+    expect([refused.code, refused.err[0]]).to.deep.equal([1, `netemu impair: ${s.url} answered 404: Node "no\\x07such" not found in project "lab"`]);
+  });
+
   it("removes one direction with --clear-out and keeps the other", async () => {
     await impair([...at(), "--out", "delay=50", "--in", "duplicate=3"]);
     const r = await impair([...at(), "--clear-out"]);

@@ -127,12 +127,27 @@ export class InMemoryCaptureWriter implements CaptureWriter {
 export class InMemoryCaptureSink implements CaptureSink {
   readonly writers: InMemoryCaptureWriter[] = [];
   private readonly refused = new Map<string, string>();
+  private held: { opened: Promise<void>; release: () => void } | undefined;
 
   refuse(filePath: string, reason = `EACCES: permission denied, open '${filePath}'`): void {
     this.refused.set(filePath, reason);
   }
 
+  /** From now on, every open waits (its file being opened, as a slow disk keeps it) until `release`. */
+  hold(): void {
+    let release = (): void => undefined;
+    const opened = new Promise<void>((r) => (release = r));
+    this.held = { opened, release };
+  }
+
+  /** The opens waiting since `hold` go on (and later ones no longer wait). */
+  release(): void {
+    this.held?.release();
+    this.held = undefined;
+  }
+
   async open(filePath: string, onFailure?: (reason: string) => void): Promise<E.Either<string, CaptureWriter>> {
+    if (this.held !== undefined) await this.held.opened;
     const refusal = this.refused.get(filePath);
     if (refusal !== undefined) return E.left(refusal);
     const writer = new InMemoryCaptureWriter(filePath, onFailure);

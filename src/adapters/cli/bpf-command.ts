@@ -13,6 +13,7 @@
 import { readFile } from "node:fs/promises";
 import * as E from "fp-ts/lib/Either.js";
 import { compileCaptureMatcher } from "../../domain/bpf/index.js";
+import { terminalText } from "./terminal-text.js";
 
 const USAGE = [
   "usage: netemu bpf 'EXPRESSION' CAPTURE.pcap",
@@ -115,7 +116,7 @@ export async function runBpfCommand(
     try {
       text = await readFile(file, "utf8");
     } catch (e) {
-      err(`netemu bpf: cannot read ${file}: ${(e as Error).message}`);
+      err(`netemu bpf: cannot read ${terminalText(file)}: ${terminalText((e as Error).message)}`);
       USAGE.forEach(err);
       return 2;
     }
@@ -132,27 +133,27 @@ export async function runBpfCommand(
   try {
     raw = new Uint8Array(await readFile(capturePath));
   } catch (e) {
-    err(`netemu bpf: cannot read ${capturePath}: ${(e as Error).message}`);
+    err(`netemu bpf: cannot read ${terminalText(capturePath)}: ${terminalText((e as Error).message)}`);
     USAGE.forEach(err);
     return 2;
   }
   const parsed = parsePcap(raw);
   if (E.isLeft(parsed)) {
-    err(`netemu bpf: ${capturePath}: ${parsed.left}`);
+    err(`netemu bpf: ${terminalText(capturePath)}: ${parsed.left}`);
     return 2;
   }
   const capture = parsed.right;
   if (capture.linkType !== 1) {
-    err(`netemu bpf: ${capturePath}: link type ${capture.linkType} is not supported (only 1, Ethernet)`);
+    err(`netemu bpf: ${terminalText(capturePath)}: link type ${capture.linkType} is not supported (only 1, Ethernet)`);
     return 2;
   }
-  if (capture.truncated) err(`netemu bpf: ${capturePath}: truncated capture, the last record is ignored`);
+  if (capture.truncated) err(`netemu bpf: ${terminalText(capturePath)}: truncated capture, the last record is ignored`);
 
   let status = 0;
   for (const expression of expressions) {
     const compiled = compileCaptureMatcher(expression);
     if (E.isLeft(compiled)) {
-      out(`${expression}\tERROR: ${compiled.left.message}`);
+      out(`${terminalText(expression, "kept")}\tERROR: ${terminalText(compiled.left.message, "kept")}`);
       status = 2;
       continue;
     }
@@ -161,7 +162,7 @@ export async function runBpfCommand(
     capture.records.forEach((r, i) => {
       if (matcher(r.data, r.wireLength)) numbers.push(i + 1);
     });
-    out(`${expression}\t${numbers.join(",")}`);
+    out(`${terminalText(expression, "kept")}\t${numbers.join(",")}`);
   }
   return status;
 }

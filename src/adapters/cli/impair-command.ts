@@ -9,6 +9,7 @@
  * Exit status: 0 done, 1 the server refused (its message printed), 2 bad arguments or no server.
  */
 import { parseArgs } from "node:util";
+import { terminalJson, terminalText } from "./terminal-text.js";
 
 const HELP = `usage: netemu impair [--server URL] --project P --node NODE --port PORT [--in KIND=V[,V]]... [--out KIND=V[,V]]...
        netemu impair list [--server URL] [--project P] [--node NODE] [--port PORT] [--json]
@@ -62,11 +63,13 @@ function filtersOf(options: readonly string[], flag: string): { filters: Record<
 
 function render(filters: Record<string, unknown[]>): string {
   const kinds = Object.entries(filters);
-  return kinds.length === 0 ? "-" : kinds.map(([kind, values]) => `${kind}=${values.map((v) => (typeof v === "string" && TEXT_KINDS.has(kind) ? JSON.stringify(v) : String(v))).join(",")}`).join(" ");
+  const value = (kind: string, v: unknown): string => (typeof v === "string" && TEXT_KINDS.has(kind) ? `"${terminalText(v).replace(/"/g, '\\"')}"` : terminalText(String(v)));
+  return kinds.length === 0 ? "-" : kinds.map(([kind, values]) => `${terminalText(kind)}=${values.map((v) => value(kind, v)).join(",")}`).join(" ");
 }
 
+/** One impairment a line, tab-separated: every name escaped, so no name can act on the terminal or break the columns. */
 function line(i: Impairment): string {
-  return `${i.project_name}\t${i.node_name}\t${i.port_name}\tin: ${render(i.filters_in)}\tout: ${render(i.filters_out)}`;
+  return `${terminalText(i.project_name)}\t${terminalText(i.node_name)}\t${terminalText(i.port_name)}\tin: ${render(i.filters_in)}\tout: ${render(i.filters_out)}`;
 }
 
 export async function runImpairCommand(argv: readonly string[], env: NodeJS.ProcessEnv, out: Out, err: Out): Promise<number> {
@@ -93,7 +96,7 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
       allowPositionals: false,
     });
   } catch (e) {
-    err(`netemu impair: ${(e as Error).message}`);
+    err(`netemu impair: ${terminalText((e as Error).message)}`);
     err(HELP.split("\n").slice(0, 3).join("\n"));
     return 2;
   }
@@ -104,7 +107,7 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
   }
   const server = (o.server ?? env["NETEMU_SERVER"] ?? "http://127.0.0.1:3080").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+$/.test(server)) {
-    err(`netemu impair: --server ${server}: give the server's address, e.g. http://127.0.0.1:3080`);
+    err(`netemu impair: --server ${terminalText(server)}: give the server's address, e.g. http://127.0.0.1:3080`);
     return 2;
   }
   const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -135,7 +138,7 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
       if (values === undefined) continue;
       const f = filtersOf(values, flag);
       if ("error" in f) {
-        err(`netemu impair: ${f.error}`);
+        err(`netemu impair: ${terminalText(f.error)}`);
         return 2;
       }
       given[key] = f.filters;
@@ -154,7 +157,7 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
     response = await fetch(url, { method, headers, ...(method === "PUT" ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(30_000) });
   } catch (e) {
     const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
-    err(`netemu impair: no answer from ${server}: ${cause}`);
+    err(`netemu impair: no answer from ${terminalText(server)}: ${terminalText(cause)}`);
     return 2;
   }
   const text = await response.text();
@@ -166,11 +169,11 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
   }
   if (!response.ok) {
     const message = typeof (answer as { message?: unknown } | undefined)?.message === "string" ? (answer as { message: string }).message : text || response.statusText;
-    err(`netemu impair: ${server} answered ${response.status}: ${message}`);
+    err(`netemu impair: ${terminalText(server)} answered ${response.status}: ${terminalText(message)}`);
     return 1;
   }
   if (o.json === true) {
-    out(JSON.stringify(answer, null, 2));
+    out(terminalJson(answer));
     return 0;
   }
   if (action === "set") out(line(answer as Impairment));

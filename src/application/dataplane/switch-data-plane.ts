@@ -67,6 +67,8 @@ class LivePort {
   /** The chain each direction runs: one shared object unless the NIO has direction-specific filters. */
   chains: PortChains;
   capture: { writer: CaptureWriter; path: string } | undefined;
+  /** Set while a capture's file is being opened for this port: a second start and a hand-over are refused meanwhile. */
+  captureOpening = false;
   /** Frames lost to a throw on this port's path (a bug, or a socket that broke under us). */
   faults = 0;
   /**
@@ -174,6 +176,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly arriving = new Map<string, NodeState>();
   /** What every delay line of this thread holds, within its bound (ADR 0072); made with the options. */
   private heldHere: HoldBudget | undefined;
+  /** Capture starts under way (their file being opened): close() waits for them, so none leaves its file open. */
+  private readonly starting = new Set<Promise<unknown>>();
 
   constructor(
     @inject(TOKENS.UdpTransport) private readonly transport: UdpTransport,
@@ -486,7 +490,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {
     const live = this.nodes.get(nodeId);
     if (live === undefined) return E.right(undefined);
-    for (const port of live.ports.values()) if (port.capture !== undefined) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
+    // A capture whose file is still being opened counts as running: it will attach to this port.
+    for (const port of live.ports.values()) if (port.capture !== undefined || port.captureOpening) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
     this.nodes.delete(nodeId);
     // Every socket stops being read in this one turn: a transport that can hand its socket over keeps
     // it open (what comes meanwhile waits in the kernel, ADR 0069); the others close it.
@@ -589,18 +594,46 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
 
-  async start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
-    const live = this.nodes.get(nodeId);
-    const port = live?.ports.get(portNumber);
-    if (live === undefined || port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
-    if (port.capture !== undefined) return E.left({ _tag: "CaptureAlreadyActive", portNumber });
-    const opened = await this.captureSink.open(filePath, (reason) => {
-      if (port.capture?.path !== filePath) return;
-      this.tell({ kind: "capture_failed", node: live.node, portNumber, filePath, reason }, "capture stopped: its file cannot be written", { port: portNumber, filePath, reason });
-      void this.closeCapture(port);
-    });
+  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
+    const started = this.startCapture(nodeId, portNumber, filePath);
+    this.starting.add(started);
+    void started.finally(() => this.starting.delete(started)).catch(() => undefined);
+    return started;
+  }
+
+  /**
+   * Opens the capture's file, then attaches its writer to the port as it is once the file is open
+   * (ADR 0074): the port may have been closed meanwhile (its NIO removed, its node removed or handed
+   * over, the data plane closed), or given another NIO. A port still there with no capture takes the
+   * writer; otherwise the writer is closed here, so no file stays open, and the caller is told why.
+   */
+  private async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
+    const port = this.nodes.get(nodeId)?.ports.get(portNumber);
+    if (port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
+    if (port.capture !== undefined || port.captureOpening) return E.left({ _tag: "CaptureAlreadyActive", portNumber });
+    let attached: { live: LiveNode; port: LivePort } | undefined;
+    port.captureOpening = true;
+    let opened: E.Either<string, CaptureWriter>;
+    try {
+      opened = await this.captureSink.open(filePath, (reason) => {
+        const at = attached;
+        if (at === undefined || at.port.capture?.path !== filePath) return;
+        this.tell({ kind: "capture_failed", node: at.live.node, portNumber, filePath, reason }, "capture stopped: its file cannot be written", { port: portNumber, filePath, reason });
+        void this.closeCapture(at.port);
+      });
+    } finally {
+      port.captureOpening = false;
+    }
     if (E.isLeft(opened)) return E.left({ _tag: "CaptureFileUnwritable", filePath, reason: opened.left });
-    port.capture = { writer: opened.right, path: filePath };
+    const live = this.nodes.get(nodeId);
+    const now = live?.ports.get(portNumber);
+    if (live === undefined || now === undefined || now.capture !== undefined || now.captureOpening) {
+      await opened.right.close();
+      this.logger.info("a capture's port was closed or taken while its file was opened: the file is closed", { nodeId, port: portNumber, filePath });
+      return E.left(now === undefined ? { _tag: "PortNotAllocated", portNumber } : { _tag: "CaptureAlreadyActive", portNumber });
+    }
+    now.capture = { writer: opened.right, path: filePath };
+    attached = { live, port: now };
     return E.right(undefined);
   }
 
@@ -621,6 +654,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   async close(): Promise<void> {
     for (const nodeId of [...this.nodes.keys()]) await this.removeNode(nodeId);
+    // A start still opening its file finds its port gone and closes the file: waited for, so none outlives close.
+    await Promise.allSettled([...this.starting]);
     this.logger.debug("data plane closed");
   }
 }

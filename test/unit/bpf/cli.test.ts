@@ -56,6 +56,15 @@ describe("netemu bpf (CLI)", () => {
     expect(r.status).to.equal(2);
   });
 
+  it("prints an expression and the compiler's message with control characters escaped, backslashes as written", async () => {
+    const file = join(dir, "hostile.txt");
+    writeFileSync(file, "ether proto \\ip\nicmp \u001b]0;x\u0007\n");
+    const r = await run(["-f", file, capture]);
+    expect(r.out[0]).to.equal("ether proto \\ip\t1,2,3");
+    expect(r.out[1]).to.match(/^icmp \\x1b\]0;x\\x07\tERROR: /);
+    expect(r.out.join("")).not.to.match(/[\u0000-\u0008\u000a-\u001f]/);
+  });
+
   it("prints its help on stdout and exits 0 with --help", async () => {
     for (const args of [["--help"], ["-h"], ["-f", "--help"]]) {
       const r = await run(args);

@@ -94,6 +94,7 @@ async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<numb
       udpBufferBytes: config.udpBufferBytes,
       dataPlaneWorkers: config.dataPlaneWorkers,
       dataPlaneBalance: config.dataPlaneBalance,
+      dataPlane: config.delayLimits,
       persistProjects: true,
       projectFiles: { maxFileBytes: config.maxProjectFileBytes, maxNodes: config.maxProjectNodes },
       uploadLimits: { maxUploadBytes: config.maxUploadBytes, maxProjectFilesBytes: config.maxProjectFilesBytes },

@@ -108,7 +108,7 @@ export interface NetemuOptions {
   readonly udpBufferBytes?: number;
   /** How long a client may take to send its headers and its whole request, and stay idle. */
   readonly httpTimeouts?: Partial<HttpTimeouts>;
-  /** MAC aging and table size of every switch. */
+  /** MAC aging and table size of every switch; the bounds on what delays hold, per port and per data-plane thread (ADR 0072). */
   readonly dataPlane?: Partial<DataPlaneOptions>;
   /**
    * How many worker threads run the data plane (ADR 0041): 0 (the default) runs it on the main

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
+import { DEFAULT_DATA_PLANE_OPTIONS, SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { BpfPrograms } from "../../src/application/ports/bpf-compiler.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
@@ -257,7 +257,7 @@ export class RecordingLogger implements Logger {
   }
 }
 
-export const TEST_DATA_PLANE_OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 64 };
+export const TEST_DATA_PLANE_OPTIONS: DataPlaneOptions = { ...DEFAULT_DATA_PLANE_OPTIONS, macAgingMs: 300_000, macTableCapacity: 64 };
 
 export interface InMemoryDataPlaneParts {
   readonly randomness?: RandomSourceFactory;

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ServerSettings } from "../../application/ports/server-settings.js";
 import type { LogLevel } from "../../application/ports/system.js";
+import type { DataPlaneOptions } from "../../application/dataplane/switch-data-plane.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
@@ -23,6 +24,11 @@ export interface NetemuConfig extends ServerSettings {
   /** Caps of the compute files API (ADR 0060): one upload, and all the files of one compute project. */
   readonly maxUploadBytes: number;
   readonly maxProjectFilesBytes: number;
+  /**
+   * What the delays of one port, and of every port of one data-plane thread, may hold (ADR 0072): the
+   * bytes given, and a frame per KiB of them, as the data plane's defaults are.
+   */
+  readonly delayLimits: Pick<DataPlaneOptions, "heldBytesPerPort" | "heldFramesPerPort" | "heldBytesPerWorker" | "heldFramesPerWorker">;
   /** The log file and its rotation, when the log goes to a file rather than stdout (ADR 0044). */
   readonly logFile: { readonly path: string; readonly maxSize: string; readonly maxFiles: number } | undefined;
 }
@@ -51,6 +57,9 @@ export const DEFAULTS = {
   maxProjectNodes: CONFIGURATION_LIMITS.nodesPerProject,
   maxUploadBytes: 1024 ** 3,
   maxProjectFilesBytes: 10 * 1024 ** 3,
+  /** As the data plane's own defaults (adapters do not import the application's values here). */
+  delayLimitPortBytes: 64 * 1024 ** 2,
+  delayLimitWorkerBytes: 256 * 1024 ** 2,
 };
 
 /** Each setting: its flag, environment variable and `[Server]` key in gns3_server.conf. */
@@ -78,6 +87,8 @@ export const SETTINGS = {
   maxProjectNodes: { flag: "max-project-nodes", env: "NETEMU_MAX_PROJECT_NODES", ini: "max_project_nodes" },
   maxUploadSize: { flag: "max-upload-size", env: "NETEMU_MAX_UPLOAD_SIZE", ini: "max_upload_size" },
   maxProjectFilesSize: { flag: "max-project-files-size", env: "NETEMU_MAX_PROJECT_FILES_SIZE", ini: "max_project_files_size" },
+  delayLimitPort: { flag: "delay-limit-port", env: "NETEMU_DELAY_LIMIT_PORT", ini: "delay_limit_port" },
+  delayLimitWorker: { flag: "delay-limit-worker", env: "NETEMU_DELAY_LIMIT_WORKER", ini: "delay_limit_worker" },
   // The /v3/compute slice (ADR 0066).
   gns3V3Version: { flag: "gns3-v3-version", env: "NETEMU_GNS3_V3_VERSION", ini: "gns3_v3_version" },
   v3NoAuth: { flag: "v3-no-auth", env: "NETEMU_V3_NO_AUTH", ini: "v3_no_auth" },
@@ -115,6 +126,8 @@ export const SERVE_OPTIONS = {
   "max-project-nodes": { type: "string" },
   "max-upload-size": { type: "string" },
   "max-project-files-size": { type: "string" },
+  "delay-limit-port": { type: "string" },
+  "delay-limit-worker": { type: "string" },
   "gns3-v3-version": { type: "string" },
   "v3-no-auth": { type: "boolean" },
 } as const;
@@ -161,6 +174,10 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --dataplane-balance / --no-dataplane-balance   move busy switches and hubs between the workers by
                           their measured frame rate, with their state; off: by a hash of their id
                           (NETEMU_DATAPLANE_BALANCE, default on; it acts with 2 workers or more)
+  --delay-limit-port SIZE, --delay-limit-worker SIZE   what the delays of one port (both directions), and of
+                          every port of one data-plane thread, may hold: bytes, or digits and K, M or G, and a
+                          frame per KiB of it (NETEMU_DELAY_LIMIT_PORT, default 64M; NETEMU_DELAY_LIMIT_WORKER,
+                          default 256M; at least 64K); a frame beyond is dropped, counted as delay_limit
   NETEMU_UDP_PATH=dgram   UDP NIOs on node:dgram even where the batched recvmmsg/sendmmsg addon was built;
                           the path in use is logged at start ("datagram path") and in /metrics (ADR 0068)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
@@ -259,6 +276,12 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     const r = raw(name);
     return r === undefined ? fallback : parseSize(r.source, r.value);
   };
+  /** A bound on what delays hold: a size, at least 64 KiB (a few frames would make any delay drop). */
+  const delayLimit = (name: SettingName, fallback: number): number => {
+    const bytes = size(name, fallback);
+    if (bytes < 65536) throw new ConfigError(`${raw(name)?.source} must be at least 64K, got "${raw(name)?.value}"`);
+    return bytes;
+  };
   const int = (name: SettingName, fallback: number, min: number, max: number): number => {
     const r = raw(name);
     return r === undefined ? fallback : parseIntIn(r.source, r.value, min, max);
@@ -310,8 +333,13 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     logFile,
     maxUploadBytes: size("maxUploadSize", DEFAULTS.maxUploadBytes),
     maxProjectFilesBytes: size("maxProjectFilesSize", DEFAULTS.maxProjectFilesBytes),
+    delayLimits: delayLimits(delayLimit("delayLimitPort", DEFAULTS.delayLimitPortBytes), delayLimit("delayLimitWorker", DEFAULTS.delayLimitWorkerBytes)),
     v3: { gns3Version: str("gns3V3Version", DEFAULTS.gns3V3Version), noAuth: bool("v3NoAuth", false) },
   };
+}
+
+function delayLimits(portBytes: number, workerBytes: number): NetemuConfig["delayLimits"] {
+  return { heldBytesPerPort: portBytes, heldFramesPerPort: Math.floor(portBytes / 1024), heldBytesPerWorker: workerBytes, heldFramesPerWorker: Math.floor(workerBytes / 1024) };
 }
 
 /** A size as rotating-file-stream reads it; a unit is required so that "10" is not ten bytes by mistake. */

@@ -1,4 +1,5 @@
 import { DepartureScheduler } from "../../domain/filters/delay.js";
+import { HoldBudget } from "../../domain/filters/hold-limit.js";
 import type { Clock } from "../ports/system.js";
 import type { Timers } from "../ports/timers.js";
 
@@ -8,10 +9,28 @@ export interface HeldFrames {
   readonly lastDepartureMs: number;
 }
 
+const EMPTY = new Uint8Array(0);
+
+/** No bound: a line made without a budget (a test's, or one whose bounds are kept elsewhere). */
+const UNBOUNDED = new HoldBudget({ frames: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY });
+
+/**
+ * Frames that are views into a buffer not their own (the batched path's receive batch, up to 64
+ * datagrams) are copied into chunks of the line's own, one after the other: a held view would keep its
+ * whole batch alive, and the bytes held would be many times what the bound counts (ADR 0072). A line
+ * lets its frames go in order, so a chunk goes once its last frame has left: at most the chunk being
+ * filled and the one being emptied hold bytes that are not held frames. One allocation per chunk, not
+ * one per frame (an ArrayBuffer of its own costs ~1 µs for a 1,400 B frame, a copy into a chunk ~0.1).
+ */
+const CHUNK_BYTES = 16 * 1024;
+/** A larger frame (a jumbo frame) is copied into a buffer of its own: a chunk would waste too much of itself. */
+const LARGEST_IN_CHUNK = CHUNK_BYTES / 4;
+
 /**
  * Holds the frames of one direction of one port until their departure time, then hands them on in
  * order. One timer for the whole line (the head's departure), not one per frame: at 5,000 frames/s
- * with 50 ms of delay about 250 frames wait, each costing an array slot.
+ * with 50 ms of delay about 250 frames wait, each costing an array slot. What it holds counts
+ * against a HoldBudget (the port's, within its thread's): a frame beyond it is refused (ADR 0072).
  */
 export class DelayLine {
   private readonly scheduler = new DepartureScheduler();
@@ -20,6 +39,9 @@ export class DelayLine {
   private head = 0;
   private timer: unknown = undefined;
   private closed = false;
+  /** The chunk frames are being copied into, and how much of it is used (CHUNK_BYTES). */
+  private chunk: Uint8Array | undefined = undefined;
+  private chunkUsed = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -27,19 +49,43 @@ export class DelayLine {
     private readonly deliver: (frame: Uint8Array) => void,
     /** Told when delivering a frame threw: that frame is lost, the ones behind it still leave. */
     private readonly onFault: (err: unknown) => void = () => undefined,
+    private readonly budget: HoldBudget = UNBOUNDED,
   ) {}
 
   get pending(): number {
     return this.frames.length - this.head;
   }
 
-  push(frame: Uint8Array, delayMs: number): void {
-    if (this.closed) return;
+  /**
+   * Holds the frame for `delayMs` (and behind the frames before it); false when it is not held: the
+   * line is closed, or holding it would pass the budget's bound (the caller counts the drop). A
+   * refused frame takes no place in the order: the departures of the ones after it are not moved.
+   */
+  push(frame: Uint8Array, delayMs: number): boolean {
+    if (this.closed || !this.budget.take(frame.byteLength)) return false;
     const now = this.clock.nowMs();
     const departure = this.scheduler.departure(now, delayMs);
-    this.frames.push(frame);
+    this.frames.push(this.own(frame));
     this.departures.push(departure);
     if (this.timer === undefined) this.arm(now);
+    return true;
+  }
+
+  /** The frame itself when it owns its buffer (node:dgram's do), else a copy in the line's own chunk. */
+  private own(frame: Uint8Array): Uint8Array {
+    const length = frame.byteLength;
+    if (frame.byteOffset === 0 && length === frame.buffer.byteLength) return frame;
+    // `slice` is not used: on a Buffer it gives another view.
+    if (length > LARGEST_IN_CHUNK) return new Uint8Array(frame);
+    if (this.chunk === undefined || this.chunkUsed + length > CHUNK_BYTES) {
+      this.chunk = new Uint8Array(CHUNK_BYTES);
+      this.chunkUsed = 0;
+    }
+    // Not `subarray`: its species lookup costs more than the copy.
+    const copy = new Uint8Array(this.chunk.buffer, this.chunkUsed, length);
+    copy.set(frame);
+    this.chunkUsed += length;
+    return copy;
   }
 
   private arm(now: number): void {
@@ -55,7 +101,9 @@ export class DelayLine {
     // millisecond before a frame's departure; such a frame waits for the next timer (late by < 1 ms).
     while (this.head < this.frames.length && (this.departures[this.head] as number) <= now) {
       const frame = this.frames[this.head] as Uint8Array;
+      this.frames[this.head] = EMPTY;
       this.head++;
+      this.budget.give(frame.byteLength);
       // A throw out of a timer would end the process; out of this loop it would strand the rest.
       try {
         this.deliver(frame);
@@ -78,39 +126,55 @@ export class DelayLine {
   /**
    * Stops the line and gives what it still holds, each frame with its departure time (Clock's scale),
    * and the departure of the last frame scheduled: what the same line on another thread takes up
-   * (ADR 0069). Frames are copied out of whatever buffer they were views of, so only they cross.
+   * (ADR 0069). Frames are held in the line's own chunks (or their own buffers), never in a receive
+   * batch: what crosses is what is held, and a chunk shared by several frames crosses once.
    */
   handOver(): HeldFrames {
     const frames: { frame: Uint8Array; departureMs: number }[] = [];
-    for (let i = this.head; i < this.frames.length; i++) frames.push({ frame: (this.frames[i] as Uint8Array).slice(), departureMs: this.departures[i] as number });
+    for (let i = this.head; i < this.frames.length; i++) frames.push({ frame: this.frames[i] as Uint8Array, departureMs: this.departures[i] as number });
     const lastDepartureMs = this.scheduler.lastDeparture;
     this.close();
     return { frames, lastDepartureMs };
   }
 
-  /** Takes up what the same line held on another thread (before this one holds anything): each frame leaves at its own time, in order. */
-  takeUp(held: HeldFrames): void {
-    if (this.closed) return;
+  /**
+   * Takes up what the same line held on another thread (before this one holds anything): each frame
+   * leaves at its own time, in order. Answers the frames not taken up: beyond this thread's bounds
+   * (the caller counts them as dropped), or all of them on a closed line: the length of each.
+   */
+  takeUp(held: HeldFrames): readonly number[] {
+    if (this.closed) return held.frames.map(({ frame }) => frame.byteLength);
+    const refused: number[] = [];
     // A time that is no time (+Infinity would hold the line for ever) is left out.
     const time = (ms: number): boolean => Number.isFinite(ms);
     if (time(held.lastDepartureMs)) this.scheduler.resumeAfter(held.lastDepartureMs);
     let last = Number.NEGATIVE_INFINITY;
     for (const { frame, departureMs } of held.frames) {
       if (!time(departureMs)) continue;
+      if (!this.budget.take(frame.byteLength)) {
+        refused.push(frame.byteLength);
+        continue;
+      }
       // Never out of order: a departure before the previous one leaves with it.
       last = Math.max(last, departureMs);
-      this.frames.push(frame);
+      this.frames.push(this.own(frame));
       this.departures.push(last);
     }
     if (this.timer === undefined && this.pending > 0) this.arm(this.clock.nowMs());
+    return refused;
   }
 
-  /** Drops what is still waiting (the port is going away); answers how many frames that was. */
+  /**
+   * Drops what is still waiting (the port is going away) and gives its room back to the budget;
+   * answers how many frames that was. The frames are let go of at once, not when the line is.
+   */
   close(): number {
     this.closed = true;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     this.timer = undefined;
     const dropped = this.pending;
+    for (let i = this.head; i < this.frames.length; i++) this.budget.give((this.frames[i] as Uint8Array).byteLength);
+    this.chunk = undefined;
     this.frames.length = 0;
     this.departures.length = 0;
     this.head = 0;

@@ -21,6 +21,7 @@ import type { ComputeNotification, Notifications } from "../ports/notifications.
 import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
 import { DelayLine, type HeldFrames } from "./delay-line.js";
+import { HoldBudget } from "../../domain/filters/hold-limit.js";
 import type { CaptureRunning, NodeState, PortState } from "./node-state.js";
 import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
 
@@ -34,9 +35,29 @@ export interface DataPlaneOptions {
   readonly macAgingMs: number;
   /** MAC table size per switch; the oldest entry goes when it is full. */
   readonly macTableCapacity: number;
+  /**
+   * Frames and bytes (the frames' own length) the delays of one port may hold at once, both
+   * directions together; a frame beyond either is dropped (`delay_limit`, ADR 0072).
+   */
+  readonly heldFramesPerPort: number;
+  readonly heldBytesPerPort: number;
+  /** The same, for every port of one data-plane thread together (a worker, or the main thread without workers). */
+  readonly heldFramesPerWorker: number;
+  readonly heldBytesPerWorker: number;
 }
 
-export const DEFAULT_DATA_PLANE_OPTIONS: DataPlaneOptions = { macAgingMs: 300_000, macTableCapacity: 8192 };
+/**
+ * Per port, 64 MiB: half a second of a 1 Gbit/s link (netem's default `limit` of 1,000 packets is
+ * 12 ms of it); per thread, four such ports. 65,536 frames bound the bookkeeping of small frames.
+ */
+export const DEFAULT_DATA_PLANE_OPTIONS: DataPlaneOptions = {
+  macAgingMs: 300_000,
+  macTableCapacity: 8192,
+  heldFramesPerPort: 65_536,
+  heldBytesPerPort: 64 * 1024 * 1024,
+  heldFramesPerWorker: 262_144,
+  heldBytesPerWorker: 256 * 1024 * 1024,
+};
 
 /** One live switch port: its NIO's socket, its filter chain, its delay lines and capture. */
 class LivePort {
@@ -90,10 +111,16 @@ class LivePort {
     };
   }
 
-  /** Takes up what the same port's delay lines held on another thread. */
+  /** Takes up what the same port's delay lines held on another thread; what this thread's bounds leave out is dropped and counted. */
   takeUpLines(held: PortState["held"]): void {
     const takeUp = (line: DelayLine, frames: HeldFrames | undefined): void => {
-      if (frames !== undefined) line.takeUp(frames);
+      if (frames === undefined) return;
+      // A held ingress frame had not reached the switch yet: it is received and dropped here.
+      const ingress = line === this.ingressDelay || line === this.express.ingress;
+      for (const bytes of line.takeUp(frames)) {
+        if (ingress) this.counters?.countInDropped(bytes, "delay_limit");
+        else this.counters?.countEgressDrop("delay_limit");
+      }
     };
     takeUp(this.ingressDelay, held.ingress);
     takeUp(this.egressDelay, held.egress);
@@ -147,6 +174,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private readonly matchers = new Map<string, BpfMatcher>();
   /** The state of nodes arriving from another worker, taken up as their ports are attached (takeOver). */
   private readonly arriving = new Map<string, NodeState>();
+  /** What every delay line of this thread holds, within its bound (ADR 0072); made with the options. */
+  private heldHere: HoldBudget | undefined;
   /** Capture starts under way (their file being opened): close() waits for them, so none leaves its file open. */
   private readonly starting = new Set<Promise<unknown>>();
 
@@ -161,6 +190,15 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.DataPlaneOptions) private readonly options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
   ) {}
+
+  private get threadBudget(): HoldBudget {
+    return (this.heldHere ??= new HoldBudget({ frames: this.options.heldFramesPerWorker, bytes: this.options.heldBytesPerWorker }));
+  }
+
+  /** Frames and bytes every delay line of this data plane holds now (never beyond heldFramesPerWorker / heldBytesPerWorker). */
+  held(): { readonly frames: number; readonly bytes: number } {
+    return { frames: this.threadBudget.frames, bytes: this.threadBudget.bytes };
+  }
 
   /** Tells the user (the controller's console, through the notifications) and the operator's log. */
   private tell(notification: ComputeNotification, logLine: string, fields: Record<string, unknown>): void {
@@ -289,7 +327,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
 
   /** A port with its delay lines and, for nio_udp, its socket; not yet part of the node's forwarding. */
   private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
-    const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err));
+    // What the port's delay lines hold together, within the thread's bound (ADR 0072).
+    const held = new HoldBudget({ frames: this.options.heldFramesPerPort, bytes: this.options.heldBytesPerPort }, this.threadBudget);
+    const makeLine = (deliver: (frame: Uint8Array) => void) => new DelayLine(this.clock, this.timers, deliver, (err) => this.faulted(live, livePort, err), held);
     const livePort: LivePort = new LivePort(
       portNumber,
       nio,
@@ -374,11 +414,10 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     // The switch counts it as received when it takes it in, once its delay is over. A frame without
     // delay still waits behind frames held under an earlier delay setting: the order is kept (ADR
     // 0055); one that overtakes on purpose (reorder) or that match left untouched does not.
-    if (overtakes) {
-      if (delayMs <= 0) this.intoSwitch(live, port, frame);
-      else port.expressLine("ingress").push(frame, delayMs);
-    } else if (delayMs <= 0 && port.ingressDelay.pending === 0) this.intoSwitch(live, port, frame);
-    else port.ingressDelay.push(frame, delayMs);
+    if (overtakes && delayMs <= 0) this.intoSwitch(live, port, frame);
+    else if (!overtakes && delayMs <= 0 && port.ingressDelay.pending === 0) this.intoSwitch(live, port, frame);
+    // Beyond the port's or the thread's bound (ADR 0072): received, and dropped there.
+    else if (!(overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs)) port.counters?.countInDropped(frame.length, "delay_limit");
   }
 
   private intoSwitch(live: LiveNode, port: LivePort, frame: Uint8Array): void {
@@ -411,11 +450,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
-    if (overtakes) {
-      if (delayMs <= 0) this.ontoWire(port, frame);
-      else port.expressLine("egress").push(frame, delayMs);
-    } else if (delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
-    else port.egressDelay.push(frame, delayMs);
+    if (overtakes && delayMs <= 0) this.ontoWire(port, frame);
+    else if (!overtakes && delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
+    else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs)) port.counters?.countEgressDrop("delay_limit");
   }
 
   private ontoWire(port: LivePort, frame: Uint8Array): void {

@@ -48,8 +48,9 @@ export function nextDeparture(previousDepartureMs: number, arrivalMs: number, de
 /**
  * One frame's delay when the jitter follows a distribution other than GNS3's uniform one, as netem
  * draws it: the latency plus `jitterMs` × a standard variate, never below 0. Normal: a standard normal
- * (by its quantile function). Pareto: netem's, a Pareto of shape 3 scaled to mean 0 and standard deviation 1 (heavy
- * tail to the late side). Fractional milliseconds are kept.
+ * (by its quantile function). Pareto: netem's, a Pareto of shape 3 with its tail cut at
+ * PARETO_MAX_DEVIATIONS, scaled to mean 0 and standard deviation 1 (heavy tail to the late side, never
+ * later than latency + 4 × jitter: ADR 0072). Fractional milliseconds are kept.
  */
 export function distributedDelayMs(latencyMs: number, jitterMs: number, distribution: "normal" | "pareto", random: RandomSource): number {
   if (jitterMs <= 0) return Math.max(0, latencyMs);
@@ -61,12 +62,46 @@ function standardNormal(random: RandomSource): number {
   return normalQuantile(random.next());
 }
 
-/** Pareto(shape 3, scale 1) has mean 1.5 and standard deviation √3 / 2. */
+/**
+ * The latest a pareto delay comes, in jitters after the latency. Pareto(3) has no fourth moment: one
+ * draw in 10⁶ is 100 deviations late, and a line that keeps order holds every frame behind it that
+ * long. netem's table is cut the same way: its values are 16-bit, at most 4 × its scale.
+ */
+export const PARETO_MAX_DEVIATIONS = 4;
+
 const PARETO_SHAPE = 3;
-const PARETO_MEAN = 1.5;
-const PARETO_SD = Math.sqrt(3) / 2;
+
+/** Mean and standard deviation of Pareto(shape 3, scale 1) with every value above `cap` taken as `cap`. */
+function cutParetoMoments(cap: number): { mean: number; sd: number } {
+  // E[min(X, c)] = 1.5 − 1/(2c²); E[min(X, c)²] = 3 − 2/c (shape 3, scale 1).
+  const mean = 1.5 - 1 / (2 * cap * cap);
+  return { mean, sd: Math.sqrt(3 - 2 / cap - mean * mean) };
+}
+
+/**
+ * The cut, on Pareto(3)'s own scale, at which the standardised cut distribution reaches exactly
+ * PARETO_MAX_DEVIATIONS (bisection: the standardised cap grows with the cut).
+ */
+function paretoCut(deviations: number): number {
+  let low = 1.5;
+  let high = 1e6;
+  for (let i = 0; i < 200; i++) {
+    const mid = (low + high) / 2;
+    const { mean, sd } = cutParetoMoments(mid);
+    if ((mid - mean) / sd < deviations) low = mid;
+    else high = mid;
+  }
+  return low;
+}
+
+const PARETO_CUT = paretoCut(PARETO_MAX_DEVIATIONS);
+const PARETO_MOMENTS = cutParetoMoments(PARETO_CUT);
+
+/** The earliest a pareto delay comes, in jitters before the latency (about 0.82): the distribution's floor. */
+export const PARETO_MIN_DEVIATIONS = (PARETO_MOMENTS.mean - 1) / PARETO_MOMENTS.sd;
 
 function standardPareto(random: RandomSource): number {
-  const x = 1 / Math.pow(1 - random.next(), 1 / PARETO_SHAPE);
-  return (x - PARETO_MEAN) / PARETO_SD;
+  const x = Math.min(PARETO_CUT, 1 / Math.pow(1 - random.next(), 1 / PARETO_SHAPE));
+  // Never past the cap by a rounding.
+  return Math.min(PARETO_MAX_DEVIATIONS, (x - PARETO_MOMENTS.mean) / PARETO_MOMENTS.sd);
 }

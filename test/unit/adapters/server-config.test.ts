@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, exposureWarning, resolveConfig } from "../../../src/adapters/config/server-config.js";
+import { DEFAULT_DATA_PLANE_OPTIONS } from "../../../src/application/dataplane/switch-data-plane.js";
 import { parseIni } from "../../../src/adapters/config/ini.js";
 
 describe("server configuration", () => {
@@ -49,6 +50,23 @@ describe("server configuration", () => {
     expect(resolveConfig(["--config-dir", dir, "--no-dataplane-balance"], { NETEMU_DATAPLANE_BALANCE: "true" }).dataPlaneBalance).to.equal(false);
     expect(resolveConfig(["--config-dir", dir, "--dataplane-balance"], {}).dataPlaneBalance).to.equal(true);
     expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DATAPLANE_BALANCE: "sometimes" })).to.throw(ConfigError, "NETEMU_DATAPLANE_BALANCE");
+  });
+
+  it("bounds what delays hold at 64 MiB per port and 256 MiB per data-plane thread, unless told otherwise in a size (flag over environment over file)", () => {
+    // A frame per KiB: the data plane's own defaults.
+    expect(resolveConfig(["--config-dir", dir], {}).delayLimits).to.deep.equal({
+      heldBytesPerPort: DEFAULT_DATA_PLANE_OPTIONS.heldBytesPerPort,
+      heldFramesPerPort: DEFAULT_DATA_PLANE_OPTIONS.heldFramesPerPort,
+      heldBytesPerWorker: DEFAULT_DATA_PLANE_OPTIONS.heldBytesPerWorker,
+      heldFramesPerWorker: DEFAULT_DATA_PLANE_OPTIONS.heldFramesPerWorker,
+    });
+    expect(resolveConfig(["--config-dir", dir], {}).delayLimits).to.deep.equal({ heldBytesPerPort: 64 * 1024 ** 2, heldFramesPerPort: 65_536, heldBytesPerWorker: 256 * 1024 ** 2, heldFramesPerWorker: 262_144 });
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\ndelay_limit_port = 16M\ndelay_limit_worker = 1G\n");
+    expect(resolveConfig(["--config-dir", dir], {}).delayLimits).to.deep.equal({ heldBytesPerPort: 16 * 1024 ** 2, heldFramesPerPort: 16_384, heldBytesPerWorker: 1024 ** 3, heldFramesPerWorker: 1024 ** 2 });
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_DELAY_LIMIT_PORT: "1G" }).delayLimits.heldBytesPerPort).to.equal(1024 ** 3);
+    expect(resolveConfig(["--config-dir", dir, "--delay-limit-worker", "65536"], { NETEMU_DELAY_LIMIT_WORKER: "2G" }).delayLimits).to.deep.include({ heldBytesPerWorker: 65536, heldFramesPerWorker: 64 });
+    expect(() => resolveConfig(["--config-dir", dir, "--delay-limit-port", "1K"], {})).to.throw(ConfigError, '--delay-limit-port must be at least 64K, got "1K"');
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DELAY_LIMIT_WORKER: "lots" })).to.throw(ConfigError, "NETEMU_DELAY_LIMIT_WORKER must be a size");
   });
 
   it("refuses bad values, naming where they came from", () => {

@@ -129,12 +129,12 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
 
   describe("delay_distribution: the jitter drawn from netem's distributions", () => {
     /** Mean, standard deviation, minimum and median of `n` delays. */
-    function moments(settings: FilterSettings, n: number): { mean: number; sd: number; min: number; median: number } {
+    function moments(settings: FilterSettings, n: number): { mean: number; sd: number; min: number; max: number; median: number } {
       const c = chain(settings, 21);
       const xs = Array.from({ length: n }, () => c.process(frameOf(64), "egress", 0).delayMs).sort((a, b) => a - b);
       const mean = xs.reduce((a, b) => a + b, 0) / n;
       const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-      return { mean, sd, min: xs[0] as number, median: xs[Math.floor(n / 2)] as number };
+      return { mean, sd, min: xs[0] as number, max: xs[n - 1] as number, median: xs[Math.floor(n / 2)] as number };
     }
 
     it("normal: the latency as mean and the jitter as standard deviation (100 ± 10 ms over 200,000 frames)", () => {
@@ -144,12 +144,14 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
       expect(m.median).to.be.within(99.8, 100.2);
     });
 
-    it("pareto: the same mean and deviation, a floor below the mean and a long tail above it", () => {
+    it("pareto: the same mean and deviation, a floor below the mean and a long tail above it, cut at 4 jitters", () => {
       const m = moments({ delay: [100, 10], delay_distribution: ["pareto"] }, 400_000);
       expect(m.mean).to.be.within(99.8, 100.2);
-      expect(m.sd).to.be.within(9.3, 10.7);
-      // Pareto(3) scaled: nothing below 100 − 10 × 0.5/0.866 = 94.23 ms; the median is under the mean.
-      expect(m.min).to.be.at.least(94.22);
+      expect(m.sd).to.be.within(9.8, 10.2);
+      // Pareto(3) cut and scaled (ADR 0072): nothing below 100 − 10 × 0.8202 = 91.80 ms, nothing above 140 ms; the median is under the mean.
+      expect(m.min).to.be.at.least(91.79);
+      expect(m.max).to.be.at.most(140 + 1e-9);
+      expect(m.max, "the cut is reached").to.be.above(139.99);
       expect(m.median).to.be.below(99);
     });
 

@@ -27,7 +27,7 @@ describe("GET /v2/netemu/ready: whether the disk holds every acknowledged change
     s = await startTestServer();
     const r = await s.request("GET", "/v2/netemu/ready");
     expect(r.status).to.equal(200);
-    expect(r.json).to.deep.equal({ ready: true, unwritten_projects: [] });
+    expect(r.json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
   });
 
   it("answers 503 naming the project, its error code and since when while its file cannot be written, and 200 once it is", async () => {
@@ -57,7 +57,7 @@ describe("GET /v2/netemu/ready: whether the disk holds every acknowledged change
 
     rmSync(blocker);
     const caughtUp = await until(s, "/v2/netemu/ready", (r) => r.status === 200);
-    expect(caughtUp.json).to.deep.equal({ ready: true, unwritten_projects: [] });
+    expect(caughtUp.json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
     expect(existsSync(join(projectsPath, PROJECT, "lab.gns3"))).to.equal(true);
     expect((await s.request("GET", "/metrics")).text).to.include("netemu_unwritten_projects 0");
     const episodes = logger.lines.filter((l) => l.msg === "project file could not be written: retrying until it can" || l.msg === "project file written again");

@@ -290,6 +290,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     slot.givenUp = { retryAt, timer };
     this.options.logger.error("data plane worker keeps dying; not restarted: its nodes forward nothing until it is tried again, or brought back (POST /v2/netemu/data-plane/restart)", {
       ...fields,
+      retryInMs: wait,
       nextAttempt: new Date(retryAt).toISOString(),
     });
     this.tell(this.nodesOn(slot), `stopped after repeated failures: it forwards nothing until it is tried again at ${new Date(retryAt).toISOString()}, or brought back by the operator`);

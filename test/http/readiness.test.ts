@@ -30,6 +30,21 @@ describe("GET /v2/netemu/ready: whether the disk holds every acknowledged change
     expect(r.json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
   });
 
+  for (const workers of [0, 2]) {
+    it(`lists no dark data-plane worker and counts no death while every node forwards (${workers === 0 ? "the data plane on the main thread" : "2 worker threads"})`, async () => {
+      s = await startTestServer({ dataPlaneWorkers: workers });
+      expect((await s.request("GET", "/v2/netemu/ready")).json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
+      const restarted = await s.request("POST", "/v2/netemu/data-plane/restart");
+      expect(restarted.status).to.equal(200);
+      expect(restarted.json, "nothing to bring back").to.deep.equal({ restarted_workers: [], dark_workers: [] });
+      const scrape = (await s.request("GET", "/metrics")).text;
+      expect(scrape).to.include("netemu_dataplane_workers_given_up 0");
+      expect(scrape).to.include("netemu_dataplane_dark_nodes 0");
+      const deaths = scrape.split("\n").filter((l) => l.startsWith("netemu_dataplane_worker_deaths_total{"));
+      expect(deaths, "a series per worker").to.deep.equal(Array.from({ length: workers }, (_, w) => `netemu_dataplane_worker_deaths_total{worker="${w}"} 0`));
+    });
+  }
+
   it("answers 503 naming the project, its error code and since when while its file cannot be written, and 200 once it is", async () => {
     const logger = new RecordingLogger();
     s = await startTestServer({ persistProjects: true, overrides: { logger } });

@@ -508,6 +508,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       const synced = await this.syncOn(slot, node);
       if (E.isRight(synced)) {
         this.desired.set(node.nodeId, node);
+        // A port whose NIO went took its capture with it.
+        const running = this.captures.get(node.nodeId);
+        for (const portNumber of running?.keys() ?? []) if (!node.nios.has(portNumber)) running?.delete(portNumber);
         // A node a restarted worker could not take back, taken now.
         if (slot.restoring.delete(node.nodeId)) this.noteBack(slot);
       }

@@ -178,12 +178,16 @@ describe("a data-plane worker that dies of memory: an operator event (ADR 0073, 
     expect(await forwards(sw)).to.equal(true);
   });
 
-  it("reports a capture that ran when it died as stopped: the file closed with whole records, a capture_failed naming it, and none running after", async () => {
+  it("reports a capture that ran when it died as stopped (the file closed with whole records, a capture_failed naming it, none running after), and not one that had ended with its NIO", async () => {
     start();
     const sw = await wireSwitch(dp, switchNode(SW1, "SW1"), opened);
     const file = join(dir, "sw1-0.pcap");
     expect(E.isRight(await dp.start(SW1, 0, file))).to.equal(true);
+    expect(E.isRight(await dp.start(SW1, 1, join(dir, "sw1-1.pcap")))).to.equal(true);
     expect(await forwards(sw)).to.equal(true);
+    // Port 1's NIO goes, and its capture with it: only port 0's is running at the death.
+    const withoutPort1 = { ...sw.node, nios: new Map([...sw.node.nios].filter(([port]) => port !== 1)) };
+    expect(E.isRight(await dp.sync(withoutPort1))).to.equal(true);
     await exhaustHeap();
 
     const failed = told.filter((n) => n.kind === "capture_failed");

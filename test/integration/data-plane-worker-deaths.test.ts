@@ -125,12 +125,19 @@ describe("a data-plane worker that dies of memory: an operator event (ADR 0073, 
     const busy = await wireSwitch(dp, switchNode(SW1, "SW-busy"), opened);
     await wireSwitch(dp, switchNode("aaaaaaaa-0000-4000-8000-0000000000d4", "SW-idle"), opened);
     const frame = ethernetFrame(BROADCAST, A, { payload: 46 });
-    const floodEnds = Date.now() + 600;
-    while (Date.now() < floodEnds) {
-      await busy.peers[0].send(frame, busy.lports[0]);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    // The flood runs until after the death, so the worker's last reading (every 100 ms) is of it.
+    let flooding = true;
+    const flood = (async () => {
+      while (flooding) {
+        await busy.peers[0].send(frame, busy.lports[0]);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    await until(() => busy.peers[1].received.length, (n) => n >= 50, "the flood going through");
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await exhaustHeap();
+    flooding = false;
+    await flood;
     const rates = Object.fromEntries((dp.darkWorkers()[0]?.nodes ?? []).map((n) => [n.name, n.framesPerSecond]));
     expect(rates["SW-busy"]).to.be.greaterThan(0);
     expect(rates["SW-idle"]).to.equal(0);
@@ -185,6 +192,8 @@ describe("a data-plane worker that dies of memory: an operator event (ADR 0073, 
     expect(E.isRight(await dp.start(SW1, 0, file))).to.equal(true);
     expect(E.isRight(await dp.start(SW1, 1, join(dir, "sw1-1.pcap")))).to.equal(true);
     expect(await forwards(sw)).to.equal(true);
+    // The frame's record is on disk before the death (the writer writes a moment later, off the frame path).
+    await until(() => readFileSync(file).length, (bytes) => bytes > 24, "the capture's first record on disk");
     // Port 1's NIO goes, and its capture with it: only port 0's is running at the death.
     const withoutPort1 = { ...sw.node, nios: new Map([...sw.node.nios].filter(([port]) => port !== 1)) };
     expect(E.isRight(await dp.sync(withoutPort1))).to.equal(true);

@@ -343,4 +343,15 @@ describe("a data-plane worker killed by memory, seen over HTTP: /v2/netemu/ready
     expect(back.value("netemu_dataplane_workers_given_up")).to.equal(0);
     expect(back.value("netemu_dataplane_dark_nodes")).to.equal(0);
   });
+
+  it("lets an embedder see it and bring it back through the use cases, without HTTP", async () => {
+    const uc = s.netemu.useCases;
+    for (let i = 0; i < 5; i++) await dp.sync(createEthernetSwitch({ nodeId: `cccccccc-0000-4000-8000-00000000000${i}`, projectId: PROJECT, name: `oom-${i}`, console: null, consoleType: "none", portsMapping: defaultPortsMapping() })).catch(() => undefined);
+    const before = uc.checkReadiness.execute();
+    expect(before.ready).to.equal(false);
+    expect(before.darkWorkers.map((w) => [w.worker, w.state])).to.deep.equal([[0, "given_up"]]);
+    const back = await uc.bringBackDataPlane.execute();
+    expect(back).to.deep.equal({ restartedWorkers: [0], darkWorkers: [] });
+    expect(uc.checkReadiness.execute()).to.deep.include({ ready: true, darkWorkers: [] });
+  });
 });

@@ -125,6 +125,8 @@ export type * from "./application/ports/host.js";
 export type * from "./application/ports/notifications.js";
 export type * from "./application/ports/project-files.js";
 export type * from "./application/ports/impairment-store.js";
+export type * from "./application/ports/data-plane-health.js";
+export { NO_DATA_PLANE_WORKERS } from "./application/ports/data-plane-health.js";
 export { InMemoryImpairmentStore } from "./adapters/persistence/in-memory-impairment-store.js";
 export { NotificationHub } from "./application/notification-hub.js";
 export {

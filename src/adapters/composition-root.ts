@@ -9,6 +9,7 @@ import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
 import type { DataPlane, DataPlaneThreads } from "../application/ports/data-plane.js";
+import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../application/ports/data-plane-health.js";
 import type { Clock, IdGenerator, Logger, Lifecycle, LogLevel } from "../application/ports/system.js";
 import type {
   ComputeNodeRepository,
@@ -90,6 +91,8 @@ export interface PortOverrides {
   readonly dataPlane?: DataPlane & PacketCaptures;
   /** The threads of the host's own data plane, for the metrics of their event-loop delay. */
   readonly dataPlaneThreads?: DataPlaneThreads;
+  /** What the host's own data plane tells of its threads' deaths, for readiness, metrics and the way back (ADR 0073). */
+  readonly dataPlaneHealth?: DataPlaneHealth;
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
   readonly notifications?: Notifications;
@@ -262,6 +265,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
+  let health: DataPlaneHealth = NO_DATA_PLANE_WORKERS;
   if (o.dataPlane !== undefined) value(TOKENS.DataPlane, o.dataPlane);
   else if (workers > 0) {
     const workerDataPlane = new WorkerDataPlane({
@@ -275,8 +279,12 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     });
     value(TOKENS.DataPlane, workerDataPlane);
     threads = workerDataPlane;
+    health = workerDataPlane;
   } else c.registerSingleton(TOKENS.DataPlane, SwitchDataPlane);
   value(TOKENS.DataPlaneThreads, o.dataPlaneThreads ?? threads);
+  // Which nodes are dark because their worker died, read by readiness and the metrics (ADR 0073).
+  const dataPlaneHealth = o.dataPlaneHealth ?? health;
+  value(TOKENS.DataPlaneHealth, dataPlaneHealth);
   // The data plane's sockets are where captures tap the frames: one object serves both ports.
   c.register(TOKENS.PacketCaptures, { useFactory: (container) => container.resolve(TOKENS.DataPlane) });
 
@@ -313,7 +321,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
   const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
-  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind);
+  const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind, dataPlaneHealth);
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();

@@ -1,4 +1,4 @@
-import type { Worker } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
@@ -17,6 +17,7 @@ import { type NodeLoad, type PlacementPolicy, planMove } from "../domain/placeme
 import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
 import { startWorker } from "./worker-start.js";
 import type { NodeState } from "../application/dataplane/node-state.js";
+import type { DarkNode, DarkWorker, DataPlaneHealth, WorkerLifeCounts } from "../application/ports/data-plane-health.js";
 
 interface PendingCall {
   readonly op: WorkerOp;
@@ -37,11 +38,44 @@ interface Slot {
   readonly programsSent: Set<string>;
   /** Its nodes' frame rates as it last reported them (ADR 0069). */
   loads: readonly NodeFrameRate[];
+  /** Deaths and restarts since netemu started (ADR 0073). */
+  deathsTotal: number;
+  restartsTotal: number;
+  /** The error the running worker reported before it exits (its exit event carries only a code). */
+  lastError: string | undefined;
+  /** Set from a death until every node is given back: its nodes are dark (ADR 0073). */
+  dark: Darkness | undefined;
+  /** Its nodes that a restarted worker has not taken back yet (or could not): they are dark too. */
+  readonly restoring: Set<string>;
+  /** Set while given up: when it is tried again by itself. */
+  givenUp: { readonly retryAt: number; readonly timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The wait before the next automatic attempt after a give-up: doubles each time (ADR 0073). */
+  retryMs: number;
+  /** When it was last given up. */
+  givenUpAt: number | undefined;
+  /** Restores of its nodes under way (a worker restarting, or an operator's call). */
+  restoresUnderWay: number;
+}
+
+/** One dark episode of a worker: since its first death, why it last died, its nodes' rates before. */
+interface Darkness {
+  readonly since: number;
+  reason: string;
+  exitCode: number;
+  /** Each node's frame rate as last reported before the first death. */
+  readonly rates: ReadonlyMap<string, number>;
 }
 
 /** A worker that dies this often within RESTART_WINDOW_MS is not restarted again. */
 const MAX_DEATHS = 5;
 const RESTART_WINDOW_MS = 60_000;
+/** The first wait before a given-up worker is tried again by itself; it doubles at each give-up, up to the cap. */
+const GIVEN_UP_RETRY_MS = 60_000;
+const GIVEN_UP_RETRY_CAP_MS = 30 * 60_000;
+/** A give-up this long after the previous one starts the back-off again from its first wait. */
+const BACKOFF_MEMORY_MS = 60 * 60_000;
+/** A death's log line names this many nodes at most (and counts them all). */
+const NODES_NAMED = 20;
 
 /** Load intervals a node stays on the worker it moved to before it may move again (with the gain margin, no flapping). */
 const PINNED_INTERVALS = 10;
@@ -70,6 +104,10 @@ interface WorkerDataPlaneOptions {
   readonly placement?: PlacementPolicy;
   /** The worker's module; only tests replace it (with one that can be made to fail). */
   readonly workerScript?: URL;
+  /** Each worker's heap and stack limits (default: Node's); a worker that exceeds them dies and is restarted. */
+  readonly resourceLimits?: ResourceLimits;
+  /** The first wait before a given-up worker is tried again by itself, in ms (default 60 s; doubles each give-up, ADR 0073). */
+  readonly givenUpRetryMs?: number;
 }
 
 /**
@@ -81,7 +119,7 @@ interface WorkerDataPlaneOptions {
  * A worker that dies (a bug, out of memory) fails the calls it had not answered, is started again and
  * given back its nodes as they were last synced; their captures, counters and MAC tables start afresh.
  */
-export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThreads {
+export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThreads, DataPlaneHealth {
   private readonly slots: Slot[];
   /** Each live node as last synced: what a restarted worker is given back. */
   private readonly desired = new Map<string, ComputeNode>();
@@ -102,12 +140,31 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private quietUntil = 0;
   private rebalancing = false;
   private readonly rebalancer: ReturnType<typeof setInterval> | undefined;
+  /** The captures running, per node and port (their files): what a worker's death stops (ADR 0073). */
+  private readonly captures = new Map<string, Map<number, string>>();
 
   constructor(private readonly options: WorkerDataPlaneOptions) {
     this.script = options.workerScript ?? new URL("./data-plane-worker.js", import.meta.url);
     this.workerData = { dataPlane: options.dataPlane, transport: options.transport, ...(options.loadIntervalMs === undefined ? {} : { loadIntervalMs: options.loadIntervalMs }) };
     this.slots = Array.from({ length: options.workers }, (_, index) => {
-      const slot: Slot = { index, worker: undefined, pending: new Map(), deaths: [], holds: new Set(), programsSent: new Set(), loads: [] };
+      const slot: Slot = {
+        index,
+        worker: undefined,
+        pending: new Map(),
+        deaths: [],
+        holds: new Set(),
+        programsSent: new Set(),
+        loads: [],
+        deathsTotal: 0,
+        restartsTotal: 0,
+        lastError: undefined,
+        dark: undefined,
+        restoring: new Set(),
+        givenUp: undefined,
+        retryMs: options.givenUpRetryMs ?? GIVEN_UP_RETRY_MS,
+        givenUpAt: undefined,
+        restoresUnderWay: 0,
+      };
       this.spawn(slot);
       return slot;
     });
@@ -141,15 +198,20 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
 
   private spawn(slot: Slot): void {
     const { logger, notifications } = this.options;
-    const worker = startWorker(this.script, this.workerData);
+    const worker = startWorker(this.script, this.workerData, this.options.resourceLimits);
     slot.worker = worker;
     // A new worker keeps no record of any node (each one's next sync is whole) and no program.
     slot.holds.clear();
     slot.programsSent.clear();
     slot.loads = [];
+    slot.lastError = undefined;
     worker.on("message", (m: WorkerMessage) => {
       if ("event" in m) {
-        if (m.event === "notification") notifications.publish(m.notification);
+        if (m.event === "notification") {
+          // A capture whose file failed has stopped on the worker: its death has none to stop.
+          if (m.notification.kind === "capture_failed") this.captures.get(m.notification.node.nodeId)?.delete(m.notification.portNumber);
+          notifications.publish(m.notification);
+        }
         else if (m.event === "loads") slot.loads = m.loads;
         else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
         return;
@@ -161,14 +223,21 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       if ("error" in m) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
       else call.resolve(m.value);
     });
-    worker.on("error", (err) => logger.error("data plane worker failed", { worker: slot.index, err: err.stack ?? String(err) }));
+    // Said once, with the death it causes (died()).
+    worker.on("error", (err) => {
+      if (slot.worker === worker) slot.lastError = err.message;
+    });
     worker.on("exit", (code) => this.died(slot, worker, code));
     // An idle worker must not keep an embedding host's process alive (shutdown ends them anyway), but
     // one that owes an answer must: a host awaiting a call would otherwise exit with nothing to do.
     worker.unref();
   }
 
-  /** A worker ended: fail what it owed, and unless netemu is closing, start it again with its nodes. */
+  /**
+   * A worker ended: fail what it owed and stop its captures; unless netemu is closing, say so (one error
+   * line) and start it again with its nodes, or, when it keeps dying, give it up until its next attempt
+   * or an operator's call (ADR 0073). Its nodes are dark until they are given back.
+   */
   private died(slot: Slot, worker: Worker, code: number): void {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
@@ -178,26 +247,162 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     if (this.closed) return;
 
     const now = Date.now();
+    const reason = slot.lastError ?? `exit code ${code}`;
+    slot.deathsTotal++;
     slot.deaths.push(now);
     while (slot.deaths.length > 0 && (slot.deaths[0] as number) < now - RESTART_WINDOW_MS) slot.deaths.shift();
-    const nodes = [...this.desired.values()].filter((node) => this.slotOf(node.nodeId) === slot);
-    const fields = { worker: slot.index, exitCode: code, unanswered: owed.length, nodes: nodes.length };
+    const nodes = this.nodesOn(slot);
+    if (slot.dark === undefined) slot.dark = { since: now, reason, exitCode: code, rates: new Map(slot.loads.map((l) => [l.nodeId, l.framesPerSecond])) };
+    else Object.assign(slot.dark, { reason, exitCode: code });
+    slot.restoring.clear();
+    for (const node of nodes) slot.restoring.add(node.nodeId);
+    this.stopCapturesOf(nodes, reason);
+
+    const fields = {
+      worker: slot.index,
+      exitCode: code,
+      reason,
+      unanswered: owed.length,
+      nodes: nodes.length,
+      nodeNames: nodes.slice(0, NODES_NAMED).map((n) => n.name),
+      deaths: slot.deaths.length,
+    };
     if (slot.deaths.length >= MAX_DEATHS) {
-      this.options.logger.error("data plane worker keeps dying; not restarted: its nodes forward nothing until netemu restarts", { ...fields, deaths: slot.deaths.length });
-      this.tell(nodes, "stopped after repeated failures: it forwards nothing until netemu restarts");
+      this.giveUp(slot, now, fields);
       return;
     }
     this.options.logger.error("data plane worker died; restarting it with its nodes", fields);
-    this.spawn(slot);
-    for (const node of nodes) {
-      this.syncOn(slot, node).then(
-        (synced) => {
-          if (E.isLeft(synced)) this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, error: synced.left._tag });
-        },
-        (err: Error) => this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, err: err.message }),
-      );
-    }
     this.tell(nodes, "restarted after a failure: its captures stopped and its counters and MAC table start again from zero");
+    void this.restart(slot);
+  }
+
+  /** A worker that keeps dying waits, longer each time, before it is tried again by itself (ADR 0073). */
+  private giveUp(slot: Slot, now: number, fields: Record<string, unknown>): void {
+    if (slot.givenUpAt !== undefined && now - slot.givenUpAt > BACKOFF_MEMORY_MS) slot.retryMs = this.options.givenUpRetryMs ?? GIVEN_UP_RETRY_MS;
+    const wait = slot.retryMs;
+    slot.retryMs = Math.min(2 * wait, Math.max(wait, GIVEN_UP_RETRY_CAP_MS));
+    slot.givenUpAt = now;
+    const retryAt = now + wait;
+    const timer = setTimeout(() => {
+      if (slot.givenUp?.timer !== timer || this.closed) return;
+      this.options.logger.info("trying a given-up data plane worker again", { worker: slot.index, waitedMs: wait });
+      void this.comeBack(slot);
+    }, wait);
+    // The next attempt must not keep an embedding host's process alive.
+    timer.unref();
+    slot.givenUp = { retryAt, timer };
+    this.options.logger.error("data plane worker keeps dying; not restarted: its nodes forward nothing until it is tried again, or brought back (POST /v2/netemu/data-plane/restart)", {
+      ...fields,
+      retryInMs: wait,
+      nextAttempt: new Date(retryAt).toISOString(),
+    });
+    this.tell(this.nodesOn(slot), `stopped after repeated failures: it forwards nothing until it is tried again at ${new Date(retryAt).toISOString()}, or brought back by the operator`);
+  }
+
+  /** Ends a give-up: a fresh restart window, and the worker started with its nodes. */
+  private comeBack(slot: Slot): Promise<void> {
+    if (slot.givenUp !== undefined) clearTimeout(slot.givenUp.timer);
+    slot.givenUp = undefined;
+    slot.deaths.length = 0;
+    return this.restart(slot);
+  }
+
+  /**
+   * Starts the worker again and gives it back its nodes as last synced; resolves once each is given back
+   * or refused. Its nodes are back (and the worker no longer dark) when all of them are.
+   */
+  private async restart(slot: Slot): Promise<void> {
+    slot.restartsTotal++;
+    this.spawn(slot);
+    await this.restore(slot, this.nodesOn(slot));
+  }
+
+  /** Syncs each node whole on the slot's worker; a node not taken back stays dark (listed), and is said once. */
+  private async restore(slot: Slot, nodes: readonly ComputeNode[]): Promise<void> {
+    const worker = slot.worker;
+    slot.restoresUnderWay++;
+    try {
+      await Promise.all(
+        nodes.map(async (node) => {
+          const synced = await this.serially(node.nodeId, async () => {
+            // The record as it is now: it may have changed, or gone, while the worker was down.
+            const now = this.desired.get(node.nodeId);
+            return now === undefined || this.slotOf(node.nodeId) !== slot ? E.right(undefined) : this.syncOn(slot, now);
+          }).catch((err: Error) => E.left(err));
+          if (slot.worker !== worker) return;
+          if (E.isRight(synced)) slot.restoring.delete(node.nodeId);
+          else {
+            const reason = synced.left instanceof Error ? synced.left.message : synced.left._tag;
+            this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, node: node.name, reason });
+          }
+        }),
+      );
+    } finally {
+      slot.restoresUnderWay--;
+    }
+    this.noteBack(slot);
+  }
+
+  /** Once a dark worker runs and holds all its nodes again, they forward again: one info line. */
+  private noteBack(slot: Slot): void {
+    if (slot.dark === undefined || slot.worker === undefined) return;
+    for (const nodeId of slot.restoring) if (!this.desired.has(nodeId) || this.slotOf(nodeId) !== slot) slot.restoring.delete(nodeId);
+    if (slot.restoring.size > 0) return;
+    const nodes = this.nodesOn(slot);
+    this.options.logger.info("data plane worker's nodes are back: they forward again", { worker: slot.index, nodes: nodes.length, darkMs: Date.now() - slot.dark.since });
+    slot.dark = undefined;
+    for (const node of nodes) this.options.notifications.publish({ kind: "log", severity: "info", projectId: node.projectId, message: `The data plane of ${node.name} forwards again` });
+  }
+
+  /** The captures of these nodes stop with their worker: their files were closed with it; each is said stopped. */
+  private stopCapturesOf(nodes: readonly ComputeNode[], reason: string): void {
+    for (const node of nodes) {
+      const running = this.captures.get(node.nodeId);
+      if (running === undefined) continue;
+      this.captures.delete(node.nodeId);
+      for (const [portNumber, filePath] of running) {
+        const why = `its data plane worker died (${reason})`;
+        this.options.notifications.publish({ kind: "capture_failed", node, portNumber, filePath, reason: why });
+        this.options.logger.error("capture stopped: its data plane worker died", { projectId: node.projectId, nodeId: node.nodeId, port: portNumber, filePath, reason });
+      }
+    }
+  }
+
+  /** The live nodes that run on this slot's worker. */
+  private nodesOn(slot: Slot): ComputeNode[] {
+    return [...this.desired.values()].filter((node) => this.slotOf(node.nodeId) === slot);
+  }
+
+  darkWorkers(): readonly DarkWorker[] {
+    return this.slots.flatMap((slot) => {
+      const dark = slot.dark;
+      if (dark === undefined) return [];
+      const state = slot.givenUp !== undefined ? "given_up" : slot.worker === undefined || slot.restoresUnderWay > 0 ? "restarting" : "running";
+      const all = this.nodesOn(slot);
+      const nodes: DarkNode[] = (slot.worker === undefined ? all : all.filter((n) => slot.restoring.has(n.nodeId))).map((n) => ({
+        nodeId: n.nodeId,
+        projectId: n.projectId,
+        name: n.name,
+        framesPerSecond: dark.rates.get(n.nodeId),
+      }));
+      return [{ worker: slot.index, state, reason: dark.reason, exitCode: dark.exitCode, since: new Date(dark.since), deaths: slot.deaths.length, nextAttempt: slot.givenUp === undefined ? undefined : new Date(slot.givenUp.retryAt), nodes }];
+    });
+  }
+
+  lifeCounts(): readonly WorkerLifeCounts[] {
+    return this.slots.map((slot) => ({ worker: slot.index, deaths: slot.deathsTotal, restarts: slot.restartsTotal }));
+  }
+
+  async bringBack(): Promise<readonly number[]> {
+    if (this.closed) return [];
+    const givenUp = this.slots.filter((slot) => slot.givenUp !== undefined);
+    for (const slot of givenUp) this.options.logger.info("bringing back a given-up data plane worker", { worker: slot.index });
+    await Promise.all([
+      ...givenUp.map((slot) => this.comeBack(slot)),
+      // A running worker that could not take some nodes back is asked again.
+      ...this.slots.filter((slot) => slot.givenUp === undefined && slot.worker !== undefined && slot.dark !== undefined && !givenUp.includes(slot)).map((slot) => this.restore(slot, this.nodesOn(slot).filter((n) => slot.restoring.has(n.nodeId)))),
+    ]);
+    return givenUp.map((slot) => slot.index);
   }
 
   /** Tells each node's project, as GNS3 shows a compute's log.error to the user. */
@@ -290,10 +495,30 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return synced;
   }
 
+  /**
+   * While the node's worker is down its record is still checked and kept (ADR 0073): it is what the
+   * worker is given when it comes back, so an operator can stop or change a node that floods its worker
+   * before bringing that worker back.
+   */
   sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
     return this.serially(node.nodeId, async () => {
-      const synced = await this.syncOn(this.slotOf(node.nodeId), node);
-      if (E.isRight(synced)) this.desired.set(node.nodeId, node);
+      const slot = this.slotOf(node.nodeId);
+      if (slot.worker === undefined && !this.closed) {
+        const programs = await this.programsOf(slot, node.nios.values());
+        if (E.isLeft(programs)) return programs;
+        this.desired.set(node.nodeId, node);
+        slot.restoring.add(node.nodeId);
+        return E.right(undefined);
+      }
+      const synced = await this.syncOn(slot, node);
+      if (E.isRight(synced)) {
+        this.desired.set(node.nodeId, node);
+        // A port whose NIO went took its capture with it.
+        const running = this.captures.get(node.nodeId);
+        for (const portNumber of running?.keys() ?? []) if (!node.nios.has(portNumber)) running?.delete(portNumber);
+        // A node a restarted worker could not take back, taken now.
+        if (slot.restoring.delete(node.nodeId)) this.noteBack(slot);
+      }
       return synced;
     });
   }
@@ -304,7 +529,10 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       this.placed.delete(nodeId);
       this.movedAt.delete(nodeId);
       slot.holds.delete(nodeId);
-      await this.send(slot, "removeNode", [nodeId]);
+      this.captures.delete(nodeId);
+      // A worker that is down holds nothing of it.
+      if (slot.restoring.delete(nodeId)) this.noteBack(slot);
+      if (slot.worker !== undefined) await this.send(slot, "removeNode", [nodeId]);
     });
   }
 
@@ -357,13 +585,34 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
    * on the worker the node went to. Neither reaches a worker while the node is handed over.
    */
   start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
-    return this.serially(nodeId, () => this.send(this.slotOf(nodeId), "start", [nodeId, portNumber, filePath]));
+    return this.serially(nodeId, async () => {
+      const started = await this.send(this.slotOf(nodeId), "start", [nodeId, portNumber, filePath]);
+      if (E.isRight(started)) {
+        const running = this.captures.get(nodeId) ?? new Map<number, string>();
+        this.captures.set(nodeId, running.set(portNumber, filePath));
+      }
+      return started;
+    });
   }
+  /** A capture on a worker that is down stopped with it (its file closed): nothing to stop (ADR 0073). */
   stop(nodeId: string, portNumber: number): Promise<void> {
-    return this.serially(nodeId, () => this.send(this.slotOf(nodeId), "stop", [nodeId, portNumber]));
+    return this.serially(nodeId, async () => {
+      this.captures.get(nodeId)?.delete(portNumber);
+      if (this.slotOf(nodeId).worker === undefined && !this.closed) return;
+      await this.send(this.slotOf(nodeId), "stop", [nodeId, portNumber]);
+    });
   }
-  fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
+  /** None while its worker is down: its capture stopped when the worker died (ADR 0073). */
+  async fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
+    if (await this.isDown(nodeId)) return undefined;
     return this.call(nodeId, "fileOf", nodeId, portNumber);
+  }
+
+  /** Whether the worker the node runs on is down, once what is under way for the node is done. */
+  private async isDown(nodeId: string): Promise<boolean> {
+    const underWay = this.queue.get(nodeId);
+    if (underWay !== undefined) await underWay;
+    return this.slotOf(nodeId).worker === undefined && !this.closed;
   }
 
   /**
@@ -391,6 +640,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.rebalancer);
+    for (const slot of this.slots) if (slot.givenUp !== undefined) clearTimeout(slot.givenUp.timer);
     await Promise.allSettled([...this.queue.values()]);
     const running = this.slots.filter((slot) => slot.worker !== undefined);
     await Promise.all(running.map((slot) => this.send(slot, "close", []).catch(() => undefined)));

@@ -246,6 +246,7 @@ describe("the documented success answers", () => {
     await ok("POST", `/v2/projects/${C}/open`);
     await ok("DELETE", `/v2/projects/${C}`);
     await ok("GET", "/v2/netemu/ready");
+    await ok("POST", "/v2/netemu/data-plane/restart");
     await ok("GET", "/v3/compute/capabilities");
     await ok("GET", "/v3/compute/version");
     // The same walk on /v3/compute (ADR 0066).

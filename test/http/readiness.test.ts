@@ -27,8 +27,23 @@ describe("GET /v2/netemu/ready: whether the disk holds every acknowledged change
     s = await startTestServer();
     const r = await s.request("GET", "/v2/netemu/ready");
     expect(r.status).to.equal(200);
-    expect(r.json).to.deep.equal({ ready: true, unwritten_projects: [] });
+    expect(r.json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
   });
+
+  for (const workers of [0, 2]) {
+    it(`lists no dark data-plane worker and counts no death while every node forwards (${workers === 0 ? "the data plane on the main thread" : "2 worker threads"})`, async () => {
+      s = await startTestServer({ dataPlaneWorkers: workers });
+      expect((await s.request("GET", "/v2/netemu/ready")).json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
+      const restarted = await s.request("POST", "/v2/netemu/data-plane/restart");
+      expect(restarted.status).to.equal(200);
+      expect(restarted.json, "nothing to bring back").to.deep.equal({ restarted_workers: [], dark_workers: [] });
+      const scrape = (await s.request("GET", "/metrics")).text;
+      expect(scrape).to.include("netemu_dataplane_workers_given_up 0");
+      expect(scrape).to.include("netemu_dataplane_dark_nodes 0");
+      const deaths = scrape.split("\n").filter((l) => l.startsWith("netemu_dataplane_worker_deaths_total{"));
+      expect(deaths, "a series per worker").to.deep.equal(Array.from({ length: workers }, (_, w) => `netemu_dataplane_worker_deaths_total{worker="${w}"} 0`));
+    });
+  }
 
   it("answers 503 naming the project, its error code and since when while its file cannot be written, and 200 once it is", async () => {
     const logger = new RecordingLogger();
@@ -57,7 +72,7 @@ describe("GET /v2/netemu/ready: whether the disk holds every acknowledged change
 
     rmSync(blocker);
     const caughtUp = await until(s, "/v2/netemu/ready", (r) => r.status === 200);
-    expect(caughtUp.json).to.deep.equal({ ready: true, unwritten_projects: [] });
+    expect(caughtUp.json).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
     expect(existsSync(join(projectsPath, PROJECT, "lab.gns3"))).to.equal(true);
     expect((await s.request("GET", "/metrics")).text).to.include("netemu_unwritten_projects 0");
     const episodes = logger.lines.filter((l) => l.msg === "project file could not be written: retrying until it can" || l.msg === "project file written again");

@@ -85,7 +85,7 @@ describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function (
     let failure: unknown;
     await dp.counters("aaaaaaaa-0000-4000-8000-000000000001").catch((err: unknown) => (failure = err));
     expect(String(failure)).to.include("data plane worker 0 is not running");
-    expect(logger.lines.map((l) => l.msg)).to.include("data plane worker keeps dying; not restarted: its nodes forward nothing until netemu restarts");
+    expect(logger.lines.map((l) => l.msg)).to.include("data plane worker keeps dying; not restarted: its nodes forward nothing until it is tried again, or brought back (POST /v2/netemu/data-plane/restart)");
   });
 
   it("is not restarted when netemu closes it", async () => {

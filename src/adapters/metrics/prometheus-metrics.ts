@@ -4,6 +4,7 @@ import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/s
 import type { PortCounters } from "../../application/ports/data-plane.js";
 import { processMetrics } from "./process-metrics.js";
 import { NOTHING_TO_WRITE, type ProjectWrites } from "../../application/ports/project-writes.js";
+import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../../application/ports/data-plane-health.js";
 
 /** The label a request gets when no route answered it (unknown path, or refused by auth before routing). */
 const NO_ROUTE = "none";
@@ -46,6 +47,7 @@ export class PrometheusMetrics {
     writes: ProjectWrites = NOTHING_TO_WRITE,
     notificationClients?: NotificationClientFigures,
     datagramPath?: string,
+    dataPlane: DataPlaneHealth = NO_DATA_PLANE_WORKERS,
   ) {
     const registers = [this.own];
     // Which datagram path the UDP NIOs run on (ADR 0068): a slow fallback shows on a dashboard.
@@ -71,6 +73,7 @@ export class PrometheusMetrics {
         this.set(writes.unwritten().length);
       },
     });
+    this.workerDeathMetrics(dataPlane);
     this.requests = new Counter({ name: "netemu_http_requests_total", help: "HTTP requests answered, by route name and status.", labelNames: ["route", "status"], registers });
     this.requestSeconds = new Histogram({
       name: "netemu_http_request_duration_seconds",
@@ -182,6 +185,40 @@ export class PrometheusMetrics {
     this.loginsThrottled = doors(new Counter({ name: "netemu_login_throttled_total", help: "Requests answered 429 without a credential check: their address is locked out after failed logins, by door.", labelNames: ["door"], registers }));
     if (notificationClients !== undefined) this.notificationClientMetrics(notificationClients);
     this.registry = Registry.merge([this.own, processMetrics()]);
+  }
+
+  /** Data-plane workers' deaths as operator events (ADR 0073): read from the data plane at each scrape. */
+  private workerDeathMetrics(dataPlane: DataPlaneHealth): void {
+    const registers = [this.own];
+    const perWorker = (name: string, help: string, count: (c: ReturnType<DataPlaneHealth["lifeCounts"]>[number]) => number): void =>
+      void new Counter({
+        name,
+        help,
+        labelNames: ["worker"],
+        registers,
+        collect(this: Counter<"worker">) {
+          this.reset();
+          for (const c of dataPlane.lifeCounts()) this.inc({ worker: String(c.worker) }, count(c));
+        },
+      });
+    perWorker("netemu_dataplane_worker_deaths_total", "Data-plane worker threads that died (out of memory, an uncaught error), by worker.", (c) => c.deaths);
+    perWorker("netemu_dataplane_worker_restarts_total", "Data-plane worker threads started again after a death (by themselves, after a back-off, or by the operator), by worker.", (c) => c.restarts);
+    new Gauge({
+      name: "netemu_dataplane_workers_given_up",
+      help: "Data-plane workers that died too often and are not running: their nodes forward nothing until the next attempt or POST /v2/netemu/data-plane/restart.",
+      registers,
+      collect(this: Gauge) {
+        this.set(dataPlane.darkWorkers().filter((w) => w.state === "given_up").length);
+      },
+    });
+    new Gauge({
+      name: "netemu_dataplane_dark_nodes",
+      help: "Switches and hubs that forward nothing because their data-plane worker died and has not given them back yet.",
+      registers,
+      collect(this: Gauge) {
+        this.set(dataPlane.darkWorkers().reduce((n, w) => n + w.nodes.length, 0));
+      },
+    });
   }
 
   private notificationClientMetrics(figures: NotificationClientFigures): void {

@@ -31,5 +31,6 @@ export const TOKENS = {
   NetworkInterfaces: Symbol("NetworkInterfaces"),
   ProjectFiles: Symbol("ProjectFiles"),
   ProjectWrites: Symbol("ProjectWrites"),
+  DataPlaneHealth: Symbol("DataPlaneHealth"),
   ImpairmentStore: Symbol("ImpairmentStore"),
 } as const;

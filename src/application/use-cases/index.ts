@@ -61,6 +61,7 @@ import { StartLinkCapture } from "./controller/start-link-capture.js";
 import { StopLinkCapture } from "./controller/stop-link-capture.js";
 import { LocateLinkCapture } from "./controller/locate-link-capture.js";
 import { CheckReadiness } from "./server/check-readiness.js";
+import { BringBackDataPlane } from "./server/bring-back-data-plane.js";
 import { UpdateNioFilters } from "./compute/update-nio-filters.js";
 import { ListTemplates } from "./controller/list-templates.js";
 import { GetTemplate } from "./controller/get-template.js";
@@ -138,6 +139,8 @@ export const USE_CASES = {
   stopLinkCapture: StopLinkCapture,
   locateLinkCapture: LocateLinkCapture,
   checkReadiness: CheckReadiness,
+  // The way back for nodes a data-plane worker that kept dying left dark (ADR 0073).
+  bringBackDataPlane: BringBackDataPlane,
   updateNioFilters: UpdateNioFilters,
   // What gns3fy and GNS3 scripts reach beyond projects, nodes and links (issue 18, ADR 0062).
   listTemplates: ListTemplates,
@@ -155,7 +158,7 @@ export const USE_CASES = {
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
-export { CheckReadiness, UpdateNioFilters };
+export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {

@@ -266,6 +266,18 @@ const impairment = closed("PortImpairment", {
   project_name: string,
 });
 
+/** A data-plane worker whose nodes are dark (ADR 0073). */
+const darkWorker = closed("DarkWorker", {
+  worker: integer,
+  state: { type: "string", enum: ["restarting", "given_up", "running"] },
+  reason: string,
+  exit_code: integer,
+  since: string,
+  deaths: integer,
+  next_attempt: { type: ["string", "null"] },
+  nodes: { type: "array", items: closed("DarkNode", { node_id: string, project_id: string, name: string, frames_per_second: { type: ["number", "null"] } }) },
+});
+
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   ...controllerRoutes,
   ...v3Routes,
@@ -295,6 +307,12 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
         type: "array",
         items: closed("UnwrittenProject", { project_id: string, file: { type: ["string", "null"] }, code: string, since: string, failed_writes: integer }),
       },
+      dark_workers: { type: "array", items: darkWorker },
     }),
+  },
+  // ADR 0073: the way back for a data-plane worker given up on.
+  "netemu.data_plane.restart": {
+    status: 200,
+    schema: closed("DataPlaneBroughtBack", { restarted_workers: { type: "array", items: integer }, dark_workers: { type: "array", items: darkWorker } }),
   },
 };

@@ -2,7 +2,7 @@ import type { ResourceLimits, Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
 import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
-import type { PacketCaptures } from "../application/ports/packet-captures.js";
+import type { CaptureStartRefusal, PacketCaptures } from "../application/ports/packet-captures.js";
 import type { Notifications } from "../application/ports/notifications.js";
 import type { Logger } from "../application/ports/system.js";
 import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
@@ -573,10 +573,14 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       return false;
     });
   }
-  counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
+  /** None while its worker is down: they went with it, and a restart starts them from zero (ADR 0073). */
+  async counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
+    if (await this.isDown(nodeId)) return new Map();
     return this.call(nodeId, "counters", nodeId);
   }
-  macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
+  /** Empty while its worker is down, as after its restart. */
+  async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
+    if (await this.isDown(nodeId)) return [];
     return this.call(nodeId, "macTable", nodeId);
   }
   /**
@@ -584,9 +588,11 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
    * for the capture to be attached (and is then refused while it runs); a start asked after a move runs
    * on the worker the node went to. Neither reaches a worker while the node is handed over.
    */
-  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
-    return this.serially(nodeId, async () => {
-      const started = await this.send(this.slotOf(nodeId), "start", [nodeId, portNumber, filePath]);
+  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<CaptureStartRefusal, void>> {
+    return this.serially(nodeId, async (): Promise<E.Either<CaptureStartRefusal, void>> => {
+      const slot = this.slotOf(nodeId);
+      if (slot.worker === undefined && !this.closed) return E.left({ _tag: "DataPlaneWorkerDown", worker: slot.index, state: slot.givenUp === undefined ? "restarting" : "given_up" });
+      const started = await this.send(slot, "start", [nodeId, portNumber, filePath]);
       if (E.isRight(started)) {
         const running = this.captures.get(nodeId) ?? new Map<number, string>();
         this.captures.set(nodeId, running.set(portNumber, filePath));

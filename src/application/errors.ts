@@ -69,6 +69,7 @@ export type NetemuError =
   /** An impairment set with neither an `in` nor an `out` direction. */
   | { readonly _tag: "ImpairmentDirectionMissing" }
   /** An impairment change the store could not make durable (its file could not be written, or would be too large to read back): nothing changed (ADR 0071). */
+  | { readonly _tag: "DataPlaneWorkerDown"; readonly worker: number; readonly state: "restarting" | "given_up" }
   | { readonly _tag: "ImpairmentsUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
   | NodeRuleViolation
   | LinkRuleViolation

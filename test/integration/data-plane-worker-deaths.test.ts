@@ -329,6 +329,16 @@ describe("a data-plane worker killed by memory, seen over HTTP: /v2/netemu/ready
     expect(down.value("netemu_dataplane_dark_nodes")).to.equal(1);
     await p0.peer.send(frame, p0.lport);
     expect(await p1.peer.settle(200), "the dark switch forwards nothing").to.equal(1);
+    // While dark, reads answer what is known (no counters, no MAC table) and a capture start is a clear refusal: never a 500.
+    const node = await s.request("GET", base);
+    expect(node.status, node.text).to.equal(200);
+    expect(node.json.node_id).to.equal(sw.node_id);
+    const macs = await s.request("GET", `${base}/mac_table`);
+    expect([macs.status, macs.json]).to.deep.equal([200, []]);
+    const capture = await s.request("POST", `${base}/adapters/0/ports/0/start_capture`, { capture_file_name: "dark.pcap", data_link_type: "DLT_EN10MB" });
+    expect(capture.status, capture.text).to.equal(503);
+    expect(capture.json.message).to.match(/worker 0 .*(down|given up)/i);
+    expect((await s.request("GET", "/metrics")).status).to.equal(200);
 
     const restarted = await s.request("POST", "/v2/netemu/data-plane/restart");
     expect(restarted.status, restarted.text).to.equal(200);

@@ -104,6 +104,15 @@ export function toHttpError(error: NetemuError): HttpError {
       return { status: 409, exception: "DynamipsError", message: `Port ${error.portNumber} is not allocated` };
     case "NodeAlreadyConnected":
       return { status: 409, exception: "NodeError", message: `Can't modify a ${error.nodeType === "ethernet_switch" ? "switch" : "hub"} already connected.` };
+    // Not the request's fault and not for ever: 503, as for a server that cannot serve it now (ADR 0073).
+    case "DataPlaneWorkerDown":
+      return {
+        status: 503,
+        message:
+          error.state === "given_up"
+            ? `The data plane worker ${error.worker} that runs this node was given up after dying repeatedly; POST /v2/netemu/data-plane/restart brings it back (GET /v2/netemu/ready says why)`
+            : `The data plane worker ${error.worker} that runs this node is down and restarting; try again in a moment`,
+      };
     case "CaptureFileUnwritable":
       return { status: 409, message: `Cannot write the capture file ${error.filePath}: ${error.reason}` };
     case "PathOutsideProject":

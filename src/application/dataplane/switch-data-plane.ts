@@ -11,7 +11,7 @@ import type { BpfMatcher } from "../../domain/filters/filter-chain.js";
 import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matchLines } from "../../domain/filters/filter-settings.js";
 import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
-import type { PacketCaptures } from "../ports/packet-captures.js";
+import type { CaptureStartRefusal, PacketCaptures } from "../ports/packet-captures.js";
 import type { SocketHandover, UdpEndpoint, UdpTransport } from "../ports/udp-transport.js";
 import type { CaptureSink, CaptureWriter } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
@@ -594,7 +594,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     return live?.kind === "ethernet_switch" ? live.fabric.macTable(this.clock.nowMs()) : [];
   }
 
-  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
+  start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<CaptureStartRefusal, void>> {
     const started = this.startCapture(nodeId, portNumber, filePath);
     this.starting.add(started);
     void started.finally(() => this.starting.delete(started)).catch(() => undefined);
@@ -607,7 +607,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
    * over, the data plane closed), or given another NIO. A port still there with no capture takes the
    * writer; otherwise the writer is closed here, so no file stays open, and the caller is told why.
    */
-  private async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<ErrorOf<"PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileUnwritable">, void>> {
+  private async startCapture(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<CaptureStartRefusal, void>> {
     const port = this.nodes.get(nodeId)?.ports.get(portNumber);
     if (port === undefined) return E.left({ _tag: "PortNotAllocated", portNumber });
     if (port.capture !== undefined || port.captureOpening) return E.left({ _tag: "CaptureAlreadyActive", portNumber });

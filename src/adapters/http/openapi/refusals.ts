@@ -4,7 +4,7 @@ import type { JsonSchema } from "./json-schema.js";
 export const ERROR_REF = "#/components/schemas/Error";
 
 /** The refusals an operation can answer with GNS3's `{message, status}` body, by status. */
-type RefusalStatus = 400 | 403 | 404 | 409 | 413;
+type RefusalStatus = 400 | 403 | 404 | 409 | 413 | 503;
 
 /**
  * The 403s and 409s, by route: what the use cases behind each route return (their error unions in
@@ -38,7 +38,7 @@ function computeNodeConflicts(nodeType: string): Record<string, readonly Refusal
     [at("nio.create")]: [409], // PortNotFree, NioTypeNotSupported, UdpConnectionFailed
     [at("nio.update")]: [409], // PortNotAllocated, UdpConnectionFailed
     [at("nio.delete")]: [409], // PortNotAllocated
-    [at("start_capture")]: [409], // PortNotAllocated, CaptureAlreadyActive, CaptureFileUnwritable
+    [at("start_capture")]: [409, 503], // PortNotAllocated, CaptureAlreadyActive, CaptureFileUnwritable; DataPlaneWorkerDown
     [at("stop_capture")]: [409], // PortNotAllocated
     [at("pcap")]: [409], // PortNotAllocated, NoCaptureToStream
   };
@@ -49,6 +49,8 @@ function controllerConflicts(name: string): readonly RefusalStatus[] {
   if (!/^controller\.(node|nodes|link)\./.test(name)) return [];
   // Nodes created, changed or driven, and links made or changed, can meet every compute conflict.
   const changes = /^controller\.(node\.(create|update|start|stop|suspend|reload)|nodes\.\w+|link\.(create|update|start_capture|pcap))$/.test(name);
+  // A link's capture starts on a node whose data-plane worker may be down (DataPlaneWorkerDown).
+  if (name === "controller.link.start_capture") return [403, 409, 503];
   return changes ? [403, 409] : [403];
 }
 
@@ -60,6 +62,7 @@ const NAMES: Readonly<Record<RefusalStatus | 401 | 429, string>> = {
   404: "NotFound",
   409: "Conflict",
   413: "PayloadTooLarge",
+  503: "ServiceUnavailable",
   429: "TooManyRequests",
 };
 
@@ -69,6 +72,7 @@ const DESCRIPTIONS: Readonly<Record<RefusalStatus, string>> = {
   404: "Not found: no such project, node, link, adapter, port or file (or a non-digit where the path takes digits)",
   409: "Conflict with the current state: a name or port in use, a port without its NIO, a capture already running, a full project, a socket that does not open ...",
   413: "The request body is larger than the server's limit (--body-limit), or an upload larger than a project may hold",
+  503: "The data-plane worker that runs the node is down (restarting, or given up: POST /v2/netemu/data-plane/restart); try again once it is back",
 };
 
 const errorAnswer = (description: string): JsonSchema => ({ description, content: { "application/json": { schema: { $ref: ERROR_REF } } } });
@@ -105,7 +109,7 @@ export function refusalsOf(route: RouteEntry, auth: boolean): Record<string, Jso
 /** components.responses: every refusal once (the credential ones only when credentials are checked). */
 export function refusalAnswers(auth: boolean): Record<string, JsonSchema> {
   const answers: Record<string, JsonSchema> = {};
-  for (const status of [400, 403, 404, 409, 413] as const) answers[NAMES[status]] = errorAnswer(DESCRIPTIONS[status]);
+  for (const status of [400, 403, 404, 409, 413, 503] as const) answers[NAMES[status]] = errorAnswer(DESCRIPTIONS[status]);
   if (auth) {
     answers[NAMES[401]] = UNAUTHORIZED;
     answers[NAMES[429]] = THROTTLED;

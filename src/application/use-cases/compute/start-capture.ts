@@ -11,7 +11,7 @@ import type { PortAddress } from "./compute-lookup.js";
 import { capturePath } from "./capture-path.js";
 
 /** What StartCapture can answer instead of its result. */
-export type StartCaptureError = ComputePortLookupError | ErrorOf<"DataLinkTypeNotSupported" | "PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileNameInvalid" | "CaptureFileUnwritable">;
+export type StartCaptureError = ComputePortLookupError | ErrorOf<"DataLinkTypeNotSupported" | "PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileNameInvalid" | "CaptureFileUnwritable" | "DataPlaneWorkerDown">;
 
 /** Starts writing a port's frames (both directions, after its filters) to a pcap file. */
 @injectable()

@@ -4,6 +4,8 @@ import type { RandomSource } from "../../domain/filters/random.js";
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Runs `callback` once the I/O already pending on this thread has been handled (`setImmediate`). */
+  defer(callback: () => void): void;
 }
 
 export interface RandomSourceFactory {

@@ -164,7 +164,12 @@ export class FairIntake {
     this.backlogged.add(port);
     if (this.scheduled) return;
     this.scheduled = true;
-    this.timers.defer(this.drain);
+    this.defer(this.drain);
+  }
+
+  private defer(callback: () => void): void {
+    if (this.timers.defer !== undefined) this.timers.defer(callback);
+    else this.timers.setTimeout(callback, 0);
   }
 
   private readonly drain = (): void => {
@@ -177,7 +182,7 @@ export class FairIntake {
     }
     if (this.backlogged.size > 0 && !this.scheduled) {
       this.scheduled = true;
-      this.timers.defer(this.drain);
+      this.defer(this.drain);
     }
   };
 }

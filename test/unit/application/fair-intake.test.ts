@@ -125,6 +125,19 @@ describe("FairIntake: each port's frames within a work budget per turn", () => {
     expect(q.waiting).to.equal(0);
   });
 
+  it("drains on a timer of 0 ms with an embedder's Timers that cannot defer", () => {
+    const time = new ManualTime();
+    const timers = { setTimeout: time.setTimeout.bind(time), clearTimeout: time.clearTimeout.bind(time) };
+    const intake = new FairIntake(time, timers, BUDGET);
+    const log: string[] = [];
+    const p = port(intake, time, 1, log, "a");
+    for (const n of [1, 2]) p.offer(frame(n));
+    expect(log).to.deep.equal(["a1"]);
+    expect(time.timersWaiting).to.equal(1);
+    time.advance(1);
+    expect(log).to.deep.equal(["a1", "a2"]);
+  });
+
   it("counts a frame's work even when its handler throws", () => {
     const time = new ManualTime();
     const intake = new FairIntake(time, time, BUDGET);

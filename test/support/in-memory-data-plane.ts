@@ -173,6 +173,7 @@ export class InMemoryCaptureSink implements CaptureSink {
 export class ManualTime implements Clock, Timers {
   now: number;
   private pending: { at: number; callback: () => void; handle: number }[] = [];
+  private deferred: (() => void)[] = [];
   private nextHandle = 1;
 
   constructor(
@@ -193,6 +194,23 @@ export class ManualTime implements Clock, Timers {
   clearTimeout(handle: unknown): void {
     this.pending = this.pending.filter((t) => t.handle !== handle);
   }
+  /** Deferred callbacks (Timers.defer) run, in order, at `runDeferred` and before any timer `advance` fires. */
+  defer(callback: () => void): void {
+    this.deferred.push(callback);
+  }
+  get deferredWaiting(): number {
+    return this.deferred.length;
+  }
+  /** Runs the oldest deferred callback (one turn of the event loop's check phase); false if none waited. */
+  runOneDeferred(): boolean {
+    const next = this.deferred.shift();
+    next?.();
+    return next !== undefined;
+  }
+  /** Runs the deferred callbacks, and those they defer in turn, until none is left. */
+  runDeferred(): void {
+    for (let next = this.deferred.shift(); next !== undefined; next = this.deferred.shift()) next();
+  }
   get timersWaiting(): number {
     return this.pending.length;
   }
@@ -200,6 +218,7 @@ export class ManualTime implements Clock, Timers {
     this.advanceTo(this.now + ms);
   }
   advanceTo(until: number): void {
+    this.runDeferred();
     for (;;) {
       this.pending.sort((a, b) => a.at - b.at || a.handle - b.handle);
       const next = this.pending[0];

@@ -9,6 +9,9 @@ export class NodeTimers implements Timers {
   clearTimeout(handle: unknown): void {
     clearTimeout(handle as NodeJS.Timeout);
   }
+  defer(callback: () => void): void {
+    setImmediate(callback);
+  }
 }
 
 /** Each filter chain gets its own fast PRNG, seeded from the OS so runs differ (uBridge never seeds). */

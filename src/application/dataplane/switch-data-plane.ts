@@ -22,6 +22,7 @@ import { TOKENS } from "../ports/tokens.js";
 import type { ErrorOf, SyncError } from "../errors.js";
 import { DelayLine, type HeldFrames } from "./delay-line.js";
 import { HoldBudget } from "../../domain/filters/hold-limit.js";
+import { DEFAULT_INTAKE_BUDGET, FairIntake, type IntakeBudget, type PortIntake } from "./fair-intake.js";
 import type { CaptureRunning, NodeState, PortState } from "./node-state.js";
 import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
 
@@ -44,6 +45,8 @@ export interface DataPlaneOptions {
   /** The same, for every port of one data-plane thread together (a worker, or the main thread without workers). */
   readonly heldFramesPerWorker: number;
   readonly heldBytesPerWorker: number;
+  /** The work one port may make its thread do per turn, and what it may hold past it (ADR 0075). */
+  readonly intake?: IntakeBudget;
 }
 
 /**
@@ -62,6 +65,8 @@ export const DEFAULT_DATA_PLANE_OPTIONS: DataPlaneOptions = {
 /** One live switch port: its NIO's socket, its filter chain, its delay lines and capture. */
 class LivePort {
   endpoint: UdpEndpoint | undefined;
+  /** Where its socket's frames go in: handled within the port's budget per turn, or kept, or shed (ADR 0075). */
+  intake: PortIntake | undefined;
   /** The fabric's counters of this port (set once the port is attached). */
   counters: LivePortCounters | undefined;
   /** The chain each direction runs: one shared object unless the NIO has direction-specific filters. */
@@ -178,6 +183,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   private heldHere: HoldBudget | undefined;
   /** Capture starts under way (their file being opened): close() waits for them, so none leaves its file open. */
   private readonly starting = new Set<Promise<unknown>>();
+  /** Every port's frames share this thread fairly (ADR 0075). */
+  private readonly intake: FairIntake;
 
   constructor(
     @inject(TOKENS.UdpTransport) private readonly transport: UdpTransport,
@@ -189,7 +196,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.DataPlaneOptions) private readonly options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
-  ) {}
+  ) {
+    this.intake = new FairIntake(clock, timers, options.intake ?? DEFAULT_INTAKE_BUDGET);
+  }
 
   private get threadBudget(): HoldBudget {
     return (this.heldHere ??= new HoldBudget({ frames: this.options.heldFramesPerWorker, bytes: this.options.heldBytesPerWorker }));
@@ -287,8 +296,9 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       plan.current.nio = plan.nio;
     }
     this.applyNode(live, node);
+    for (const port of opened) live.ports.set(port.portNumber, port);
+    this.timeCostlyNodes(live);
     for (const port of opened) {
-      live.ports.set(port.portNumber, port);
       if (live.live.kind === "ethernet_hub") live.live.fabric.setPort(port.portNumber);
       else if (node.nodeType === "ethernet_switch") live.live.fabric.setPort(port.portNumber, (portOf(node, port.portNumber) as Port).mode);
       port.counters = live.counters(port.portNumber);
@@ -303,6 +313,19 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     }
     if (live.ports.size === 0) this.nodes.delete(node.nodeId);
     return E.right(undefined);
+  }
+
+  /**
+   * Times the frames of a node with a bpf or match program on any port (a frame from one port runs the
+   * others' egress programs): their cost is the program's. The others' frames are only counted (ADR 0075).
+   */
+  private timeCostlyNodes(live: LiveNode): void {
+    let costly = false;
+    for (const port of live.ports.values()) {
+      const { ingress, egress } = directionSettings(port.nio);
+      if (bpfLines(ingress).length + matchLines(ingress).length + bpfLines(egress).length + matchLines(egress).length > 0) costly = true;
+    }
+    for (const port of live.ports.values()) if (port.intake !== undefined) port.intake.timed = costly;
   }
 
   /** ports_mapping of the attached ports, status and name: what a node's record says beyond its NIOs. */
@@ -340,11 +363,16 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
       (frame) => (live.running ? this.ontoWire(livePort, frame) : livePort.counters?.countEgressDrop("stopped")),
     );
     if (nio.type === "nio_udp") {
+      const intake = this.intake.port(
+        (frame) => this.receivedGuarded(live, livePort, frame),
+        (frame) => this.overloaded(livePort, frame),
+      );
+      livePort.intake = intake;
       const opened = await this.transport.open({
         lport: nio.lport,
         rhost: nio.rhost,
         rport: nio.rport,
-        onFrame: (frame) => this.receivedGuarded(live, livePort, frame),
+        onFrame: (frame) => intake.offer(frame),
         onError: (reason) => this.peerFailed(live, livePort, reason),
         ...(handover === undefined ? {} : { handover }),
       });
@@ -360,6 +388,12 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     port.peerUnreachable = true;
     const peer = `${port.nio.rhost}:${port.nio.rport}`;
     this.tell({ kind: "peer_unreachable", node: live.node, portNumber: port.portNumber, peer, reason }, "NIO peer unreachable", { port: port.portNumber, peer, reason });
+  }
+
+  /** A frame the port had neither the budget to handle this turn nor the room to keep. */
+  private overloaded(port: LivePort, frame: Uint8Array): void {
+    if (port.counters !== undefined) port.counters.countInDropped(frame.length, "overload");
+    else if (port.early !== undefined && port.early.length < MAX_EARLY_FRAMES) port.early.push(frame);
   }
 
   /** A throw out of a socket's message event would end the process: it costs the one frame instead. */
@@ -475,6 +509,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (port === undefined) return;
     live.ports.delete(portNumber);
     live.live.fabric.removePort(portNumber);
+    port.intake?.close();
     port.closeLines();
     await this.closeCapture(port);
     await port.endpoint?.close();
@@ -492,6 +527,8 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     if (live === undefined) return E.right(undefined);
     // A capture whose file is still being opened counts as running: it will attach to this port.
     for (const port of live.ports.values()) if (port.capture !== undefined || port.captureOpening) return E.left({ _tag: "CaptureRunning", portNumber: port.portNumber });
+    // What its ports read and kept for their next turn is the node's before it goes: nothing read is lost.
+    for (const port of live.ports.values()) port.intake?.drainAll();
     this.nodes.delete(nodeId);
     // Every socket stops being read in this one turn: a transport that can hand its socket over keeps
     // it open (what comes meanwhile waits in the kernel, ADR 0069); the others close it.

@@ -101,12 +101,21 @@ class Emitter {
       }
       case "ld": {
         if (v.index === undefined) {
+          // A 2- or 4-byte field is read once per block and kept: a list of hosts compares the same
+          // address with each, and before V8 optimises a big filter (seconds, ADR 0075) every read costs.
+          const key = `ld${v.base}:${v.size}`;
+          const kept = v.size === 1 ? undefined : scope.lookup(key);
+          if (kept !== undefined) return kept;
           if (known.len < v.base + v.size) {
             this.emit(out, `${indent}if (n < ${v.base + v.size}) return false;`);
             known.len = v.base + v.size;
           }
           const at = (i: number): string => `p[${v.base + i}]`;
-          return this.bytes(v.size, at);
+          if (v.size === 1) return this.bytes(v.size, at);
+          const r = this.fresh("v");
+          this.emit(out, `${indent}const ${r} = ${this.bytes(v.size, at)};`);
+          scope.set(key, r);
+          return r;
         }
         const idx = this.val(v.index, out, indent, known, scope);
         const o = this.fresh("o");

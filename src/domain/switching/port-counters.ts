@@ -16,8 +16,11 @@ type EgressDropReason =
   /** larger than a UDP datagram can carry (65,507 bytes), e.g. after a tag was pushed */
   | "oversize";
 
-/** Frames received while the node is stopped or suspended: nothing is forwarded then. */
-type NodeDropReason = "stopped";
+/**
+ * "stopped": received while the node is stopped or suspended, nothing is forwarded then. "overload":
+ * the port had spent its work budget for the turn and its backlog was full (ADR 0075).
+ */
+type NodeDropReason = "stopped" | "overload";
 
 /** A delayed frame the port's or its thread's bound on held frames had no room for (ADR 0072). */
 type HoldDropReason = "delay_limit";
@@ -25,7 +28,7 @@ type HoldDropReason = "delay_limit";
 export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason | HoldDropReason;
 
 /** Every drop reason, as the metrics label them (docs/metrics.md lists each; a test holds it to this list). */
-export const DROP_REASONS = [...FILTER_DROP_REASONS, "delay_limit", "stopped", "runt", "vlan", "no_route", "nio_null", "oversize"] as const satisfies readonly DropReason[];
+export const DROP_REASONS = [...FILTER_DROP_REASONS, "delay_limit", "stopped", "overload", "runt", "vlan", "no_route", "nio_null", "oversize"] as const satisfies readonly DropReason[];
 type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 /** Compiles only when DROP_REASONS has every DropReason. */

@@ -60,6 +60,15 @@ describe("the BPF decision DAG and code generator", () => {
     expect(source.match(/p\[12\]/g)?.length).to.equal(1);
   });
 
+  it("reads a 2- or 4-byte field once per block and compares the value kept, however many hosts a list names (ADR 0075)", () => {
+    const hosts = Array.from({ length: 50 }, (_, i) => `host 172.16.0.${i}`).join(" or ");
+    const source = generateSource(dagOf(hosts).root);
+    // the IPv4 source and destination addresses, each read once, then compared 50 times
+    expect(source.match(/p\[26\]/g)?.length).to.equal(1);
+    expect(source.match(/p\[30\] << 24/g)?.length).to.equal(1);
+    expect(source.match(/=== 2886729729\)/g)?.length).to.be.at.least(2);
+  });
+
   it("pulls a comparison of the same value up the chain, as libpcap's or_pullup does", () => {
     const source = generateSource(dagOf("arp and (host 10.0.0.1 or 10.0.0.2)").root);
     expect(source.indexOf("p[28]")).to.be.lessThan(source.indexOf("p[38]"));

@@ -103,6 +103,9 @@ describe("a delay line handed over to another thread (ADR 0069)", () => {
     clearTimeout(h: unknown): void {
       this.pending = this.pending.filter((t) => t !== h);
     }
+    defer(fn: () => void): void {
+      this.setTimeout(fn, 0);
+    }
     runUntil(ms: number): void {
       while (this.pending.some((t) => t.at <= ms)) {
         const next = this.pending.sort((a, b) => a.at - b.at).shift()!;

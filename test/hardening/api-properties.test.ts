@@ -79,6 +79,8 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/openapi.json", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/ready", ok: 200, after: "none" },
+  // Brings back data-plane workers given up on (ADR 0073); with none given up it restarts nothing.
+  { method: "POST", template: "/v2/netemu/data-plane/restart", ok: 200, after: "none" },
   // netemu's impairments on a port by name (ADR 0067).
   { method: "GET", template: "/v2/netemu/impairments", ok: 200, after: "none" },
   { method: "PUT", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0", filters_in: FILTERS, filters_out: { bandwidth: [1000, 50] } }) },

@@ -4,8 +4,11 @@ import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
+import type { ErrorTag } from "../../application/errors.js";
+import type { UseCases } from "../../application/use-cases/index.js";
+import { type Answer, type AnyRoute, type Method, pathParameters } from "./route.js";
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type { Method } from "./route.js";
 type Handler = (x: Exchange) => Promise<void> | void;
 
 /** The codec each `withBody` handler decodes its body with, for the API's description (ADR 0045). */
@@ -21,7 +24,14 @@ export interface RouteEntry {
   readonly body: t.Type<unknown, unknown, unknown> | undefined;
   /** The route reads the request stream itself (a file upload). */
   readonly rawBody: boolean;
+  /** What a route declared as a value answers on success (ADR 0076); undefined for the others. */
+  readonly answer?: Answer<unknown>;
+  /** The refusal tags a route declared as a value can answer with. */
+  readonly refusals?: readonly ErrorTag[];
 }
+
+/** How a generation of the API answers: GNS3 2.2's exchange unless told (/v3/compute brings its own, ADR 0066). */
+type ExchangeOf = (ctx: Context, template: string) => Exchange;
 
 /**
  * A handler whose body is decoded first: a body that does not fit the codec is answered with GNS3's
@@ -72,6 +82,22 @@ export class ApiRouter {
   }
 
   /**
+   * Registers a route declared as a value (ADR 0076): the body decoded with its codec (GNS3's 400
+   * before the use case runs), the template's parameters decoded, the use case run, and its Either
+   * rendered: the refusal through the one error mapping, the result as the route's answer says.
+   */
+  addRoute(route: AnyRoute, uc: UseCases, exchange?: ExchangeOf): void {
+    const run = async (x: Exchange, body: unknown): Promise<void> => {
+      const result = await route.run(uc, { params: pathParameters(route.path, (name) => x.param(name)), body });
+      if (E.isLeft(result)) return x.fail(result.left);
+      render(x, route.answer, result.right);
+    };
+    const handler: Handler = route.body === undefined ? (x) => run(x, undefined) : withBody(route.body, run);
+    this.add(route.name, route.method, route.path, handler, exchange === undefined ? {} : { exchange });
+    this.routes.set(route.name, { ...(this.routes.get(route.name) as RouteEntry), answer: route.answer, refusals: route.refusals });
+  }
+
+  /**
    * `name` says which handler answered, in the request log and the Koa router (`area.resource.action`,
    * e.g. `compute.ethernet_switch.nio.create`). `{name:.+}` is a parameter spanning several segments (a
    * file path); `rawBody` routes read the request stream themselves (file uploads), so no JSON is parsed
@@ -82,7 +108,7 @@ export class ApiRouter {
     method: Method,
     template: string,
     handler: Handler,
-    options: { readonly rawBody?: boolean; readonly exchange?: (ctx: Context, template: string) => Exchange } = {},
+    options: { readonly rawBody?: boolean; readonly exchange?: ExchangeOf } = {},
   ): void {
     const taken = this.routes.get(name);
     if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken.method} ${taken.template}`);
@@ -131,5 +157,21 @@ export class ApiRouter {
         this.router.delete(name, path, middleware);
         break;
     }
+  }
+}
+
+/** A use case's result as its route answers it. */
+function render(x: Exchange, answer: Answer<unknown>, value: unknown): void {
+  switch (answer.kind) {
+    case "json":
+      return x.json(answer.status, answer.present(value));
+    case "list":
+      return x.jsonList(answer.status, value as readonly never[], answer.present);
+    case "empty":
+      return x.empty(answer.status);
+    case "raw":
+      x.ctx.status = answer.status;
+      x.ctx.set("Content-Type", answer.contentType);
+      x.ctx.body = answer.body(value);
   }
 }

@@ -182,3 +182,17 @@ export function schemaMessage(errors: t.Errors): string {
   if (first === undefined) return "invalid request";
   return first.message ?? `${typeName(first.value)} is not valid under any of the given schemas`;
 }
+
+/**
+ * Exactly one of `branches` (JSON Schema's oneOf), for answers, which are described and never decoded
+ * by the router: it decodes what exactly one branch takes, without GNS3's messages.
+ */
+export function jsonOneOf<Bs extends readonly [t.Mixed, t.Mixed, ...t.Mixed[]]>(name: string, branches: Bs): t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown> {
+  const fitting = (u: unknown) => branches.filter((b) => b.decode(u)._tag === "Right");
+  return asOneOf(new t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown>(
+    name,
+    (u): u is t.TypeOf<Bs[number]> => fitting(u).length === 1,
+    (u, c) => (fitting(u).length === 1 ? t.success(u as t.TypeOf<Bs[number]>) : t.failure(u, c, `${typeName(u)} is not valid under exactly one of the given schemas`)),
+    t.identity,
+  ), branches);
+}

@@ -6,6 +6,11 @@ import type { HostStatistics, NetworkInterface } from "../../../application/port
 import type { ComputeNotification } from "../../../application/ports/notifications.js";
 import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
+import type * as t from "io-ts";
+import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
+import type { ComputeNodeAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
+import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
 /** Wire shapes of GNS3 2.2's compute answers, field for field. */
 export function presentComputeProject(p: ComputeProject): Record<string, unknown> {
@@ -16,7 +21,7 @@ export function presentComputeProject(p: ComputeProject): Record<string, unknown
  * POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them, with netemu's
  * direction-specific filters when the NIO has any.
  */
-export function presentNio(nio: Nio, withFilters: boolean): Record<string, unknown> {
+export function presentNio(nio: Nio, withFilters: boolean): NioAnswer {
   if (nio.type === "nio_null") return { type: "nio_null" };
   const base = { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
   if (!withFilters) return base;
@@ -29,12 +34,22 @@ export function presentNio(nio: Nio, withFilters: boolean): Record<string, unkno
   };
 }
 
-/** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
-export function presentCounters(c: PortCounters): Record<string, unknown> {
-  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: c.drops };
+/** A port's drops by reason, the reasons netemu counts (DROP_REASONS) and no other key. */
+function presentDrops(drops: Readonly<Record<string, number>>): t.TypeOf<typeof DropsAnswer> {
+  const out: Partial<Record<DropReason, number>> = {};
+  for (const reason of DROP_REASONS) {
+    const n = drops[reason];
+    if (n !== undefined) out[reason] = n;
+  }
+  return out;
 }
 
-export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
+/** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
+export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer> } {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops) };
+}
+
+export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): t.TypeOf<typeof PortStatisticsAnswer>[] {
   return [...counters.entries()].sort(([a], [b]) => a - b).map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
 }
 
@@ -43,20 +58,21 @@ export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters
  * its next PUT every key it does not know), a switch's console besides. `ports_statistics` is a netemu
  * extension, only in GET answers (counters given), which a GNS3 controller never reads.
  */
-export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    name: node.name,
-    node_id: node.nodeId,
-    ports_mapping: node.portsMapping,
-    project_id: node.projectId,
-    status: node.status,
-  };
-  if (node.nodeType === "ethernet_switch") {
-    body["console"] = node.console;
-    body["console_type"] = node.consoleType;
-  }
-  if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
-  return body;
+export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): ComputeNodeAnswer {
+  return node.nodeType === "ethernet_switch" ? presentSwitch(node, counters) : presentHub(node, counters);
+}
+
+function nodeFields(node: ComputeNode, counters: ReadonlyMap<number, PortCounters> | undefined) {
+  const statistics = counters !== undefined && counters.size > 0 ? { ports_statistics: presentPortStatistics(counters) } : {};
+  return { name: node.name, node_id: node.nodeId, project_id: node.projectId, status: node.status, ...statistics };
+}
+
+export function presentSwitch(node: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): EthernetSwitchAnswer {
+  return { ...nodeFields(node, counters), ports_mapping: [...node.portsMapping], console: node.console, console_type: node.consoleType };
+}
+
+export function presentHub(node: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): EthernetHubAnswer {
+  return { ...nodeFields(node, counters), ports_mapping: [...node.portsMapping] };
 }
 
 /**

@@ -1,15 +1,24 @@
 import type { JsonSchema } from "./json-schema.js";
+import type { AnyRoute } from "../route.js";
+import { COMPUTE_NODE_ROUTES } from "../compute/node-routes.js";
+import { captureRoutes } from "../compute/capture-routes.js";
+import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
+import { type DescribedAnswer, describeAnswer } from "./answers.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
- * controller's projects, nodes and links), written from the presenters (their types do not exist at
- * run time) and checked against real answers by test/http/openapi.test.ts: a presenter that changes
- * fails it until this says the same.
+ * controller's projects, nodes and links), checked against real answers by test/http/openapi.test.ts.
+ * The routes declared as values (ADR 0076) bring their own, derived from their answer codecs; the
+ * others are written here from their presenters, until they are declared so too.
  */
-interface SuccessAnswer {
-  readonly status: number;
-  /** The JSON body; none for an answer without a body. */
-  readonly schema?: JsonSchema;
+type SuccessAnswer = DescribedAnswer;
+
+/** The JSON and empty answers of routes declared as values (a stream has no JSON to check). */
+function declaredAnswers(routes: readonly AnyRoute[]): Record<string, SuccessAnswer> {
+  return Object.fromEntries(routes.flatMap((r) => {
+    const answer = describeAnswer(r.answer);
+    return answer.contentType === undefined ? [[r.name, answer.schema === undefined ? { status: answer.status } : { status: answer.status, schema: answer.schema }]] : [];
+  }));
 }
 
 const string: JsonSchema = { type: "string" };
@@ -24,43 +33,14 @@ function closed(title: string, required: Record<string, JsonSchema>, optional: R
 const version = closed("Version", { local: { type: "boolean" }, version: string });
 const computeProject = closed("ComputeProject", { name: { type: ["string", "null"] }, project_id: uuid, variables: { type: ["array", "null"] } });
 
-const switchPort = closed("EthernetSwitchPort", { name: string, port_number: integer, type: { type: "string", enum: ["access", "dot1q", "qinq"] }, vlan: integer }, { ethertype: string });
+const nodeFields = { name: string, node_id: uuid, project_id: uuid, status };
 const hubPort = closed("EthernetHubPort", { name: string, port_number: integer });
+const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
 const portStatistics = {
   type: "array",
   description: "netemu's counters per port, GET only",
   items: closed("PortStatistics", { port_number: integer, frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: { type: "object" } }),
 };
-const nodeFields = { name: string, node_id: uuid, project_id: uuid, status };
-const ethernetSwitch = closed(
-  "EthernetSwitch",
-  { ...nodeFields, ports_mapping: { type: "array", items: switchPort }, console: { type: ["integer", "null"] }, console_type: { type: "string", enum: ["telnet", "none"] } },
-  { ports_statistics: portStatistics },
-);
-const ethernetHub = closed("EthernetHub", { ...nodeFields, ports_mapping: { type: "array", items: hubPort } }, { ports_statistics: portStatistics });
-
-const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
-const nullNio = closed("NioNull", { type: { const: "nio_null" } });
-const nioAdded: JsonSchema = { oneOf: [closed("NioUdp", udpNio), nullNio] };
-const nioUpdated: JsonSchema = {
-  oneOf: [closed("NioUdpWithFilters", { ...udpNio, filters: { type: "object" }, suspend: { type: "boolean" } }, { filters_in: { type: "object" }, filters_out: { type: "object" } }), nullNio],
-};
-
-const nodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
-  [`compute.${nodeType}.create`]: { status: 201, schema: node },
-  [`compute.${nodeType}.get`]: { status: 200, schema: node },
-  [`compute.${nodeType}.update`]: { status: 200, schema: node },
-  [`compute.${nodeType}.duplicate`]: { status: 201, schema: node },
-  [`compute.${nodeType}.delete`]: { status: 204 },
-  [`compute.${nodeType}.start`]: { status: 204 },
-  [`compute.${nodeType}.stop`]: { status: 204 },
-  [`compute.${nodeType}.suspend`]: { status: 204 },
-  [`compute.${nodeType}.nio.create`]: { status: 201, schema: nioAdded },
-  [`compute.${nodeType}.nio.update`]: { status: 201, schema: nioUpdated },
-  [`compute.${nodeType}.nio.delete`]: { status: 204 },
-  [`compute.${nodeType}.start_capture`]: { status: 200, schema: closed("CaptureStarted", { pcap_file_path: string }) },
-  [`compute.${nodeType}.stop_capture`]: { status: 204 },
-});
 
 const boolean: JsonSchema = { type: "boolean" };
 const label = closed("Label", { text: string }, { style: { type: ["string", "null"] }, x: { type: ["integer", "null"] }, y: integer, rotation: integer });
@@ -280,8 +260,8 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "compute.project.close": { status: 204 },
   "compute.project.delete": { status: 204 },
   "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
-  ...nodeRoutes("ethernet_switch", ethernetSwitch),
-  ...nodeRoutes("ethernet_hub", ethernetHub),
+  // The routes declared as values (ADR 0076): their answers follow from their codecs.
+  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes)]),
   // netemu's impairments on GNS3 ports (ADR 0067).
   "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
   "netemu.impairments.set": { status: 200, schema: impairment },

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import * as E from "fp-ts/lib/Either.js";
 import { ApiRouter } from "../../src/adapters/http/api-router.js";
+import { createApiRouter } from "../../src/adapters/http/app.js";
 import { createBodyParser } from "../../src/adapters/http/request-body.js";
 import { empty, json, pathParameters, raw, route } from "../../src/adapters/http/route.js";
 import { refusalStatus, toHttpError } from "../../src/adapters/http/error-mapping.js";
@@ -154,5 +155,31 @@ describe("the compute's switch and hub routes, declared as values", () => {
     const table = paths["/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/mac_table"]?.["get"];
     const schema = table?.responses["200"]?.content?.["application/json"]?.schema as { items: { properties: Record<string, unknown> } };
     expect(Object.keys(schema.items.properties)).to.have.members(["mac", "vlan", "port_number", "age"]);
+  });
+});
+
+describe("/v3/compute's switch and hub routes", () => {
+  it("are the v2 route values through the 3.x dialect: the same use case's refusals, under v3 names", async () => {
+    const s = await startTestServer({ settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
+    try {
+      const entries = createApiRouter({ useCases: s.netemu.useCases, settings: s.netemu.settings, packageVersion: "0" }).entries();
+      const byName = new Map(entries.map((e) => [e.name, e] as const));
+      const twins: [string, string][] = [
+        ["v3.compute.ethernet_switch.get", "compute.ethernet_switch.get"],
+        ["v3.compute.ethernet_hub.nio.create", "compute.ethernet_hub.nio.create"],
+        ["v3.compute.ethernet_switch.capture.start", "compute.ethernet_switch.start_capture"],
+        ["v3.compute.ethernet_hub.capture.stream", "compute.ethernet_hub.pcap"],
+      ];
+      for (const [v3, v2] of twins) {
+        expect(byName.get(v3)?.refusals, v3).to.not.equal(undefined);
+        expect(byName.get(v3)?.refusals, v3).to.deep.equal(byName.get(v2)?.refusals);
+      }
+      expect(byName.get("v3.compute.ethernet_hub.capture.stream")?.template).to.equal("/v3/compute/projects/{project_id}/ethernet_hub/nodes/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}/capture/stream");
+      const doc = (await s.request("GET", OPENAPI_PATH)).json as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+      const stream = doc.paths["/v3/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/capture/stream"]?.["get"];
+      expect(Object.keys(stream?.responses["200"]?.content ?? {})).to.deep.equal(["application/vnd.tcpdump.pcap"]);
+    } finally {
+      await s.close();
+    }
   });
 });

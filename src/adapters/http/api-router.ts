@@ -6,7 +6,7 @@ import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
 import type { ErrorTag } from "../../application/errors.js";
 import type { UseCases } from "../../application/use-cases/index.js";
-import { type Answer, type AnyRoute, type Method, pathParameters } from "./route.js";
+import { type Answer, type AnyRoute, type Method, pathParameters, type Request } from "./route.js";
 
 export type { Method } from "./route.js";
 type Handler = (x: Exchange) => Promise<void> | void;
@@ -32,6 +32,16 @@ export interface RouteEntry {
 
 /** How a generation of the API answers: GNS3 2.2's exchange unless told (/v3/compute brings its own, ADR 0066). */
 type ExchangeOf = (ctx: Context, template: string) => Exchange;
+
+/**
+ * How a generation of the API serves a route value (ADR 0076): its exchange (error shapes), and what
+ * it checks of a request before the use case runs, beyond the body's codec (the request the use case
+ * gets, or undefined once the dialect has answered its own refusal).
+ */
+export interface Dialect {
+  readonly exchange?: ExchangeOf;
+  readonly admit?: (x: Exchange, request: Request<string, unknown>) => Request<string, unknown> | undefined;
+}
 
 /**
  * A handler whose body is decoded first: a body that does not fit the codec is answered with GNS3's
@@ -86,14 +96,16 @@ export class ApiRouter {
    * before the use case runs), the template's parameters decoded, the use case run, and its Either
    * rendered: the refusal through the one error mapping, the result as the route's answer says.
    */
-  addRoute(route: AnyRoute, uc: UseCases, exchange?: ExchangeOf): void {
+  addRoute(route: AnyRoute, uc: UseCases, dialect: Dialect = {}): void {
     const run = async (x: Exchange, body: unknown): Promise<void> => {
-      const result = await route.run(uc, { params: pathParameters(route.path, (name) => x.param(name)), body });
+      const request = dialect.admit === undefined ? { params: pathParameters(route.path, (name) => x.param(name)), body } : dialect.admit(x, { params: pathParameters(route.path, (name) => x.param(name)), body });
+      if (request === undefined) return;
+      const result = await route.run(uc, request);
       if (E.isLeft(result)) return x.fail(result.left);
       render(x, route.answer, result.right);
     };
     const handler: Handler = route.body === undefined ? (x) => run(x, undefined) : withBody(route.body, run);
-    this.add(route.name, route.method, route.path, handler, exchange === undefined ? {} : { exchange });
+    this.add(route.name, route.method, route.path, handler, dialect.exchange === undefined ? {} : { exchange: dialect.exchange });
     this.routes.set(route.name, { ...(this.routes.get(route.name) as RouteEntry), answer: route.answer, refusals: route.refusals });
   }
 

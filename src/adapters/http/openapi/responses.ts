@@ -4,6 +4,7 @@ import { COMPUTE_NODE_ROUTES } from "../compute/node-routes.js";
 import { captureRoutes } from "../compute/capture-routes.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { type DescribedAnswer, describeAnswer } from "./answers.js";
+import { V3_NODE_ROUTES } from "../v3/node-routes.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
@@ -33,9 +34,6 @@ function closed(title: string, required: Record<string, JsonSchema>, optional: R
 const version = closed("Version", { local: { type: "boolean" }, version: string });
 const computeProject = closed("ComputeProject", { name: { type: ["string", "null"] }, project_id: uuid, variables: { type: ["array", "null"] } });
 
-const nodeFields = { name: string, node_id: uuid, project_id: uuid, status };
-const hubPort = closed("EthernetHubPort", { name: string, port_number: integer });
-const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
 const portStatistics = {
   type: "array",
   description: "netemu's counters per port, GET only",
@@ -184,37 +182,6 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.compute.get": { status: 200, schema: compute },
 };
 
-const v3SwitchPort = closed("EthernetSwitchPortV3", {
-  name: string,
-  port_number: integer,
-  type: { type: "string", enum: ["access", "dot1q", "qinq"] },
-  vlan: integer,
-  ethertype: { type: "string", enum: ["0x8100", "0x88A8", "0x9100", "0x9200"] },
-});
-const v3Switch = closed("EthernetSwitchV3", {
-  ...nodeFields,
-  usage: string,
-  ports_mapping: { type: "array", items: v3SwitchPort },
-  console: { type: ["integer", "null"] },
-  console_type: { type: "string", enum: ["telnet", "none"] },
-});
-const v3Hub = closed("EthernetHubV3", { ...nodeFields, usage: string, ports_mapping: { type: "array", items: hubPort } });
-
-const v3NodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
-  [`v3.compute.${nodeType}.create`]: { status: 201, schema: node },
-  [`v3.compute.${nodeType}.get`]: { status: 200, schema: node },
-  [`v3.compute.${nodeType}.update`]: { status: 200, schema: node },
-  [`v3.compute.${nodeType}.duplicate`]: { status: 201, schema: node },
-  [`v3.compute.${nodeType}.delete`]: { status: 204 },
-  [`v3.compute.${nodeType}.start`]: { status: 204 },
-  [`v3.compute.${nodeType}.stop`]: { status: 204 },
-  [`v3.compute.${nodeType}.suspend`]: { status: 204 },
-  [`v3.compute.${nodeType}.nio.create`]: { status: 201, schema: closed("NioUdpV3", udpNio) },
-  [`v3.compute.${nodeType}.nio.delete`]: { status: 204 },
-  [`v3.compute.${nodeType}.capture.start`]: { status: 200, schema: closed("CaptureStartedV3", { pcap_file_path: string }) },
-  [`v3.compute.${nodeType}.capture.stop`]: { status: 204 },
-});
-
 /** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */
 const v3Routes: Record<string, SuccessAnswer> = {
   "v3.compute.capabilities": {
@@ -230,9 +197,7 @@ const v3Routes: Record<string, SuccessAnswer> = {
   "v3.compute.project.delete": { status: 204 },
   "v3.compute.project.udp_port": { status: 201, schema: closed("UdpPortV3", { udp_port: integer }) },
   "v3.compute.project.file.write": { status: 204 },
-  ...v3NodeRoutes("ethernet_switch", v3Switch),
-  "v3.compute.ethernet_switch.reload": { status: 204 },
-  ...v3NodeRoutes("ethernet_hub", v3Hub),
+  ...declaredAnswers(V3_NODE_ROUTES.map((r) => r.route)),
 };
 
 const impairment = closed("PortImpairment", {

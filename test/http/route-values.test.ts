@@ -158,7 +158,7 @@ describe("the compute's switch and hub routes, declared as values", () => {
   });
 });
 
-describe("/v3/compute's switch and hub routes", () => {
+describe("/v3/compute's switch, hub and project routes", () => {
   it("are the v2 route values through the 3.x dialect: the same use case's refusals, under v3 names", async () => {
     const s = await startTestServer({ settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
     try {
@@ -169,11 +169,16 @@ describe("/v3/compute's switch and hub routes", () => {
         ["v3.compute.ethernet_hub.nio.create", "compute.ethernet_hub.nio.create"],
         ["v3.compute.ethernet_switch.capture.start", "compute.ethernet_switch.start_capture"],
         ["v3.compute.ethernet_hub.capture.stream", "compute.ethernet_hub.pcap"],
+        ["v3.compute.project.file.write", "compute.project.file.write"],
+        ["v3.compute.project.create", "compute.project.create"],
       ];
       for (const [v3, v2] of twins) {
         expect(byName.get(v3)?.refusals, v3).to.not.equal(undefined);
         expect(byName.get(v3)?.refusals, v3).to.deep.equal(byName.get(v2)?.refusals);
       }
+      // One upload route, two statuses: 3.x answers 204 where 2.2 answered 201.
+      expect([byName.get("compute.project.file.write")?.answer, byName.get("v3.compute.project.file.write")?.answer]).to.deep.equal([{ kind: "empty", status: 201 }, { kind: "empty", status: 204 }]);
+      expect(byName.get("v3.compute.project.file.write")?.template).to.equal("/v3/compute/projects/{project_id}/files/{file_path:.+}");
       expect(byName.get("v3.compute.ethernet_hub.capture.stream")?.template).to.equal("/v3/compute/projects/{project_id}/ethernet_hub/nodes/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}/capture/stream");
       const doc = (await s.request("GET", OPENAPI_PATH)).json as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
       const stream = doc.paths["/v3/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/capture/stream"]?.["get"];

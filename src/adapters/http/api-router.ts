@@ -6,7 +6,7 @@ import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
 import type { ErrorTag } from "../../application/errors.js";
 import type { UseCases } from "../../application/use-cases/index.js";
-import { type Answer, type AnyRoute, type Method, pathParameters, type Request } from "./route.js";
+import { type Answer, type AnyRoute, isUpload, type Method, pathParameters, type Request, type Upload } from "./route.js";
 
 export type { Method } from "./route.js";
 type Handler = (x: Exchange) => Promise<void> | void;
@@ -101,11 +101,17 @@ export class ApiRouter {
       const request = dialect.admit === undefined ? { params: pathParameters(route.path, (name) => x.param(name)), body } : dialect.admit(x, { params: pathParameters(route.path, (name) => x.param(name)), body });
       if (request === undefined) return;
       const result = await route.run(uc, request);
-      if (E.isLeft(result)) return x.fail(result.left);
+      if (E.isLeft(result)) {
+        // The rest of an upload refused for its size is not read: the connection ends after the answer.
+        if (result.left._tag === "PayloadTooLarge" && route.body !== undefined && isUpload(route.body)) x.ctx.set("Connection", "close");
+        return x.fail(result.left);
+      }
       render(x, route.answer, result.right);
     };
-    const handler: Handler = route.body === undefined ? (x) => run(x, undefined) : withBody(route.body, run);
-    this.add(route.name, route.method, route.path, handler, dialect.exchange === undefined ? {} : { exchange: dialect.exchange });
+    const body = route.body;
+    const exchange = dialect.exchange === undefined ? {} : { exchange: dialect.exchange };
+    if (body !== undefined && isUpload(body)) this.add(route.name, route.method, route.path, (x) => run(x, upload(x)), { ...exchange, rawBody: true });
+    else this.add(route.name, route.method, route.path, body === undefined ? (x) => run(x, undefined) : withBody(body, run), exchange);
     this.routes.set(route.name, { ...(this.routes.get(route.name) as RouteEntry), answer: route.answer, refusals: route.refusals });
   }
 
@@ -170,6 +176,13 @@ export class ApiRouter {
         break;
     }
   }
+}
+
+/** The request's body as a file, read as it arrives. */
+function upload(x: Exchange): Upload {
+  const length = x.ctx.get("Content-Length");
+  // Not destroyed when the upload stops early: the socket must still carry the answer.
+  return { content: x.ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>, declaredBytes: /^\d+$/.test(length) ? Number(length) : undefined };
 }
 
 /** A use case's result as its route answers it. */

@@ -47,12 +47,12 @@ export type Answer<A> =
 type Codec<O> = t.Mixed & { readonly _A: O };
 
 /** A JSON answer: `present` must give what `codec` describes. */
-export function json<A, O>(status: number, codec: Codec<O>, present: (value: A) => O): Answer<A> {
+export function json<A, O>(status: number, codec: Codec<O>, present: (value: A) => NoInfer<O>): Answer<A> {
   return { kind: "json", status, codec, present };
 }
 
 /** A JSON array, each item presented as `codec` describes it. */
-export function list<T, O>(status: number, codec: Codec<O>, present: (item: T) => O): Answer<readonly T[]> {
+export function list<T, O>(status: number, codec: Codec<O>, present: (item: T) => NoInfer<O>): Answer<readonly T[]> {
   return { kind: "list", status, codec, present: present as (item: never) => unknown };
 }
 
@@ -64,6 +64,27 @@ export function empty(status: 201 | 204 = 204): Answer<unknown> {
 /** A body of its own content type (a capture stream): `body` makes it from the use case's result. */
 export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string): Answer<A> {
   return { kind: "raw", status, contentType, body };
+}
+
+/** A file uploaded as the request's body, read as it arrives (no JSON, no body limit: the use case bounds it). */
+export interface Upload {
+  readonly content: AsyncIterable<Uint8Array>;
+  /** The Content-Length, when the client gave one. */
+  readonly declaredBytes: number | undefined;
+}
+
+/** A route whose body is a file, streamed to its use case. */
+interface UploadBody<B> {
+  readonly kind: "upload";
+  /** Carries the body's type only. */
+  readonly _B?: B;
+}
+
+export const UPLOAD: UploadBody<Upload> = { kind: "upload" };
+
+/** Whether a route's body is an upload rather than JSON. */
+export function isUpload<B>(body: t.Type<B, unknown, unknown> | UploadBody<B>): body is UploadBody<B> {
+  return (body as { kind?: unknown }).kind === "upload";
 }
 
 /** What a route's use case receives from the request: the template's parameters and the decoded body. */
@@ -84,8 +105,8 @@ export interface Route<Path extends string = string, B = unknown, A = unknown, R
   readonly name: string;
   readonly method: Method;
   readonly path: Path;
-  /** The body's codec; without one the route reads no body (a malformed one is still GNS3's 400). */
-  readonly body?: t.Type<B, unknown, unknown>;
+  /** The body's codec, or UPLOAD; without one the route reads no body (a malformed one is still GNS3's 400). */
+  readonly body?: t.Type<B, unknown, unknown> | UploadBody<B>;
   readonly refusals: R;
   readonly answer: Answer<A>;
   run(uc: UseCases, request: Request<Path, B>): Promise<E.Either<Refusal<R>, A>>;

@@ -66,9 +66,11 @@ export const NioUpdatedAnswer = jsonOneOf("NioUpdated", [
   jsonClosedObject("NioUdpWithFilters", { ...udpNio, filters: jsonObject, suspend: jsonBoolean }, { filters_in: jsonObject, filters_out: jsonObject }),
   NioNullAnswer,
 ]);
-export type NioAnswer = t.TypeOf<typeof NioAddedAnswer> | t.TypeOf<typeof NioUpdatedAnswer>;
 
 export const CaptureStartedAnswer = jsonClosedObject("CaptureStarted", { pcap_file_path: string }, {});
 
 /** netemu's MAC table of a switch: each learned address, its VLAN and port, and its age in seconds. */
 export const MacTableAnswer = jsonArray(jsonClosedObject("MacTableEntry", { mac: string, vlan: integer, port_number: integer, age: jsonInteger({ minimum: 0 }) }, {}));
+
+/** A compute project as GNS3's compute answers it: `variables` as the controller gave them (any JSON, null when none). */
+export const ComputeProjectAnswer = jsonClosedObject("ComputeProject", { name: string, project_id: Uuid, variables: tt.unknown }, {});

@@ -16,12 +16,11 @@ import { UPDATE_SWITCH_REFUSALS } from "../../../application/use-cases/compute/u
 import { CREATE_HUB_REFUSALS } from "../../../application/use-cases/compute/create-hub.js";
 import { UPDATE_HUB_REFUSALS } from "../../../application/use-cases/compute/update-hub.js";
 import type { ComputeNode, ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
-import type { Nio } from "../../../domain/switching/nio.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, empty, json, route } from "../route.js";
 import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "./codecs.js";
 import { EthernetHubAnswer, EthernetSwitchAnswer, MacTableAnswer, NODE_ANSWERS, NioAddedAnswer, NioUpdatedAnswer } from "./answers.js";
-import { presentComputeNode, presentHub, presentNio, presentSwitch } from "./presenters.js";
+import { presentAddedNio, presentComputeNode, presentHub, presentSwitch, presentUpdatedNio } from "./presenters.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
@@ -93,7 +92,7 @@ function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
       body: NioBody,
       refusals: ADD_NIO_REFUSALS,
       run: (uc, { params, body }) => uc.addNio.execute({ port: portOf(nodeType, params), nio: nioRequest(body) }),
-      answer: json(201, NioAddedAnswer, (nio: Nio) => presentNio(nio, false)),
+      answer: json(201, NioAddedAnswer, presentAddedNio),
     }),
     route({
       name: at("nio.update"),
@@ -102,7 +101,7 @@ function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
       body: NioBody,
       refusals: UPDATE_NIO_REFUSALS,
       run: (uc, { params, body }) => uc.updateNio.execute({ port: portOf(nodeType, params), nio: nioRequest(body) }),
-      answer: json(201, NioUpdatedAnswer, (nio: Nio) => presentNio(nio, true)),
+      answer: json(201, NioUpdatedAnswer, presentUpdatedNio),
     }),
     route({
       name: at("nio.delete"),

@@ -8,25 +8,29 @@ import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { ComputeNodeAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
 /** Wire shapes of GNS3 2.2's compute answers, field for field. */
-export function presentComputeProject(p: ComputeProject): Record<string, unknown> {
+export function presentComputeProject(p: ComputeProject): t.TypeOf<typeof ComputeProjectAnswer> {
   return { name: p.name, project_id: p.projectId, variables: p.variables };
 }
 
-/**
- * POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them, with netemu's
- * direction-specific filters when the NIO has any.
- */
-export function presentNio(nio: Nio, withFilters: boolean): NioAnswer {
+/** POST answers a UDP NIO without filters/suspend, as GNS3 does. */
+export function presentAddedNio(nio: Nio): t.TypeOf<typeof NioAddedAnswer> {
   if (nio.type === "nio_null") return { type: "nio_null" };
-  const base = { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
-  if (!withFilters) return base;
+  return { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
+}
+
+/** PUT echoes the NIO's filters and suspend, with netemu's direction-specific filters when the NIO has any. */
+export function presentUpdatedNio(nio: Nio): t.TypeOf<typeof NioUpdatedAnswer> {
+  if (nio.type === "nio_null") return { type: "nio_null" };
   return {
-    ...base,
+    lport: nio.lport,
+    rhost: nio.rhost,
+    rport: nio.rport,
+    type: nio.type,
     filters: renderFilterSettings(nio.filters),
     ...(nio.filtersIn === undefined ? {} : { filters_in: renderFilterSettings(nio.filtersIn) }),
     ...(nio.filtersOut === undefined ? {} : { filters_out: renderFilterSettings(nio.filtersOut) }),

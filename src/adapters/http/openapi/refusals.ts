@@ -16,9 +16,6 @@ const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
   "server.check_version": [409], // VersionMismatch
   "server.debug": [403], // NotLocalServer
   "server.shutdown": [403], // NotLocalServer
-  "compute.project.udp_port": [409], // NoFreeUdpPort
-  "compute.project.file.read": [403], // PathOutsideProject
-  "compute.project.file.write": [403, 409], // PathOutsideProject, ProjectFileUnwritable
   "controller.project.create": [409], // ProjectNameTaken
   "controller.project.open": [409], // ProjectHasUnsupportedNodes
   // ADR 0067: the port by name; its project, node or port not found (404), a name two share (409), a socket that does not open.

@@ -5,6 +5,8 @@ import { captureRoutes } from "../compute/capture-routes.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { type DescribedAnswer, describeAnswer } from "./answers.js";
 import { V3_NODE_ROUTES } from "../v3/node-routes.js";
+import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
+import { WALKED_COMPUTE_PROJECT_ROUTES } from "../compute/project-routes.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
@@ -32,7 +34,6 @@ function closed(title: string, required: Record<string, JsonSchema>, optional: R
 }
 
 const version = closed("Version", { local: { type: "boolean" }, version: string });
-const computeProject = closed("ComputeProject", { name: { type: ["string", "null"] }, project_id: uuid, variables: { type: ["array", "null"] } });
 
 const portStatistics = {
   type: "array",
@@ -189,15 +190,7 @@ const v3Routes: Record<string, SuccessAnswer> = {
     schema: closed("CapabilitiesV3", { cpus: integer, disk_size: integer, memory: integer, node_types: { type: "array", items: string }, platform: string, version: string }),
   },
   "v3.compute.version": { status: 200, schema: closed("VersionV3", { version: string }) },
-  "v3.compute.project.create": { status: 201, schema: computeProject },
-  "v3.compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
-  "v3.compute.project.get": { status: 200, schema: computeProject },
-  "v3.compute.project.update": { status: 200, schema: computeProject },
-  "v3.compute.project.close": { status: 204 },
-  "v3.compute.project.delete": { status: 204 },
-  "v3.compute.project.udp_port": { status: 201, schema: closed("UdpPortV3", { udp_port: integer }) },
-  "v3.compute.project.file.write": { status: 204 },
-  ...declaredAnswers(V3_NODE_ROUTES.map((r) => r.route)),
+  ...declaredAnswers([...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
 };
 
 const impairment = closed("PortImpairment", {
@@ -218,15 +211,8 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "compute.version": { status: 200, schema: version },
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
   "compute.capabilities": { status: 200, schema: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }) },
-  "compute.project.create": { status: 201, schema: computeProject },
-  "compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
-  "compute.project.get": { status: 200, schema: computeProject },
-  "compute.project.update": { status: 200, schema: computeProject },
-  "compute.project.close": { status: 204 },
-  "compute.project.delete": { status: 204 },
-  "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
   // The routes declared as values (ADR 0076): their answers follow from their codecs.
-  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes)]),
+  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES]),
   // netemu's impairments on GNS3 ports (ADR 0067).
   "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
   "netemu.impairments.set": { status: 200, schema: impairment },

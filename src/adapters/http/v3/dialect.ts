@@ -23,6 +23,8 @@ interface V3Form {
   /** 3.x's answer, when it is not v2's. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly answer?: Answer<any>;
+  /** A path parameter 3.x names otherwise (`file_path` for v2's `path`). */
+  readonly param?: { readonly v2: string; readonly v3: string };
   /** 3.0.6's switch and hub port routes take adapter 0 only (`Path(ge=0, le=0)`): a 422 otherwise. */
   readonly adapterZero?: boolean;
 }
@@ -47,10 +49,11 @@ export function v3Body<B3, B2>(codec: t.Type<B3, unknown, unknown>, toV2: (body:
 export function onV3(route: AnyRoute, form: V3Form = {}): V3Route {
   const path = route.path.startsWith("/v2/compute/") ? route.path.slice("/v2/compute".length) : route.path;
   const name = form.as === undefined ? route.name : route.name.replace(/\.[^.]+$/, `.${form.as.action}`);
+  const segments = form.as === undefined ? path : path.replace(/\/[^/]+$/, `/${form.as.segments}`);
   const renamed: AnyRoute = {
     ...route,
     name: `v3.${name}`,
-    path: `${V3_COMPUTE}${form.as === undefined ? path : path.replace(/\/[^/]+$/, `/${form.as.segments}`)}`,
+    path: `${V3_COMPUTE}${form.param === undefined ? segments : segments.replace(`{${form.param.v2}`, `{${form.param.v3}`)}`,
     body: form.body?.codec ?? route.body,
     answer: form.answer ?? route.answer,
   };
@@ -70,7 +73,7 @@ export function onV3(route: AnyRoute, form: V3Form = {}): V3Route {
       v3.answerV3({ status: 422, detail: [{ type: "less_than_equal", loc: ["path", "adapter_number"], msg: "Input should be less than or equal to 0", input: String(adapter) }] });
       return undefined;
     }
-    return { params: request.params, body };
+    return { params: form.param === undefined ? request.params : { ...request.params, [form.param.v2]: request.params[form.param.v3] ?? "" }, body };
   };
   return { route: renamed, admit };
 }

@@ -16,6 +16,7 @@ type CodecShape =
   | { readonly kind: "string"; readonly minLength?: number | undefined; readonly maxLength?: number | undefined; readonly pattern?: RegExp | undefined }
   | { readonly kind: "integer"; readonly minimum?: number | undefined; readonly maximum?: number | undefined }
   | { readonly kind: "nullable"; readonly of: t.Mixed }
+  | { readonly kind: "number" }
   | { readonly kind: "boolean" }
   | { readonly kind: "enum"; readonly values: readonly string[] }
   | { readonly kind: "object" }
@@ -196,3 +197,11 @@ export function jsonOneOf<Bs extends readonly [t.Mixed, t.Mixed, ...t.Mixed[]]>(
     t.identity,
   ), branches);
 }
+
+/** Any JSON number (answers' percentages). */
+export const jsonNumber = shaped(new t.Type<number, number, unknown>(
+  "number",
+  (u): u is number => typeof u === "number",
+  (u, c) => (typeof u === "number" ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'number'`)),
+  t.identity,
+), { kind: "number" });

@@ -3,7 +3,7 @@ import * as tt from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
 import { ETHERTYPE_CHOICES } from "../../../domain/switching/port.js";
 import type { ComputeNodeType } from "../../../domain/switching/compute-node.js";
-import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonOneOf, jsonString, jsonBoolean, nullable } from "../schema.js";
+import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, jsonBoolean, nullable } from "../schema.js";
 import { Uuid } from "./codecs.js";
 
 /**
@@ -74,3 +74,33 @@ export const MacTableAnswer = jsonArray(jsonClosedObject("MacTableEntry", { mac:
 
 /** A compute project as GNS3's compute answers it: `variables` as the controller gave them (any JSON, null when none). */
 export const ComputeProjectAnswer = jsonClosedObject("ComputeProject", { name: string, project_id: Uuid, variables: tt.unknown }, {});
+
+/** The compute host's statistics, interfaces and ports, as GNS3's compute answers them. */
+const integers = jsonArray(jsonInteger());
+export const NetworkPortsAnswer = jsonClosedObject("NetworkPorts", { console_port_range: integers, console_ports: integers, udp_port_range: integers, udp_ports: integers }, {});
+export const NetworkInterfaceAnswer = jsonClosedObject(
+  "NetworkInterface",
+  { id: jsonString(), ip_address: jsonString(), mac_address: jsonString(), name: jsonString(), netmask: jsonString(), special: jsonBoolean, type: jsonEnum(["ethernet", "tap"] as const) },
+  {},
+);
+export const StatisticsAnswer = jsonClosedObject(
+  "ComputeStatistics",
+  {
+    cpu_usage_percent: jsonNumber,
+    disk_usage_percent: jsonNumber,
+    load_average_percent: jsonArray(jsonNumber),
+    memory_free: jsonNumber,
+    memory_total: jsonNumber,
+    memory_usage_percent: jsonNumber,
+    memory_used: jsonNumber,
+    swap_free: jsonNumber,
+    swap_total: jsonNumber,
+    swap_usage_percent: jsonNumber,
+    swap_used: jsonNumber,
+  },
+  {},
+);
+export type StatisticsAnswer = t.TypeOf<typeof StatisticsAnswer>;
+export type NetworkInterfaceAnswer = t.TypeOf<typeof NetworkInterfaceAnswer>;
+export type NetworkPortsAnswer = t.TypeOf<typeof NetworkPortsAnswer>;
+

@@ -8,7 +8,7 @@ import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
@@ -111,15 +111,15 @@ export function presentPing(load: { readonly cpuUsagePercent: number; readonly m
   return { action: "ping", event: { cpu_usage_percent: load.cpuUsagePercent, memory_usage_percent: load.memoryUsagePercent } };
 }
 
-export function presentInterface(i: NetworkInterface): Record<string, unknown> {
+export function presentInterface(i: NetworkInterface): NetworkInterfaceAnswer {
   return { id: i.id, ip_address: i.ipAddress, mac_address: i.macAddress, name: i.name, netmask: i.netmask, special: i.special, type: i.type };
 }
 
-export function presentStatistics(s: HostStatistics): Record<string, unknown> {
+export function presentStatistics(s: HostStatistics): StatisticsAnswer {
   return {
     cpu_usage_percent: s.cpuUsagePercent,
     disk_usage_percent: s.diskUsagePercent,
-    load_average_percent: s.loadAveragePercent,
+    load_average_percent: [...s.loadAveragePercent],
     memory_free: s.memoryFree,
     memory_total: s.memoryTotal,
     memory_usage_percent: s.memoryUsagePercent,
@@ -135,8 +135,8 @@ export function presentStatistics(s: HostStatistics): Record<string, unknown> {
  * GNS3's port manager: console and UDP ranges and the ports in use. netemu opens no console, so
  * its console range is every port a client may give a switch (the controller demands two numbers).
  */
-export function presentNetworkPorts(p: NetworkPorts): Record<string, unknown> {
-  return { console_port_range: [1, 65535], console_ports: p.consolePorts, udp_port_range: p.udpPortRange, udp_ports: p.udpPorts };
+export function presentNetworkPorts(p: NetworkPorts): NetworkPortsAnswer {
+  return { console_port_range: [1, 65535], console_ports: [...p.consolePorts], udp_port_range: [...p.udpPortRange], udp_ports: [...p.udpPorts] };
 }
 
 

@@ -29,6 +29,8 @@ export function toJsonSchema(codec: t.Mixed): JsonSchema {
       return orNull(toJsonSchema(shape.of));
     case "boolean":
       return { type: "boolean" };
+    case "number":
+      return { type: "number" };
     case "enum":
       return { type: "string", enum: [...shape.values] };
     case "object":

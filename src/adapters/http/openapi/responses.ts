@@ -5,6 +5,8 @@ import { captureRoutes } from "../compute/capture-routes.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { type DescribedAnswer, describeAnswer } from "./answers.js";
 import { V3_NODE_ROUTES } from "../v3/node-routes.js";
+import { V3_SERVER_ROUTES } from "../v3/server-routes.js";
+import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
 import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
 import { WALKED_COMPUTE_PROJECT_ROUTES } from "../compute/project-routes.js";
 
@@ -185,12 +187,7 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
 
 /** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */
 const v3Routes: Record<string, SuccessAnswer> = {
-  "v3.compute.capabilities": {
-    status: 200,
-    schema: closed("CapabilitiesV3", { cpus: integer, disk_size: integer, memory: integer, node_types: { type: "array", items: string }, platform: string, version: string }),
-  },
-  "v3.compute.version": { status: 200, schema: closed("VersionV3", { version: string }) },
-  ...declaredAnswers([...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
+  ...declaredAnswers([V3_SERVER_ROUTES.capabilities, V3_SERVER_ROUTES.version, ...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
 };
 
 const impairment = closed("PortImpairment", {
@@ -210,9 +207,8 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "server.version": { status: 200, schema: version },
   "compute.version": { status: 200, schema: version },
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
-  "compute.capabilities": { status: 200, schema: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }) },
   // The routes declared as values (ADR 0076): their answers follow from their codecs.
-  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES]),
+  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES, COMPUTE_SERVER_ROUTES.capabilities]),
   // netemu's impairments on GNS3 ports (ADR 0067).
   "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
   "netemu.impairments.set": { status: 200, schema: impairment },

@@ -4,7 +4,7 @@ import type { Capabilities } from "../../../application/use-cases/compute/get-ca
 import type { HostStatistics, NetworkInterface } from "../../../application/ports/host.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type { ApiRouter } from "../api-router.js";
-import { type AnyRoute, json, raw, route } from "../route.js";
+import { json, raw, route } from "../route.js";
 import { jsonArray, jsonClosedObject, jsonString } from "../schema.js";
 import { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer } from "./answers.js";
 import { presentInterface, presentNetworkPorts, presentStatistics } from "./presenters.js";
@@ -57,7 +57,7 @@ export const COMPUTE_SERVER_ROUTES = {
     run: async (uc) => E.right(await uc.describeCompute.execute()),
     answer: raw(200, "text/plain; charset=utf-8", (text: string) => text),
   }),
-} satisfies Record<string, AnyRoute>;
+};
 
 export function registerComputeServerRoutes(api: ApiRouter, uc: UseCases): void {
   const r = COMPUTE_SERVER_ROUTES;

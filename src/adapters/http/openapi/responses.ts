@@ -5,6 +5,8 @@ import { captureRoutes } from "../compute/capture-routes.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { type DescribedAnswer, describeAnswer } from "./answers.js";
 import { V3_NODE_ROUTES } from "../v3/node-routes.js";
+import { CONTROLLER_PROJECT_ROUTES } from "../controller/project-routes.js";
+import { CONTROLLER_COMPUTE_ROUTES } from "../controller/compute-routes.js";
 import { V3_SERVER_ROUTES } from "../v3/server-routes.js";
 import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
 import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
@@ -45,28 +47,6 @@ const portStatistics = {
 
 const boolean: JsonSchema = { type: "boolean" };
 const label = closed("Label", { text: string }, { style: { type: ["string", "null"] }, x: { type: ["integer", "null"] }, y: integer, rotation: integer });
-
-const project = closed("Project", {
-  auto_close: boolean,
-  auto_open: boolean,
-  auto_start: boolean,
-  drawing_grid_size: integer,
-  filename: string,
-  grid_size: integer,
-  name: string,
-  path: string,
-  project_id: uuid,
-  scene_height: integer,
-  scene_width: integer,
-  show_grid: boolean,
-  show_interface_labels: boolean,
-  show_layers: boolean,
-  snap_to_grid: boolean,
-  status: { type: "string", enum: ["opened", "closed"] },
-  supplier: {},
-  variables: {},
-  zoom: integer,
-});
 
 const nodePort = closed("NodePort", {
   adapter_number: integer,
@@ -138,27 +118,8 @@ const template = closed("Template", {
   template_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
 }, { console_type: { const: "none" }, properties: { type: "object" } });
 
-const compute = closed("Compute", {
-  capabilities: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }),
-  compute_id: { const: "local" },
-  connected: boolean,
-  cpu_usage_percent: { type: "number" },
-  host: string,
-  last_error: { type: "null" },
-  memory_usage_percent: { type: "number" },
-  name: string,
-  port: integer,
-  protocol: { const: "http" },
-  user: { type: ["string", "null"] },
-});
-
 const controllerRoutes: Record<string, SuccessAnswer> = {
-  "controller.project.create": { status: 201, schema: project },
-  "controller.project.list": { status: 200, schema: { type: "array", items: project } },
-  "controller.project.get": { status: 200, schema: project },
-  "controller.project.open": { status: 201, schema: project },
-  "controller.project.close": { status: 204 },
-  "controller.project.delete": { status: 204 },
+  ...declaredAnswers([...Object.values(CONTROLLER_PROJECT_ROUTES), ...Object.values(CONTROLLER_COMPUTE_ROUTES)]),
   "controller.node.create": { status: 201, schema: node },
   "controller.node.list": { status: 200, schema: { type: "array", items: node } },
   "controller.node.get": { status: 200, schema: node },
@@ -176,13 +137,10 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.link.start_capture": { status: 201, schema: link },
   "controller.link.stop_capture": { status: 201, schema: link },
   // What gns3fy reaches besides (issue 18, ADR 0062).
-  "controller.project.stats": { status: 200, schema: closed("ProjectStats", { drawings: integer, links: integer, nodes: integer, snapshots: integer }) },
   "controller.node.links": { status: 200, schema: { type: "array", items: link } },
   "controller.template.list": { status: 200, schema: { type: "array", items: template } },
   "controller.template.get": { status: 200, schema: template },
   "controller.template.create_node": { status: 201, schema: node },
-  "controller.compute.list": { status: 200, schema: { type: "array", items: compute } },
-  "controller.compute.get": { status: 200, schema: compute },
 };
 
 /** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */

@@ -84,10 +84,20 @@ export type ErrorTag = NetemuError["_tag"];
 /** One or more variants of the union, by tag. */
 export type ErrorOf<T extends ErrorTag> = Extract<NetemuError, { readonly _tag: T }>;
 
+/**
+ * A use case's refusals as a value: the tags it can answer instead of its result. Its error union is
+ * derived from the list (`Refusal<typeof LIST>`), so the list cannot miss a tag, and the HTTP adapter
+ * reads from it what a route may answer (ADR 0076).
+ */
+export type Refusal<L extends readonly ErrorTag[]> = ErrorOf<L[number]>;
+
 /** What the compute's lookups can answer, in GNS3's order of checks. */
-export type ComputeProjectLookupError = ErrorOf<"InvalidUuid" | "ProjectNotFound">;
-export type ComputeNodeLookupError = ComputeProjectLookupError | ErrorOf<"NodeNotFound" | "NodeNotInProject">;
-export type ComputePortLookupError = ComputeNodeLookupError | ErrorOf<"AdapterNotFound">;
+export const COMPUTE_PROJECT_LOOKUP_REFUSALS = ["InvalidUuid", "ProjectNotFound"] as const;
+export const COMPUTE_NODE_LOOKUP_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeNotFound", "NodeNotInProject"] as const;
+export const COMPUTE_PORT_LOOKUP_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, "AdapterNotFound"] as const;
+export type ComputeProjectLookupError = Refusal<typeof COMPUTE_PROJECT_LOOKUP_REFUSALS>;
+export type ComputeNodeLookupError = Refusal<typeof COMPUTE_NODE_LOOKUP_REFUSALS>;
+export type ComputePortLookupError = Refusal<typeof COMPUTE_PORT_LOOKUP_REFUSALS>;
 
 /** What the controller's lookups can answer. */
 export type ControllerProjectLookupError = ErrorOf<"ProjectNotFound" | "ProjectNotOpened">;
@@ -98,4 +108,5 @@ export type ControllerLinkLookupError = ControllerProjectLookupError | ErrorOf<"
  * Why the data plane could not make a live node match its record: nothing changed. InvalidConfiguration
  * is a record that does not parse where the data plane receives it (a worker's door, ADR 0053).
  */
-export type SyncError = ErrorOf<"UdpConnectionFailed" | "InvalidFilterSettings" | "PortNotFound" | "InvalidConfiguration">;
+export const SYNC_REFUSALS = ["UdpConnectionFailed", "InvalidFilterSettings", "PortNotFound", "InvalidConfiguration"] as const;
+export type SyncError = Refusal<typeof SYNC_REFUSALS>;

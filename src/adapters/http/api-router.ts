@@ -4,8 +4,11 @@ import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { Exchange } from "./exchange.js";
 import { readBody } from "./request-body.js";
+import type { ErrorTag } from "../../application/errors.js";
+import type { UseCases } from "../../application/use-cases/index.js";
+import { type Answer, type AnyRoute, isUpload, type Method, pathParameters, type Request, type Upload } from "./route.js";
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type { Method } from "./route.js";
 type Handler = (x: Exchange) => Promise<void> | void;
 
 /** The codec each `withBody` handler decodes its body with, for the API's description (ADR 0045). */
@@ -21,6 +24,23 @@ export interface RouteEntry {
   readonly body: t.Type<unknown, unknown, unknown> | undefined;
   /** The route reads the request stream itself (a file upload). */
   readonly rawBody: boolean;
+  /** What a route declared as a value answers on success (ADR 0076); undefined for the others. */
+  readonly answer?: Answer<unknown>;
+  /** The refusal tags a route declared as a value can answer with. */
+  readonly refusals?: readonly ErrorTag[];
+}
+
+/** How a generation of the API answers: GNS3 2.2's exchange unless told (/v3/compute brings its own, ADR 0066). */
+type ExchangeOf = (ctx: Context, template: string) => Exchange;
+
+/**
+ * How a generation of the API serves a route value (ADR 0076): its exchange (error shapes), and what
+ * it checks of a request before the use case runs, beyond the body's codec (the request the use case
+ * gets, or undefined once the dialect has answered its own refusal).
+ */
+export interface Dialect {
+  readonly exchange?: ExchangeOf;
+  readonly admit?: (x: Exchange, request: Request<string, unknown>) => Request<string, unknown> | undefined;
 }
 
 /**
@@ -72,6 +92,30 @@ export class ApiRouter {
   }
 
   /**
+   * Registers a route declared as a value (ADR 0076): the body decoded with its codec (GNS3's 400
+   * before the use case runs), the template's parameters decoded, the use case run, and its Either
+   * rendered: the refusal through the one error mapping, the result as the route's answer says.
+   */
+  addRoute(route: AnyRoute, uc: UseCases, dialect: Dialect = {}): void {
+    const run = async (x: Exchange, body: unknown): Promise<void> => {
+      const request = dialect.admit === undefined ? { params: pathParameters(route.path, (name) => x.param(name)), body } : dialect.admit(x, { params: pathParameters(route.path, (name) => x.param(name)), body });
+      if (request === undefined) return;
+      const result = await route.run(uc, request);
+      if (E.isLeft(result)) {
+        // The rest of an upload refused for its size is not read: the connection ends after the answer.
+        if (result.left._tag === "PayloadTooLarge" && route.body !== undefined && isUpload(route.body)) x.ctx.set("Connection", "close");
+        return x.fail(result.left);
+      }
+      render(x, route.answer, result.right);
+    };
+    const body = route.body;
+    const exchange = dialect.exchange === undefined ? {} : { exchange: dialect.exchange };
+    if (body !== undefined && isUpload(body)) this.add(route.name, route.method, route.path, (x) => run(x, upload(x)), { ...exchange, rawBody: true });
+    else this.add(route.name, route.method, route.path, body === undefined ? (x) => run(x, undefined) : withBody(body, run), exchange);
+    this.routes.set(route.name, { ...(this.routes.get(route.name) as RouteEntry), answer: route.answer, refusals: route.refusals });
+  }
+
+  /**
    * `name` says which handler answered, in the request log and the Koa router (`area.resource.action`,
    * e.g. `compute.ethernet_switch.nio.create`). `{name:.+}` is a parameter spanning several segments (a
    * file path); `rawBody` routes read the request stream themselves (file uploads), so no JSON is parsed
@@ -82,7 +126,7 @@ export class ApiRouter {
     method: Method,
     template: string,
     handler: Handler,
-    options: { readonly rawBody?: boolean; readonly exchange?: (ctx: Context, template: string) => Exchange } = {},
+    options: { readonly rawBody?: boolean; readonly exchange?: ExchangeOf } = {},
   ): void {
     const taken = this.routes.get(name);
     if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken.method} ${taken.template}`);
@@ -131,5 +175,28 @@ export class ApiRouter {
         this.router.delete(name, path, middleware);
         break;
     }
+  }
+}
+
+/** The request's body as a file, read as it arrives. */
+function upload(x: Exchange): Upload {
+  const length = x.ctx.get("Content-Length");
+  // Not destroyed when the upload stops early: the socket must still carry the answer.
+  return { content: x.ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>, declaredBytes: /^\d+$/.test(length) ? Number(length) : undefined };
+}
+
+/** A use case's result as its route answers it. */
+function render(x: Exchange, answer: Answer<unknown>, value: unknown): void {
+  switch (answer.kind) {
+    case "json":
+      return x.json(answer.status, answer.present(value));
+    case "list":
+      return x.jsonList(answer.status, value as readonly never[], answer.present);
+    case "empty":
+      return x.empty(answer.status);
+    case "raw":
+      x.ctx.status = answer.status;
+      x.ctx.set("Content-Type", answer.contentType);
+      x.ctx.body = answer.body(value);
   }
 }

@@ -16,6 +16,7 @@ type CodecShape =
   | { readonly kind: "string"; readonly minLength?: number | undefined; readonly maxLength?: number | undefined; readonly pattern?: RegExp | undefined }
   | { readonly kind: "integer"; readonly minimum?: number | undefined; readonly maximum?: number | undefined }
   | { readonly kind: "nullable"; readonly of: t.Mixed }
+  | { readonly kind: "number" }
   | { readonly kind: "boolean" }
   | { readonly kind: "enum"; readonly values: readonly string[] }
   | { readonly kind: "object" }
@@ -182,3 +183,25 @@ export function schemaMessage(errors: t.Errors): string {
   if (first === undefined) return "invalid request";
   return first.message ?? `${typeName(first.value)} is not valid under any of the given schemas`;
 }
+
+/**
+ * Exactly one of `branches` (JSON Schema's oneOf), for answers, which are described and never decoded
+ * by the router: it decodes what exactly one branch takes, without GNS3's messages.
+ */
+export function jsonOneOf<Bs extends readonly [t.Mixed, t.Mixed, ...t.Mixed[]]>(name: string, branches: Bs): t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown> {
+  const fitting = (u: unknown) => branches.filter((b) => b.decode(u)._tag === "Right");
+  return asOneOf(new t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown>(
+    name,
+    (u): u is t.TypeOf<Bs[number]> => fitting(u).length === 1,
+    (u, c) => (fitting(u).length === 1 ? t.success(u as t.TypeOf<Bs[number]>) : t.failure(u, c, `${typeName(u)} is not valid under exactly one of the given schemas`)),
+    t.identity,
+  ), branches);
+}
+
+/** Any JSON number (answers' percentages). */
+export const jsonNumber = shaped(new t.Type<number, number, unknown>(
+  "number",
+  (u): u is number => typeof u === "number",
+  (u, c) => (typeof u === "number" ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'number'`)),
+  t.identity,
+), { kind: "number" });

@@ -6,22 +6,31 @@ import type { HostStatistics, NetworkInterface } from "../../../application/port
 import type { ComputeNotification } from "../../../application/ports/notifications.js";
 import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
+import type * as t from "io-ts";
+import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
+import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
 /** Wire shapes of GNS3 2.2's compute answers, field for field. */
-export function presentComputeProject(p: ComputeProject): Record<string, unknown> {
+export function presentComputeProject(p: ComputeProject): t.TypeOf<typeof ComputeProjectAnswer> {
   return { name: p.name, project_id: p.projectId, variables: p.variables };
 }
 
-/**
- * POST answers a UDP NIO without filters/suspend, as GNS3 does; PUT echoes them, with netemu's
- * direction-specific filters when the NIO has any.
- */
-export function presentNio(nio: Nio, withFilters: boolean): Record<string, unknown> {
+/** POST answers a UDP NIO without filters/suspend, as GNS3 does. */
+export function presentAddedNio(nio: Nio): t.TypeOf<typeof NioAddedAnswer> {
   if (nio.type === "nio_null") return { type: "nio_null" };
-  const base = { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
-  if (!withFilters) return base;
+  return { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
+}
+
+/** PUT echoes the NIO's filters and suspend, with netemu's direction-specific filters when the NIO has any. */
+export function presentUpdatedNio(nio: Nio): t.TypeOf<typeof NioUpdatedAnswer> {
+  if (nio.type === "nio_null") return { type: "nio_null" };
   return {
-    ...base,
+    lport: nio.lport,
+    rhost: nio.rhost,
+    rport: nio.rport,
+    type: nio.type,
     filters: renderFilterSettings(nio.filters),
     ...(nio.filtersIn === undefined ? {} : { filters_in: renderFilterSettings(nio.filtersIn) }),
     ...(nio.filtersOut === undefined ? {} : { filters_out: renderFilterSettings(nio.filtersOut) }),
@@ -29,12 +38,22 @@ export function presentNio(nio: Nio, withFilters: boolean): Record<string, unkno
   };
 }
 
-/** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
-export function presentCounters(c: PortCounters): Record<string, unknown> {
-  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: c.drops };
+/** A port's drops by reason, the reasons netemu counts (DROP_REASONS) and no other key. */
+function presentDrops(drops: Readonly<Record<string, number>>): t.TypeOf<typeof DropsAnswer> {
+  const out: Partial<Record<DropReason, number>> = {};
+  for (const reason of DROP_REASONS) {
+    const n = drops[reason];
+    if (n !== undefined) out[reason] = n;
+  }
+  return out;
 }
 
-export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): Record<string, unknown>[] {
+/** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
+export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer> } {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops) };
+}
+
+export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): t.TypeOf<typeof PortStatisticsAnswer>[] {
   return [...counters.entries()].sort(([a], [b]) => a - b).map(([port, c]) => ({ port_number: port, ...presentCounters(c) }));
 }
 
@@ -43,20 +62,21 @@ export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters
  * its next PUT every key it does not know), a switch's console besides. `ports_statistics` is a netemu
  * extension, only in GET answers (counters given), which a GNS3 controller never reads.
  */
-export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    name: node.name,
-    node_id: node.nodeId,
-    ports_mapping: node.portsMapping,
-    project_id: node.projectId,
-    status: node.status,
-  };
-  if (node.nodeType === "ethernet_switch") {
-    body["console"] = node.console;
-    body["console_type"] = node.consoleType;
-  }
-  if (counters !== undefined && counters.size > 0) body["ports_statistics"] = presentPortStatistics(counters);
-  return body;
+export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): ComputeNodeAnswer {
+  return node.nodeType === "ethernet_switch" ? presentSwitch(node, counters) : presentHub(node, counters);
+}
+
+function nodeFields(node: ComputeNode, counters: ReadonlyMap<number, PortCounters> | undefined) {
+  const statistics = counters !== undefined && counters.size > 0 ? { ports_statistics: presentPortStatistics(counters) } : {};
+  return { name: node.name, node_id: node.nodeId, project_id: node.projectId, status: node.status, ...statistics };
+}
+
+export function presentSwitch(node: EthernetSwitch, counters?: ReadonlyMap<number, PortCounters>): EthernetSwitchAnswer {
+  return { ...nodeFields(node, counters), ports_mapping: [...node.portsMapping], console: node.console, console_type: node.consoleType };
+}
+
+export function presentHub(node: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): EthernetHubAnswer {
+  return { ...nodeFields(node, counters), ports_mapping: [...node.portsMapping] };
 }
 
 /**
@@ -91,15 +111,15 @@ export function presentPing(load: { readonly cpuUsagePercent: number; readonly m
   return { action: "ping", event: { cpu_usage_percent: load.cpuUsagePercent, memory_usage_percent: load.memoryUsagePercent } };
 }
 
-export function presentInterface(i: NetworkInterface): Record<string, unknown> {
+export function presentInterface(i: NetworkInterface): NetworkInterfaceAnswer {
   return { id: i.id, ip_address: i.ipAddress, mac_address: i.macAddress, name: i.name, netmask: i.netmask, special: i.special, type: i.type };
 }
 
-export function presentStatistics(s: HostStatistics): Record<string, unknown> {
+export function presentStatistics(s: HostStatistics): StatisticsAnswer {
   return {
     cpu_usage_percent: s.cpuUsagePercent,
     disk_usage_percent: s.diskUsagePercent,
-    load_average_percent: s.loadAveragePercent,
+    load_average_percent: [...s.loadAveragePercent],
     memory_free: s.memoryFree,
     memory_total: s.memoryTotal,
     memory_usage_percent: s.memoryUsagePercent,
@@ -115,8 +135,8 @@ export function presentStatistics(s: HostStatistics): Record<string, unknown> {
  * GNS3's port manager: console and UDP ranges and the ports in use. netemu opens no console, so
  * its console range is every port a client may give a switch (the controller demands two numbers).
  */
-export function presentNetworkPorts(p: NetworkPorts): Record<string, unknown> {
-  return { console_port_range: [1, 65535], console_ports: p.consolePorts, udp_port_range: p.udpPortRange, udp_ports: p.udpPorts };
+export function presentNetworkPorts(p: NetworkPorts): NetworkPortsAnswer {
+  return { console_port_range: [1, 65535], console_ports: [...p.consolePorts], udp_port_range: [...p.udpPortRange], udp_ports: [...p.udpPorts] };
 }
 
 

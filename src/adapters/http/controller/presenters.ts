@@ -1,4 +1,6 @@
+import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
+import type { ComputeAnswer, ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
@@ -9,7 +11,7 @@ import type { ComputeView } from "../../../application/use-cases/controller/list
 import type { ProjectStats } from "../../../application/use-cases/controller/get-project-stats.js";
 
 /** Wire shapes of GNS3 2.2's controller answers, field for field. */
-export function presentProject(p: Project): Record<string, unknown> {
+export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
   return {
     auto_close: p.autoClose,
     auto_open: p.autoOpen,
@@ -133,9 +135,9 @@ export function presentTemplate(t: NodeTemplate): Record<string, unknown> {
   };
 }
 
-export function presentCompute(c: ComputeView): Record<string, unknown> {
+export function presentCompute(c: ComputeView): t.TypeOf<typeof ComputeAnswer> {
   return {
-    capabilities: { node_types: c.capabilities.nodeTypes, platform: c.capabilities.platform, version: c.capabilities.version },
+    capabilities: { node_types: [...c.capabilities.nodeTypes], platform: c.capabilities.platform, version: c.capabilities.version },
     compute_id: c.computeId,
     connected: c.connected,
     cpu_usage_percent: c.cpuUsagePercent,
@@ -149,6 +151,6 @@ export function presentCompute(c: ComputeView): Record<string, unknown> {
   };
 }
 
-export function presentProjectStats(s: ProjectStats): Record<string, unknown> {
+export function presentProjectStats(s: ProjectStats): t.TypeOf<typeof ProjectStatsAnswer> {
   return { drawings: s.drawings, links: s.links, nodes: s.nodes, snapshots: s.snapshots };
 }

@@ -1,56 +1,102 @@
+import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import { type ApiRouter, withBody } from "../api-router.js";
+import { CREATE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/create-project.js";
+import { GET_PROJECT_REFUSALS } from "../../../application/use-cases/controller/get-project.js";
+import { DELETE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/delete-project.js";
+import { OPEN_PROJECT_REFUSALS } from "../../../application/use-cases/controller/open-project.js";
+import { CLOSE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/close-project.js";
+import { GET_PROJECT_STATS_REFUSALS } from "../../../application/use-cases/controller/get-project-stats.js";
+import type { ApiRouter } from "../api-router.js";
+import { empty, json, list, route } from "../route.js";
 import { ProjectCreateBody } from "./codecs.js";
+import { ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
 import { presentProject, presentProjectStats } from "./presenters.js";
 
 const PROJECT = "/v2/projects/{project_id}";
 
-export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add("controller.project.create", "POST", "/v2/projects", withBody(ProjectCreateBody, async (x, b) => {
-    const created = await uc.createProject.execute({
-      name: b.name,
-      projectId: b.project_id,
-      path: b.path,
-      options: {
-        ...(b.auto_close !== undefined && { autoClose: b.auto_close }),
-        ...(b.auto_open !== undefined && { autoOpen: b.auto_open }),
-        ...(b.auto_start !== undefined && { autoStart: b.auto_start }),
-        ...(b.scene_height !== undefined && { sceneHeight: b.scene_height }),
-        ...(b.scene_width !== undefined && { sceneWidth: b.scene_width }),
-        ...(b.zoom !== undefined && { zoom: b.zoom }),
-        ...(b.show_layers !== undefined && { showLayers: b.show_layers }),
-        ...(b.snap_to_grid !== undefined && { snapToGrid: b.snap_to_grid }),
-        ...(b.show_grid !== undefined && { showGrid: b.show_grid }),
-        ...(b.grid_size !== undefined && { gridSize: b.grid_size }),
-        ...(b.drawing_grid_size !== undefined && { drawingGridSize: b.drawing_grid_size }),
-        ...(b.show_interface_labels !== undefined && { showInterfaceLabels: b.show_interface_labels }),
-        ...(b.supplier !== undefined && { supplier: b.supplier }),
-        ...(b.variables !== undefined && { variables: b.variables }),
-      },
-    });
-    x.respond(created, 201, presentProject);
-  }));
-
-  api.add("controller.project.list", "GET", "/v2/projects", async (x) => x.jsonList(200, await uc.listProjects.execute(), presentProject));
-
-  api.add("controller.project.get", "GET", PROJECT, async (x) => {
-    x.respond(await uc.getProject.execute({ projectId: x.param("project_id") }), 200, presentProject);
-  });
-
-  api.add("controller.project.delete", "DELETE", PROJECT, async (x) => {
-    x.respond(await uc.deleteProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
-  });
-
-  api.add("controller.project.open", "POST", `${PROJECT}/open`, async (x) => {
-    x.respond(await uc.openProject.execute({ projectId: x.param("project_id") }), 201, presentProject);
-  });
-
+/** The controller's project routes, declared as values (ADR 0076). */
+export const CONTROLLER_PROJECT_ROUTES = {
+  create: route({
+    name: "controller.project.create",
+    method: "POST",
+    path: "/v2/projects",
+    body: ProjectCreateBody,
+    refusals: CREATE_PROJECT_REFUSALS,
+    run: (uc, { body: b }) =>
+      uc.createProject.execute({
+        name: b.name,
+        projectId: b.project_id,
+        path: b.path,
+        options: {
+          ...(b.auto_close !== undefined && { autoClose: b.auto_close }),
+          ...(b.auto_open !== undefined && { autoOpen: b.auto_open }),
+          ...(b.auto_start !== undefined && { autoStart: b.auto_start }),
+          ...(b.scene_height !== undefined && { sceneHeight: b.scene_height }),
+          ...(b.scene_width !== undefined && { sceneWidth: b.scene_width }),
+          ...(b.zoom !== undefined && { zoom: b.zoom }),
+          ...(b.show_layers !== undefined && { showLayers: b.show_layers }),
+          ...(b.snap_to_grid !== undefined && { snapToGrid: b.snap_to_grid }),
+          ...(b.show_grid !== undefined && { showGrid: b.show_grid }),
+          ...(b.grid_size !== undefined && { gridSize: b.grid_size }),
+          ...(b.drawing_grid_size !== undefined && { drawingGridSize: b.drawing_grid_size }),
+          ...(b.show_interface_labels !== undefined && { showInterfaceLabels: b.show_interface_labels }),
+          ...(b.supplier !== undefined && { supplier: b.supplier }),
+          ...(b.variables !== undefined && { variables: b.variables }),
+        },
+      }),
+    answer: json(201, ProjectAnswer, presentProject),
+  }),
+  list: route({
+    name: "controller.project.list",
+    method: "GET",
+    path: "/v2/projects",
+    refusals: [],
+    run: async (uc) => E.right(await uc.listProjects.execute()),
+    answer: list(200, ProjectAnswer, presentProject),
+  }),
+  get: route({
+    name: "controller.project.get",
+    method: "GET",
+    path: PROJECT,
+    refusals: GET_PROJECT_REFUSALS,
+    run: (uc, { params }) => uc.getProject.execute({ projectId: params.project_id }),
+    answer: json(200, ProjectAnswer, presentProject),
+  }),
+  delete: route({
+    name: "controller.project.delete",
+    method: "DELETE",
+    path: PROJECT,
+    refusals: DELETE_PROJECT_REFUSALS,
+    run: (uc, { params }) => uc.deleteProject.execute({ projectId: params.project_id }),
+    answer: empty(204),
+  }),
+  open: route({
+    name: "controller.project.open",
+    method: "POST",
+    path: `${PROJECT}/open` as const,
+    refusals: OPEN_PROJECT_REFUSALS,
+    run: (uc, { params }) => uc.openProject.execute({ projectId: params.project_id }),
+    answer: json(201, ProjectAnswer, presentProject),
+  }),
   // 204 without a body, as GNS3 2.2.59 answers: gns3fy sets `status` to "closed" on a 204 only.
-  api.add("controller.project.close", "POST", `${PROJECT}/close`, async (x) => {
-    x.respond(await uc.closeProject.execute({ projectId: x.param("project_id") }), 204, () => undefined);
-  });
+  close: route({
+    name: "controller.project.close",
+    method: "POST",
+    path: `${PROJECT}/close` as const,
+    refusals: CLOSE_PROJECT_REFUSALS,
+    run: (uc, { params }) => uc.closeProject.execute({ projectId: params.project_id }),
+    answer: empty(204),
+  }),
+  stats: route({
+    name: "controller.project.stats",
+    method: "GET",
+    path: `${PROJECT}/stats` as const,
+    refusals: GET_PROJECT_STATS_REFUSALS,
+    run: (uc, { params }) => uc.getProjectStats.execute({ projectId: params.project_id }),
+    answer: json(200, ProjectStatsAnswer, presentProjectStats),
+  }),
+};
 
-  api.add("controller.project.stats", "GET", `${PROJECT}/stats`, async (x) => {
-    x.respond(await uc.getProjectStats.execute({ projectId: x.param("project_id") }), 200, presentProjectStats);
-  });
+export function registerControllerProjectRoutes(api: ApiRouter, uc: UseCases): void {
+  for (const value of Object.values(CONTROLLER_PROJECT_ROUTES)) api.addRoute(value, uc);
 }

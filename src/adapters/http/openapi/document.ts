@@ -1,6 +1,7 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { SUCCESS_ANSWERS } from "./responses.js";
+import { describeAnswer } from "./answers.js";
 import { filtersSchema, withTypedFilters } from "./filters.js";
 import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusals.js";
 
@@ -48,7 +49,8 @@ function requestBody(route: RouteEntry): JsonSchema | undefined {
 
 /** The documented success answer, or a generic one for the routes not described yet. */
 function success(route: RouteEntry): Record<string, JsonSchema> {
-  const answer = SUCCESS_ANSWERS[route.name];
+  const answer = route.answer === undefined ? SUCCESS_ANSWERS[route.name] : describeAnswer(route.answer);
+  if (answer?.contentType !== undefined) return { [String(answer.status)]: { description: "A stream", content: { [answer.contentType]: { schema: { type: "string", format: "binary" } } } } };
   if (answer === undefined) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
   if (answer.schema === undefined) return { [String(answer.status)]: { description: "Done: no body" } };
   return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: withTypedFilters(answer.schema) } } } };

@@ -18,6 +18,7 @@ export function toJsonSchema(codec: t.Mixed): JsonSchema {
     const tag = (codec as { _tag?: unknown })._tag;
     if (tag === "LiteralType") return { const: (codec as unknown as t.LiteralC<string | number | boolean>).value };
     if (tag === "UnknownType") return {};
+    if (tag === "NullType") return { type: "null" };
     throw new UndescribableCodec(`no JSON Schema for the codec "${codec.name}" (${typeof tag === "string" ? tag : "a hand-written t.Type"}): build it with schema.ts or teach openapi/json-schema.ts its kind`);
   }
   switch (shape.kind) {
@@ -29,6 +30,8 @@ export function toJsonSchema(codec: t.Mixed): JsonSchema {
       return orNull(toJsonSchema(shape.of));
     case "boolean":
       return { type: "boolean" };
+    case "number":
+      return { type: "number" };
     case "enum":
       return { type: "string", enum: [...shape.values] };
     case "object":

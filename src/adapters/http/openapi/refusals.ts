@@ -1,5 +1,6 @@
 import type { RouteEntry } from "../api-router.js";
 import type { JsonSchema } from "./json-schema.js";
+import { refusalStatus } from "../error-mapping.js";
 
 export const ERROR_REF = "#/components/schemas/Error";
 
@@ -7,7 +8,7 @@ export const ERROR_REF = "#/components/schemas/Error";
 type RefusalStatus = 400 | 403 | 404 | 409 | 413 | 503;
 
 /**
- * The 403s and 409s, by route: what the use cases behind each route return (their error unions in
+ * The 403s and 409s of the routes not yet declared as values (ADR 0076), by route: what the use cases behind each route return (their error unions in
  * src/application/use-cases) as error-mapping.ts maps it. The other statuses follow from the route
  * itself (see `refusalsOf`). test/http/openapi.test.ts drives refusals and checks each is listed.
  */
@@ -15,34 +16,10 @@ const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
   "server.check_version": [409], // VersionMismatch
   "server.debug": [403], // NotLocalServer
   "server.shutdown": [403], // NotLocalServer
-  "compute.project.udp_port": [409], // NoFreeUdpPort
-  "compute.project.file.read": [403], // PathOutsideProject
-  "compute.project.file.write": [403, 409], // PathOutsideProject, ProjectFileUnwritable
-  ...computeNodeConflicts("ethernet_switch"),
-  ...computeNodeConflicts("ethernet_hub"),
-  "controller.project.create": [409], // ProjectNameTaken
-  "controller.project.open": [409], // ProjectHasUnsupportedNodes
   // ADR 0067: the port by name; its project, node or port not found (404), a name two share (409), a socket that does not open.
   "netemu.impairments.set": [404, 409], // ImpairmentTargetNotFound, ImpairmentTargetAmbiguous, UdpConnectionFailed
   "netemu.impairments.clear": [409], // UdpConnectionFailed (a port's NIO made again without the impairment)
 };
-
-function computeNodeConflicts(nodeType: string): Record<string, readonly RefusalStatus[]> {
-  const at = (action: string) => `compute.${nodeType}.${action}`;
-  return {
-    [at("create")]: [409], // NodeIdInUse, ProjectFull
-    [at("update")]: [409], // NodeAlreadyConnected, UdpConnectionFailed (a port's NIO reopened)
-    [at("start")]: [409], // UdpConnectionFailed
-    [at("stop")]: [409],
-    [at("suspend")]: [409],
-    [at("nio.create")]: [409], // PortNotFree, NioTypeNotSupported, UdpConnectionFailed
-    [at("nio.update")]: [409], // PortNotAllocated, UdpConnectionFailed
-    [at("nio.delete")]: [409], // PortNotAllocated
-    [at("start_capture")]: [409, 503], // PortNotAllocated, CaptureAlreadyActive, CaptureFileUnwritable; DataPlaneWorkerDown
-    [at("stop_capture")]: [409], // PortNotAllocated
-    [at("pcap")]: [409], // PortNotAllocated, NoCaptureToStream
-  };
-}
 
 /** Controller routes on a project's nodes and links: 403 while it is closed (ProjectNotOpened). */
 function controllerConflicts(name: string): readonly RefusalStatus[] {
@@ -52,6 +29,15 @@ function controllerConflicts(name: string): readonly RefusalStatus[] {
   // A link's capture starts on a node whose data-plane worker may be down (DataPlaneWorkerDown).
   if (name === "controller.link.start_capture") return [403, 409, 503];
   return changes ? [403, 409] : [403];
+}
+
+/**
+ * A status the one error mapping gives a refusal, as the document lists it (the 5xx, failures of the
+ * host, are under `default`): a new 4xx status needs its description here, or this says so loudly.
+ */
+function asRefusalStatus(status: number): RefusalStatus {
+  if (status === 400 || status === 403 || status === 404 || status === 409 || status === 413) return status;
+  throw new Error(`the error mapping answers ${status}, which the OpenAPI document does not describe: add it to refusals.ts`);
 }
 
 /** Each refusal is described once, in components.responses, under these names. */
@@ -98,7 +84,8 @@ const THROTTLED: JsonSchema = {
 export function refusalsOf(route: RouteEntry, auth: boolean): Record<string, JsonSchema> {
   const statuses = new Set<RefusalStatus | 401 | 429>([400, 413]);
   if (/\{\w+/.test(route.template)) statuses.add(404);
-  for (const status of [...(CONFLICTS[route.name] ?? []), ...controllerConflicts(route.name)]) statuses.add(status);
+  const own = route.refusals === undefined ? [...(CONFLICTS[route.name] ?? []), ...controllerConflicts(route.name)] : route.refusals.map(refusalStatus).filter((s) => s < 500).map(asRefusalStatus);
+  for (const status of own) statuses.add(status);
   if (auth) {
     statuses.add(401);
     statuses.add(429);

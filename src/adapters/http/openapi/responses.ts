@@ -1,15 +1,31 @@
 import type { JsonSchema } from "./json-schema.js";
+import type { AnyRoute } from "../route.js";
+import { COMPUTE_NODE_ROUTES } from "../compute/node-routes.js";
+import { captureRoutes } from "../compute/capture-routes.js";
+import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
+import { type DescribedAnswer, describeAnswer } from "./answers.js";
+import { V3_NODE_ROUTES } from "../v3/node-routes.js";
+import { CONTROLLER_PROJECT_ROUTES } from "../controller/project-routes.js";
+import { CONTROLLER_COMPUTE_ROUTES } from "../controller/compute-routes.js";
+import { V3_SERVER_ROUTES } from "../v3/server-routes.js";
+import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
+import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
+import { WALKED_COMPUTE_PROJECT_ROUTES } from "../compute/project-routes.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
- * controller's projects, nodes and links), written from the presenters (their types do not exist at
- * run time) and checked against real answers by test/http/openapi.test.ts: a presenter that changes
- * fails it until this says the same.
+ * controller's projects, nodes and links), checked against real answers by test/http/openapi.test.ts.
+ * The routes declared as values (ADR 0076) bring their own, derived from their answer codecs; the
+ * others are written here from their presenters, until they are declared so too.
  */
-interface SuccessAnswer {
-  readonly status: number;
-  /** The JSON body; none for an answer without a body. */
-  readonly schema?: JsonSchema;
+type SuccessAnswer = DescribedAnswer;
+
+/** The JSON and empty answers of routes declared as values (a stream has no JSON to check). */
+function declaredAnswers(routes: readonly AnyRoute[]): Record<string, SuccessAnswer> {
+  return Object.fromEntries(routes.flatMap((r) => {
+    const answer = describeAnswer(r.answer);
+    return answer.contentType === undefined ? [[r.name, answer.schema === undefined ? { status: answer.status } : { status: answer.status, schema: answer.schema }]] : [];
+  }));
 }
 
 const string: JsonSchema = { type: "string" };
@@ -22,70 +38,15 @@ function closed(title: string, required: Record<string, JsonSchema>, optional: R
 }
 
 const version = closed("Version", { local: { type: "boolean" }, version: string });
-const computeProject = closed("ComputeProject", { name: { type: ["string", "null"] }, project_id: uuid, variables: { type: ["array", "null"] } });
 
-const switchPort = closed("EthernetSwitchPort", { name: string, port_number: integer, type: { type: "string", enum: ["access", "dot1q", "qinq"] }, vlan: integer }, { ethertype: string });
-const hubPort = closed("EthernetHubPort", { name: string, port_number: integer });
 const portStatistics = {
   type: "array",
   description: "netemu's counters per port, GET only",
   items: closed("PortStatistics", { port_number: integer, frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: { type: "object" } }),
 };
-const nodeFields = { name: string, node_id: uuid, project_id: uuid, status };
-const ethernetSwitch = closed(
-  "EthernetSwitch",
-  { ...nodeFields, ports_mapping: { type: "array", items: switchPort }, console: { type: ["integer", "null"] }, console_type: { type: "string", enum: ["telnet", "none"] } },
-  { ports_statistics: portStatistics },
-);
-const ethernetHub = closed("EthernetHub", { ...nodeFields, ports_mapping: { type: "array", items: hubPort } }, { ports_statistics: portStatistics });
-
-const udpNio = { type: { const: "nio_udp" }, lport: integer, rhost: string, rport: integer };
-const nullNio = closed("NioNull", { type: { const: "nio_null" } });
-const nioAdded: JsonSchema = { oneOf: [closed("NioUdp", udpNio), nullNio] };
-const nioUpdated: JsonSchema = {
-  oneOf: [closed("NioUdpWithFilters", { ...udpNio, filters: { type: "object" }, suspend: { type: "boolean" } }, { filters_in: { type: "object" }, filters_out: { type: "object" } }), nullNio],
-};
-
-const nodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
-  [`compute.${nodeType}.create`]: { status: 201, schema: node },
-  [`compute.${nodeType}.get`]: { status: 200, schema: node },
-  [`compute.${nodeType}.update`]: { status: 200, schema: node },
-  [`compute.${nodeType}.duplicate`]: { status: 201, schema: node },
-  [`compute.${nodeType}.delete`]: { status: 204 },
-  [`compute.${nodeType}.start`]: { status: 204 },
-  [`compute.${nodeType}.stop`]: { status: 204 },
-  [`compute.${nodeType}.suspend`]: { status: 204 },
-  [`compute.${nodeType}.nio.create`]: { status: 201, schema: nioAdded },
-  [`compute.${nodeType}.nio.update`]: { status: 201, schema: nioUpdated },
-  [`compute.${nodeType}.nio.delete`]: { status: 204 },
-  [`compute.${nodeType}.start_capture`]: { status: 200, schema: closed("CaptureStarted", { pcap_file_path: string }) },
-  [`compute.${nodeType}.stop_capture`]: { status: 204 },
-});
 
 const boolean: JsonSchema = { type: "boolean" };
 const label = closed("Label", { text: string }, { style: { type: ["string", "null"] }, x: { type: ["integer", "null"] }, y: integer, rotation: integer });
-
-const project = closed("Project", {
-  auto_close: boolean,
-  auto_open: boolean,
-  auto_start: boolean,
-  drawing_grid_size: integer,
-  filename: string,
-  grid_size: integer,
-  name: string,
-  path: string,
-  project_id: uuid,
-  scene_height: integer,
-  scene_width: integer,
-  show_grid: boolean,
-  show_interface_labels: boolean,
-  show_layers: boolean,
-  snap_to_grid: boolean,
-  status: { type: "string", enum: ["opened", "closed"] },
-  supplier: {},
-  variables: {},
-  zoom: integer,
-});
 
 const nodePort = closed("NodePort", {
   adapter_number: integer,
@@ -157,27 +118,8 @@ const template = closed("Template", {
   template_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
 }, { console_type: { const: "none" }, properties: { type: "object" } });
 
-const compute = closed("Compute", {
-  capabilities: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }),
-  compute_id: { const: "local" },
-  connected: boolean,
-  cpu_usage_percent: { type: "number" },
-  host: string,
-  last_error: { type: "null" },
-  memory_usage_percent: { type: "number" },
-  name: string,
-  port: integer,
-  protocol: { const: "http" },
-  user: { type: ["string", "null"] },
-});
-
 const controllerRoutes: Record<string, SuccessAnswer> = {
-  "controller.project.create": { status: 201, schema: project },
-  "controller.project.list": { status: 200, schema: { type: "array", items: project } },
-  "controller.project.get": { status: 200, schema: project },
-  "controller.project.open": { status: 201, schema: project },
-  "controller.project.close": { status: 204 },
-  "controller.project.delete": { status: 204 },
+  ...declaredAnswers([...Object.values(CONTROLLER_PROJECT_ROUTES), ...Object.values(CONTROLLER_COMPUTE_ROUTES)]),
   "controller.node.create": { status: 201, schema: node },
   "controller.node.list": { status: 200, schema: { type: "array", items: node } },
   "controller.node.get": { status: 200, schema: node },
@@ -195,64 +137,15 @@ const controllerRoutes: Record<string, SuccessAnswer> = {
   "controller.link.start_capture": { status: 201, schema: link },
   "controller.link.stop_capture": { status: 201, schema: link },
   // What gns3fy reaches besides (issue 18, ADR 0062).
-  "controller.project.stats": { status: 200, schema: closed("ProjectStats", { drawings: integer, links: integer, nodes: integer, snapshots: integer }) },
   "controller.node.links": { status: 200, schema: { type: "array", items: link } },
   "controller.template.list": { status: 200, schema: { type: "array", items: template } },
   "controller.template.get": { status: 200, schema: template },
   "controller.template.create_node": { status: 201, schema: node },
-  "controller.compute.list": { status: 200, schema: { type: "array", items: compute } },
-  "controller.compute.get": { status: 200, schema: compute },
 };
-
-const v3SwitchPort = closed("EthernetSwitchPortV3", {
-  name: string,
-  port_number: integer,
-  type: { type: "string", enum: ["access", "dot1q", "qinq"] },
-  vlan: integer,
-  ethertype: { type: "string", enum: ["0x8100", "0x88A8", "0x9100", "0x9200"] },
-});
-const v3Switch = closed("EthernetSwitchV3", {
-  ...nodeFields,
-  usage: string,
-  ports_mapping: { type: "array", items: v3SwitchPort },
-  console: { type: ["integer", "null"] },
-  console_type: { type: "string", enum: ["telnet", "none"] },
-});
-const v3Hub = closed("EthernetHubV3", { ...nodeFields, usage: string, ports_mapping: { type: "array", items: hubPort } });
-
-const v3NodeRoutes = (nodeType: "ethernet_switch" | "ethernet_hub", node: JsonSchema): Record<string, SuccessAnswer> => ({
-  [`v3.compute.${nodeType}.create`]: { status: 201, schema: node },
-  [`v3.compute.${nodeType}.get`]: { status: 200, schema: node },
-  [`v3.compute.${nodeType}.update`]: { status: 200, schema: node },
-  [`v3.compute.${nodeType}.duplicate`]: { status: 201, schema: node },
-  [`v3.compute.${nodeType}.delete`]: { status: 204 },
-  [`v3.compute.${nodeType}.start`]: { status: 204 },
-  [`v3.compute.${nodeType}.stop`]: { status: 204 },
-  [`v3.compute.${nodeType}.suspend`]: { status: 204 },
-  [`v3.compute.${nodeType}.nio.create`]: { status: 201, schema: closed("NioUdpV3", udpNio) },
-  [`v3.compute.${nodeType}.nio.delete`]: { status: 204 },
-  [`v3.compute.${nodeType}.capture.start`]: { status: 200, schema: closed("CaptureStartedV3", { pcap_file_path: string }) },
-  [`v3.compute.${nodeType}.capture.stop`]: { status: 204 },
-});
 
 /** /v3/compute, as a GNS3 3.0.6 compute answers (ADR 0066). */
 const v3Routes: Record<string, SuccessAnswer> = {
-  "v3.compute.capabilities": {
-    status: 200,
-    schema: closed("CapabilitiesV3", { cpus: integer, disk_size: integer, memory: integer, node_types: { type: "array", items: string }, platform: string, version: string }),
-  },
-  "v3.compute.version": { status: 200, schema: closed("VersionV3", { version: string }) },
-  "v3.compute.project.create": { status: 201, schema: computeProject },
-  "v3.compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
-  "v3.compute.project.get": { status: 200, schema: computeProject },
-  "v3.compute.project.update": { status: 200, schema: computeProject },
-  "v3.compute.project.close": { status: 204 },
-  "v3.compute.project.delete": { status: 204 },
-  "v3.compute.project.udp_port": { status: 201, schema: closed("UdpPortV3", { udp_port: integer }) },
-  "v3.compute.project.file.write": { status: 204 },
-  ...v3NodeRoutes("ethernet_switch", v3Switch),
-  "v3.compute.ethernet_switch.reload": { status: 204 },
-  ...v3NodeRoutes("ethernet_hub", v3Hub),
+  ...declaredAnswers([V3_SERVER_ROUTES.capabilities, V3_SERVER_ROUTES.version, ...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
 };
 
 const impairment = closed("PortImpairment", {
@@ -284,16 +177,8 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "server.version": { status: 200, schema: version },
   "compute.version": { status: 200, schema: version },
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
-  "compute.capabilities": { status: 200, schema: closed("Capabilities", { node_types: { type: "array", items: string }, platform: string, version: string }) },
-  "compute.project.create": { status: 201, schema: computeProject },
-  "compute.project.list": { status: 200, schema: { type: "array", items: computeProject } },
-  "compute.project.get": { status: 200, schema: computeProject },
-  "compute.project.update": { status: 200, schema: computeProject },
-  "compute.project.close": { status: 204 },
-  "compute.project.delete": { status: 204 },
-  "compute.project.udp_port": { status: 201, schema: closed("UdpPort", { udp_port: integer }) },
-  ...nodeRoutes("ethernet_switch", ethernetSwitch),
-  ...nodeRoutes("ethernet_hub", ethernetHub),
+  // The routes declared as values (ADR 0076): their answers follow from their codecs.
+  ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES, COMPUTE_SERVER_ROUTES.capabilities]),
   // netemu's impairments on GNS3 ports (ADR 0067).
   "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
   "netemu.impairments.set": { status: 200, schema: impairment },

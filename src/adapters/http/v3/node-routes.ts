@@ -1,149 +1,124 @@
+import type * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
-import type { ComputeNode, ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
-import { type ApiRouter, withBody } from "../api-router.js";
-import { presentComputeNode, presentNio } from "../compute/presenters.js";
-import { streamCapture } from "../pcap-stream.js";
+import { GET_COMPUTE_NODE_REFUSALS, type ComputeNodeView } from "../../../application/use-cases/compute/get-compute-node.js";
+import { COMPUTE_NODE_TYPES, type ComputeNode, type ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
+import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
+import type { ApiRouter } from "../api-router.js";
+import { type AnyRoute, empty, json, route } from "../route.js";
+import { COMPUTE_NODE_ROUTES } from "../compute/node-routes.js";
+import { captureRoutes } from "../compute/capture-routes.js";
+import { presentHub, presentSwitch } from "../compute/presenters.js";
+import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonString, nullable } from "../schema.js";
+import { Uuid } from "../compute/codecs.js";
 import { V3CaptureBody, V3DuplicateBody, V3HubCreateBody, V3HubUpdateBody, V3SwitchCreateBody, V3SwitchUpdateBody, V3UdpNioBody, v3PortsMapping } from "./codecs.js";
-import type { V3Exchange } from "./exchange.js";
-import { addV3 } from "./routes.js";
+import type { V3ValidationDetail } from "./error-mapping.js";
+import { onV3, registerOnV3, sameBody, v3Body, type V3Route } from "./dialect.js";
 
-const nodesPath = (nodeType: ComputeNodeType): string => `/projects/{project_id}/${nodeType}/nodes`;
-const portPath = (nodeType: ComputeNodeType): string => `${nodesPath(nodeType)}/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}`;
+/** A switch or hub as 3.0.6 answers it: 2.2's keys and `usage`, every switch port with its ethertype. */
+const nodeFields = { name: jsonString(), node_id: Uuid, project_id: Uuid, status: jsonEnum(["started", "stopped", "suspended"] as const), usage: jsonString() };
+const V3SwitchPortAnswer = jsonClosedObject(
+  "EthernetSwitchPortV3",
+  { name: jsonString(), port_number: jsonInteger(), type: jsonEnum(["access", "dot1q", "qinq"] as const), ethertype: jsonEnum(["0x8100", "0x88A8", "0x9100", "0x9200"] as const) },
+  { vlan: jsonInteger() },
+);
+const V3SwitchAnswer = jsonClosedObject(
+  "EthernetSwitchV3",
+  { ...nodeFields, ports_mapping: jsonArray(V3SwitchPortAnswer), console: nullable(jsonInteger({ nullable: true })), console_type: jsonEnum(["telnet", "none"] as const) },
+  {},
+);
+const V3HubAnswer = jsonClosedObject("EthernetHubV3", { ...nodeFields, ports_mapping: jsonArray(jsonClosedObject("EthernetHubPort", { name: jsonString(), port_number: jsonInteger() }, {})) }, {});
+type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer>;
+const V3_NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer };
 
-/**
- * A switch or hub as 3.0.6 answers it: 2.2's keys and `usage` (netemu keeps none: always ""), every
- * switch port with its ethertype, as pydantic fills the default (0x8100, which 2.2's "" stands for).
- */
-function presentV3Node(node: ComputeNode): Record<string, unknown> {
-  const body = { ...presentComputeNode(node), usage: "" };
-  if (node.nodeType !== "ethernet_switch") return body;
-  return { ...body, ports_mapping: node.portsMapping.map((p) => ({ ...p, ethertype: "ethertype" in p && p.ethertype !== "" && p.ethertype !== undefined ? p.ethertype : "0x8100" })) };
+/** netemu keeps no `usage`: always "". A port's ethertype as pydantic fills the default (0x8100, which 2.2's "" stands for). */
+function presentV3Switch(node: EthernetSwitch): t.TypeOf<typeof V3SwitchAnswer> {
+  return { ...presentSwitch(node), usage: "", ports_mapping: node.portsMapping.map((p) => ({ ...p, ethertype: p.ethertype !== "" && p.ethertype !== undefined ? p.ethertype : "0x8100" })) };
 }
 
-/**
- * The port a request names, or undefined once the 422 is sent: 3.0.6's switch and hub routes take
- * adapter 0 only (`Path(ge=0, le=0)`).
- */
-function v3Port(x: V3Exchange, nodeType: ComputeNodeType): PortAddress | undefined {
-  const adapterNumber = x.intParam("adapter_number");
-  if (adapterNumber !== 0) {
-    x.answerV3({ status: 422, detail: [{ type: "less_than_equal", loc: ["path", "adapter_number"], msg: "Input should be less than or equal to 0", input: String(adapterNumber) }] });
-    return undefined;
-  }
-  return { projectId: x.param("project_id"), nodeId: x.param("node_id"), adapterNumber, portNumber: x.intParam("port_number"), nodeType };
+function presentV3Hub(node: EthernetHub): t.TypeOf<typeof V3HubAnswer> {
+  return { ...presentHub(node), usage: "" };
 }
 
-const STATUS_OF_ACTION: Readonly<Record<string, NodeStatus>> = { start: "started", stop: "stopped", suspend: "suspended" };
+const presentV3Node = (node: ComputeNode): V3NodeAnswer => (node.nodeType === "ethernet_switch" ? presentV3Switch(node) : presentV3Hub(node));
 
-function registerCommon(api: ApiRouter, uc: UseCases, nodeType: ComputeNodeType): void {
-  const NODE = `${nodesPath(nodeType)}/{node_id}`;
-  const PORT = portPath(nodeType);
-  const ids = (x: V3Exchange) => ({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType });
-
-  addV3(api, `compute.${nodeType}.get`, "GET", NODE, async (x) => x.respond(await uc.getComputeNode.execute(ids(x)), 200, (v) => presentV3Node(v.node)));
-
-  addV3(api, `compute.${nodeType}.delete`, "DELETE", NODE, async (x) => x.respond(await uc.deleteComputeNode.execute(ids(x)), 204, () => undefined));
-
-  addV3(api, `compute.${nodeType}.duplicate`, "POST", `${NODE}/duplicate`, withBody(V3DuplicateBody, async (x, body) => {
-    x.respond(await uc.duplicateComputeNode.execute({ ...ids(x as V3Exchange), destinationNodeId: body.destination_node_id }), 201, presentV3Node);
-  }));
-
-  for (const [action, status] of Object.entries(STATUS_OF_ACTION)) {
-    addV3(api, `compute.${nodeType}.${action}`, "POST", `${NODE}/${action}`, async (x) => {
-      x.respond(await uc.changeNodeStatus.execute({ ...ids(x), status }), 204, () => undefined);
-    });
-  }
-
-  addV3(api, `compute.${nodeType}.nio.create`, "POST", `${PORT}/nio`, withBody(V3UdpNioBody, async (x, body) => {
-    const port = v3Port(x as V3Exchange, nodeType);
-    if (port === undefined) return;
-    const nio = { type: "nio_udp" as const, lport: body.lport, rhost: body.rhost, rport: body.rport, filters: body.filters, suspend: body.suspend === undefined || body.suspend === null ? undefined : Boolean(body.suspend) };
-    x.respond(await uc.addNio.execute({ port, nio }), 201, (added) => presentNio(added, false));
-  }));
-
-  addV3(api, `compute.${nodeType}.nio.delete`, "DELETE", `${PORT}/nio`, async (x) => {
-    const port = v3Port(x, nodeType);
-    if (port !== undefined) x.respond(await uc.removeNio.execute({ port }), 204, () => undefined);
-  });
-
-  addV3(api, `compute.${nodeType}.capture.start`, "POST", `${PORT}/capture/start`, withBody(V3CaptureBody, async (x, body) => {
-    const port = v3Port(x as V3Exchange, nodeType);
-    if (port === undefined) return;
-    const started = await uc.startCapture.execute({ port, fileName: body.capture_file_name, dataLinkType: body.data_link_type });
-    x.respond(started, 200, (path) => ({ pcap_file_path: path }));
-  }));
-
-  addV3(api, `compute.${nodeType}.capture.stop`, "POST", `${PORT}/capture/stop`, async (x) => {
-    const port = v3Port(x, nodeType);
-    if (port !== undefined) x.respond(await uc.stopCapture.execute({ port }), 204, () => undefined);
-  });
-
-  addV3(api, `compute.${nodeType}.capture.stream`, "GET", `${PORT}/capture/stream`, async (x) => {
-    const port = v3Port(x, nodeType);
-    if (port !== undefined) await streamCapture(x, await uc.locateCapture.execute({ port }));
-  });
+/** The v2 route values, by name: /v3 serves the same ones. */
+const V2 = new Map([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes)].map((r) => [r.name, r] as const));
+function v2(name: string): AnyRoute {
+  const found = V2.get(name);
+  if (found === undefined) throw new Error(`no route value named ${name}`);
+  return found;
 }
 
-export function registerV3SwitchRoutes(api: ApiRouter, uc: UseCases): void {
-  const NODES = nodesPath("ethernet_switch");
-  addV3(api, "compute.ethernet_switch.create", "POST", NODES, withBody(V3SwitchCreateBody, async (x, body) => {
-    const ports = body.ports_mapping === undefined || body.ports_mapping === null ? undefined : v3PortsMapping(body.ports_mapping);
-    if (ports !== undefined && !ports.ok) return (x as V3Exchange).answerV3({ status: 422, detail: [ports.detail] });
-    const created = await uc.createSwitch.execute({
-      projectId: x.param("project_id"),
-      name: body.name,
-      nodeId: body.node_id,
-      console: body.console,
-      consoleType: body.console_type ?? undefined,
-      portsMapping: ports?.ports,
-    });
-    x.respond(created, 201, presentV3Node);
-  }));
+/** 3.0.6's check_ethertype on the ports of a switch's body, as v2's ports_mapping. */
+type V3SwitchPort = Parameters<typeof v3PortsMapping>[0][number];
+function switchPorts(ports: readonly V3SwitchPort[] | null | undefined): E.Either<V3ValidationDetail, V3SwitchPort[] | undefined> {
+  if (ports === undefined || ports === null) return E.right(undefined);
+  const checked = v3PortsMapping(ports);
+  return checked.ok ? E.right(checked.ports) : E.left(checked.detail);
+}
 
+const hubPorts = (ports: readonly { readonly name: string; readonly port_number: number }[] | null | undefined) => ports?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined;
+
+/** What 3.0.6 shares between the switch and the hub: the v2 values, with 3.x's bodies, answers and names. */
+function commonV3Routes(nodeType: ComputeNodeType): V3Route[] {
+  const at = (action: string) => `compute.${nodeType}.${action}`;
+  const node = V3_NODE_ANSWERS[nodeType];
+  return [
+    // 3.0.6 answers a node without netemu's counters.
+    onV3(v2(at("get")), { answer: json(200, node, (v: ComputeNodeView) => presentV3Node(v.node)) }),
+    onV3(v2(at("delete"))),
+    onV3(v2(at("duplicate")), { body: sameBody(V3DuplicateBody), answer: json(201, node, presentV3Node) }),
+    ...["start", "stop", "suspend"].map((action) => onV3(v2(at(action)))),
+    onV3(v2(at("nio.create")), {
+      // pydantic reads the controller's `suspend: false` as an int: any value is a boolean here.
+      body: v3Body(V3UdpNioBody, (b) => E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) })),
+      adapterZero: true,
+    }),
+    onV3(v2(at("nio.delete")), { adapterZero: true }),
+    onV3(v2(at("start_capture")), { as: { action: "capture.start", segments: "capture/start" }, body: sameBody(V3CaptureBody), adapterZero: true }),
+    onV3(v2(at("stop_capture")), { as: { action: "capture.stop", segments: "capture/stop" }, adapterZero: true }),
+    onV3(v2(at("pcap")), { as: { action: "capture.stream", segments: "capture/stream" }, adapterZero: true }),
+  ];
+}
+
+/** 3.0.6 answers 204 and does nothing: a switch is always on. The node must exist. */
+const RELOAD = route({
+  name: "compute.ethernet_switch.reload",
+  method: "POST",
+  path: "/projects/{project_id}/ethernet_switch/nodes/{node_id}/reload",
+  refusals: GET_COMPUTE_NODE_REFUSALS,
+  run: (uc, { params }) => uc.getComputeNode.execute({ projectId: params.project_id, nodeId: params.node_id, nodeType: "ethernet_switch" }),
+  answer: empty(204),
+});
+
+/** Every /v3/compute switch and hub route: v2's values through the 3.x dialect (ADR 0076). */
+export const V3_NODE_ROUTES: readonly V3Route[] = [
   /** The controller sends back everything it kept from the last answer (`usage`, `builtin` ...): ignored. */
-  addV3(api, "compute.ethernet_switch.update", "PUT", `${NODES}/{node_id}`, withBody(V3SwitchUpdateBody, async (x, body) => {
-    const ports = body.ports_mapping === undefined || body.ports_mapping === null ? undefined : v3PortsMapping(body.ports_mapping);
-    if (ports !== undefined && !ports.ok) return (x as V3Exchange).answerV3({ status: 422, detail: [ports.detail] });
-    const updated = await uc.updateSwitch.execute({
-      projectId: x.param("project_id"),
-      nodeId: x.param("node_id"),
-      name: body.name ?? undefined,
-      consoleType: body.console_type ?? undefined,
-      portsMapping: ports?.ports,
-    });
-    x.respond(updated, 200, presentV3Node);
-  }));
+  onV3(v2("compute.ethernet_switch.create"), {
+    body: v3Body(V3SwitchCreateBody, (b) =>
+      E.map((ports) => ({ name: b.name, node_id: b.node_id, console: b.console, console_type: b.console_type ?? undefined, ports_mapping: ports }))(switchPorts(b.ports_mapping)),
+    ),
+    answer: json(201, V3SwitchAnswer, presentV3Switch),
+  }),
+  onV3(v2("compute.ethernet_switch.update"), {
+    body: v3Body(V3SwitchUpdateBody, (b) => E.map((ports) => ({ name: b.name ?? undefined, console_type: b.console_type ?? undefined, ports_mapping: ports }))(switchPorts(b.ports_mapping))),
+    answer: json(200, V3SwitchAnswer, presentV3Switch),
+  }),
+  onV3(RELOAD),
+  ...commonV3Routes("ethernet_switch"),
+  onV3(v2("compute.ethernet_hub.create"), {
+    body: v3Body(V3HubCreateBody, (b) => E.right({ name: b.name, node_id: b.node_id, ports_mapping: hubPorts(b.ports_mapping) })),
+    answer: json(201, V3HubAnswer, presentV3Hub),
+  }),
+  onV3(v2("compute.ethernet_hub.update"), {
+    body: v3Body(V3HubUpdateBody, (b) => E.right({ name: b.name ?? undefined, ports_mapping: hubPorts(b.ports_mapping) })),
+    answer: json(200, V3HubAnswer, presentV3Hub),
+  }),
+  ...commonV3Routes("ethernet_hub"),
+];
 
-  /** 3.0.6 answers 204 and does nothing: a switch is always on. The node must exist. */
-  addV3(api, "compute.ethernet_switch.reload", "POST", `${NODES}/{node_id}/reload`, async (x) => {
-    x.respond(await uc.getComputeNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), nodeType: "ethernet_switch" }), 204, () => undefined);
-  });
-
-  registerCommon(api, uc, "ethernet_switch");
-}
-
-export function registerV3HubRoutes(api: ApiRouter, uc: UseCases): void {
-  const NODES = nodesPath("ethernet_hub");
-  addV3(api, "compute.ethernet_hub.create", "POST", NODES, withBody(V3HubCreateBody, async (x, body) => {
-    const created = await uc.createHub.execute({
-      projectId: x.param("project_id"),
-      name: body.name,
-      nodeId: body.node_id,
-      portsMapping: body.ports_mapping?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined,
-    });
-    x.respond(created, 201, presentV3Node);
-  }));
-
-  addV3(api, "compute.ethernet_hub.update", "PUT", `${NODES}/{node_id}`, withBody(V3HubUpdateBody, async (x, body) => {
-    const updated = await uc.updateHub.execute({
-      projectId: x.param("project_id"),
-      nodeId: x.param("node_id"),
-      name: body.name ?? undefined,
-      portsMapping: body.ports_mapping?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined,
-    });
-    x.respond(updated, 200, presentV3Node);
-  }));
-
-  registerCommon(api, uc, "ethernet_hub");
+export function registerV3NodeRoutes(api: ApiRouter, uc: UseCases): void {
+  registerOnV3(api, uc, V3_NODE_ROUTES);
 }

@@ -2,12 +2,11 @@ import type { UseCases } from "../../../application/use-cases/index.js";
 import type { ApiRouter } from "../api-router.js";
 import { registerV3ServerRoutes } from "./server-routes.js";
 import { registerV3ProjectRoutes } from "./project-routes.js";
-import { registerV3HubRoutes, registerV3SwitchRoutes } from "./node-routes.js";
+import { registerV3NodeRoutes } from "./node-routes.js";
 
 /** Every /v3/compute route (ADR 0066). */
 export function registerV3ComputeRoutes(api: ApiRouter, uc: UseCases): void {
   registerV3ServerRoutes(api, uc);
   registerV3ProjectRoutes(api, uc);
-  registerV3SwitchRoutes(api, uc);
-  registerV3HubRoutes(api, uc);
+  registerV3NodeRoutes(api, uc);
 }

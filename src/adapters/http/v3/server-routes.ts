@@ -1,32 +1,43 @@
+import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { Capabilities } from "../../../application/use-cases/compute/get-capabilities.js";
 import type { ApiRouter } from "../api-router.js";
-import { presentInterface, presentNetworkPorts, presentStatistics } from "../compute/presenters.js";
-import { addV3 } from "./routes.js";
+import { json, route } from "../route.js";
+import { jsonArray, jsonClosedObject, jsonInteger, jsonString } from "../schema.js";
+import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
+import { onV3, registerOnV3, type V3Route } from "./dialect.js";
 
-/** What a 3.x controller asks of a compute beyond projects and nodes (gns3-v3-compute-protocol.md). */
+const v2 = COMPUTE_SERVER_ROUTES;
+
+/** 3.x's `{version}` (compute.py compute_version): no `local`. */
+const VERSION = route({
+  name: "compute.version",
+  method: "GET",
+  path: "/version",
+  refusals: [],
+  run: async (uc) => E.right(uc.getCapabilities.execute().v3Version),
+  answer: json(200, jsonClosedObject("VersionV3", { version: jsonString() }, {}), (version: string) => ({ version })),
+});
+
+/**
+ * What a 3.x controller asks of a compute beyond projects and nodes (gns3-v3-compute-protocol.md):
+ * v2's route values through the 3.x dialect. The controller's only probe (capabilities.py
+ * get_capabilities) adds the machine's size; a stable controller compares `version` with its own, exactly.
+ */
+export const V3_SERVER_ROUTES = {
+  capabilities: onV3(v2.capabilities, {
+    answer: json(
+      200,
+      jsonClosedObject("CapabilitiesV3", { cpus: jsonInteger(), disk_size: jsonInteger(), memory: jsonInteger(), node_types: jsonArray(jsonString()), platform: jsonString(), version: jsonString() }, {}),
+      (c: Capabilities) => ({ cpus: c.capacity.cpus, disk_size: c.capacity.diskBytes, memory: c.capacity.memoryBytes, node_types: [...c.nodeTypes], platform: c.platform, version: c.v3Version }),
+    ),
+  }),
+  version: onV3(VERSION),
+  statistics: onV3(v2.statistics),
+  networkInterfaces: onV3(v2.networkInterfaces),
+  networkPorts: onV3(v2.networkPorts),
+} satisfies Record<string, V3Route>;
+
 export function registerV3ServerRoutes(api: ApiRouter, uc: UseCases): void {
-  /**
-   * The controller's only probe (api/routes/compute/capabilities.py get_capabilities): 3.x adds the
-   * machine's size; a stable controller compares `version` with its own, exactly.
-   */
-  addV3(api, "compute.capabilities", "GET", "/capabilities", (x) => {
-    const c = uc.getCapabilities.execute();
-    x.json(200, {
-      cpus: c.capacity.cpus,
-      disk_size: c.capacity.diskBytes,
-      memory: c.capacity.memoryBytes,
-      node_types: c.nodeTypes,
-      platform: c.platform,
-      version: c.v3Version,
-    });
-  });
-
-  /** 3.x's `{version}` (compute.py compute_version): no `local`. */
-  addV3(api, "compute.version", "GET", "/version", (x) => x.json(200, { version: uc.getCapabilities.execute().v3Version }));
-
-  addV3(api, "compute.statistics", "GET", "/statistics", async (x) => x.json(200, presentStatistics(await uc.getComputeStatistics.execute())));
-
-  addV3(api, "compute.network_interfaces", "GET", "/network/interfaces", (x) => x.json(200, uc.listNetworkInterfaces.execute().map(presentInterface)));
-
-  addV3(api, "compute.network_ports", "GET", "/network/ports", async (x) => x.json(200, presentNetworkPorts(await uc.listNetworkPorts.execute())));
+  registerOnV3(api, uc, Object.values(V3_SERVER_ROUTES));
 }

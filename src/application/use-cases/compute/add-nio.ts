@@ -3,15 +3,16 @@ import * as E from "fp-ts/lib/Either.js";
 import { parseNio, type Nio } from "../../../domain/switching/nio.js";
 import { filtersOfNio } from "../../../domain/switching/nio.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkNioPrograms } from "./nio-request.js";
-import { type AttachError, NioAttachment } from "./nio-attachment.js";
+import { ATTACH_REFUSALS, NioAttachment } from "./nio-attachment.js";
 
 /** What AddNio can answer instead of its result. */
-export type AddNioError = AttachError | ErrorOf<"InvalidFilterSettings" | "InvalidConfiguration" | "NioTypeNotSupported">;
+export const ADD_NIO_REFUSALS = [...ATTACH_REFUSALS, "InvalidFilterSettings", "InvalidConfiguration", "NioTypeNotSupported"] as const;
+export type AddNioError = Refusal<typeof ADD_NIO_REFUSALS>;
 
 /**
  * Attaches a NIO to a switch or hub port: the port must exist and be free, the NIO parse (its

@@ -2,13 +2,14 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNodeType, type NodeStatus, withStatus } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError, SyncError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal, SYNC_REFUSALS } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 
 /** What ChangeNodeStatus can answer instead of its result. */
-export type ChangeNodeStatusError = ComputeNodeLookupError | SyncError;
+export const CHANGE_NODE_STATUS_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, ...SYNC_REFUSALS] as const;
+export type ChangeNodeStatusError = Refusal<typeof CHANGE_NODE_STATUS_REFUSALS>;
 
 /**
  * start, stop and suspend a switch or hub: only a started node forwards frames (ADR 0032). The

@@ -1,10 +1,11 @@
 import { injectable } from "tsyringe";
 import type * as E from "fp-ts/lib/Either.js";
-import type { ComputeProjectLookupError } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeProjectClosing } from "./compute-project-closing.js";
 
 /** What CloseComputeProject can answer instead of its result. */
-export type CloseComputeProjectError = ComputeProjectLookupError;
+export const CLOSE_COMPUTE_PROJECT_REFUSALS = COMPUTE_PROJECT_LOOKUP_REFUSALS;
+export type CloseComputeProjectError = Refusal<typeof CLOSE_COMPUTE_PROJECT_REFUSALS>;
 
 /**
  * Closing a compute project deletes its switches and hubs, which closes their sockets, releases

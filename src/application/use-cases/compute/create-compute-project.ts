@@ -8,12 +8,13 @@ import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { computeProjectKey } from "./compute-project-closing.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { readJsonValue } from "../../../domain/configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 
 /** What CreateComputeProject can answer instead of its result. */
-export type CreateComputeProjectError = ErrorOf<"InvalidUuid" | "InvalidConfiguration">;
+export const CREATE_COMPUTE_PROJECT_REFUSALS = ["InvalidUuid", "InvalidConfiguration"] as const;
+export type CreateComputeProjectError = Refusal<typeof CREATE_COMPUTE_PROJECT_REFUSALS>;
 
 export interface CreateComputeProjectInput {
   readonly name: string;

@@ -2,11 +2,12 @@ import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type EthernetHub, type HubPortEntry, createEthernetHub, defaultHubPorts, parseHubPorts } from "../../../domain/switching/ethernet-hub.js";
 import { parseNodeName } from "../../../domain/switching/compute-node.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
 
 /** What CreateHub can answer instead of its result. */
-export type CreateHubError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse" | "InvalidConfiguration" | "ProjectFull">;
+export const CREATE_HUB_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull"] as const;
+export type CreateHubError = Refusal<typeof CREATE_HUB_REFUSALS>;
 
 export interface CreateHubInput {
   readonly name: string;

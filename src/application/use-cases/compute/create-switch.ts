@@ -4,11 +4,12 @@ import { type EthernetSwitch, type ConsoleType, createEthernetSwitch } from "../
 import { type PortMappingEntry, defaultPortsMapping, parseSwitchPorts } from "../../../domain/switching/port.js";
 import { parseNodeName } from "../../../domain/switching/compute-node.js";
 import { readChoice, readInteger } from "../../../domain/configuration/read.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
 
 /** What CreateSwitch can answer instead of its result. */
-export type CreateSwitchError = ComputeProjectLookupError | ErrorOf<"NodeIdInUse" | "InvalidConfiguration" | "ProjectFull">;
+export const CREATE_SWITCH_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull"] as const;
+export type CreateSwitchError = Refusal<typeof CREATE_SWITCH_REFUSALS>;
 
 export interface CreateSwitchInput {
   readonly name: string;

@@ -5,13 +5,14 @@ import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 /** What DeleteComputeNode can answer instead of its result. */
-export type DeleteComputeNodeError = ComputeNodeLookupError;
+export const DELETE_COMPUTE_NODE_REFUSALS = COMPUTE_NODE_LOOKUP_REFUSALS;
+export type DeleteComputeNodeError = Refusal<typeof DELETE_COMPUTE_NODE_REFUSALS>;
 
 /** Deletes a switch or hub whatever NIOs it has (GNS3 crashes with a 500 on non-UDP ones). */
 @injectable()

@@ -2,12 +2,13 @@ import { inject, injectable } from "tsyringe";
 import type * as E from "fp-ts/lib/Either.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeProjectClosing } from "./compute-project-closing.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 
 /** What DeleteComputeProject can answer instead of its result. */
-export type DeleteComputeProjectError = ComputeProjectLookupError;
+export const DELETE_COMPUTE_PROJECT_REFUSALS = COMPUTE_PROJECT_LOOKUP_REFUSALS;
+export type DeleteComputeProjectError = Refusal<typeof DELETE_COMPUTE_PROJECT_REFUSALS>;
 
 /** DELETE of a compute project: closed as by close, and its directory removed from disk, as in GNS3. */
 @injectable()

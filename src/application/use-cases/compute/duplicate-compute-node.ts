@@ -1,11 +1,12 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/compute-node.js";
-import type { ComputeNodeLookupError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What DuplicateComputeNode can answer instead of its result. */
-export type DuplicateComputeNodeError = ComputeNodeLookupError;
+export const DUPLICATE_COMPUTE_NODE_REFUSALS = COMPUTE_NODE_LOOKUP_REFUSALS;
+export type DuplicateComputeNodeError = Refusal<typeof DUPLICATE_COMPUTE_NODE_REFUSALS>;
 
 /**
  * GNS3's duplicate copies a node's working directory to the destination node, which the

@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode, ComputeNodeType } from "../../../domain/switching/compute-node.js";
 import type { DataPlane, PortCounters } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What GetComputeNode can answer instead of its result. */
-export type GetComputeNodeError = ComputeNodeLookupError;
+export const GET_COMPUTE_NODE_REFUSALS = COMPUTE_NODE_LOOKUP_REFUSALS;
+export type GetComputeNodeError = Refusal<typeof GET_COMPUTE_NODE_REFUSALS>;
 
 export interface ComputeNodeView {
   readonly node: ComputeNode;

@@ -2,11 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlane, MacTableEntry } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What GetMacTable can answer instead of its result. */
-export type GetMacTableError = ComputeNodeLookupError;
+export const GET_MAC_TABLE_REFUSALS = COMPUTE_NODE_LOOKUP_REFUSALS;
+export type GetMacTableError = Refusal<typeof GET_MAC_TABLE_REFUSALS>;
 
 /** The addresses a switch has learned (a netemu extension; a hub learns none). */
 @injectable()

@@ -2,12 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PORT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 
 /** What LocateCapture can answer instead of its result. */
-export type LocateCaptureError = ComputePortLookupError | ErrorOf<"PortNotAllocated" | "NoCaptureToStream">;
+export const LOCATE_CAPTURE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotAllocated", "NoCaptureToStream"] as const;
+export type LocateCaptureError = Refusal<typeof LOCATE_CAPTURE_REFUSALS>;
 
 /** The file a running capture grows, and a way to know when it stops (for GET .../pcap). */
 export interface ActiveCapture {

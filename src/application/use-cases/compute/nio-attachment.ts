@@ -7,15 +7,18 @@ import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { Logger } from "../../ports/system.js";
-import type { ComputePortLookupError, ErrorOf, SyncError } from "../../errors.js";
+import { COMPUTE_PORT_LOOKUP_REFUSALS, type Refusal, SYNC_REFUSALS } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { nioLogFields } from "./nio-log-fields.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 
-export type AttachError = ComputePortLookupError | ErrorOf<"PortNotFound" | "PortNotFree"> | SyncError;
-export type ReplaceError = ComputePortLookupError | ErrorOf<"PortNotAllocated"> | SyncError;
-export type DetachError = ReplaceError;
+export const ATTACH_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotFound", "PortNotFree", ...SYNC_REFUSALS] as const;
+export const REPLACE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotAllocated", ...SYNC_REFUSALS] as const;
+export const DETACH_REFUSALS = REPLACE_REFUSALS;
+export type AttachError = Refusal<typeof ATTACH_REFUSALS>;
+export type ReplaceError = Refusal<typeof REPLACE_REFUSALS>;
+type DetachError = Refusal<typeof DETACH_REFUSALS>;
 
 /**
  * How a parsed NIO goes on a port, changes and goes, the same for a client's NIO (AddNio, UpdateNio,

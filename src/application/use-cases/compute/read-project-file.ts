@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import { projectRelativePath } from "../../../domain/topology/project-path.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What ReadProjectFile can answer instead of its result. */
-export type ReadProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "FileNotFound">;
+export const READ_PROJECT_FILE_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "PathOutsideProject", "FileNotFound"] as const;
+export type ReadProjectFileError = Refusal<typeof READ_PROJECT_FILE_REFUSALS>;
 
 /** One file of a compute project, as a stream of bytes; a path leaving the project is refused. */
 @injectable()

@@ -2,13 +2,14 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 import { KeyedLock } from "../../keyed-lock.js";
 
 /** What ReserveUdpPort can answer instead of its result. */
-export type ReserveUdpPortError = ComputeProjectLookupError | ErrorOf<"NoFreeUdpPort" | "UdpPortCheckFailed">;
+export const RESERVE_UDP_PORT_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NoFreeUdpPort", "UdpPortCheckFailed"] as const;
+export type ReserveUdpPortError = Refusal<typeof RESERVE_UDP_PORT_REFUSALS>;
 
 /** POST /ports/udp: a free port of the configured range, held until a NIO using it goes. */
 @injectable()

@@ -4,14 +4,15 @@ import type { PacketCaptures } from "../../ports/packet-captures.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { Logger } from "../../ports/system.js";
-import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PORT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 import { capturePath } from "./capture-path.js";
 
 /** What StartCapture can answer instead of its result. */
-export type StartCaptureError = ComputePortLookupError | ErrorOf<"DataLinkTypeNotSupported" | "PortNotAllocated" | "CaptureAlreadyActive" | "CaptureFileNameInvalid" | "CaptureFileUnwritable" | "DataPlaneWorkerDown">;
+export const START_CAPTURE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "DataLinkTypeNotSupported", "PortNotAllocated", "CaptureAlreadyActive", "CaptureFileNameInvalid", "CaptureFileUnwritable", "DataPlaneWorkerDown"] as const;
+export type StartCaptureError = Refusal<typeof START_CAPTURE_REFUSALS>;
 
 /** Starts writing a port's frames (both directions, after its filters) to a pcap file. */
 @injectable()

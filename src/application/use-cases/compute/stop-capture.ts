@@ -3,13 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { PacketCaptures } from "../../ports/packet-captures.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { Logger } from "../../ports/system.js";
-import type { ComputePortLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PORT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import type { PortAddress } from "./compute-lookup.js";
 
 /** What StopCapture can answer instead of its result. */
-export type StopCaptureError = ComputePortLookupError | ErrorOf<"PortNotAllocated">;
+export const STOP_CAPTURE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotAllocated"] as const;
+export type StopCaptureError = Refusal<typeof STOP_CAPTURE_REFUSALS>;
 
 /** Stops a port's capture; stopping when none runs is a no-op, as in GNS3. */
 @injectable()

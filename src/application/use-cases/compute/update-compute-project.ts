@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeProject, ProjectVariable } from "../../../domain/topology/project.js";
 import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { readJsonValue } from "../../../domain/configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
@@ -11,7 +11,8 @@ import { ComputeLookup } from "./compute-lookup.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 
 /** What UpdateComputeProject can answer instead of its result. */
-export type UpdateComputeProjectError = ComputeProjectLookupError | ErrorOf<"InvalidConfiguration">;
+export const UPDATE_COMPUTE_PROJECT_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "InvalidConfiguration"] as const;
+export type UpdateComputeProjectError = Refusal<typeof UPDATE_COMPUTE_PROJECT_REFUSALS>;
 
 /** PUT on a compute project: the controller sends the project's variables when they change. */
 @injectable()

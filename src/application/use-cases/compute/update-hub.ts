@@ -3,13 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import { type EthernetHub, type HubPortEntry, parseHubPorts, remapHubPorts } from "../../../domain/switching/ethernet-hub.js";
 import { parseNodeName, renameNode } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal, SYNC_REFUSALS } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 
 /** What UpdateHub can answer instead of its result. */
-export type UpdateHubError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected" | "InvalidConfiguration"> | SyncError;
+export const UPDATE_HUB_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, "NodeAlreadyConnected", "InvalidConfiguration", ...SYNC_REFUSALS] as const;
+export type UpdateHubError = Refusal<typeof UPDATE_HUB_REFUSALS>;
 
 export interface UpdateHubInput {
   readonly name?: string | undefined;

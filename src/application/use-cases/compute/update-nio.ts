@@ -3,15 +3,16 @@ import * as E from "fp-ts/lib/Either.js";
 import { type Nio, withFilters } from "../../../domain/switching/nio.js";
 import { readBoolean } from "../../../domain/configuration/read.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkNioPrograms, requestedFilters } from "./nio-request.js";
-import { NioAttachment, type ReplaceError } from "./nio-attachment.js";
+import { NioAttachment, REPLACE_REFUSALS } from "./nio-attachment.js";
 
 /** What UpdateNio can answer instead of its result. */
-export type UpdateNioError = ReplaceError | ErrorOf<"NioTypeMismatch" | "InvalidFilterSettings" | "InvalidConfiguration">;
+export const UPDATE_NIO_REFUSALS = [...REPLACE_REFUSALS, "NioTypeMismatch", "InvalidFilterSettings", "InvalidConfiguration"] as const;
+export type UpdateNioError = Refusal<typeof UPDATE_NIO_REFUSALS>;
 
 /**
  * PUT on a port's NIO (a netemu addition for switches and hubs): replaces the filter sets it gives

@@ -5,13 +5,14 @@ import { parseNodeName, renameNode } from "../../../domain/switching/compute-nod
 import { type PortMappingEntry, parseSwitchPorts } from "../../../domain/switching/port.js";
 import { readChoice } from "../../../domain/configuration/read.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeNodeLookupError, ErrorOf, SyncError } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal, SYNC_REFUSALS } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 
 /** What UpdateSwitch can answer instead of its result. */
-export type UpdateSwitchError = ComputeNodeLookupError | ErrorOf<"NodeAlreadyConnected" | "InvalidConfiguration"> | SyncError;
+export const UPDATE_SWITCH_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, "NodeAlreadyConnected", "InvalidConfiguration", ...SYNC_REFUSALS] as const;
+export type UpdateSwitchError = Refusal<typeof UPDATE_SWITCH_REFUSALS>;
 
 export interface UpdateSwitchInput {
   readonly name?: string | undefined;

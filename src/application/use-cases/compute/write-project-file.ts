@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import { projectRelativePath } from "../../../domain/topology/project-path.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ComputeProjectLookupError, ErrorOf } from "../../errors.js";
+import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ComputeLookup } from "./compute-lookup.js";
 
 /** What WriteProjectFile can answer instead of its result. */
-export type WriteProjectFileError = ComputeProjectLookupError | ErrorOf<"PathOutsideProject" | "ProjectFileUnwritable" | "ProjectFileNameTooLong" | "PayloadTooLarge">;
+export const WRITE_PROJECT_FILE_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "PathOutsideProject", "ProjectFileUnwritable", "ProjectFileNameTooLong", "PayloadTooLarge"] as const;
+export type WriteProjectFileError = Refusal<typeof WRITE_PROJECT_FILE_REFUSALS>;
 
 /** Writes a file into a compute project (a controller importing or duplicating a project). */
 @injectable()

@@ -3,13 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
 import type { LinkRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CloseComputeProject } from "../compute/close-compute-project.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What CloseProject can answer instead of its result. */
-export type CloseProjectError = ErrorOf<"ProjectNotFound">;
+export const CLOSE_PROJECT_REFUSALS = ["ProjectNotFound"] as const;
+export type CloseProjectError = Refusal<typeof CLOSE_PROJECT_REFUSALS>;
 
 /**
  * Closing a project keeps its topology (nodes, links, filters) but releases everything live:

@@ -5,13 +5,14 @@ import type { ProjectRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { readJsonValue } from "../../../domain/configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 
 /** What CreateProject can answer instead of its result. */
-export type CreateProjectError = ErrorOf<"ProjectNameTaken" | "InvalidConfiguration">;
+export const CREATE_PROJECT_REFUSALS = ["ProjectNameTaken", "InvalidConfiguration"] as const;
+export type CreateProjectError = Refusal<typeof CREATE_PROJECT_REFUSALS>;
 
 export interface CreateProjectInput {
   readonly name: string;

@@ -5,10 +5,12 @@ import { TOKENS } from "../../ports/tokens.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 
 import { CloseProject } from "./close-project.js";
-import type { CloseProjectError } from "./close-project.js";
+import type { Refusal } from "../../errors.js";
+import { CLOSE_PROJECT_REFUSALS } from "./close-project.js";
 
 /** What DeleteProject can answer instead of its result. */
-export type DeleteProjectError = CloseProjectError;
+export const DELETE_PROJECT_REFUSALS = CLOSE_PROJECT_REFUSALS;
+export type DeleteProjectError = Refusal<typeof DELETE_PROJECT_REFUSALS>;
 
 /**
  * Closes the project (freeing its live resources), then forgets it with its nodes and links, and

@@ -1,10 +1,11 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { type ComputeView, ListComputes } from "./list-computes.js";
 
 /** What GetCompute can answer instead of its result. */
-export type GetComputeError = ErrorOf<"ComputeNotFound">;
+export const GET_COMPUTE_REFUSALS = ["ComputeNotFound"] as const;
+export type GetComputeError = Refusal<typeof GET_COMPUTE_REFUSALS>;
 
 /** GET /v2/computes/{compute_id}: only "local" exists. */
 @injectable()

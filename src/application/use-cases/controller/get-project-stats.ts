@@ -2,11 +2,12 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What GetProjectStats can answer instead of its result. */
-export type GetProjectStatsError = ErrorOf<"ProjectNotFound">;
+export const GET_PROJECT_STATS_REFUSALS = ["ProjectNotFound"] as const;
+export type GetProjectStatsError = Refusal<typeof GET_PROJECT_STATS_REFUSALS>;
 
 export interface ProjectStats {
   readonly nodes: number;

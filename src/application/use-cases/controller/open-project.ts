@@ -6,7 +6,7 @@ import type { LinkRepository, NodeRepository, ProjectRepository } from "../../po
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { ErrorOf, Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
@@ -14,7 +14,8 @@ import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring, type WiringError } from "./link-wiring.js";
 
 /** What OpenProject can answer instead of its result. */
-export type OpenProjectError = ErrorOf<"ProjectNotFound" | "ProjectHasUnsupportedNodes">;
+export const OPEN_PROJECT_REFUSALS = ["ProjectNotFound", "ProjectHasUnsupportedNodes"] as const;
+export type OpenProjectError = Refusal<typeof OPEN_PROJECT_REFUSALS>;
 
 /**
  * Opens a closed project: its switches and hubs are created again on the local compute and its links

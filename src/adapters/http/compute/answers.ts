@@ -1,0 +1,106 @@
+import type * as t from "io-ts";
+import * as tt from "io-ts";
+import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
+import { ETHERTYPE_CHOICES } from "../../../domain/switching/port.js";
+import type { ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, jsonBoolean, nullable } from "../schema.js";
+import { Uuid } from "./codecs.js";
+
+/**
+ * What the compute's switch and hub routes answer, as codecs: the presenters return their types and
+ * the OpenAPI document derives its schemas from them (ADR 0076). Closed, as GNS3's keys are exactly
+ * these (a controller sends back on its next PUT every key it does not know).
+ */
+const integer = jsonInteger();
+const string = jsonString();
+
+const NodeStatusAnswer = jsonEnum(["started", "stopped", "suspended"] as const);
+
+/** Frames dropped, by reason: a reason appears once a frame was dropped for it. */
+export const DropsAnswer = jsonClosedObject(
+  "Drops",
+  {},
+  Object.fromEntries(DROP_REASONS.map((reason) => [reason, jsonInteger({ minimum: 0 })])) as { readonly [R in DropReason]: t.Type<number, number, unknown> },
+);
+
+/** netemu's counters of one port. */
+const countersFields = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer };
+
+export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...countersFields }, {});
+
+const SwitchPortAnswer = jsonClosedObject(
+  "EthernetSwitchPortAnswer",
+  { name: string, port_number: integer, type: jsonEnum(["access", "dot1q", "qinq"] as const) },
+  { vlan: integer, ethertype: jsonEnum(ETHERTYPE_CHOICES) },
+);
+const HubPortAnswer = jsonClosedObject("EthernetHubPortAnswer", { name: string, port_number: integer }, {});
+
+const nodeFields = { name: string, node_id: Uuid, project_id: Uuid, status: NodeStatusAnswer };
+/** netemu's counters per port, in GET answers only (ports with a NIO). */
+const statistics = { ports_statistics: jsonArray(PortStatisticsAnswer) };
+
+export const EthernetSwitchAnswer = jsonClosedObject(
+  "EthernetSwitch",
+  { ...nodeFields, ports_mapping: jsonArray(SwitchPortAnswer), console: nullable(jsonInteger({ nullable: true })), console_type: jsonEnum(["telnet", "none"] as const) },
+  statistics,
+);
+export const EthernetHubAnswer = jsonClosedObject("EthernetHub", { ...nodeFields, ports_mapping: jsonArray(HubPortAnswer) }, statistics);
+
+export type EthernetSwitchAnswer = t.TypeOf<typeof EthernetSwitchAnswer>;
+export type EthernetHubAnswer = t.TypeOf<typeof EthernetHubAnswer>;
+export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer;
+
+/** The answer codec of a node type's routes. */
+export const NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: ComputeNodeAnswer } } = {
+  ethernet_switch: EthernetSwitchAnswer,
+  ethernet_hub: EthernetHubAnswer,
+};
+
+const udpNio = { type: tt.literal("nio_udp"), lport: integer, rhost: string, rport: integer };
+const NioNullAnswer = jsonClosedObject("NioNull", { type: tt.literal("nio_null") }, {});
+
+/** POST's answer: GNS3's NIO without filters or suspend. */
+export const NioAddedAnswer = jsonOneOf("NioAdded", [jsonClosedObject("NioUdp", udpNio, {}), NioNullAnswer]);
+/** PUT's answer: the NIO echoed with its filters, netemu's one-way ones when it has any (ADR 0051). */
+export const NioUpdatedAnswer = jsonOneOf("NioUpdated", [
+  jsonClosedObject("NioUdpWithFilters", { ...udpNio, filters: jsonObject, suspend: jsonBoolean }, { filters_in: jsonObject, filters_out: jsonObject }),
+  NioNullAnswer,
+]);
+
+export const CaptureStartedAnswer = jsonClosedObject("CaptureStarted", { pcap_file_path: string }, {});
+
+/** netemu's MAC table of a switch: each learned address, its VLAN and port, and its age in seconds. */
+export const MacTableAnswer = jsonArray(jsonClosedObject("MacTableEntry", { mac: string, vlan: integer, port_number: integer, age: jsonInteger({ minimum: 0 }) }, {}));
+
+/** A compute project as GNS3's compute answers it: `variables` as the controller gave them (any JSON, null when none). */
+export const ComputeProjectAnswer = jsonClosedObject("ComputeProject", { name: string, project_id: Uuid, variables: tt.unknown }, {});
+
+/** The compute host's statistics, interfaces and ports, as GNS3's compute answers them. */
+const integers = jsonArray(jsonInteger());
+export const NetworkPortsAnswer = jsonClosedObject("NetworkPorts", { console_port_range: integers, console_ports: integers, udp_port_range: integers, udp_ports: integers }, {});
+export const NetworkInterfaceAnswer = jsonClosedObject(
+  "NetworkInterface",
+  { id: jsonString(), ip_address: jsonString(), mac_address: jsonString(), name: jsonString(), netmask: jsonString(), special: jsonBoolean, type: jsonEnum(["ethernet", "tap"] as const) },
+  {},
+);
+export const StatisticsAnswer = jsonClosedObject(
+  "ComputeStatistics",
+  {
+    cpu_usage_percent: jsonNumber,
+    disk_usage_percent: jsonNumber,
+    load_average_percent: jsonArray(jsonNumber),
+    memory_free: jsonNumber,
+    memory_total: jsonNumber,
+    memory_usage_percent: jsonNumber,
+    memory_used: jsonNumber,
+    swap_free: jsonNumber,
+    swap_total: jsonNumber,
+    swap_usage_percent: jsonNumber,
+    swap_used: jsonNumber,
+  },
+  {},
+);
+export type StatisticsAnswer = t.TypeOf<typeof StatisticsAnswer>;
+export type NetworkInterfaceAnswer = t.TypeOf<typeof NetworkInterfaceAnswer>;
+export type NetworkPortsAnswer = t.TypeOf<typeof NetworkPortsAnswer>;
+

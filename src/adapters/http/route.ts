@@ -1,0 +1,122 @@
+import type * as t from "io-ts";
+import type * as E from "fp-ts/lib/Either.js";
+import type { Readable } from "node:stream";
+import type { ErrorTag, Refusal } from "../../application/errors.js";
+import type { UseCases } from "../../application/use-cases/index.js";
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** One `{name}` of a GNS3 template: `{port_number:\d+}` is a number, any other parameter a string. */
+type Parameter<Inner extends string> = Inner extends `${infer Name}:\\d+`
+  ? { readonly [K in Name]: number }
+  : Inner extends `${infer Name}:${string}`
+    ? { readonly [K in Name]: string }
+    : { readonly [K in Inner]: string };
+
+/** The path parameters a GNS3 template declares, typed as the router decodes them (`pathParameters`). */
+type ParamsOf<Path extends string> = string extends Path
+  ? Readonly<Record<string, string | number>>
+  : Path extends `${string}{${infer Inner}}${infer Rest}`
+    ? Parameter<Inner> & ParamsOf<Rest>
+    : unknown;
+
+const PARAMETER = /\{(\w+)(?::([^}]*))?\}/g;
+
+/** The parameters of `template` read from the router's strings: digit-only ones as numbers (the router let only digits through). */
+export function pathParameters<Path extends string>(template: Path, raw: (name: string) => string): ParamsOf<Path> {
+  const params: Record<string, string | number> = {};
+  for (const [, name, pattern] of template.matchAll(PARAMETER)) {
+    const value = raw(name as string);
+    params[name as string] = pattern === "\\d+" ? Number.parseInt(value, 10) : value;
+  }
+  return params as ParamsOf<Path>;
+}
+
+/**
+ * What a route answers when its use case succeeds: JSON whose shape is `codec` (the presenter must
+ * return what the codec describes, so the OpenAPI document says what is sent), a list of such items
+ * (streamed when long, ADR 0059), no body, or a stream of another content type.
+ */
+export type Answer<A> =
+  | { readonly kind: "json"; readonly status: number; readonly codec: t.Mixed; readonly present: (value: A) => unknown }
+  | { readonly kind: "list"; readonly status: number; readonly codec: t.Mixed; readonly present: (item: never) => unknown }
+  | { readonly kind: "empty"; readonly status: 201 | 204 }
+  | { readonly kind: "raw"; readonly status: number; readonly contentType: string; readonly body: (value: A) => Readable | string };
+
+/** A codec describing values of type O (built with schema.ts, so that the document can say it). */
+type Codec<O> = t.Mixed & { readonly _A: O };
+
+/** A JSON answer: `present` must give what `codec` describes. */
+export function json<A, O>(status: number, codec: Codec<O>, present: (value: A) => NoInfer<O>): Answer<A> {
+  return { kind: "json", status, codec, present };
+}
+
+/** A JSON array, each item presented as `codec` describes it. */
+export function list<T, O>(status: number, codec: Codec<O>, present: (item: T) => NoInfer<O>): Answer<readonly T[]> {
+  return { kind: "list", status, codec, present: present as (item: never) => unknown };
+}
+
+/** An answer without a body: 204, or GNS3's empty 201. */
+export function empty(status: 201 | 204 = 204): Answer<unknown> {
+  return { kind: "empty", status };
+}
+
+/** A body of its own content type (a capture stream): `body` makes it from the use case's result. */
+export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string): Answer<A> {
+  return { kind: "raw", status, contentType, body };
+}
+
+/** A file uploaded as the request's body, read as it arrives (no JSON, no body limit: the use case bounds it). */
+export interface Upload {
+  readonly content: AsyncIterable<Uint8Array>;
+  /** The Content-Length, when the client gave one. */
+  readonly declaredBytes: number | undefined;
+}
+
+/** A route whose body is a file, streamed to its use case. */
+interface UploadBody<B> {
+  readonly kind: "upload";
+  /** Carries the body's type only. */
+  readonly _B?: B;
+}
+
+export const UPLOAD: UploadBody<Upload> = { kind: "upload" };
+
+/** Whether a route's body is an upload rather than JSON. */
+export function isUpload<B>(body: t.Type<B, unknown, unknown> | UploadBody<B>): body is UploadBody<B> {
+  return (body as { kind?: unknown }).kind === "upload";
+}
+
+/** What a route's use case receives from the request: the template's parameters and the decoded body. */
+export interface Request<Path extends string, B> {
+  readonly params: ParamsOf<Path>;
+  readonly body: B;
+}
+
+/**
+ * A route as one value (ADR 0076): its name (`area.resource.action`, in the request log and X-Route),
+ * method and GNS3 template, the codec its body is decoded with, the use case it runs, what it answers
+ * on success and the refusals it can give instead. The router renders the use case's Either (no
+ * handler writes a status); the OpenAPI document, the refusal statuses and the /v3 dialect read the
+ * same value. `refusals` is the use case's own list (e.g. `GET_COMPUTE_NODE_REFUSALS`): `run` must
+ * return no other refusal, which the compiler checks.
+ */
+export interface Route<Path extends string = string, B = unknown, A = unknown, R extends readonly ErrorTag[] = readonly ErrorTag[]> {
+  readonly name: string;
+  readonly method: Method;
+  readonly path: Path;
+  /** The body's codec, or UPLOAD; without one the route reads no body (a malformed one is still GNS3's 400). */
+  readonly body?: t.Type<B, unknown, unknown> | UploadBody<B>;
+  readonly refusals: R;
+  readonly answer: Answer<A>;
+  run(uc: UseCases, request: Request<Path, B>): Promise<E.Either<Refusal<R>, A>>;
+}
+
+/** A route of any parameters, body and answer, as the router and the document hold them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = Route<string, any, any, readonly ErrorTag[]>;
+
+/** Declares a route, its types inferred from the template, the body codec and the use case. */
+export function route<const Path extends string, B, A, const R extends readonly ErrorTag[]>(declared: Route<Path, B, A, R>): Route<Path, B, A, R> {
+  return declared;
+}

@@ -13,6 +13,7 @@ import { testWorkerDataPlane } from "../support/live-data-planes.js";
 import { wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { wireUdpNio } from "../support/http-nios.js";
 import { parseExposition, type Exposition } from "../support/prometheus-text.js";
 
 const PROJECT = "77777777-3333-4444-8555-888888888888";
@@ -264,14 +265,7 @@ describe("a data-plane worker killed by memory, seen over HTTP: /v2/netemu/ready
     await Promise.all(peers.splice(0).map((p) => p.close()));
   });
 
-  const wire = async (base: string, port: number): Promise<{ peer: UdpPeer; lport: number }> => {
-    const peer = await UdpPeer.open();
-    peers.push(peer);
-    const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-    const r = await s.request("POST", `${base}/adapters/0/ports/${port}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port });
-    expect(r.status, r.text).to.equal(201);
-    return { peer, lport };
-  };
+  const wire = (base: string, port: number) => wireUdpNio(s, PROJECT, base, port, peers);
   const metrics = async (): Promise<Exposition> => parseExposition((await s.request("GET", "/metrics")).text);
 
   it("answers 503 naming the worker, its node, why and since when, counts the deaths, and 200 once the operator's restart brought the node back forwarding", async () => {

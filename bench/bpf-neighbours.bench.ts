@@ -12,13 +12,9 @@
  * source is a child process, ended by the benchmark.
  */
 import "reflect-metadata";
-import { WorkerDataPlane } from "../src/adapters/data-plane-workers.js";
-import { InlineBpfCompiler } from "../src/adapters/inline-bpf-compiler.js";
-import { FilterPrograms } from "../src/application/filter-programs.js";
-import { NotificationHub } from "../src/application/notification-hub.js";
 import { BpfNeighbours, type NeighbourWindow } from "../test/support/bpf-neighbour.js";
 import { biggestBpfFilter } from "../test/support/biggest-bpf-filter.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../test/support/in-memory-data-plane.js";
+import { testWorkerDataPlane } from "../test/support/live-data-planes.js";
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -41,14 +37,7 @@ const row = (round: number, window: string, w: NeighbourWindow): void => {
 };
 
 for (let round = 1; round <= ROUNDS; round++) {
-  const dp = new WorkerDataPlane({
-    workers: 1,
-    dataPlane: TEST_DATA_PLANE_OPTIONS,
-    transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-    notifications: new NotificationHub(),
-    logger: new RecordingLogger(),
-    programs: new FilterPrograms(new InlineBpfCompiler()),
-  });
+  const dp = testWorkerDataPlane({ workers: 1 });
   const rig = await BpfNeighbours.start(dp, RATE);
   try {
     await sleep(1000);

@@ -1,13 +1,9 @@
 import "reflect-metadata";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane } from "../src/adapters/data-plane-workers.js";
-import { NotificationHub } from "../src/application/notification-hub.js";
-import { FilterPrograms } from "../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../src/adapters/inline-bpf-compiler.js";
 import { createEthernetSwitch } from "../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../src/domain/switching/port.js";
 import { type ComputeNode, attachNio } from "../src/domain/switching/compute-node.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../test/support/in-memory-data-plane.js";
+import { testWorkerDataPlane } from "../test/support/live-data-planes.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 
 /**
@@ -21,13 +17,8 @@ const sw = (i: number, name: string): ComputeNode =>
   createEthernetSwitch({ nodeId: `dddddddd-0000-4000-8000-${String(i).padStart(12, "0")}`, projectId: PROJECT, name, console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
 
 async function darkAfterDeath(nodes: number): Promise<{ toDeathMs: number; darkMs: number }[]> {
-  const dp = new WorkerDataPlane({
+  const dp = testWorkerDataPlane({
     workers: 1,
-    dataPlane: TEST_DATA_PLANE_OPTIONS,
-    transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-    notifications: new NotificationHub(),
-    logger: new RecordingLogger(),
-    programs: new FilterPrograms(new InlineBpfCompiler()),
     workerScript: new URL("../test/support/heap-hog-data-plane-worker.js", import.meta.url),
     resourceLimits: { maxOldGenerationSizeMb: 64 },
     loadIntervalMs: 0,

@@ -7,6 +7,7 @@ import type { PacketCaptures } from "../../src/application/ports/packet-captures
 import type { ComputeNode } from "../../src/domain/switching/compute-node.js";
 import type { SyncError } from "../../src/application/errors.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { httpWiredSwitch } from "../support/http-nios.js";
 import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 import { openPcapFiles } from "../support/capture-files.js";
@@ -88,19 +89,10 @@ for (const dataPlane of DATA_PLANES) {
       expect((await s.request("POST", "/v2/compute/projects", { name: "churn", project_id: PROJECT })).status).to.equal(201);
       const outcomes = new Map<string, number>();
       for (let round = 0; round < ROUNDS; round++) {
-        const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: `SW${round}` })).json;
-        const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
-        const peers = [await UdpPeer.open(), await UdpPeer.open()];
-        opened.push(...peers);
-        const lports: number[] = [];
-        for (const [i, peer] of peers.entries()) {
-          const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-          lports.push(lport);
-          expect((await s.request("POST", `${base}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port })).status).to.equal(201);
-        }
+        const { base, peers, lports } = await httpWiredSwitch(s, PROJECT, `SW${round}`, opened);
         // Frames flowing through the port while its capture starts and it goes.
         const flowing = (async () => {
-          for (let i = 0; i < 20; i++) await peers[0]?.send(ethernetFrame("ff:ff:ff:ff:ff:ff", "00:50:79:66:68:0d"), lports[0] as number);
+          for (let i = 0; i < 20; i++) await peers[0].send(ethernetFrame("ff:ff:ff:ff:ff:ff", "00:50:79:66:68:0d"), lports[0]);
         })();
         const kind = (["DELETE the NIO", "DELETE the node", "stop_capture"] as const)[round % 3];
         const starting = s.request("POST", `${base}/adapters/0/ports/0/start_capture`, { ...CAPTURE, capture_file_name: `churn-${round}.pcap` });

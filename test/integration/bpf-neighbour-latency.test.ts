@@ -1,19 +1,9 @@
 import { expect } from "chai";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
-import { SystemClock } from "../../src/adapters/system/system-clock.js";
-import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
-import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
-import { SwitchDataPlane } from "../../src/application/dataplane/switch-data-plane.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { DataPlane } from "../../src/application/ports/data-plane.js";
 import { BpfNeighbours, type NeighbourWindow } from "../support/bpf-neighbour.js";
 import { biggestBpfFilter } from "../support/biggest-bpf-filter.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { testSwitchDataPlane, testWorkerDataPlane } from "../support/live-data-planes.js";
 
-const TRANSPORT = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
 /** More than one thread forwards through the biggest filter, even once V8 has optimised it (~50,000 frames/s). */
 const FLOOD_RATE = 100_000;
 /**
@@ -30,14 +20,14 @@ const planes: { name: string; make: () => { dp: Pick<DataPlane, "sync" | "counte
   {
     name: "in a worker thread they share",
     make: () => {
-      const dp = new WorkerDataPlane({ workers: 1, dataPlane: TEST_DATA_PLANE_OPTIONS, transport: TRANSPORT, notifications: new NotificationHub(), logger: new RecordingLogger(), programs: new FilterPrograms(new InlineBpfCompiler()) });
+      const dp = testWorkerDataPlane({ workers: 1 });
       return { dp, close: () => dp.close() };
     },
   },
   {
     name: "on the main thread",
     make: () => {
-      const dp = new SwitchDataPlane(chooseUdpTransport(TRANSPORT).transport, new PcapFileSink(), new SystemClock(), new NodeTimers(), new SeededRandomFactory(), new FilterPrograms(new InlineBpfCompiler()), new RecordingLogger(), TEST_DATA_PLANE_OPTIONS, new NotificationHub());
+      const dp = testSwitchDataPlane();
       return { dp, close: () => dp.close() };
     },
   },

@@ -4,6 +4,7 @@ import { workerIndexOf } from "../../src/adapters/data-plane-workers.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { httpWiredSwitch } from "../support/http-nios.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { twoDataPlaneWorkers, wiredSwitch } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
@@ -47,21 +48,12 @@ for (const workers of [0, 2]) {
 
     for (const ending of ENDINGS) {
       it(`closes it on ${ending.name}, with the frames it recorded`, async () => {
-        const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "SW1" })).json;
-        const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
-        const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
-        opened.push(...peers);
-        const lports: number[] = [];
-        for (const [i, peer] of peers.entries()) {
-          const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-          lports.push(lport);
-          expect((await s.request("POST", `${base}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port })).status).to.equal(201);
-        }
+        const { base, peers, lports } = await httpWiredSwitch(s, PROJECT, "SW1", opened);
         const started = await s.request("POST", `${base}/adapters/0/ports/0/start_capture`, { capture_file_name: "ending.pcap", data_link_type: "DLT_EN10MB" });
         expect(started.status, started.text).to.equal(200);
         const file = started.json.pcap_file_path as string;
         expect(await openPcapFiles(file), "open while it captures").to.have.length(1);
-        await peers[0].send(ethernetFrame(BROADCAST, A, { payload: 46 }), lports[0] as number);
+        await peers[0].send(ethernetFrame(BROADCAST, A, { payload: 46 }), lports[0]);
         await peers[1].waitFor(1);
         await ending.end(s, base);
         expect(await openPcapFiles(file), "closed once the request answered").to.deep.equal([]);

@@ -3,17 +3,17 @@ import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { testWorkerDataPlane } from "../support/live-data-planes.js";
 import { wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { wireUdpNio } from "../support/http-nios.js";
 import { parseExposition, type Exposition } from "../support/prometheus-text.js";
 
 const PROJECT = "77777777-3333-4444-8555-888888888888";
@@ -23,6 +23,9 @@ const BROADCAST = "ff:ff:ff:ff:ff:ff";
 const HEAP_HOG = new URL("../support/heap-hog-data-plane-worker.js", import.meta.url);
 /** Small enough that the hog fills it at once, big enough for a worker with a few switches. */
 const HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
+/** One worker, the heap hog, within HEAP. */
+const heapHogWorker = (options: Partial<Parameters<typeof testWorkerDataPlane>[0]>): WorkerDataPlane =>
+  testWorkerDataPlane({ workers: 1, workerScript: HEAP_HOG, resourceLimits: HEAP, ...options });
 
 const switchNode = (nodeId: string, name: string) => createEthernetSwitch({ nodeId, projectId: PROJECT, name, console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
 
@@ -62,18 +65,7 @@ describe("a data-plane worker that dies of memory: an operator event (ADR 0073, 
     const notifications = new NotificationHub();
     told = [];
     notifications.subscribe((n) => told.push(n));
-    dp = new WorkerDataPlane({
-      workers: 1,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications,
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      workerScript: HEAP_HOG,
-      resourceLimits: HEAP,
-      givenUpRetryMs,
-      loadIntervalMs,
-    });
+    dp = heapHogWorker({ notifications, logger, givenUpRetryMs, loadIntervalMs });
   };
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "netemu-deaths-"));
@@ -264,18 +256,7 @@ describe("a data-plane worker killed by memory, seen over HTTP: /v2/netemu/ready
   beforeEach(async () => {
     const logger = new RecordingLogger();
     const notifications = new NotificationHub();
-    dp = new WorkerDataPlane({
-      workers: 1,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications,
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      workerScript: HEAP_HOG,
-      resourceLimits: HEAP,
-      givenUpRetryMs: 600_000,
-      loadIntervalMs: 0,
-    });
+    dp = heapHogWorker({ notifications, logger, givenUpRetryMs: 600_000, loadIntervalMs: 0 });
     s = await startTestServer({ overrides: { dataPlane: dp, dataPlaneThreads: dp, dataPlaneHealth: dp, notifications, logger } });
   });
   afterEach(async () => {
@@ -284,14 +265,7 @@ describe("a data-plane worker killed by memory, seen over HTTP: /v2/netemu/ready
     await Promise.all(peers.splice(0).map((p) => p.close()));
   });
 
-  const wire = async (base: string, port: number): Promise<{ peer: UdpPeer; lport: number }> => {
-    const peer = await UdpPeer.open();
-    peers.push(peer);
-    const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-    const r = await s.request("POST", `${base}/adapters/0/ports/${port}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port });
-    expect(r.status, r.text).to.equal(201);
-    return { peer, lport };
-  };
+  const wire = (base: string, port: number) => wireUdpNio(s, PROJECT, base, port, peers);
   const metrics = async (): Promise<Exposition> => parseExposition((await s.request("GET", "/metrics")).text);
 
   it("answers 503 naming the worker, its node, why and since when, counts the deaths, and 200 once the operator's restart brought the node back forwarding", async () => {

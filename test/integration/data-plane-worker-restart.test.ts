@@ -1,13 +1,12 @@
 import { expect } from "chai";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { RecordingLogger } from "../support/in-memory-data-plane.js";
+import { testWorkerDataPlane } from "../support/live-data-planes.js";
 import { wiredSwitch as wireSwitch } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
@@ -16,7 +15,6 @@ const A = "00:50:79:66:68:01";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
 const CRASHING_WORKER = new URL("../support/crashing-data-plane-worker.js", import.meta.url);
 
-/** A free UDP port on 127.0.0.1 (bound, then released). */
 describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function () {
   this.timeout(30_000);
   let dp: WorkerDataPlane;
@@ -29,15 +27,7 @@ describe("a data-plane worker that dies (real sockets on 127.0.0.1)", function (
     const notifications = new NotificationHub();
     told = [];
     notifications.subscribe((n) => told.push(n));
-    dp = new WorkerDataPlane({
-      workers: 1,
-      dataPlane: TEST_DATA_PLANE_OPTIONS,
-      transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-      notifications,
-      logger,
-      programs: new FilterPrograms(new InlineBpfCompiler()),
-      workerScript: CRASHING_WORKER,
-    });
+    dp = testWorkerDataPlane({ workers: 1, notifications, logger, workerScript: CRASHING_WORKER });
   });
   afterEach(async () => {
     await dp.close();

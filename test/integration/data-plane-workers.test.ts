@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { httpWiredSwitch } from "../support/http-nios.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 const PROJECT = "66666666-3333-4444-8555-777777777777";
 const A = "00:50:79:66:68:01";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
-
-interface Wired {
-  readonly base: string;
-  readonly peers: [UdpPeer, UdpPeer];
-  readonly lports: [number, number];
-}
 
 /** A free UDP port on 127.0.0.1 with nobody listening on it. */
 async function deadPort(): Promise<number> {
@@ -41,20 +36,7 @@ describe("the data plane in worker threads (real sockets on 127.0.0.1)", functio
     await Promise.all(opened.splice(0).map((p) => p.close()));
   });
 
-  const wiredSwitch = async (name: string): Promise<Wired> => {
-    const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name })).json;
-    const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
-    const peers = [await UdpPeer.open(), await UdpPeer.open()] as [UdpPeer, UdpPeer];
-    opened.push(...peers);
-    const lports: number[] = [];
-    for (const [i, peer] of peers.entries()) {
-      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-      lports.push(lport);
-      const r = await s.request("POST", `${base}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port });
-      expect(r.status, r.text).to.equal(201);
-    }
-    return { base, peers, lports: lports as [number, number] };
-  };
+  const wiredSwitch = (name: string) => httpWiredSwitch(s, PROJECT, name, opened);
 
   it("switches frames on every switch, whichever worker runs it, and answers their counters and MAC tables", async () => {
     const switches = await Promise.all(["SW1", "SW2", "SW3", "SW4"].map(wiredSwitch));

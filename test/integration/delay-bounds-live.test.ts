@@ -5,19 +5,13 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as v8 from "node:v8";
 import * as vm from "node:vm";
-import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
+import type { SwitchDataPlane, DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
 import type { PortCounters } from "../../src/application/ports/data-plane.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
-import { SystemClock } from "../../src/adapters/system/system-clock.js";
-import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
-import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
 import { type ComputeNode, attachNio, detachNio } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { testSwitchDataPlane } from "../support/live-data-planes.js";
 import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
 import { UdpPeer, freeUdpPort } from "../support/udp-peer.js";
 
@@ -135,17 +129,7 @@ describe("a delay line flooded at 80,000 frames/s of 1,400 B with the maximum de
   });
 
   it("on the main thread: holds no more than its port's bound, counts the rest as delay_limit, and lets go of every held byte when the NIO goes", async () => {
-    const dp = new SwitchDataPlane(
-      chooseUdpTransport(TRANSPORT).transport,
-      new PcapFileSink(),
-      new SystemClock(),
-      new NodeTimers(),
-      new SeededRandomFactory(),
-      new FilterPrograms(new InlineBpfCompiler()),
-      new RecordingLogger(),
-      BOUNDS,
-      new NotificationHub(),
-    );
+    const dp = testSwitchDataPlane({ transport: TRANSPORT, dataPlane: BOUNDS });
     try {
       const before = await settledMemory();
       const f = await flood(dp, opened);

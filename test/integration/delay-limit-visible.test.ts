@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { wireUdpNio } from "../support/http-nios.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 import { parseExposition } from "../support/prometheus-text.js";
 
@@ -26,14 +27,7 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
       await Promise.all(peers.splice(0).map((p) => p.close()));
     });
 
-    const wire = async (base: string, port: number, filters: Record<string, unknown> = {}): Promise<{ peer: UdpPeer; lport: number }> => {
-      const peer = await UdpPeer.open();
-      peers.push(peer);
-      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
-      const r = await s.request("POST", `${base}/adapters/0/ports/${port}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port, filters });
-      expect(r.status, r.text).to.equal(201);
-      return { peer, lport };
-    };
+    const wire = (base: string, port: number, filters?: Record<string, unknown>) => wireUdpNio(s, PROJECT, base, port, peers, filters);
 
     it("counts the frames a port's delay had no room for as delay_limit, in ports_statistics and in /metrics", async () => {
       await s.request("POST", "/v2/compute/projects", { name: "bounds", project_id: PROJECT });

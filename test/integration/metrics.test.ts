@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { wireUdpNio } from "../support/http-nios.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 import { parseExposition, type Exposition } from "../support/prometheus-text.js";
 
@@ -34,15 +35,7 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
       await Promise.all(peers.splice(0).map((p) => p.close()));
     });
 
-    /** A UDP NIO on `base`'s port towards a new peer; answers the peer and the NIO's local port. */
-    const wire = async (base: string, projectId: string, port: number): Promise<{ peer: UdpPeer; lport: number }> => {
-      const peer = await UdpPeer.open();
-      peers.push(peer);
-      const lport = (await s.request("POST", `/v2/compute/projects/${projectId}/ports/udp`)).json.udp_port as number;
-      const r = await s.request("POST", `${base}/adapters/0/ports/${port}/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peer.port });
-      expect(r.status, r.text).to.equal(201);
-      return { peer, lport };
-    };
+    const wire = (base: string, projectId: string, port: number) => wireUdpNio(s, projectId, base, port, peers);
 
     it("gives each port's frames and bytes in and out, its drops by reason and the switch's MAC table size", async () => {
       await s.request("POST", "/v2/compute/projects", { name: "metrics", project_id: PROJECT });

@@ -1,25 +1,18 @@
 import { expect } from "chai";
 import type { Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { type NodeChange, type WorkerReply, applyNodeChange, decodeWorkerRequest, nodeChange } from "../../src/adapters/data-plane-protocol.js";
 import type { DataPlaneWorkerData } from "../../src/adapters/data-plane-worker.js";
 import { startWorker } from "../../src/adapters/worker-start.js";
-import { SwitchDataPlane } from "../../src/application/dataplane/switch-data-plane.js";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { PortCounters } from "../../src/application/ports/data-plane.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
-import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
-import { SystemClock } from "../../src/adapters/system/system-clock.js";
-import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
 import { compileProgram } from "../../src/domain/bpf/index.js";
 import type { ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch, type EthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import type { Nio } from "../../src/domain/switching/nio.js";
 import type { PortMappingEntry } from "../../src/domain/switching/port.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "../support/in-memory-data-plane.js";
+import { TEST_TRANSPORT as TRANSPORT, testSwitchDataPlane, testWorkerDataPlane } from "../support/live-data-planes.js";
 import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 /**
@@ -34,7 +27,6 @@ const OTHER = "2b2b2b2b-0000-4000-8000-000000000002";
 const A = "00:50:79:66:68:01";
 const B = "00:50:79:66:68:02";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
-const TRANSPORT = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
 const WORKER_SCRIPT = new URL("../../src/adapters/data-plane-worker.js", import.meta.url);
 
 const access = (n: number, vlan = 1): PortMappingEntry => ({ name: `Ethernet${n}`, port_number: n, type: "access", vlan });
@@ -265,7 +257,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
     let logger: RecordingLogger;
     beforeEach(() => {
       logger = new RecordingLogger();
-      dp = new WorkerDataPlane({ workers: 1, dataPlane: TEST_DATA_PLANE_OPTIONS, transport: TRANSPORT, notifications: new NotificationHub(), logger, programs: new FilterPrograms(new InlineBpfCompiler()) });
+      dp = testWorkerDataPlane({ workers: 1, logger });
     });
     afterEach(async () => dp.close());
 
@@ -334,7 +326,7 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
       const lports = [await freeUdpPort(), await freeUdpPort(), await freeUdpPort()];
       const node = lab(lports, far);
 
-      const workers = new WorkerDataPlane({ workers: 1, dataPlane: TEST_DATA_PLANE_OPTIONS, transport: TRANSPORT, notifications: new NotificationHub(), logger: new RecordingLogger(), programs: new FilterPrograms(new InlineBpfCompiler()) });
+      const workers = testWorkerDataPlane({ workers: 1 });
       let inWorker: ReadonlyMap<number, PortCounters>;
       try {
         expect(await workers.sync(node)).to.deep.equal(E.right(undefined));
@@ -346,18 +338,8 @@ describe("a data-plane worker thread at its door (real sockets on 127.0.0.1)", f
       const cloned = applyNodeChange(undefined, structuredClone(nodeChange(undefined, node) as NodeChange));
       if (E.isLeft(cloned)) throw new Error(JSON.stringify(cloned.left));
       expect(cloned.right).to.deep.equal(node);
-      const here = new SwitchDataPlane(
-        // The datagram path the worker chose too (npm test runs this file on both): only the door differs.
-        chooseUdpTransport(TRANSPORT).transport,
-        new PcapFileSink(),
-        new SystemClock(),
-        new NodeTimers(),
-        new SeededRandomFactory(),
-        new FilterPrograms(new InlineBpfCompiler()),
-        new RecordingLogger(),
-        TEST_DATA_PLANE_OPTIONS,
-        new NotificationHub(),
-      );
+      // The datagram path the worker chose too (npm test runs this file on both): only the door differs.
+      const here = testSwitchDataPlane();
       let onThisThread: ReadonlyMap<number, PortCounters>;
       try {
         expect(await here.sync(cloned.right)).to.deep.equal(E.right(undefined));

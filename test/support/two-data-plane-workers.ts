@@ -1,11 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import { expect } from "chai";
-import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
-import { NotificationHub } from "../../src/application/notification-hub.js";
+import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
-import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "./in-memory-data-plane.js";
+import { testWorkerDataPlane } from "./live-data-planes.js";
 import { UdpPeer, freeUdpPort } from "./udp-peer.js";
 
 /**
@@ -13,15 +10,7 @@ import { UdpPeer, freeUdpPort } from "./udp-peer.js";
  * `overrides` replace any of its options (a worker script, the load interval, placement ...).
  */
 export function twoDataPlaneWorkers(overrides: Partial<ConstructorParameters<typeof WorkerDataPlane>[0]> = {}): WorkerDataPlane {
-  return new WorkerDataPlane({
-    workers: 2,
-    dataPlane: TEST_DATA_PLANE_OPTIONS,
-    transport: { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 },
-    notifications: new NotificationHub(),
-    logger: new RecordingLogger(),
-    programs: new FilterPrograms(new InlineBpfCompiler()),
-    ...overrides,
-  });
+  return testWorkerDataPlane({ workers: 2, ...overrides });
 }
 
 /**

@@ -1,0 +1,55 @@
+import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
+import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
+import { SystemClock } from "../../src/adapters/system/system-clock.js";
+import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
+import type { DgramOptions } from "../../src/adapters/transport/dgram-udp-transport.js";
+import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
+import { FilterPrograms } from "../../src/application/filter-programs.js";
+import { NotificationHub } from "../../src/application/notification-hub.js";
+import type { Logger } from "../../src/application/ports/system.js";
+import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "./in-memory-data-plane.js";
+
+/*
+ * Data planes over real sockets on 127.0.0.1, built the one way the tests and benches moving real frames
+ * build them; no chai here, so benches can use it too.
+ */
+
+/** NIO sockets on 127.0.0.1 with 1 MiB buffers. */
+export const TEST_TRANSPORT: DgramOptions = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
+
+type WorkerDataPlaneOptions = ConstructorParameters<typeof WorkerDataPlane>[0];
+
+/**
+ * A data plane in `workers` real worker threads with the tests' options; the rest of `options` replace
+ * any of them (a worker script, heap limits, the load interval, placement ...).
+ */
+export function testWorkerDataPlane(options: Pick<WorkerDataPlaneOptions, "workers"> & Partial<WorkerDataPlaneOptions>): WorkerDataPlane {
+  return new WorkerDataPlane({
+    dataPlane: TEST_DATA_PLANE_OPTIONS,
+    transport: TEST_TRANSPORT,
+    notifications: new NotificationHub(),
+    logger: new RecordingLogger(),
+    programs: new FilterPrograms(new InlineBpfCompiler()),
+    ...options,
+  });
+}
+
+/**
+ * The data plane on this thread, on the datagram path the process chose (NETEMU_UDP_PATH), as a worker
+ * would run it: the main-thread twin of `testWorkerDataPlane`.
+ */
+export function testSwitchDataPlane(options: { transport?: DgramOptions; dataPlane?: DataPlaneOptions; logger?: Logger } = {}): SwitchDataPlane {
+  return new SwitchDataPlane(
+    chooseUdpTransport(options.transport ?? TEST_TRANSPORT).transport,
+    new PcapFileSink(),
+    new SystemClock(),
+    new NodeTimers(),
+    new SeededRandomFactory(),
+    new FilterPrograms(new InlineBpfCompiler()),
+    options.logger ?? new RecordingLogger(),
+    options.dataPlane ?? TEST_DATA_PLANE_OPTIONS,
+    new NotificationHub(),
+  );
+}

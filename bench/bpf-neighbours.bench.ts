@@ -12,8 +12,8 @@
  * source is a child process, ended by the benchmark.
  */
 import "reflect-metadata";
-import { WorkerDataPlane } from "../src/adapters/data-plane-workers.js";
-import { InlineBpfCompiler } from "../src/adapters/inline-bpf-compiler.js";
+import { WorkerDataPlane } from "../src/adapters/threads/data-plane/worker-data-plane.js";
+import { InlineBpfCompiler } from "../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { FilterPrograms } from "../src/application/filter-programs.js";
 import { NotificationHub } from "../src/application/notification-hub.js";
 import { BpfNeighbours, type NeighbourWindow } from "../test/support/bpf-neighbour.js";

@@ -1,9 +1,9 @@
 import "reflect-metadata";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane } from "../src/adapters/data-plane-workers.js";
+import { WorkerDataPlane } from "../src/adapters/threads/data-plane/worker-data-plane.js";
 import { NotificationHub } from "../src/application/notification-hub.js";
 import { FilterPrograms } from "../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { createEthernetSwitch } from "../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../src/domain/switching/port.js";
 import { type ComputeNode, attachNio } from "../src/domain/switching/compute-node.js";

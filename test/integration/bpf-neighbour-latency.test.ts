@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
 import { SystemClock } from "../../src/adapters/system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";

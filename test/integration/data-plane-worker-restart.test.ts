@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";

@@ -8,7 +8,7 @@ import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/da
 import type { PortCounters } from "../../src/application/ports/data-plane.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
 import { SystemClock } from "../../src/adapters/system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";

@@ -1,8 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import { expect } from "chai";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
+import { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { RecordingLogger, TEST_DATA_PLANE_OPTIONS } from "./in-memory-data-plane.js";

@@ -47,9 +47,9 @@ module.exports = {
     },
     {
       name: "adapters-do-not-import-each-other",
-      comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition root joins them; adapters/shared holds what several of them say alike (GNS3's JSON layout, the wording of a refusal)",
+      comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition roots join them (createNetemu's, and a data-plane worker thread's own, threads/data-plane/data-plane-worker, ADR 0078); adapters/shared holds what several of them say alike (GNS3's JSON layout, the wording of a refusal)",
       severity: "error",
-      from: { path: "^dist/adapters/([^/]+)/" },
+      from: { path: "^dist/adapters/([^/]+)/", pathNot: "^dist/adapters/threads/data-plane/data-plane-worker\\.js$" },
       to: { path: "^dist/adapters/[^/]+/", pathNot: ["^dist/adapters/$1/", "^dist/adapters/shared/"] },
     },
     {

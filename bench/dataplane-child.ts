@@ -224,7 +224,7 @@ async function dut(a: DutArgs): Promise<void> {
     return;
   }
   const { createNetemu } = await import("../src/adapters/composition-root.js");
-  const { workerIndexOf } = await import("../src/adapters/data-plane-workers.js");
+  const { workerIndexOf } = await import("../src/adapters/threads/data-plane/worker-data-plane.js");
   const { TOKENS } = await import("../src/application/ports/tokens.js");
   const { chooseUdpTransport } = await import("../src/adapters/transport/batched-udp-transport.js");
   // The datagram path this process's environment gets (the data-plane workers choose the same way).

@@ -10,10 +10,10 @@
 import "reflect-metadata";
 import { createSocket, type Socket } from "node:dgram";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane, workerIndexOf } from "../src/adapters/data-plane-workers.js";
+import { WorkerDataPlane, workerIndexOf } from "../src/adapters/threads/data-plane/worker-data-plane.js";
 import { DEFAULT_DATA_PLANE_OPTIONS } from "../src/application/dataplane/switch-data-plane.js";
 import { FilterPrograms } from "../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { NotificationHub } from "../src/application/notification-hub.js";
 import { attachNio, type ComputeNode } from "../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../src/domain/switching/ethernet-switch.js";

@@ -8,7 +8,7 @@ import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
 import { runImpairCommand } from "./adapters/cli/impair-command.js";
-import { PACKAGE_VERSION } from "./adapters/package-version.js";
+import { PACKAGE_VERSION } from "./adapters/system/package-version.js";
 
 const HELP = `netemu ${PACKAGE_VERSION}: a GNS3 v2 compatible Ethernet switch and link-filter core
 

@@ -1,16 +1,14 @@
 import "reflect-metadata";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { availableParallelism, hostname, totalmem } from "node:os";
-import { statfsSync } from "node:fs";
-import { dirname } from "node:path";
+import { hostname } from "node:os";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type Koa from "koa";
 import { TOKENS } from "../application/ports/tokens.js";
 import type { ServerSettings } from "../application/ports/server-settings.js";
 import type { DataPlane, DataPlaneThreads } from "../application/ports/data-plane.js";
 import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../application/ports/data-plane-health.js";
-import type { Clock, IdGenerator, Logger, Lifecycle, LogLevel } from "../application/ports/system.js";
+import type { Clock, IdGenerator, Logger, LogLevel } from "../application/ports/system.js";
 import type {
   ComputeNodeRepository,
   ComputeProjectRepository,
@@ -40,37 +38,39 @@ import { computeProjectsPath } from "../application/use-cases/compute/capture-pa
 import type { UploadLimits } from "../application/ports/project-files.js";
 import { NotificationHub } from "../application/notification-hub.js";
 import type { Notifications } from "../application/ports/notifications.js";
-import type { HostCapacity, HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
+import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { LoginGate } from "./http/auth.js";
 import { LoginThrottle } from "./http/login-throttle.js";
 import { type BacklogLimits, NotificationBacklogs } from "./http/notification-feed.js";
-import { answerIgnoringUpgrade } from "./http/upgrade-offer.js";
+import { servedWhenFirstCalled, upgradeDispatch } from "./http/upgrade-dispatch.js";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer, listenHttp, stopHttp } from "./http/http-server.js";
 import { StopCore } from "../application/use-cases/server/stop-core.js";
 import { DEFAULT_PLACEMENT_POLICY } from "../domain/placement/placement.js";
-import { WorkerDataPlane } from "./data-plane-workers.js";
+import { WorkerDataPlane } from "./threads/data-plane/worker-data-plane.js";
 import { FileImpairmentStore } from "./persistence/file-impairment-store.js";
 import type { ImpairmentStore } from "../application/ports/impairment-store.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
-import { chooseUdpTransport, type UdpPath } from "./transport/batched-udp-transport.js";
+import { chooseDatagramPath, datagramOptions, type DatagramPath } from "./transport/datagram-path.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
 import { HostSystemInfo } from "./system/host-system-info.js";
 import { DirectoryDebugBundleWriter } from "./system/debug-bundle-writer.js";
 import { PinoLogger } from "./system/pino-logger.js";
-import { ThreadedBpfCompiler } from "./threaded-bpf-compiler.js";
+import { ThreadedBpfCompiler } from "./threads/bpf-compiler/threaded-bpf-compiler.js";
 import { FilterPrograms } from "../application/filter-programs.js";
 import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
 import { DEFAULT_DATA_PLANE_OPTIONS, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
-import { PACKAGE_VERSION } from "./package-version.js";
+import { PACKAGE_VERSION } from "./system/package-version.js";
 import { DEFAULTS } from "./config/server-config.js";
+import { hostCapacity } from "./system/host-capacity.js";
+import { shutdownSequence } from "./system/shutdown-sequence.js";
 import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 
 /** Ports an embedding host may replace (a controller's own repositories, say); each is typed by its port. */
@@ -164,23 +164,7 @@ export interface Netemu {
   readonly datagramPath: DatagramPath;
 }
 
-export type DatagramPath = UdpPath | { readonly kind: "host" };
-
-/** The machine's size, read once at start (a 3.x compute's capabilities, ADR 0066). */
-function hostCapacity(projectsPath: string): HostCapacity {
-  let diskBytes = 0;
-  // The projects directory may not exist yet: its nearest existing ancestor is on the same disk, or close.
-  for (let dir = projectsPath; ; dir = dirname(dir)) {
-    try {
-      const fs = statfsSync(dir);
-      diskBytes = fs.blocks * fs.bsize;
-      break;
-    } catch {
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return { cpus: availableParallelism(), memoryBytes: totalmem(), diskBytes };
-}
+export type { DatagramPath } from "./transport/datagram-path.js";
 
 function defaultSettings(partial: Partial<ServerSettings> = {}): ServerSettings {
   const configDir = partial.configDir ?? `${process.cwd()}/.netemu`;
@@ -246,21 +230,11 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.SettingsStore, o.settingsStore ?? new FileSettingsStore(settings.configDir));
   value(TOKENS.SystemInfoProvider, new HostSystemInfo(PACKAGE_VERSION));
   value(TOKENS.DebugBundleWriter, new DirectoryDebugBundleWriter(settings.configDir));
-  const bindHost = settings.host === "::" || settings.host === "0.0.0.0" ? settings.host : settings.host === "localhost" ? "127.0.0.1" : settings.host;
-  const buffer = options.udpBufferBytes ?? DEFAULTS.udpBufferBytes;
-  const transport = { bindHost, receiveBufferBytes: buffer, sendBufferBytes: buffer };
-  // The batched datagram path when its addon was built, node:dgram otherwise (ADR 0068); said at start.
-  // Data-plane workers make the same choice by the same rule (same addon file, same environment).
-  let datagramPath: DatagramPath = { kind: "host" };
-  if (o.udpTransport !== undefined) value(TOKENS.UdpTransport, o.udpTransport);
-  else {
-    const chosen = chooseUdpTransport(transport);
-    value(TOKENS.UdpTransport, chosen.transport);
-    datagramPath = chosen.path;
-    if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
-    else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
-  }
-  value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, bindHost.includes(":") ? "0.0.0.0" : bindHost));
+  const transport = datagramOptions(settings.host, options.udpBufferBytes ?? DEFAULTS.udpBufferBytes);
+  const udp = chooseDatagramPath(o.udpTransport, transport, logger);
+  const datagramPath: DatagramPath = udp.path;
+  value(TOKENS.UdpTransport, udp.transport);
+  value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, transport.bindHost.includes(":") ? "0.0.0.0" : transport.bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).
@@ -288,34 +262,20 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   // The data plane's sockets are where captures tap the frames: one object serves both ports.
   c.register(TOKENS.PacketCaptures, { useFactory: (container) => container.resolve(TOKENS.DataPlane) });
 
-  let resolveStopped: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let httpServer: Server | undefined;
-  let shuttingDown: Promise<void> | undefined;
-  const shutdown = (): Promise<void> => {
-    shuttingDown ??= (async () => {
-      logger.info("shutting down");
-      await stopHttp(httpServer, async () => {
-        // Uploads in flight stop here, before their connections are cut, so their temporaries go too.
-        await computeFiles?.close();
-        await notificationSockets.close();
-        logger.info("shutdown: notification websockets closed");
-        await c.resolve(StopCore).execute();
-        await programs.close();
-        await impairmentFiles?.close();
-        if (projectFiles !== undefined) {
-          await projectFiles.flush();
-          logger.info("shutdown: project files written", { projectsPath: settings.projectsPath });
-        }
-        projectsLock?.release();
-      });
-      logger.info("stopped");
-      resolveStopped();
-    })();
-    return shuttingDown;
-  };
-  // The answer to POST /v2/shutdown goes out first; the stop runs on the next turn.
-  const lifecycle: Lifecycle = { requestShutdown: () => void setImmediate(() => void shutdown()) };
+  const { shutdown, stopped, lifecycle } = shutdownSequence({
+    logger,
+    stopServing: (meanwhile) => stopHttp(httpServer, meanwhile),
+    uploads: computeFiles,
+    // Built below from the use cases, which the lifecycle is registered for first.
+    notificationSockets: { close: () => notificationSockets.close() },
+    stopCore: () => c.resolve(StopCore).execute(),
+    filterPrograms: programs,
+    impairments: impairmentFiles,
+    projectFiles,
+    projectsPath: settings.projectsPath,
+    projectsLock,
+  });
   value(TOKENS.Lifecycle, lifecycle);
 
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
@@ -338,13 +298,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   });
 
   const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, { backlogs: notificationBacklogs, ...(settings.v3 === undefined ? {} : { v3: settings.v3 }) });
-  // Composed when first served, so that middleware an embedder adds to `app` before listening counts.
-  let composed: ReturnType<Koa["callback"]> | undefined;
-  const serveHttp: ReturnType<Koa["callback"]> = (req, res) => (composed ??= app.callback())(req, res);
-  const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    if ((req.headers.upgrade ?? "").toLowerCase() === "websocket") notificationSockets.handleUpgrade(req, socket, head);
-    else answerIgnoringUpgrade(serveHttp, req, socket);
-  };
+  const serveHttp = servedWhenFirstCalled(app);
+  const handleUpgrade = upgradeDispatch(notificationSockets, serveHttp);
 
   return {
     settings,

@@ -30,7 +30,7 @@ describe("docs/metrics.md", () => {
   it("documents the datagram path metric with every path netemu reports", () => {
     const row = readFileSync(METRICS_DOC, "utf8").split("\n").find((l) => l.startsWith("| `netemu_datagram_path_info`"));
     expect(row, "docs/metrics.md has a row for netemu_datagram_path_info").to.be.a("string");
-    // The kinds of DatagramPath (src/adapters/composition-root.ts).
+    // The kinds of DatagramPath (src/adapters/transport/datagram-path.ts).
     for (const path of ["batched", "dgram", "host"]) expect(row).to.include(`\`${path}\``);
   });
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type * as E from "fp-ts/lib/Either.js";
 import { rm } from "node:fs/promises";
-import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../../src/application/ports/data-plane.js";
 import type { PacketCaptures } from "../../src/application/ports/packet-captures.js";
 import type { ComputeNode } from "../../src/domain/switching/compute-node.js";

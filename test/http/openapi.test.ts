@@ -7,7 +7,7 @@ import { toJsonSchema, UndescribableCodec } from "../../src/adapters/http/openap
 import { SUCCESS_ANSWERS } from "../../src/adapters/http/openapi/responses.js";
 import { withTypedFilters } from "../../src/adapters/http/openapi/filters.js";
 import { asOneOf, jsonClosedObject, jsonInteger, jsonString } from "../../src/adapters/http/schema.js";
-import { PACKAGE_VERSION } from "../../src/adapters/package-version.js";
+import { PACKAGE_VERSION } from "../../src/adapters/system/package-version.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { disagreement, validates } from "../support/json-schema-check.js";
 

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
+import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
-import { workerIndexOf } from "../../src/adapters/data-plane-workers.js";
+import { workerIndexOf } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/data-plane-workers.js";
+import { WorkerDataPlane, workerIndexOf } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { loadUdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";

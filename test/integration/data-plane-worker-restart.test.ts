@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Gns3ProjectStore, type ProjectStoreOptions } from "../../src/adapters/persistence/gns3-project-store.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 
 const GNS3_WROTE = new URL("../../../../shared/gns3-peer/projects/", import.meta.url);

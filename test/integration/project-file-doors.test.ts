@@ -6,7 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { Gns3ProjectStore } from "../../src/adapters/persistence/gns3-project-store.js";
 import { parseProjectFile } from "../../src/adapters/persistence/gns3-project-format.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { CONFIGURATION_LIMITS } from "../../src/domain/configuration/limits.js";
 import { JSON_DEPTH_LIMIT } from "../../src/adapters/shared/gns3-json.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";

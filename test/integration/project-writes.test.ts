@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Gns3ProjectStore, type ProjectFileWriter } from "../../src/adapters/persistence/gns3-project-store.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { createProject } from "../../src/domain/topology/project.js";
 import { defaultNodeLabel, type ControllerNode } from "../../src/domain/topology/node.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";

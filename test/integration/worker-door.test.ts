@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import type { Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
-import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
-import { type NodeChange, type WorkerReply, applyNodeChange, decodeWorkerRequest, nodeChange } from "../../src/adapters/data-plane-protocol.js";
-import type { DataPlaneWorkerData } from "../../src/adapters/data-plane-worker.js";
-import { startWorker } from "../../src/adapters/worker-start.js";
+import type { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
+import { type NodeChange, type WorkerReply, applyNodeChange, decodeWorkerRequest, nodeChange } from "../../src/adapters/threads/data-plane/protocol.js";
+import type { DataPlaneWorkerData } from "../../src/adapters/threads/data-plane/data-plane-worker.js";
+import { startWorker } from "../../src/adapters/threads/worker-start.js";
 import type { PortCounters } from "../../src/application/ports/data-plane.js";
 import { compileProgram } from "../../src/domain/bpf/index.js";
 import type { ComputeNode } from "../../src/domain/switching/compute-node.js";
@@ -27,7 +27,7 @@ const OTHER = "2b2b2b2b-0000-4000-8000-000000000002";
 const A = "00:50:79:66:68:01";
 const B = "00:50:79:66:68:02";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
-const WORKER_SCRIPT = new URL("../../src/adapters/data-plane-worker.js", import.meta.url);
+const WORKER_SCRIPT = new URL("../../src/adapters/threads/data-plane/data-plane-worker.js", import.meta.url);
 
 const access = (n: number, vlan = 1): PortMappingEntry => ({ name: `Ethernet${n}`, port_number: n, type: "access", vlan });
 const udp = (lport: number, rport: number, filters: Record<string, unknown> = {}): Nio => ({ type: "nio_udp", lport, rhost: "127.0.0.1", rport, filters, suspend: false });

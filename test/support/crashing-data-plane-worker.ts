@@ -1,5 +1,5 @@
 import { parentPort } from "node:worker_threads";
-import "../../src/adapters/data-plane-worker.js";
+import "../../src/adapters/threads/data-plane/data-plane-worker.js";
 
 /**
  * netemu's own data-plane worker, which dies of an uncaught exception when it is asked to sync a

@@ -3,7 +3,7 @@ import { DEFAULT_DATA_PLANE_OPTIONS, SwitchDataPlane, type DataPlaneOptions } fr
 import { NotificationHub } from "../../src/application/notification-hub.js";
 import type { BpfPrograms } from "../../src/application/ports/bpf-compiler.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import type { CaptureSink, CaptureWriter } from "../../src/application/ports/capture-sink.js";
 import type { ComputeNotification } from "../../src/application/ports/notifications.js";
 import type { Clock, Logger } from "../../src/application/ports/system.js";

@@ -1,5 +1,5 @@
-import { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
-import { InlineBpfCompiler } from "../../src/adapters/inline-bpf-compiler.js";
+import { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
+import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
 import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
 import { SystemClock } from "../../src/adapters/system/system-clock.js";

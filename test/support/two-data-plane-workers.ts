@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { expect } from "chai";
-import type { WorkerDataPlane } from "../../src/adapters/data-plane-workers.js";
+import type { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-node.js";
 import { testWorkerDataPlane } from "./live-data-planes.js";
 import { UdpPeer, freeUdpPort } from "./udp-peer.js";

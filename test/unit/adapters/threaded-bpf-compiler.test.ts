@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import { INLINE_COMPILE_CHARACTERS, ThreadedBpfCompiler } from "../../../src/adapters/threaded-bpf-compiler.js";
+import { INLINE_COMPILE_CHARACTERS, ThreadedBpfCompiler } from "../../../src/adapters/threads/bpf-compiler/threaded-bpf-compiler.js";
 import { compileProgram } from "../../../src/domain/bpf/index.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 

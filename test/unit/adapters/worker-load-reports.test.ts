@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { frameRates } from "../../../src/adapters/data-plane-protocol.js";
+import { frameRates } from "../../../src/adapters/threads/data-plane/protocol.js";
 
 describe("a data-plane worker's report of its nodes' frame rates", () => {
   it("gives each node the frames it took in and sent out per second since the previous reading", () => {

@@ -9,7 +9,7 @@ import { AddNio } from "../../../src/application/use-cases/compute/add-nio.js";
 import { RemoveNio } from "../../../src/application/use-cases/compute/remove-nio.js";
 import { NioAttachment } from "../../../src/application/use-cases/compute/nio-attachment.js";
 import { FilterPrograms } from "../../../src/application/filter-programs.js";
-import { InlineBpfCompiler } from "../../../src/adapters/inline-bpf-compiler.js";
+import { InlineBpfCompiler } from "../../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import type { UdpPortPool } from "../../../src/application/ports/udp-port-pool.js";
 import type { ErrorOf } from "../../../src/application/errors.js";
 import {

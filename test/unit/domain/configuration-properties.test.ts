@@ -9,7 +9,7 @@ import { ETHERTYPE_CHOICES, type PortMappingEntry, parseSwitchPorts, portsMappin
 import { type HubPortEntry, parseHubPorts } from "../../../src/domain/switching/ethernet-hub.js";
 import { type Nio, nioEqual, parseNio } from "../../../src/domain/switching/nio.js";
 import { type ComputeNode, parseComputeNode, parseComputeNodeFields, parseNodeName } from "../../../src/domain/switching/compute-node.js";
-import { applyNodeChange, decodeWorkerRequest, nodeChange } from "../../../src/adapters/data-plane-protocol.js";
+import { applyNodeChange, decodeWorkerRequest, nodeChange } from "../../../src/adapters/threads/data-plane/protocol.js";
 import { FC_SEED } from "../../support/hardening-kit.js";
 
 /**

@@ -1,10 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { DataPlane, LoopDelay } from "../application/ports/data-plane.js";
-import type { PacketCaptures } from "../application/ports/packet-captures.js";
-import type { ComputeNotification } from "../application/ports/notifications.js";
-import type { Logger } from "../application/ports/system.js";
-import type { SyncError } from "../application/errors.js";
-import type { BpfProgram } from "../domain/bpf/index.js";
+import type { DataPlane, LoopDelay } from "../../../application/ports/data-plane.js";
+import type { PacketCaptures } from "../../../application/ports/packet-captures.js";
+import type { ComputeNotification } from "../../../application/ports/notifications.js";
+import type { Logger } from "../../../application/ports/system.js";
+import type { SyncError } from "../../../application/errors.js";
+import type { BpfProgram } from "../../../domain/bpf/index.js";
 import {
   type ComputeNode,
   type ComputeNodeFields,
@@ -12,12 +12,12 @@ import {
   parseComputeNodeFields,
   parseNodeNios,
   parseNodePorts,
-} from "../domain/switching/compute-node.js";
-import { type Nio, nioEqual } from "../domain/switching/nio.js";
-import { portsMappingEqual } from "../domain/switching/port.js";
-import { invalidConfiguration } from "../domain/configuration/invalid-configuration.js";
-import { CONFIGURATION_LIMITS } from "../domain/configuration/limits.js";
-import type { CaptureRunning, NodeState } from "../application/dataplane/node-state.js";
+} from "../../../domain/switching/compute-node.js";
+import { type Nio, nioEqual } from "../../../domain/switching/nio.js";
+import { portsMappingEqual } from "../../../domain/switching/port.js";
+import { invalidConfiguration } from "../../../domain/configuration/invalid-configuration.js";
+import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
+import type { CaptureRunning, NodeState } from "../../../application/dataplane/node-state.js";
 
 /**
  * The messages between the main thread and a data-plane worker (ADR 0041, 0056), declared once from

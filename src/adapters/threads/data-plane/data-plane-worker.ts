@@ -2,20 +2,20 @@ import "reflect-metadata";
 import { parentPort, workerData } from "node:worker_threads";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as E from "fp-ts/lib/Either.js";
-import { SwitchDataPlane, type DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
-import type { ComputeNotification, Notifications } from "../application/ports/notifications.js";
-import type { Logger } from "../application/ports/system.js";
-import type { LoopDelay } from "../application/ports/data-plane.js";
-import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
-import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
-import { expressionText } from "../domain/filters/filter-settings.js";
-import type { DgramOptions } from "./transport/dgram-udp-transport.js";
-import { chooseUdpTransport } from "./transport/batched-udp-transport.js";
-import { PcapFileSink } from "./capture/pcap-file-sink.js";
-import { SystemClock } from "./system/system-clock.js";
-import { NodeTimers, SeededRandomFactory } from "./system/node-timers.js";
-import type { ComputeNode } from "../domain/switching/compute-node.js";
-import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./data-plane-protocol.js";
+import { SwitchDataPlane, type DataPlaneOptions } from "../../../application/dataplane/switch-data-plane.js";
+import type { ComputeNotification, Notifications } from "../../../application/ports/notifications.js";
+import type { Logger } from "../../../application/ports/system.js";
+import type { LoopDelay } from "../../../application/ports/data-plane.js";
+import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
+import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
+import { expressionText } from "../../../domain/filters/filter-settings.js";
+import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
+import { chooseUdpTransport } from "../../transport/batched-udp-transport.js";
+import { PcapFileSink } from "../../capture/pcap-file-sink.js";
+import { SystemClock } from "../../system/system-clock.js";
+import { NodeTimers, SeededRandomFactory } from "../../system/node-timers.js";
+import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its

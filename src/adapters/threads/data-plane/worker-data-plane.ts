@@ -1,35 +1,31 @@
 import type { ResourceLimits, Worker } from "node:worker_threads";
 import * as E from "fp-ts/lib/Either.js";
-import type { DataPlaneOptions } from "../application/dataplane/switch-data-plane.js";
-import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../application/ports/data-plane.js";
-import type { CaptureStartRefusal, PacketCaptures } from "../application/ports/packet-captures.js";
-import type { Notifications } from "../application/ports/notifications.js";
-import type { Logger } from "../application/ports/system.js";
-import type { BpfPrograms } from "../application/ports/bpf-compiler.js";
-import type { ComputeNode } from "../domain/switching/compute-node.js";
-import { type Nio, type UdpNio, filtersOf } from "../domain/switching/nio.js";
-import { bpfLines, expressionText, matchLines } from "../domain/filters/filter-settings.js";
-import type { BpfProgram } from "../domain/bpf/index.js";
-import type { ErrorOf, SyncError } from "../application/errors.js";
-import type { DgramOptions } from "./transport/dgram-udp-transport.js";
+import type { DataPlaneOptions } from "../../../application/dataplane/switch-data-plane.js";
+import type { DataPlane, DataPlaneThreads, LoopDelay, MacTableEntry, PortCounters } from "../../../application/ports/data-plane.js";
+import type { CaptureStartRefusal, PacketCaptures } from "../../../application/ports/packet-captures.js";
+import type { Notifications } from "../../../application/ports/notifications.js";
+import type { Logger } from "../../../application/ports/system.js";
+import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
+import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import { type Nio, type UdpNio, filtersOf } from "../../../domain/switching/nio.js";
+import { bpfLines, expressionText, matchLines } from "../../../domain/filters/filter-settings.js";
+import type { BpfProgram } from "../../../domain/bpf/index.js";
+import type { ErrorOf, SyncError } from "../../../application/errors.js";
+import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
 import type { DataPlaneWorkerData } from "./data-plane-worker.js";
-import { type NodeLoad, type PlacementPolicy, planMove } from "../domain/placement/placement.js";
-import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./data-plane-protocol.js";
-import { startWorker } from "./worker-start.js";
-import type { NodeState } from "../application/dataplane/node-state.js";
-import type { DarkNode, DarkWorker, DataPlaneHealth, WorkerLifeCounts } from "../application/ports/data-plane-health.js";
-
-interface PendingCall {
-  readonly op: WorkerOp;
-  readonly resolve: (v: unknown) => void;
-  readonly reject: (e: Error) => void;
-}
+import { type NodeLoad, type PlacementPolicy, planMove } from "../../../domain/placement/placement.js";
+import { PROGRAMS_KNOWN_SENT, type NodeFrameRate, type WorkerArgs, type WorkerMessage, type WorkerOp, type WorkerRequest, type WorkerResult, nodeChange } from "./protocol.js";
+import { startWorker } from "../worker-start.js";
+import { WorkerCalls } from "../worker-calls.js";
+import type { NodeState } from "../../../application/dataplane/node-state.js";
+import type { DarkNode, DarkWorker, DataPlaneHealth, WorkerLifeCounts } from "../../../application/ports/data-plane-health.js";
 
 /** One worker thread and the calls it has not answered yet. */
 interface Slot {
   readonly index: number;
   worker: Worker | undefined;
-  readonly pending: Map<number, PendingCall>;
+  /** The calls the running worker has not answered yet. */
+  calls: WorkerCalls<WorkerOp> | undefined;
   /** When it last died, newest last: a worker that keeps dying is given up on. */
   readonly deaths: number[];
   /** The nodes the running worker took a sync of: the next sync sends it what changed since. */
@@ -125,7 +121,6 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private readonly desired = new Map<string, ComputeNode>();
   private readonly script: URL;
   private readonly workerData: DataPlaneWorkerData;
-  private nextId = 1;
   private closed = false;
   /** Nodes moved to a worker other than their hash's (ADR 0069): their calls, and their restart, go there. */
   private readonly placed = new Map<string, number>();
@@ -150,7 +145,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       const slot: Slot = {
         index,
         worker: undefined,
-        pending: new Map(),
+        calls: undefined,
         deaths: [],
         holds: new Set(),
         programsSent: new Set(),
@@ -199,7 +194,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private spawn(slot: Slot): void {
     const { logger, notifications } = this.options;
     const worker = startWorker(this.script, this.workerData, this.options.resourceLimits);
+    const calls = new WorkerCalls<WorkerOp>(worker, (error) => new Error(`data plane worker ${slot.index}: ${error}`));
     slot.worker = worker;
+    slot.calls = calls;
     // A new worker keeps no record of any node (each one's next sync is whole) and no program.
     slot.holds.clear();
     slot.programsSent.clear();
@@ -216,12 +213,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
         else logger[m.level](m.msg, { worker: slot.index, ...m.fields });
         return;
       }
-      const call = slot.pending.get(m.id);
-      if (call === undefined) return;
-      slot.pending.delete(m.id);
-      if (slot.pending.size === 0) worker.unref();
-      if ("error" in m) call.reject(new Error(`data plane worker ${slot.index}: ${m.error}`));
-      else call.resolve(m.value);
+      calls.answer(m);
     });
     // Said once, with the death it causes (died()).
     worker.on("error", (err) => {
@@ -241,9 +233,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private died(slot: Slot, worker: Worker, code: number): void {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
-    const owed = [...slot.pending.values()];
-    slot.pending.clear();
-    for (const call of owed) call.reject(new Error(`data plane worker ${slot.index} stopped (exit code ${code}) before answering ${call.op}`));
+    const owed = slot.calls?.takeOwed() ?? [];
+    slot.calls = undefined;
+    for (const call of owed) call.reject(new Error(`data plane worker ${slot.index} stopped (exit code ${code}) before answering ${call.about}`));
     if (this.closed) return;
 
     const now = Date.now();
@@ -438,14 +430,9 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
 
   /** Posts a call typed by the protocol's declaration; its answer is the op's result. */
   private send<K extends WorkerOp>(slot: Slot, op: K, args: WorkerArgs<K>): Promise<WorkerResult<K>> {
-    const worker = slot.worker;
-    if (worker === undefined) return Promise.reject(new Error(`data plane worker ${slot.index} is not running`));
-    const id = this.nextId++;
-    return new Promise<WorkerResult<K>>((resolve, reject) => {
-      if (slot.pending.size === 0) worker.ref();
-      slot.pending.set(id, { op, resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ id, op, args } as WorkerRequest);
-    });
+    const calls = slot.calls;
+    if (slot.worker === undefined || calls === undefined) return Promise.reject(new Error(`data plane worker ${slot.index} is not running`));
+    return calls.call<WorkerResult<K>>(op, (id) => ({ id, op, args }) as WorkerRequest);
   }
 
   /**

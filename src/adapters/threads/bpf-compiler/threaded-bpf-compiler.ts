@@ -1,22 +1,17 @@
 import type { Worker } from "node:worker_threads";
 import type * as E from "fp-ts/lib/Either.js";
-import type { BpfCompiler } from "../application/ports/bpf-compiler.js";
-import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
-import type { BpfLineError } from "../domain/filters/filter-settings.js";
-import type { Logger } from "../application/ports/system.js";
-import { startWorker } from "./worker-start.js";
+import type { BpfCompiler } from "../../../application/ports/bpf-compiler.js";
+import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
+import type { BpfLineError } from "../../../domain/filters/filter-settings.js";
+import type { Logger } from "../../../application/ports/system.js";
+import { startWorker } from "../worker-start.js";
+import { type CallAnswer, WorkerCalls } from "../worker-calls.js";
 
 export interface CompileRequest {
   readonly id: number;
   readonly lines: readonly string[];
 }
-export type CompileReply = { readonly id: number; readonly result: E.Either<BpfLineError, BpfProgram> } | { readonly id: number; readonly error: string };
-
-interface Pending {
-  readonly lines: readonly string[];
-  readonly resolve: (r: E.Either<BpfLineError, BpfProgram>) => void;
-  readonly reject: (e: Error) => void;
-}
+export type CompileReply = CallAnswer<E.Either<BpfLineError, BpfProgram>>;
 
 /**
  * Expressions up to this many characters in all are compiled at once on the caller's thread: the
@@ -34,8 +29,8 @@ export const INLINE_COMPILE_CHARACTERS = 64;
  */
 export class ThreadedBpfCompiler implements BpfCompiler {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  /** The compiles the running thread owes, each with its lines. */
+  private calls: WorkerCalls<readonly string[]> | undefined;
   private closed = false;
 
   constructor(
@@ -48,37 +43,32 @@ export class ThreadedBpfCompiler implements BpfCompiler {
     let size = 0;
     for (const line of lines) size += line.length;
     if (this.closed || size <= this.inlineCharacters) return Promise.resolve(compileProgram(lines));
-    return new Promise((resolve, reject) => {
-      const worker = this.running();
-      const id = this.nextId++;
-      if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, { lines, resolve, reject });
-      worker.postMessage({ id, lines: [...lines] } satisfies CompileRequest);
-    });
+    let calls: WorkerCalls<readonly string[]>;
+    try {
+      calls = this.running();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    return calls.call(lines, (id) => ({ id, lines: [...lines] }) satisfies CompileRequest);
   }
 
-  private running(): Worker {
-    if (this.worker !== undefined) return this.worker;
+  private running(): WorkerCalls<readonly string[]> {
+    if (this.calls !== undefined) return this.calls;
     const worker = startWorker(this.script, undefined);
+    const calls = new WorkerCalls<readonly string[]>(worker, (error) => new Error(`bpf compiler thread: ${error}`));
     this.worker = worker;
-    worker.on("message", (m: CompileReply) => {
-      const call = this.pending.get(m.id);
-      if (call === undefined) return;
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) worker.unref();
-      if ("result" in m) call.resolve(m.result);
-      else call.reject(new Error(`bpf compiler thread: ${m.error}`));
-    });
+    this.calls = calls;
+    worker.on("message", (m: CompileReply) => calls.answer(m));
     worker.on("error", (err) => this.logger.error("bpf compiler thread failed", { err: err.stack ?? String(err) }));
     worker.on("exit", (code) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      const owed = [...this.pending.values()];
-      this.pending.clear();
+      this.calls = undefined;
+      const owed = calls.takeOwed();
       if (owed.length > 0 && !this.closed) this.logger.error("bpf compiler thread stopped; its compiles run inline", { exitCode: code, owed: owed.length });
       for (const call of owed) {
         try {
-          call.resolve(compileProgram(call.lines));
+          call.resolve(compileProgram(call.about));
         } catch (err) {
           call.reject(err as Error);
         }
@@ -86,7 +76,7 @@ export class ThreadedBpfCompiler implements BpfCompiler {
     });
     // An idle compiler thread does not keep the process alive; one that owes an answer does.
     worker.unref();
-    return worker;
+    return calls;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import type * as E from "fp-ts/lib/Either.js";
-import type { BpfCompiler } from "../application/ports/bpf-compiler.js";
-import { type BpfProgram, compileProgram } from "../domain/bpf/index.js";
-import type { BpfLineError } from "../domain/filters/filter-settings.js";
+import type { BpfCompiler } from "../../../application/ports/bpf-compiler.js";
+import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
+import type { BpfLineError } from "../../../domain/filters/filter-settings.js";
 
 /**
  * netemu's own pcap-filter compiler on the calling thread: what a data-plane worker uses when a

@@ -1,0 +1,34 @@
+import type { UdpTransport } from "../../application/ports/udp-transport.js";
+import type { Logger } from "../../application/ports/system.js";
+import { chooseUdpTransport, type UdpPath } from "./batched-udp-transport.js";
+import type { DgramOptions } from "./dgram-udp-transport.js";
+
+/** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
+export type DatagramPath = UdpPath | { readonly kind: "host" };
+
+/**
+ * The address the UDP NIOs bind and the buffers of their sockets: the API's own host, except that a
+ * name ("localhost") is bound as its IPv4 address.
+ */
+export function datagramOptions(host: string, bufferBytes: number): DgramOptions {
+  const bindHost = host === "::" || host === "0.0.0.0" ? host : host === "localhost" ? "127.0.0.1" : host;
+  return { bindHost, receiveBufferBytes: bufferBytes, sendBufferBytes: bufferBytes };
+}
+
+/**
+ * The host's own transport when it gives one; else the batched datagram path when its addon was
+ * built, node:dgram otherwise (ADR 0068), said once at start. Data-plane workers make the same choice
+ * by the same rule (same addon file, same environment).
+ */
+export function chooseDatagramPath(
+  hostTransport: UdpTransport | undefined,
+  options: DgramOptions,
+  logger: Logger,
+  choose: (options: DgramOptions) => { readonly transport: UdpTransport; readonly path: UdpPath } = chooseUdpTransport,
+): { readonly transport: UdpTransport; readonly path: DatagramPath } {
+  if (hostTransport !== undefined) return { transport: hostTransport, path: { kind: "host" } };
+  const chosen = choose(options);
+  if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
+  else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
+  return chosen;
+}

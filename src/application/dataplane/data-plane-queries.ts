@@ -1,9 +1,8 @@
+/** What the live state says, read without changing it: counters, MAC tables, the load of each node. */
 import type { PortCounters as LivePortCounters } from "../../domain/switching/port-counters.js";
 import type { MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { Clock } from "../ports/system.js";
 import type { LiveNode, LiveNodes } from "./live-node.js";
-
-/** What the live state says, read without changing it: counters, MAC tables, the load of each node. */
 
 /** The counters of each attached port of a node (none for a node not here). */
 export function portCountersOf(live: LiveNode | undefined): ReadonlyMap<number, PortCounters> {

@@ -422,10 +422,17 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   /**
    * A reading about a node goes to the worker it is on once nothing is under way for it (a move changes
    * which): it does not queue, but waits until the queue is empty, so it never reaches a worker mid-move.
+   * While that worker is down the answer is `whileDown`: what the node had went with it (ADR 0073).
    */
-  private async call<K extends WorkerOp>(nodeId: string, op: K, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
+  private async read<K extends WorkerOp>(nodeId: string, op: K, whileDown: WorkerResult<K>, ...args: WorkerArgs<K>): Promise<WorkerResult<K>> {
     for (let underWay = this.queue.get(nodeId); underWay !== undefined; underWay = this.queue.get(nodeId)) await underWay;
-    return this.send(this.slotOf(nodeId), op, args);
+    const slot = this.slotOf(nodeId);
+    return this.isDown(slot) ? whileDown : this.send(slot, op, args);
+  }
+
+  /** A worker that died and has not been started again (restarting, or given up); not one netemu closed. */
+  private isDown(slot: Slot): boolean {
+    return slot.worker === undefined && !this.closed;
   }
 
   /** Posts a call typed by the protocol's declaration; its answer is the op's result. */
@@ -490,7 +497,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   sync(node: ComputeNode): Promise<E.Either<SyncError, void>> {
     return this.serially(node.nodeId, async () => {
       const slot = this.slotOf(node.nodeId);
-      if (slot.worker === undefined && !this.closed) {
+      if (this.isDown(slot)) {
         const programs = await this.programsOf(slot, node.nios.values());
         if (E.isLeft(programs)) return programs;
         this.desired.set(node.nodeId, node);
@@ -561,14 +568,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     });
   }
   /** None while its worker is down: they went with it, and a restart starts them from zero (ADR 0073). */
-  async counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
-    if (await this.isDown(nodeId)) return new Map();
-    return this.call(nodeId, "counters", nodeId);
+  counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
+    return this.read(nodeId, "counters", new Map(), nodeId);
   }
   /** Empty while its worker is down, as after its restart. */
-  async macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
-    if (await this.isDown(nodeId)) return [];
-    return this.call(nodeId, "macTable", nodeId);
+  macTable(nodeId: string): Promise<readonly MacTableEntry[]> {
+    return this.read(nodeId, "macTable", [], nodeId);
   }
   /**
    * Starts and stops take their turn in the node's queue (ADR 0074): a move asked after a start waits
@@ -578,7 +583,7 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   start(nodeId: string, portNumber: number, filePath: string): Promise<E.Either<CaptureStartRefusal, void>> {
     return this.serially(nodeId, async (): Promise<E.Either<CaptureStartRefusal, void>> => {
       const slot = this.slotOf(nodeId);
-      if (slot.worker === undefined && !this.closed) return E.left({ _tag: "DataPlaneWorkerDown", worker: slot.index, state: slot.givenUp === undefined ? "restarting" : "given_up" });
+      if (this.isDown(slot)) return E.left({ _tag: "DataPlaneWorkerDown", worker: slot.index, state: slot.givenUp === undefined ? "restarting" : "given_up" });
       const started = await this.send(slot, "start", [nodeId, portNumber, filePath]);
       if (E.isRight(started)) {
         const running = this.captures.get(nodeId) ?? new Map<number, string>();
@@ -591,21 +596,13 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   stop(nodeId: string, portNumber: number): Promise<void> {
     return this.serially(nodeId, async () => {
       this.captures.get(nodeId)?.delete(portNumber);
-      if (this.slotOf(nodeId).worker === undefined && !this.closed) return;
-      await this.send(this.slotOf(nodeId), "stop", [nodeId, portNumber]);
+      const slot = this.slotOf(nodeId);
+      if (!this.isDown(slot)) await this.send(slot, "stop", [nodeId, portNumber]);
     });
   }
   /** None while its worker is down: its capture stopped when the worker died (ADR 0073). */
-  async fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
-    if (await this.isDown(nodeId)) return undefined;
-    return this.call(nodeId, "fileOf", nodeId, portNumber);
-  }
-
-  /** Whether the worker the node runs on is down, once what is under way for the node is done. */
-  private async isDown(nodeId: string): Promise<boolean> {
-    const underWay = this.queue.get(nodeId);
-    if (underWay !== undefined) await underWay;
-    return this.slotOf(nodeId).worker === undefined && !this.closed;
+  fileOf(nodeId: string, portNumber: number): Promise<string | undefined> {
+    return this.read(nodeId, "fileOf", undefined, nodeId, portNumber);
   }
 
   /**

@@ -91,7 +91,7 @@ export class FramePath {
     if (overtakes && delayMs <= 0) this.intoSwitch(live, port, frame);
     else if (!overtakes && delayMs <= 0 && port.ingressDelay.pending === 0) this.intoSwitch(live, port, frame);
     // Beyond the port's or the thread's bound (ADR 0072): received, and dropped there.
-    else if (!(overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs)) port.counters?.countInDropped(frame.length, "delay_limit");
+    else if (!(overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs)) port.dropHeld("ingress", frame.length);
   }
 
   /** A frame whose ingress delay is over: P's capture, then the node's fabric, then each egress port's way. */
@@ -127,7 +127,7 @@ export class FramePath {
   private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
     if (overtakes && delayMs <= 0) this.ontoWire(port, frame);
     else if (!overtakes && delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
-    else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs)) port.counters?.countEgressDrop("delay_limit");
+    else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs)) port.dropHeld("egress", frame.length);
   }
 
   /** A frame whose egress delay is over: its capture, then its socket. */

@@ -78,19 +78,23 @@ export class LivePort {
 
   /** Takes up what the same port's delay lines held on another thread; what this thread's bounds leave out is dropped and counted. */
   takeUpLines(held: PortState["held"]): void {
-    const takeUp = (line: DelayLine, frames: HeldFrames | undefined): void => {
+    const takeUp = (line: DelayLine, frames: HeldFrames | undefined, direction: "ingress" | "egress"): void => {
       if (frames === undefined) return;
-      // A held ingress frame had not reached the switch yet: it is received and dropped here.
-      const ingress = line === this.ingressDelay || line === this.express.ingress;
-      for (const bytes of line.takeUp(frames)) {
-        if (ingress) this.counters?.countInDropped(bytes, "delay_limit");
-        else this.counters?.countEgressDrop("delay_limit");
-      }
+      for (const bytes of line.takeUp(frames)) this.dropHeld(direction, bytes);
     };
-    takeUp(this.ingressDelay, held.ingress);
-    takeUp(this.egressDelay, held.egress);
-    if (held.expressIngress !== undefined) takeUp(this.expressLine("ingress"), held.expressIngress);
-    if (held.expressEgress !== undefined) takeUp(this.expressLine("egress"), held.expressEgress);
+    takeUp(this.ingressDelay, held.ingress, "ingress");
+    takeUp(this.egressDelay, held.egress, "egress");
+    if (held.expressIngress !== undefined) takeUp(this.expressLine("ingress"), held.expressIngress, "ingress");
+    if (held.expressEgress !== undefined) takeUp(this.expressLine("egress"), held.expressEgress, "egress");
+  }
+
+  /**
+   * A frame its delay's bound had no room for, counted as `delay_limit` (ADR 0072): an ingress frame had
+   * not reached the switch yet, so it is received and dropped here; an egress frame never left.
+   */
+  dropHeld(direction: "ingress" | "egress", bytes: number): void {
+    if (direction === "ingress") this.counters?.countInDropped(bytes, "delay_limit");
+    else this.counters?.countEgressDrop("delay_limit");
   }
 
   closeLines(): void {

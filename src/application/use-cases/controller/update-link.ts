@@ -5,15 +5,15 @@ import type { Label } from "../../../domain/topology/label.js";
 import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { LinkWiring } from "./link-wiring.js";
-import type { WiringError } from "./link-wiring.js";
+import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
 
 /** What UpdateLink can answer instead of its result. */
-export type UpdateLinkError = ControllerLinkLookupError | ErrorOf<"InvalidFilterSettings" | "NodeNotFound"> | WiringError;
+export const UPDATE_LINK_REFUSALS = [...CONTROLLER_LINK_LOOKUP_REFUSALS, "InvalidFilterSettings", "NodeNotFound", ...WIRING_REFUSALS] as const;
+export type UpdateLinkError = Refusal<typeof UPDATE_LINK_REFUSALS>;
 
 export interface UpdateLinkInput {
   readonly filters?: LinkFilters | undefined;

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type Link, type LinkEnd, type LinkEndpoint, checkNewLink } from "../../../domain/topology/link.js";
+import { type Link, type LinkEnd, type LinkEndpoint, type LinkStyle, checkNewLink } from "../../../domain/topology/link.js";
 import { type Label, defaultPortLabel } from "../../../domain/topology/label.js";
 import { type LinkFilters, type FilterSettings, type InvalidFilterSettings, NO_FILTERS, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
@@ -40,7 +40,7 @@ export interface CreateLinkInput {
   readonly nodes: readonly LinkEndRequest[];
   readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
-  readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
+  readonly linkStyle?: LinkStyle | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { Link, LinkEnd } from "../../../domain/topology/link.js";
+import type { Link, LinkEnd, LinkStyle } from "../../../domain/topology/link.js";
 import type { Label } from "../../../domain/topology/label.js";
 import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
@@ -18,7 +18,7 @@ export type UpdateLinkError = Refusal<typeof UPDATE_LINK_REFUSALS>;
 export interface UpdateLinkInput {
   readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
-  readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
+  readonly linkStyle?: LinkStyle | undefined;
   /** Ends to relabel, or whose one-way filters (netemu's, ADR 0051) to replace. */
   readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: LinkFilters | undefined }[] | undefined;
 }

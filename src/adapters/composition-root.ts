@@ -18,6 +18,8 @@ import type {
 } from "../application/ports/repositories.js";
 import type { SettingsStore } from "../application/ports/settings-store.js";
 import type { UdpTransport } from "../application/ports/udp-transport.js";
+import type { HostDevices } from "../application/ports/host-devices.js";
+import { NoHostDevices, chooseHostDevices } from "./transport/host-devices.js";
 import type { CaptureSink } from "../application/ports/capture-sink.js";
 import type { ProjectFiles } from "../application/ports/project-files.js";
 import type { PacketCaptures } from "../application/ports/packet-captures.js";
@@ -85,6 +87,8 @@ export interface PortOverrides {
   readonly impairmentStore?: ImpairmentStore;
   readonly logger?: Logger;
   readonly udpTransport?: UdpTransport;
+  /** How nio_tap and nio_ethernet open their devices (default: the native addon's, ADR 0083). */
+  readonly hostDevices?: HostDevices;
   readonly clock?: Clock;
   readonly idGenerator?: IdGenerator;
   /** A data plane of the host's own runs the captures too. */
@@ -234,6 +238,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const udp = chooseDatagramPath(o.udpTransport, transport, logger);
   const datagramPath: DatagramPath = udp.path;
   value(TOKENS.UdpTransport, udp.transport);
+  const devices = o.hostDevices ?? chooseHostDevices();
+  if (devices instanceof NoHostDevices) logger.info("nio_tap and nio_ethernet are refused", { reason: devices.reason });
+  value(TOKENS.HostDevices, devices);
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, transport.bindHost.includes(":") ? "0.0.0.0" : transport.bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;

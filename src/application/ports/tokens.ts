@@ -19,6 +19,7 @@ export const TOKENS = {
   ServerSettings: Symbol("ServerSettings"),
   KeyedLock: Symbol("KeyedLock"),
   UdpTransport: Symbol("UdpTransport"),
+  HostDevices: Symbol("HostDevices"),
   CaptureSink: Symbol("CaptureSink"),
   Timers: Symbol("Timers"),
   RandomSourceFactory: Symbol("RandomSourceFactory"),

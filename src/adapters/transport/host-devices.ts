@@ -26,7 +26,7 @@ export function deviceProblem(kind: HostDeviceOptions["kind"], code: string, det
  * TAP devices and host interfaces through the native addon (ADR 0083): the same uv_poll readiness,
  * batches and send gathering as the batched UDP path, whichever datagram path the UDP NIOs take.
  */
-export class AddonHostDevices implements HostDevices {
+class AddonHostDevices implements HostDevices {
   constructor(private readonly addon: UdpBatchAddon) {}
 
   open(o: HostDeviceOptions): Promise<E.Either<HostDeviceProblem, UdpEndpoint>> {

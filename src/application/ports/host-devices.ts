@@ -2,7 +2,7 @@ import type * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint } from "./udp-transport.js";
 
 /** A TAP device, or a host interface read and written raw (ADR 0083). */
-export type HostDeviceKind = "tap" | "ethernet";
+type HostDeviceKind = "tap" | "ethernet";
 
 /** The privilege each kind needs: creating or attaching a TAP, opening a packet socket. */
 export const CAPABILITY_OF: { readonly [K in HostDeviceKind]: "CAP_NET_ADMIN" | "CAP_NET_RAW" } = { tap: "CAP_NET_ADMIN", ethernet: "CAP_NET_RAW" };

@@ -20,6 +20,7 @@ export const TOKENS = {
   KeyedLock: Symbol("KeyedLock"),
   UdpTransport: Symbol("UdpTransport"),
   HostDevices: Symbol("HostDevices"),
+  NamespaceHosts: Symbol("NamespaceHosts"),
   CaptureSink: Symbol("CaptureSink"),
   Timers: Symbol("Timers"),
   RandomSourceFactory: Symbol("RandomSourceFactory"),

@@ -25,7 +25,7 @@
  *     out of it are not read, a VLAN tag the kernel took off (offload) is put back; throws with .code
  *     (ENODEV: no such interface, EPERM: no CAP_NET_RAW)
  *   adoptDevice(fd, kind "tap"|"ethernet", name, onBatch, onError) -> handle: as adopt, for a device
- *     fd detached by another thread, checked to be that device's (TUNGETIFF name, bound ifindex)
+ *     fd detached by another thread, checked to be that kind's (TUNGETIFF: a TAP; a packet socket bound to the ifindex)
  *   send, close and detach take every kind of handle.
  * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
@@ -901,12 +901,14 @@ static napi_value js_open_device(napi_env env, napi_callback_info info, int kind
 static napi_value js_open_tap(napi_env env, napi_callback_info info) { return js_open_device(env, info, KIND_TAP); }
 static napi_value js_open_ethernet(napi_env env, napi_callback_info info) { return js_open_device(env, info, KIND_PACKET); }
 
-/* Whether fd is the device `name` of that kind: a TAP fd attached to it, or a packet socket bound to it. */
+/* Whether fd is the device `name` of that kind: a TAP fd attached to a TAP, or a packet socket bound to
+ * the interface. A TAP's name is not checked: once moved into a host's namespace it is renamed there
+ * (eth0), and its fd is still the one its port opened. */
 static int is_device_fd(int fd, int kind, const char *name) {
   if (kind == KIND_TAP) {
     struct ifreq ifr;
     memset(&ifr, 0, sizeof ifr);
-    return ioctl(fd, TUNGETIFF, &ifr) == 0 && (ifr.ifr_flags & IFF_TAP) && strncmp(ifr.ifr_name, name, IFNAMSIZ) == 0;
+    return ioctl(fd, TUNGETIFF, &ifr) == 0 && (ifr.ifr_flags & IFF_TAP);
   }
   struct sockaddr_ll ll;
   socklen_t len = sizeof ll;

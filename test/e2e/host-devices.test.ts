@@ -1,6 +1,12 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import * as E from "fp-ts/lib/Either.js";
+import { workerIndexOf } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
+import { attachNio } from "../../src/domain/switching/compute-node.js";
+import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
+import { defaultPortsMapping } from "../../src/domain/switching/port.js";
+import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
 import { TestNamespace, isRoot, leftovers, makeVeth, removeInterface, sh, testName } from "../support/netns.js";
 
 const PROJECT = "83838383-3333-4444-8555-666666666666";
@@ -132,4 +138,30 @@ describe("nio_tap and nio_ethernet between real TCP/IP hosts (network namespaces
       });
     });
   }
+
+  it("keeps a TAP moved into a namespace carrying frames when its node moves to another data-plane worker (the fd is handed over)", async () => {
+    const NODE = "aaaaaaaa-0000-4000-8000-0000000000d3";
+    const dp = twoDataPlaneWorkers();
+    const spaces = [await TestNamespace.make(testName("nm", "a")), await TestNamespace.make(testName("nm", "b"))];
+    const taps = [testName("nt", "m0"), testName("nt", "m1")];
+    try {
+      let node = createEthernetSwitch({ nodeId: NODE, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+      for (const i of [0, 1]) {
+        const attached = attachNio(node, i, { type: "nio_tap", tapDevice: taps[i]!, filters: {}, suspend: false });
+        if (E.isLeft(attached)) throw new Error(attached.left._tag);
+        node = attached.right;
+      }
+      expect(await dp.sync(node)).to.deep.equal(E.right(undefined));
+      for (const i of [0, 1]) await spaces[i]!.takeInterface(taps[i]!, "eth0", `10.83.1.${i + 1}/24`);
+      expect(await spaces[0]!.pingMs("10.83.1.2", 2)).to.have.length(2);
+      expect(await dp.moveNode(NODE, 1 - workerIndexOf(NODE, 2))).to.equal(true);
+      // Opened again by name, the TAP would be a new one in netemu's namespace: the pings would go nowhere.
+      expect(await spaces[0]!.pingMs("10.83.1.2", 2), "after the move").to.have.length(2);
+    } finally {
+      await dp.close();
+      for (const ns of spaces) await ns.remove();
+      for (const tap of taps) await removeInterface(tap);
+    }
+    expect(await leftovers()).to.deep.equal([]);
+  });
 });

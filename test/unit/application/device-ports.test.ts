@@ -8,7 +8,7 @@ import type { FilterSettings } from "../../../src/domain/filters/filter-settings
 import type { Nio } from "../../../src/domain/switching/nio.js";
 import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
 import { BROADCAST, eth, hex } from "../switching/support.js";
-import { type InMemoryHostDevices, type InMemoryUdpTransport, type ManualTime, inMemoryDataPlane } from "../../support/in-memory-data-plane.js";
+import { type InMemoryDataPlane, type InMemoryHostDevices, type InMemoryUdpTransport, type ManualTime, inMemoryDataPlane } from "../../support/in-memory-data-plane.js";
 
 const PROJECT = "11111111-2222-4333-8444-555555555555";
 const SWITCH_ID = "aaaaaaaa-0000-4000-8000-00000000f083";
@@ -41,7 +41,8 @@ describe("ports on host devices (nio_tap, nio_ethernet) in the data plane", () =
   let transport: InMemoryUdpTransport;
   let time: ManualTime;
 
-  beforeEach(() => ({ dp, devices, transport, time } = inMemoryDataPlane()));
+  let told: InMemoryDataPlane["told"];
+  beforeEach(() => ({ dp, devices, transport, time, told } = inMemoryDataPlane()));
   afterEach(() => dp.close());
 
   const live = async (node: ComputeNode): Promise<void> => {
@@ -101,5 +102,16 @@ describe("ports on host devices (nio_tap, nio_ethernet) in the data plane", () =
     await live(withNios(switchNode(), { 1: tap("tap1") }));
     expect(devices.at("tap0").closed).to.equal(true);
     expect(devices.at("tap1").closed).to.equal(false);
+  });
+
+  it("tells once that a device failed, naming it, until frames come from it again", async () => {
+    await live(withNios(switchNode(), { 0: tap("tap0"), 1: ethernet("eth1") }));
+    devices.at("tap0").fail("EBADFD: File descriptor in bad state");
+    devices.at("tap0").fail("EBADFD: File descriptor in bad state");
+    const failed = told.filter((n) => n.kind === "device_failed");
+    expect(failed.map((n) => n.kind === "device_failed" && [n.portNumber, n.device, n.reason])).to.deep.equal([[0, "tap0", "EBADFD: File descriptor in bad state"]]);
+    devices.at("tap0").fromWire(eth(BROADCAST, H1));
+    devices.at("tap0").fail("EIO");
+    expect(told.filter((n) => n.kind === "device_failed")).to.have.length(2);
   });
 });

@@ -116,6 +116,8 @@ export type * from "./application/ports/data-plane.js";
 export type * from "./application/ports/packet-captures.js";
 export type * from "./application/ports/udp-port-pool.js";
 export type * from "./application/ports/udp-transport.js";
+export type * from "./application/ports/host-devices.js";
+export type * from "./application/ports/namespace-hosts.js";
 export type * from "./application/ports/capture-sink.js";
 export type * from "./application/ports/settings-store.js";
 export type * from "./application/ports/server-settings.js";

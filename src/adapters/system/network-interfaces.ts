@@ -15,7 +15,7 @@ export interface InterfaceAddress {
 type InterfaceAddressSource = () => Readonly<Record<string, readonly InterfaceAddress[] | undefined>>;
 
 /** A network device of the host, whatever its state or addresses. */
-export interface HostDevice {
+interface HostDevice {
   readonly name: string;
   readonly mac: string;
   /** A TUN/TAP device (the kernel says so: it has tun_flags). */
@@ -27,7 +27,7 @@ export interface HostDevice {
  * down or have no address, which GNS3's psutil lists: a TAP or a veth made for a nio_tap or
  * nio_ethernet (ADR 0083) is one.
  */
-export function sysClassNet(root = "/sys/class/net"): readonly HostDevice[] {
+function sysClassNet(root = "/sys/class/net"): readonly HostDevice[] {
   let names: string[];
   try {
     names = readdirSync(root);

@@ -17,6 +17,16 @@
  *   adopt(fd, family 4|6, lport, peerAddr, rport, onBatch, onError) -> handle: polls a socket another
  *     thread detached (fds are process-wide), once it is checked to be that NIO's: UDP, bound to lport,
  *     connected to peerAddr:rport; throws (code EINVAL) otherwise
+ *   openTap(name, onBatch, onError) -> handle: a TAP device (docs/adr/0083): /dev/net/tun with TUNSETIFF
+ *     IFF_TAP|IFF_NO_PI, which attaches to the device of that name or creates it (as uBridge does);
+ *     one read() per frame, batched per wake-up; throws with .code (EPERM: no CAP_NET_ADMIN, EBUSY ...)
+ *   openEthernet(name, onBatch, onError) -> handle: a host interface through an AF_PACKET raw socket
+ *     bound to it, promiscuous (PACKET_MR_PROMISC), read with recvmmsg; frames the host itself sends
+ *     out of it are not read, a VLAN tag the kernel took off (offload) is put back; throws with .code
+ *     (ENODEV: no such interface, EPERM: no CAP_NET_RAW)
+ *   adoptDevice(fd, kind "tap"|"ethernet", name, onBatch, onError) -> handle: as adopt, for a device
+ *     fd detached by another thread, checked to be that kind's (TUNGETIFF: a TAP; a packet socket bound to the ifindex)
+ *   send, close and detach take every kind of handle.
  * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
@@ -31,8 +41,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <linux/if_tun.h>
+#include <linux/if_packet.h>
+#include <linux/if_ether.h>
 #include <unistd.h>
 #include <uv.h>
+
+/* What an endpoint reads and writes: a connected UDP socket, a TAP device, or a packet socket. */
+#define KIND_UDP 0
+#define KIND_TAP 1
+#define KIND_PACKET 2
 
 #define BATCH 64
 /* The largest UDP payload over IPv4 is 65507 bytes; a slot this size never truncates a datagram. */
@@ -57,11 +79,19 @@ typedef struct {
   unsigned char *overflow;
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH][2];
+  /* Packet sockets: each frame's link-level address (its direction) and auxdata (a VLAN tag the
+   * kernel took off). */
+  struct sockaddr_ll from[BATCH];
+  union {
+    char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+    struct cmsghdr align;
+  } aux[BATCH];
 } env_data;
 
 typedef struct {
   uv_poll_t poll;
   int fd;
+  int kind;
   int closing;
   /* Detached for another thread to adopt: the poll handle goes, the socket stays open. */
   int detached;
@@ -155,6 +185,88 @@ static void report_error(endpoint *ep, int err) {
   napi_close_handle_scope(ep->env, scope);
 }
 
+/* Where each frame of a batch lies in the arena slot (its start and the bytes there) and its whole
+ * length, the rest being in the slot's overflow; skip: a frame not to deliver (a packet socket's own). */
+typedef struct {
+  unsigned int off, head, len, skip;
+} frame_at;
+
+static void prepare(env_data *d, int i, size_t off) {
+  d->iovs[i][0].iov_base = d->arena + (size_t)i * HEAD + off;
+  d->iovs[i][0].iov_len = HEAD - off;
+  d->iovs[i][1].iov_base = d->overflow + (size_t)i * (SLOT - HEAD);
+  d->iovs[i][1].iov_len = SLOT - HEAD;
+  memset(&d->msgs[i].msg_hdr, 0, sizeof d->msgs[i].msg_hdr);
+  d->msgs[i].msg_hdr.msg_iov = d->iovs[i];
+  d->msgs[i].msg_hdr.msg_iovlen = 2;
+}
+
+/* Reads what the fd holds now, up to BATCH frames: the count, 0 when nothing, -1 with errno. */
+static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
+  if (ep->kind == KIND_TAP) {
+    /* A TAP device gives one frame per read(); there is no recvmmsg for a character device. */
+    int n = 0;
+    for (; n < BATCH; n++) {
+      prepare(d, n, 0);
+      ssize_t r = readv(ep->fd, d->iovs[n], 2);
+      if (r < 0) {
+        if (n > 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) break;
+        return n > 0 ? n : -1;
+      }
+      at[n].off = 0;
+      at[n].len = (unsigned int)r;
+      at[n].head = at[n].len < HEAD ? at[n].len : HEAD;
+      at[n].skip = 0;
+    }
+    return n;
+  }
+  /* A packet socket's frame goes 4 bytes into its slot: room for a VLAN tag to be put back. */
+  size_t off = ep->kind == KIND_PACKET ? 4 : 0;
+  for (int i = 0; i < BATCH; i++) {
+    prepare(d, i, off);
+    if (ep->kind == KIND_PACKET) {
+      d->msgs[i].msg_hdr.msg_name = &d->from[i];
+      d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
+      d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
+      d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
+    }
+  }
+  int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
+  if (n <= 0) return n;
+  for (int i = 0; i < n; i++) {
+    unsigned int len = d->msgs[i].msg_len;
+    at[i].off = (unsigned int)off;
+    at[i].len = len;
+    at[i].head = len < HEAD - off ? len : (unsigned int)(HEAD - off);
+    at[i].skip = 0;
+    if (ep->kind != KIND_PACKET) continue;
+    /* What the host itself sends out of the interface is not a frame coming in on this port. */
+    if (d->from[i].sll_pkttype == PACKET_OUTGOING) {
+      at[i].skip = 1;
+      continue;
+    }
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&d->msgs[i].msg_hdr); c != NULL; c = CMSG_NXTHDR(&d->msgs[i].msg_hdr, c)) {
+      if (c->cmsg_level != SOL_PACKET || c->cmsg_type != PACKET_AUXDATA || c->cmsg_len < CMSG_LEN(sizeof(struct tpacket_auxdata))) continue;
+      struct tpacket_auxdata aux;
+      memcpy(&aux, CMSG_DATA(c), sizeof aux);
+      if (!(aux.tp_status & TP_STATUS_VLAN_VALID) || at[i].head < 12) continue;
+      /* The kernel (VLAN offload) took the 802.1Q tag off: it goes back after the MAC addresses, as
+       * it was on the wire, so trunks through a host interface keep their VLANs. */
+      unsigned char *slot = d->arena + (size_t)i * HEAD;
+      uint16_t tpid = (aux.tp_status & TP_STATUS_VLAN_TPID_VALID) && aux.tp_vlan_tpid != 0 ? aux.tp_vlan_tpid : ETH_P_8021Q;
+      memmove(slot, slot + 4, 12);
+      slot[12] = (unsigned char)(tpid >> 8);
+      slot[13] = (unsigned char)(tpid & 0xff);
+      slot[14] = (unsigned char)(aux.tp_vlan_tci >> 8);
+      slot[15] = (unsigned char)(aux.tp_vlan_tci & 0xff);
+      at[i].off = 0;
+      at[i].head += 4;
+      at[i].len += 4;
+    }
+  }
+  return n;
+}
+
 static void on_readable(uv_poll_t *poll, int status, int events) {
   endpoint *ep = poll->data;
   (void)events;
@@ -162,35 +274,45 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   if (status < 0) {
     /* libuv stops a poll handle whose fd reports POLLERR, which a connected UDP socket does when the
      * peer's ICMP (port unreachable ...) comes back. Take the pending error, report it and watch
-     * again: a peer not listening yet must not end the NIO. */
+     * again: a peer not listening yet must not end the NIO. A device's error (a TAP deleted under
+     * it) does not pass: it is reported and the device is no longer read. */
     int err = 0;
     socklen_t len = sizeof err;
-    getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
+    if (ep->kind == KIND_TAP) err = EIO;
+    else getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (ep->kind != KIND_TAP && uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
     if (err != 0) report_error(ep, err);
     return;
   }
   env_data *d = ep->data;
+  frame_at at[BATCH];
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
-    for (int i = 0; i < BATCH; i++) {
-      d->iovs[i][0].iov_base = d->arena + (size_t)i * HEAD;
-      d->iovs[i][0].iov_len = HEAD;
-      d->iovs[i][1].iov_base = d->overflow + (size_t)i * (SLOT - HEAD);
-      d->iovs[i][1].iov_len = SLOT - HEAD;
-      memset(&d->msgs[i].msg_hdr, 0, sizeof d->msgs[i].msg_hdr);
-      d->msgs[i].msg_hdr.msg_iov = d->iovs[i];
-      d->msgs[i].msg_hdr.msg_iovlen = 2;
-    }
-    int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
+    int n = read_batch(ep, d, at);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
-      /* ECONNREFUSED and the like: the peer's ICMP, reported and never fatal. */
-      report_error(ep, errno);
+      int err = errno;
+      if (ep->kind == KIND_TAP) {
+        /* A TAP whose device went away (EBADFD) would wake this loop for ever: it stops being read. */
+        uv_poll_stop(&ep->poll);
+        report_error(ep, err);
+        return;
+      }
+      /* ECONNREFUSED and the like: the peer's ICMP, reported and never fatal (ENETDOWN for a packet socket). */
+      report_error(ep, err);
       continue;
     }
     if (n == 0) return;
     size_t total = 0;
-    for (int i = 0; i < n; i++) total += d->msgs[i].msg_len;
+    uint32_t kept = 0;
+    for (int i = 0; i < n; i++) {
+      if (at[i].skip) continue;
+      total += at[i].len;
+      kept++;
+    }
+    if (kept == 0) {
+      if (n < BATCH) return;
+      continue;
+    }
     napi_handle_scope scope;
     napi_open_handle_scope(ep->env, &scope);
     napi_value argv[2];
@@ -198,7 +320,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
      * only its own batch alive. */
     if (napi_create_buffer(ep->env, total, &out, &argv[0]) != napi_ok || (out == NULL && total > 0) ||
-        napi_create_array_with_length(ep->env, (size_t)n, &argv[1]) != napi_ok) {
+        napi_create_array_with_length(ep->env, (size_t)kept, &argv[1]) != napi_ok) {
       /* No memory for the batch: it is lost, as a full receive buffer would lose it; the loop goes on. */
       napi_value ignored;
       napi_get_and_clear_last_exception(ep->env, &ignored);
@@ -206,15 +328,16 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
       return;
     }
     size_t off = 0;
+    uint32_t k = 0;
     for (int i = 0; i < n; i++) {
-      unsigned int len = d->msgs[i].msg_len;
-      unsigned int head = len < HEAD ? len : HEAD;
-      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD, head);
+      if (at[i].skip) continue;
+      unsigned int len = at[i].len, head = at[i].head;
+      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
       if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
       napi_value v;
       napi_create_uint32(ep->env, len, &v);
-      napi_set_element(ep->env, argv[1], (uint32_t)i, v);
+      napi_set_element(ep->env, argv[1], k++, v);
     }
     call_js(ep, ep->on_batch, 2, argv);
     napi_close_handle_scope(ep->env, scope);
@@ -242,10 +365,12 @@ static int parse_addr(int family, const char *host, int port, struct sockaddr_st
 
 /* Polls fd in this thread's loop and wraps it in a handle: what open and adopt share once they hold a
  * socket. NULL with a pending exception when the endpoint cannot be made; the fd is left open. */
-static napi_value start_endpoint(napi_env env, env_data *d, int fd, napi_value on_batch, napi_value on_error, const char *what) {
+static napi_value start_endpoint(napi_env env, env_data *d, int fd, int kind, napi_value on_batch, napi_value on_error, const char *what) {
   endpoint *ep = calloc(1, sizeof *ep);
   if (ep == NULL) return throw_errno(env, ENOMEM, what);
   ep->fd = fd;
+  ep->kind = kind;
+  if (kind != KIND_UDP) ep->gso = GSO_OFF;
   ep->env = env;
   ep->data = d;
   uv_loop_t *loop = NULL;
@@ -336,7 +461,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     close(fd);
     return throw_errno(env, err, "connect");
   }
-  napi_value handle = start_endpoint(env, d, fd, argv[7], argv[8], "open");
+  napi_value handle = start_endpoint(env, d, fd, KIND_UDP, argv[7], argv[8], "open");
   if (handle == NULL) close(fd); /* a new socket is ours to close; a fd handed to adopt stays its owner's */
   return handle;
 }
@@ -352,6 +477,79 @@ static endpoint *get_endpoint(napi_env env, napi_value v, const char *what) {
     return NULL;
   }
   return p;
+}
+
+/* The bytes of frames[i], or NULL (and a pending TypeError) when it is not a Uint8Array. */
+static void *frame_bytes(napi_env env, napi_value frames, uint32_t i, size_t *length) {
+  napi_value el, ab;
+  napi_typedarray_type type;
+  size_t offset;
+  void *data;
+  bool is_typedarray = false;
+  napi_get_element(env, frames, i, &el);
+  if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
+      napi_get_typedarray_info(env, el, &type, length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
+    return NULL;
+  }
+  return data;
+}
+
+/* Frames out of a TAP device (one write() each) or a packet socket (sendmmsg, no GSO: these are
+ * Ethernet frames, not datagrams). A full queue (EAGAIN, ENOBUFS) drops the rest, as a full link
+ * queue does; a frame the device refuses (EIO: the TAP is down, EMSGSIZE: over its MTU, ENETDOWN)
+ * is lost alone, as uBridge ignores them. */
+static napi_value send_to_device(napi_env env, endpoint *ep, napi_value frames, uint32_t count) {
+  uint32_t taken = 0;
+  napi_value result;
+  if (ep->kind == KIND_TAP) {
+    for (uint32_t i = 0; i < count; i++) {
+      size_t length;
+      void *data = frame_bytes(env, frames, i, &length);
+      if (data == NULL) return NULL;
+      ssize_t r;
+      do r = write(ep->fd, data, length);
+      while (r < 0 && errno == EINTR);
+      if (r >= 0) taken++;
+      else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) break;
+    }
+    napi_create_uint32(env, taken, &result);
+    return result;
+  }
+  struct mmsghdr msgs[BATCH];
+  struct iovec iovs[BATCH];
+  uint32_t next = 0;
+  while (next < count) {
+    uint32_t n = 0;
+    for (; n < BATCH && next + n < count; n++) {
+      size_t length;
+      void *data = frame_bytes(env, frames, next + n, &length);
+      if (data == NULL) return NULL;
+      iovs[n].iov_base = data;
+      iovs[n].iov_len = length;
+      memset(&msgs[n].msg_hdr, 0, sizeof msgs[n].msg_hdr);
+      msgs[n].msg_hdr.msg_iov = &iovs[n];
+      msgs[n].msg_hdr.msg_iovlen = 1;
+    }
+    uint32_t done = 0;
+    while (done < n) {
+      int r = sendmmsg(ep->fd, msgs + done, n - done, MSG_DONTWAIT);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
+          napi_create_uint32(env, taken, &result);
+          return result;
+        }
+        done++;
+        continue;
+      }
+      taken += (uint32_t)r;
+      done += (uint32_t)r;
+    }
+    next += n;
+  }
+  napi_create_uint32(env, taken, &result);
+  return result;
 }
 
 static napi_value js_send(napi_env env, napi_callback_info info) {
@@ -374,6 +572,7 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "send: frames must be an array");
     return NULL;
   }
+  if (ep->kind != KIND_UDP) return send_to_device(env, ep, argv[1], count);
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH];
   union {
@@ -607,7 +806,143 @@ static napi_value js_adopt(napi_env env, napi_callback_info info) {
   if (fd < 0 || !is_nio_socket(fd, family, lport, &peer)) return throw_errno(env, EINVAL, "adopt: not this NIO's socket");
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "adopt");
-  return start_endpoint(env, d, fd, argv[5], argv[6], "adopt");
+  return start_endpoint(env, d, fd, KIND_UDP, argv[5], argv[6], "adopt");
+}
+
+/* A device name from JS: at most IFNAMSIZ-1 bytes, as the kernel takes it. 0 with a pending
+ * exception otherwise. */
+static int device_name(napi_env env, napi_value v, char *name, const char *what) {
+  size_t len = 0;
+  char buf[64];
+  if (napi_get_value_string_utf8(env, v, buf, sizeof buf, &len) != napi_ok) {
+    napi_throw_type_error(env, NULL, what);
+    return 0;
+  }
+  if (len == 0 || len >= IFNAMSIZ) {
+    throw_errno(env, len == 0 ? EINVAL : ENAMETOOLONG, "device name");
+    return 0;
+  }
+  memcpy(name, buf, len + 1);
+  return 1;
+}
+
+/* The TAP device of that name, attached to (it exists, unattached) or created; its fd, or -1 and errno. */
+static int tap_fd(const char *name) {
+  int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+  memcpy(ifr.ifr_name, name, strlen(name));
+  if (ioctl(fd, TUNSETIFF, &ifr) != 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
+/* A packet socket on the interface of that name, promiscuous; its fd, or -1 and errno. */
+static int packet_fd(const char *name, int rcvbuf) {
+  unsigned int ifindex = if_nametoindex(name);
+  if (ifindex == 0) {
+    errno = ENODEV;
+    return -1;
+  }
+  int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+  if (fd < 0) return -1;
+  int one = 1;
+  if (rcvbuf > 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof one);
+#ifdef PACKET_IGNORE_OUTGOING
+  /* Linux 4.20: the kernel skips our own and the host's outgoing frames; read_batch checks anyway. */
+  setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
+#endif
+  struct sockaddr_ll ll;
+  memset(&ll, 0, sizeof ll);
+  ll.sll_family = AF_PACKET;
+  ll.sll_protocol = htons(ETH_P_ALL);
+  ll.sll_ifindex = (int)ifindex;
+  struct packet_mreq mr;
+  memset(&mr, 0, sizeof mr);
+  mr.mr_ifindex = (int)ifindex;
+  mr.mr_type = PACKET_MR_PROMISC;
+  if (bind(fd, (struct sockaddr *)&ll, sizeof ll) != 0 || setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr) != 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
+static napi_value js_open_device(napi_env env, napi_callback_info info, int kind) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  const char *what = kind == KIND_TAP ? "openTap" : "openEthernet";
+  if (argc < 3) {
+    napi_throw_type_error(env, NULL, "opening a device needs a name, onBatch and onError");
+    return NULL;
+  }
+  char name[IFNAMSIZ];
+  if (!device_name(env, argv[0], name, "the device name must be a string")) return NULL;
+  if (!are_functions(env, argv, 1, 3, "onBatch and onError must be functions")) return NULL;
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, what);
+  int fd = kind == KIND_TAP ? tap_fd(name) : packet_fd(name, 4 * 1024 * 1024);
+  if (fd < 0) return throw_errno(env, errno, what);
+  napi_value handle = start_endpoint(env, d, fd, kind, argv[1], argv[2], what);
+  if (handle == NULL) close(fd);
+  return handle;
+}
+
+static napi_value js_open_tap(napi_env env, napi_callback_info info) { return js_open_device(env, info, KIND_TAP); }
+static napi_value js_open_ethernet(napi_env env, napi_callback_info info) { return js_open_device(env, info, KIND_PACKET); }
+
+/* Whether fd is the device `name` of that kind: a TAP fd attached to a TAP, or a packet socket bound to
+ * the interface. A TAP's name is not checked: once moved into a host's namespace it is renamed there
+ * (eth0), and its fd is still the one its port opened. */
+static int is_device_fd(int fd, int kind, const char *name) {
+  if (kind == KIND_TAP) {
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    return ioctl(fd, TUNGETIFF, &ifr) == 0 && (ifr.ifr_flags & IFF_TAP);
+  }
+  struct sockaddr_ll ll;
+  socklen_t len = sizeof ll;
+  unsigned int ifindex = if_nametoindex(name);
+  return ifindex != 0 && getsockname(fd, (struct sockaddr *)&ll, &len) == 0 && ll.sll_family == AF_PACKET && ll.sll_ifindex == (int)ifindex;
+}
+
+static napi_value js_adopt_device(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 5) {
+    napi_throw_type_error(env, NULL, "adoptDevice needs 5 arguments");
+    return NULL;
+  }
+  int32_t fd;
+  char kind_name[16];
+  size_t ignored;
+  char name[IFNAMSIZ];
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || napi_get_value_string_utf8(env, argv[1], kind_name, sizeof kind_name, &ignored) != napi_ok) {
+    napi_throw_type_error(env, NULL, "adoptDevice: bad argument types");
+    return NULL;
+  }
+  int kind = strcmp(kind_name, "tap") == 0 ? KIND_TAP : strcmp(kind_name, "ethernet") == 0 ? KIND_PACKET : -1;
+  if (kind < 0) {
+    napi_throw_range_error(env, NULL, "adoptDevice: kind must be tap or ethernet");
+    return NULL;
+  }
+  if (!device_name(env, argv[2], name, "adoptDevice: the device name must be a string")) return NULL;
+  if (!are_functions(env, argv, 3, 5, "adoptDevice: onBatch and onError must be functions")) return NULL;
+  if (fd < 0 || !is_device_fd(fd, kind, name)) return throw_errno(env, EINVAL, "adoptDevice: not this device's fd");
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "adoptDevice");
+  return start_endpoint(env, d, fd, kind, argv[3], argv[4], "adoptDevice");
 }
 
 static napi_value init(napi_env env, napi_value exports) {
@@ -617,6 +952,9 @@ static napi_value init(napi_env env, napi_value exports) {
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
       {"detach", NULL, js_detach, NULL, NULL, NULL, napi_default, NULL},
       {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_default, NULL},
+      {"openTap", NULL, js_open_tap, NULL, NULL, NULL, napi_default, NULL},
+      {"openEthernet", NULL, js_open_ethernet, NULL, NULL, NULL, napi_default, NULL},
+      {"adoptDevice", NULL, js_adopt_device, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -116,6 +116,8 @@ export type * from "./application/ports/data-plane.js";
 export type * from "./application/ports/packet-captures.js";
 export type * from "./application/ports/udp-port-pool.js";
 export type * from "./application/ports/udp-transport.js";
+export type * from "./application/ports/host-devices.js";
+export type * from "./application/ports/namespace-hosts.js";
 export type * from "./application/ports/capture-sink.js";
 export type * from "./application/ports/settings-store.js";
 export type * from "./application/ports/server-settings.js";
@@ -171,7 +173,7 @@ export {
   type QinqEthertype,
   type NumberedPort,
 } from "./domain/switching/port.js";
-export { parseNio, nioEqual, type Nio, type UdpNio, type NullNio, type UnsupportedNioType, type NioTypeNotSupported, type NioProblem } from "./domain/switching/nio.js";
+export { parseNio, nioEqual, type Nio, type UdpNio, type TapNio, type EthernetNio, type FrameNio, type NullNio, type UnsupportedNioType, type NioTypeNotSupported, type NioProblem } from "./domain/switching/nio.js";
 export type { EthernetSwitch, ConsoleType } from "./domain/switching/ethernet-switch.js";
 export { defaultHubPorts, parseHubPorts, type EthernetHub, type HubPortEntry } from "./domain/switching/ethernet-hub.js";
 export { COMPUTE_NODE_TYPES, parseNodeName, parseComputeNode, type ComputeNode, type ComputeNodeType, type NodeStatus, type NodeRuleViolation } from "./domain/switching/compute-node.js";

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { join } from "node:path";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
@@ -18,6 +19,10 @@ import type {
 } from "../application/ports/repositories.js";
 import type { SettingsStore } from "../application/ports/settings-store.js";
 import type { UdpTransport } from "../application/ports/udp-transport.js";
+import type { HostDevices } from "../application/ports/host-devices.js";
+import { NoHostDevices, chooseHostDevices } from "./transport/host-devices.js";
+import type { NamespaceHosts } from "../application/ports/namespace-hosts.js";
+import { IpNamespaceHosts } from "./system/namespace-hosts.js";
 import type { CaptureSink } from "../application/ports/capture-sink.js";
 import type { ProjectFiles } from "../application/ports/project-files.js";
 import type { PacketCaptures } from "../application/ports/packet-captures.js";
@@ -85,6 +90,10 @@ export interface PortOverrides {
   readonly impairmentStore?: ImpairmentStore;
   readonly logger?: Logger;
   readonly udpTransport?: UdpTransport;
+  /** How nio_tap and nio_ethernet open their devices (default: the native addon's, ADR 0083). */
+  readonly hostDevices?: HostDevices;
+  /** Linux hosts in network namespaces (default: made with iproute2, recorded in `<config dir>/namespace-hosts`, ADR 0083). */
+  readonly namespaceHosts?: NamespaceHosts;
   readonly clock?: Clock;
   readonly idGenerator?: IdGenerator;
   /** A data plane of the host's own runs the captures too. */
@@ -234,6 +243,16 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const udp = chooseDatagramPath(o.udpTransport, transport, logger);
   const datagramPath: DatagramPath = udp.path;
   value(TOKENS.UdpTransport, udp.transport);
+  const devices = o.hostDevices ?? chooseHostDevices();
+  if (devices instanceof NoHostDevices) logger.info("nio_tap and nio_ethernet are refused", { reason: devices.reason });
+  value(TOKENS.HostDevices, devices);
+  const namespaceHosts = o.namespaceHosts ?? new IpNamespaceHosts(join(settings.configDir, "namespace-hosts"), logger);
+  value(TOKENS.NamespaceHosts, namespaceHosts);
+  // What a netemu killed with -9 left (its namespaces and TAPs, by its record) goes at this start.
+  const leftoversRemoved = namespaceHosts.removeLeftovers().catch((err: unknown) => {
+    logger.error("namespace hosts left behind could not be removed", { reason: err instanceof Error ? err.message : String(err) });
+    return [];
+  });
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, transport.bindHost.includes(":") ? "0.0.0.0" : transport.bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   const workers = options.dataPlaneWorkers ?? 0;
@@ -272,6 +291,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     stopCore: () => c.resolve(StopCore).execute(),
     filterPrograms: programs,
     impairments: impairmentFiles,
+    namespaceHosts: { close: async () => void (await leftoversRemoved, await namespaceHosts.close()) },
     projectFiles,
     projectsPath: settings.projectsPath,
     projectsLock,

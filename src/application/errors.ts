@@ -4,6 +4,7 @@ import type { VersionMismatch } from "../domain/server/version.js";
 import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
 import type { InvalidConfiguration } from "../domain/configuration/invalid-configuration.js";
 import type { NioTypeNotSupported } from "../domain/switching/nio.js";
+import type { HostDeviceProblem } from "./ports/host-devices.js";
 
 /**
  * Every expected failure of a use case, as a closed tagged union. The HTTP adapter maps it to a
@@ -26,6 +27,8 @@ export type NetemuError =
   | { readonly _tag: "NodeIdInUse"; readonly nodeId: string; readonly nodeType: ComputeNodeType }
   | { readonly _tag: "ComputeNotFound"; readonly computeId: string }
   | { readonly _tag: "UdpConnectionFailed"; readonly rhost: string; readonly rport: number; readonly reason: string }
+  /** A nio_tap or nio_ethernet whose device could not be opened (ADR 0083): which device, and why. */
+  | { readonly _tag: "NioDeviceFailed"; readonly nioType: "nio_tap" | "nio_ethernet"; readonly device: string; readonly problem: HostDeviceProblem }
   | { readonly _tag: "NoFreeUdpPort"; readonly start: number; readonly end: number }
   /** Binding a port to check it failed for a reason of the host's (EMFILE, ...), not because it was taken. */
   | { readonly _tag: "UdpPortCheckFailed"; readonly port: number; readonly address: string; readonly code: string; readonly detail: string }
@@ -111,5 +114,5 @@ export type ControllerLinkLookupError = Refusal<typeof CONTROLLER_LINK_LOOKUP_RE
  * Why the data plane could not make a live node match its record: nothing changed. InvalidConfiguration
  * is a record that does not parse where the data plane receives it (a worker's door, ADR 0053).
  */
-export const SYNC_REFUSALS = ["UdpConnectionFailed", "InvalidFilterSettings", "PortNotFound", "InvalidConfiguration"] as const;
+export const SYNC_REFUSALS = ["UdpConnectionFailed", "NioDeviceFailed", "InvalidFilterSettings", "PortNotFound", "InvalidConfiguration"] as const;
 export type SyncError = Refusal<typeof SYNC_REFUSALS>;

@@ -263,7 +263,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
 
     it("accepts nio_null and refuses the NIO kinds netemu cannot run with 409", async () => {
       expect((await s.request("POST", `${base}/adapters/0/ports/1/nio`, { type: "nio_null" })).json).to.deep.equal({ type: "nio_null" });
-      for (const body of [{ type: "nio_nat" }, { type: "nio_tap", tap_device: "tap0" }, { type: "nio_unix", local_file: "a", remote_file: "b" }]) {
+      for (const body of [{ type: "nio_nat" }, { type: "nio_linux_ethernet", ethernet_device: "eth0" }, { type: "nio_unix", local_file: "a", remote_file: "b" }]) {
         const r = await s.request("POST", `${base}/adapters/0/ports/2/nio`, body);
         expect(r.status).to.equal(409);
         expect(r.json).to.deep.equal({ message: `NIO of type ${body.type} is not supported`, status: 409 });

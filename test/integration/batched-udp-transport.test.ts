@@ -292,7 +292,7 @@ describe("choosing the datagram path", () => {
   });
 
   it("uses the batched path when the addon loads", () => {
-    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}) };
+    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}), openTap: () => ({}), openEthernet: () => ({}), adoptDevice: () => ({}) };
     const chosen = chooseUdpTransport(OPTIONS, () => fake, {});
     expect(chosen.path).to.deep.equal({ kind: "batched" });
     expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);

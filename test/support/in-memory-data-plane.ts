@@ -9,6 +9,7 @@ import type { ComputeNotification } from "../../src/application/ports/notificati
 import type { Clock, Logger } from "../../src/application/ports/system.js";
 import type { RandomSourceFactory, Timers } from "../../src/application/ports/timers.js";
 import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../src/application/ports/udp-transport.js";
+import type { HostDeviceOptions, HostDeviceProblem, HostDevices } from "../../src/application/ports/host-devices.js";
 import { type RandomSource, SeededRandom } from "../../src/domain/filters/random.js";
 import type { PortCounters, PortCountersSnapshot } from "../../src/domain/switching/port-counters.js";
 
@@ -95,6 +96,51 @@ export class InMemoryUdpTransport implements UdpTransport {
       .filter((e) => !e.closed)
       .map((e) => e.lport)
       .sort((a, b) => a - b);
+  }
+}
+
+/** One TAP device or host interface, in memory: the test injects what comes in on it and reads what was written to it. */
+export class InMemoryDevice implements UdpEndpoint {
+  readonly sent: Uint8Array[] = [];
+  closed = false;
+  constructor(readonly options: HostDeviceOptions) {}
+  send(frame: Uint8Array): void {
+    if (!this.closed) this.sent.push(Uint8Array.from(frame));
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+  /** A frame that came in on the device. */
+  fromWire(frame: Uint8Array): void {
+    if (!this.closed) this.options.onFrame(frame);
+  }
+  fail(reason: string): void {
+    this.options.onError?.(reason);
+  }
+}
+
+/** Host devices in memory, by name: one can be refused (as a kernel would refuse it), one open cannot be opened twice. */
+export class InMemoryHostDevices implements HostDevices {
+  readonly devices = new Map<string, InMemoryDevice>();
+  private readonly refused = new Map<string, HostDeviceProblem>();
+
+  refuse(device: string, problem: HostDeviceProblem): void {
+    this.refused.set(device, problem);
+  }
+
+  async open(options: HostDeviceOptions): Promise<E.Either<HostDeviceProblem, UdpEndpoint>> {
+    const refusal = this.refused.get(options.device);
+    if (refusal !== undefined) return E.left(refusal);
+    if (this.devices.get(options.device)?.closed === false) return E.left({ problem: "busy" });
+    const device = new InMemoryDevice(options);
+    this.devices.set(options.device, device);
+    return E.right(device);
+  }
+
+  at(device: string): InMemoryDevice {
+    const d = this.devices.get(device);
+    if (d === undefined) throw new Error(`no device ${device} was opened`);
+    return d;
   }
 }
 
@@ -284,9 +330,11 @@ export interface InMemoryDataPlaneParts {
   readonly programs?: BpfPrograms;
   readonly options?: DataPlaneOptions;
   readonly time?: ManualTime;
+  readonly devices?: InMemoryHostDevices;
 }
 
 export interface InMemoryDataPlane {
+  readonly devices: InMemoryHostDevices;
   readonly dp: SwitchDataPlane;
   readonly transport: InMemoryUdpTransport;
   readonly sink: InMemoryCaptureSink;
@@ -301,6 +349,7 @@ export interface InMemoryDataPlane {
 export function inMemoryDataPlane(parts: InMemoryDataPlaneParts = {}): InMemoryDataPlane {
   const time = parts.time ?? new ManualTime();
   const transport = new InMemoryUdpTransport(time);
+  const devices = parts.devices ?? new InMemoryHostDevices();
   const sink = new InMemoryCaptureSink();
   const logger = new RecordingLogger();
   const hub = new NotificationHub();
@@ -316,8 +365,9 @@ export function inMemoryDataPlane(parts: InMemoryDataPlaneParts = {}): InMemoryD
     logger,
     parts.options ?? TEST_DATA_PLANE_OPTIONS,
     hub,
+    devices,
   );
-  return { dp, transport, sink, time, logger, hub, told };
+  return { dp, transport, devices, sink, time, logger, hub, told };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chooseHostDevices } from "../../src/adapters/transport/host-devices.js";
 import { WorkerDataPlane } from "../../src/adapters/threads/data-plane/worker-data-plane.js";
 import { InlineBpfCompiler } from "../../src/adapters/threads/bpf-compiler/inline-bpf-compiler.js";
 import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
@@ -51,5 +52,6 @@ export function testSwitchDataPlane(options: { transport?: DgramOptions; dataPla
     options.logger ?? new RecordingLogger(),
     options.dataPlane ?? TEST_DATA_PLANE_OPTIONS,
     new NotificationHub(),
+    chooseHostDevices(),
   );
 }

@@ -43,6 +43,8 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   TemplateNotFound: { status: 404, message: (error) => error.use === "read" ? `Template ID ${error.templateId} doesn't exist` : `Template ${error.templateId} doesn't exist` },
   ComputeNotFound: { status: 404, message: (error) => `Compute ID ${error.computeId} doesn't exist` },
   UdpConnectionFailed: { status: 409, exception: "DynamipsError", message: (error) => `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}` },
+  // 409 as GNS3's "TAP interface tap0 is down": the host, not the request, lacks what the NIO needs.
+  NioDeviceFailed: { status: 409, message: (error) => nioDeviceMessage(error) },
   NoFreeUdpPort: { status: 409, message: (error) => `Could not find a free port between ${error.start} and ${error.end}` },
   // Failures of the host, not of the request: 500 with the cause, as GNS3 answers its own
   // (HTTPInternalServerError "Could not create project directory: ..."). ADR 0047.
@@ -96,4 +98,24 @@ export function toHttpError(error: NetemuError): HttpError {
   const answered = ANSWERS[error._tag] as Answered<ErrorTag>;
   const message = answered.message(error);
   return answered.exception === undefined ? { status: answered.status, message } : { status: answered.status, exception: answered.exception, message };
+}
+
+/** What a nio_tap or nio_ethernet refusal says: the device, what is wrong, and what to do (ADR 0083). */
+function nioDeviceMessage(error: ErrorOf<"NioDeviceFailed">): string {
+  const what = error.nioType === "nio_tap" ? `TAP interface ${error.device}` : `Ethernet interface ${error.device}`;
+  const p = error.problem;
+  switch (p.problem) {
+    case "not_found":
+      return `${what} does not exist`;
+    case "missing_capability":
+      return `${what} cannot be opened: netemu runs without ${p.capability} (run it as root, or grant the capability: setcap cap_net_admin,cap_net_raw+ep on its node binary)`;
+    case "busy":
+      return `${what} is already in use by another program or port`;
+    case "not_a_tap":
+      return `${what} exists and is not a TAP device netemu can attach to (a TAP made with IFF_TAP|IFF_NO_PI, or no interface of that name)`;
+    case "unsupported":
+      return `${what} cannot be opened: ${p.reason}`;
+    case "os_error":
+      return `${what} cannot be opened: ${osReason(p.code, p.detail)}`;
+  }
 }

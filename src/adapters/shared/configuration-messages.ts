@@ -35,6 +35,8 @@ export function configurationMessage(e: InvalidConfiguration): string {
         return `port number ${quoted(e.got)} is already given by ${r.first}`;
       case "port_not_in_mapping":
         return `port ${quoted(e.got)} is not in ports_mapping`;
+      case "interface_name":
+        return `${quoted(e.got)} is not a network interface name (no '/', ':' or white space, not '.' or '..')`;
     }
   })();
   return `${e.field}: ${what}`;

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { isIPv4 } from "node:net";
 import type { NetworkInterface, NetworkInterfaces } from "../../application/ports/host.js";
 
@@ -12,6 +13,37 @@ export interface InterfaceAddress {
 
 /** Interface name → its addresses, the shape of `os.networkInterfaces()`. */
 type InterfaceAddressSource = () => Readonly<Record<string, readonly InterfaceAddress[] | undefined>>;
+
+/** A network device of the host, whatever its state or addresses. */
+interface HostDevice {
+  readonly name: string;
+  readonly mac: string;
+  /** A TUN/TAP device (the kernel says so: it has tun_flags). */
+  readonly tap: boolean;
+}
+
+/**
+ * Every network device in /sys/class/net. os.networkInterfaces() (libuv) leaves out the ones that are
+ * down or have no address, which GNS3's psutil lists: a TAP or a veth made for a nio_tap or
+ * nio_ethernet (ADR 0083) is one.
+ */
+function sysClassNet(root = "/sys/class/net"): readonly HostDevice[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    let mac = "";
+    try {
+      mac = readFileSync(`${root}/${name}/address`, "utf8").trim();
+    } catch {
+      // a device without a link-layer address
+    }
+    return { name, mac, tap: existsSync(`${root}/${name}/tun_flags`) };
+  });
+}
 
 /** GNS3's name prefixes of loopback, bridges and virtual switches (compared case-insensitively). */
 const SPECIAL_PREFIXES = [
@@ -40,16 +72,22 @@ export class HostNetworkInterfaces implements NetworkInterfaces {
    * @param servedHost the address netemu serves on (its `--host`).
    * @param source the interfaces; `os.networkInterfaces()` by default.
    */
-  constructor(
-    servedHost: string,
-    private readonly source: InterfaceAddressSource = () => os.networkInterfaces(),
-  ) {
+  private readonly source: InterfaceAddressSource;
+  private readonly devices: () => readonly HostDevice[];
+
+  constructor(servedHost: string, source?: InterfaceAddressSource, devices?: () => readonly HostDevice[]) {
     this.servedAddress = specificIPv4(servedHost);
+    this.source = source ?? (() => os.networkInterfaces());
+    // The host's own devices join the host's own addresses; a given source stands alone unless devices are given too.
+    this.devices = devices ?? (source === undefined ? () => sysClassNet() : () => []);
   }
 
   list(): readonly NetworkInterface[] {
     // Read afresh each time: interfaces come and go, and the controller caches the answer anyway.
-    const entries = listed(this.source());
+    const addresses: Record<string, readonly InterfaceAddress[] | undefined> = { ...this.source() };
+    const devices = this.devices();
+    for (const d of devices) if (addresses[d.name] === undefined) addresses[d.name] = [{ address: "", netmask: "", family: "link", mac: d.mac }];
+    const entries = listed(addresses, new Set(devices.filter((d) => d.tap).map((d) => d.name)));
     const served = this.servedAddress;
     if (served === undefined) return entries.map(strip);
     const held = entries.findIndex((e) => e.ipAddress === served);
@@ -59,7 +97,7 @@ export class HostNetworkInterfaces implements NetworkInterfaces {
 }
 
 /** Every interface sorted by name as GNS3 sorts them, each IPv4 address an entry. */
-function listed(interfaces: Readonly<Record<string, readonly InterfaceAddress[] | undefined>>): Entry[] {
+function listed(interfaces: Readonly<Record<string, readonly InterfaceAddress[] | undefined>>, taps: ReadonlySet<string> = new Set()): Entry[] {
   // Plain code-unit order, as Python's sorted() on names.
   const names = Object.keys(interfaces).sort();
   // Labelled Linux addresses already come as their own `eth0:1` keys: aliases must not reuse those.
@@ -70,7 +108,7 @@ function listed(interfaces: Readonly<Record<string, readonly InterfaceAddress[] 
     const mac = addresses[0]?.mac ?? "";
     const ipv4 = unique(addresses.filter((a) => a.family === "IPv4"));
     if (ipv4.length === 0) {
-      entries.push(entry(device, device, "", "", mac));
+      entries.push(entry(device, device, "", "", mac, taps.has(device)));
       continue;
     }
     let label = 0;
@@ -81,7 +119,7 @@ function listed(interfaces: Readonly<Record<string, readonly InterfaceAddress[] 
         while (taken.has(name));
         taken.add(name);
       }
-      entries.push(entry(name, device, a.address, a.netmask, a.mac || mac));
+      entries.push(entry(name, device, a.address, a.netmask, a.mac || mac, taps.has(device)));
     });
   }
   return entries;
@@ -105,7 +143,7 @@ function entryFor(address: string, entries: readonly Entry[]): Entry {
   return entry(`${best.device}:${SERVED_LABEL}`, best.device, address, best.netmask, best.macAddress);
 }
 
-function entry(name: string, device: string, ipAddress: string, netmask: string, macAddress: string): Entry {
+function entry(name: string, device: string, ipAddress: string, netmask: string, macAddress: string, tap = false): Entry {
   const lower = name.toLowerCase();
   return {
     id: name,
@@ -114,8 +152,8 @@ function entry(name: string, device: string, ipAddress: string, netmask: string,
     ipAddress,
     netmask,
     macAddress,
-    // GNS3 finds no reliable way to tell a TAP interface either: it goes by the name.
-    type: name.startsWith("tap") ? "tap" : "ethernet",
+    // GNS3 goes by the name; the kernel's tun_flags tells a TAP named otherwise (a nio_tap's).
+    type: name.startsWith("tap") || tap ? "tap" : "ethernet",
     special: SPECIAL_PREFIXES.some((prefix) => lower.startsWith(prefix)),
   };
 }

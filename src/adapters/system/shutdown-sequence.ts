@@ -14,6 +14,8 @@ export interface StoppingParts {
   readonly filterPrograms: { close(): Promise<void> };
   /** The impairments file's writes (ADR 0067). */
   readonly impairments?: { close(): Promise<void> } | undefined;
+  /** The Linux hosts in network namespaces this netemu made (ADR 0083). */
+  readonly namespaceHosts?: { close(): Promise<void> } | undefined;
   /** The controller's project files, written out before the stop (ADR 0057), and where they live. */
   readonly projectFiles?: { flush(): Promise<void> } | undefined;
   readonly projectsPath: string;
@@ -50,6 +52,8 @@ export function shutdownSequence(parts: StoppingParts): ShutdownSequence {
         await parts.notificationSockets.close();
         logger.info("shutdown: notification websockets closed");
         await parts.stopCore();
+        // After the data plane let go of their TAPs: every namespace host this netemu made goes (ADR 0083).
+        await parts.namespaceHosts?.close();
         await parts.filterPrograms.close();
         await parts.impairments?.close();
         if (parts.projectFiles !== undefined) {

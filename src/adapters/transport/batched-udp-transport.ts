@@ -33,6 +33,12 @@ export interface UdpBatchAddon {
     onBatch: (datagrams: Buffer, lengths: number[]) => void,
     onError: (code: string, message: string) => void,
   ): unknown;
+  /** A TAP device, attached to or created (ADR 0083); throws with the errno name as `code`. */
+  openTap(name: string, onBatch: (frames: Buffer, lengths: number[]) => void, onError: (code: string, message: string) => void): unknown;
+  /** A host interface through a promiscuous packet socket (ADR 0083); throws with the errno name as `code`. */
+  openEthernet(name: string, onBatch: (frames: Buffer, lengths: number[]) => void, onError: (code: string, message: string) => void): unknown;
+  /** Reads a device fd another thread detached, once checked to be that device's. */
+  adoptDevice(fd: number, kind: "tap" | "ethernet", name: string, onBatch: (frames: Buffer, lengths: number[]) => void, onError: (code: string, message: string) => void): unknown;
 }
 
 const ADDON_FILE = join("native", "build", "udp_batch.node");
@@ -60,7 +66,8 @@ export function loadUdpBatchAddon(env: NodeJS.ProcessEnv = process.env): UdpBatc
   throw new Error(`${ADDON_FILE} is not built (no C compiler or Node headers at install; npm run build:native says why)`);
 }
 
-class BatchedEndpoint implements UdpEndpoint {
+/** An endpoint of the addon (a UDP socket or a device): sends gathered per turn, closed or handed over once. */
+export class BatchedEndpoint implements UdpEndpoint {
   private closed = false;
   private queue: Uint8Array[] = [];
   private flushScheduled = false;

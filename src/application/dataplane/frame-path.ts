@@ -1,3 +1,4 @@
+import { deviceOf } from "../../domain/switching/nio.js";
 import type { DropReason } from "../../domain/switching/port-counters.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { LiveNode, LivePort, Tell } from "./live-node.js";
@@ -28,6 +29,14 @@ export class FramePath {
     port.peerUnreachable = true;
     const peer = `${port.nio.rhost}:${port.nio.rport}`;
     this.tell({ kind: "peer_unreachable", node: live.node, portNumber: port.portNumber, peer, reason }, "NIO peer unreachable", { port: port.portNumber, peer, reason });
+  }
+
+  /** The port's device (nio_tap, nio_ethernet) failed: told once, until frames come from it again. */
+  deviceFailed(live: LiveNode, port: LivePort, reason: string): void {
+    if (port.peerUnreachable || (port.nio.type !== "nio_tap" && port.nio.type !== "nio_ethernet")) return;
+    port.peerUnreachable = true;
+    const device = deviceOf(port.nio);
+    this.tell({ kind: "device_failed", node: live.node, portNumber: port.portNumber, device, reason }, "NIO device failed", { port: port.portNumber, device, reason });
   }
 
   /** A frame the port had neither the budget to handle this turn nor the room to keep. */

@@ -1,7 +1,7 @@
 import { type BpfMatcher, type ChainCarry, FilterChain } from "../../domain/filters/filter-chain.js";
 import { type FilterSettings, NO_FILTERS, filterSettingsEqual } from "../../domain/filters/filter-settings.js";
 import type { RandomSource } from "../../domain/filters/random.js";
-import { type Nio, filtersOf } from "../../domain/switching/nio.js";
+import { type Nio, carriesFrames, filtersOf } from "../../domain/switching/nio.js";
 
 /** A port's filter chains by direction: one shared object when both directions run the same filters. */
 export interface PortChains {
@@ -19,7 +19,7 @@ export interface ChainSpec {
 
 /** The filters each direction of a NIO runs: a kind set for a direction replaces the both-ways one (ADR 0051). */
 export function directionSettings(nio: Nio): { readonly ingress: FilterSettings; readonly egress: FilterSettings; readonly suspend: boolean } {
-  if (nio.type !== "nio_udp") return { ingress: NO_FILTERS, egress: NO_FILTERS, suspend: false };
+  if (!carriesFrames(nio)) return { ingress: NO_FILTERS, egress: NO_FILTERS, suspend: false };
   return { ingress: filtersOf(nio, "in"), egress: filtersOf(nio, "out"), suspend: nio.suspend };
 }
 

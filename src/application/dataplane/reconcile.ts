@@ -2,10 +2,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { portOf } from "../../domain/switching/ethernet-switch.js";
 import { type ComputeNode, hasPort } from "../../domain/switching/compute-node.js";
 import { type Port, portFromMapping, portsMappingEqual } from "../../domain/switching/port.js";
-import { type Nio, nioEqual, sameEndpoint } from "../../domain/switching/nio.js";
+import { type Nio, deviceOf, nioEqual, sameEndpoint } from "../../domain/switching/nio.js";
 import { bpfLines, matchLines } from "../../domain/filters/filter-settings.js";
 import { HoldBudget } from "../../domain/filters/hold-limit.js";
 import type { SocketHandover, UdpTransport } from "../ports/udp-transport.js";
+import type { HostDevices } from "../ports/host-devices.js";
 import type { Clock } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
 import type { BpfPrograms } from "../ports/bpf-compiler.js";
@@ -87,6 +88,7 @@ export class Reconciler {
     private readonly intake: FairIntake,
     private readonly path: FramePath,
     private readonly arrivals: Arrivals,
+    private readonly devices: HostDevices,
   ) {
     this.compiler = new ChainCompiler(programs);
     this.threadBudget = new HoldBudget({ frames: options.heldFramesPerWorker, bytes: options.heldBytesPerWorker });
@@ -167,8 +169,8 @@ export class Reconciler {
     }
   }
 
-  /** A port with its delay lines and, for nio_udp, its socket, wired to the frame path; not yet part of the node's forwarding. */
-  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed">, LivePort>> {
+  /** A port with its delay lines and, for a frame NIO, its socket or device, wired to the frame path; not yet part of the node's forwarding. */
+  private async openPort(live: LiveNode, portNumber: number, nio: Nio, chains: PortChains, handover?: SocketHandover): Promise<E.Either<ErrorOf<"UdpConnectionFailed" | "NioDeviceFailed">, LivePort>> {
     const path = this.path;
     // What the port's delay lines hold together, within the thread's bound (ADR 0072).
     const held = new HoldBudget({ frames: this.options.heldFramesPerPort, bytes: this.options.heldBytesPerPort }, this.threadBudget);
@@ -197,6 +199,23 @@ export class Reconciler {
         ...(handover === undefined ? {} : { handover }),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });
+      livePort.endpoint = opened.right;
+    } else if (nio.type === "nio_tap" || nio.type === "nio_ethernet") {
+      // A device's frames take the same intake, chains, fabric and captures as a socket's (ADR 0083).
+      const intake = this.intake.port(
+        (frame) => path.receivedGuarded(live, livePort, frame),
+        (frame) => path.overloaded(livePort, frame),
+      );
+      livePort.intake = intake;
+      const device = deviceOf(nio);
+      const opened = await this.devices.open({
+        kind: nio.type === "nio_tap" ? "tap" : "ethernet",
+        device,
+        onFrame: (frame) => intake.offer(frame),
+        onError: (reason) => path.deviceFailed(live, livePort, reason),
+        ...(handover === undefined ? {} : { handover }),
+      });
+      if (E.isLeft(opened)) return E.left({ _tag: "NioDeviceFailed", nioType: nio.type, device, problem: opened.left });
       livePort.endpoint = opened.right;
     }
     return E.right(livePort);

@@ -4,6 +4,7 @@ import type { ComputeNode } from "../../domain/switching/compute-node.js";
 import type { DataPlane, MacTableEntry, PortCounters } from "../ports/data-plane.js";
 import type { CaptureStartRefusal, PacketCaptures } from "../ports/packet-captures.js";
 import type { UdpTransport } from "../ports/udp-transport.js";
+import type { HostDevices } from "../ports/host-devices.js";
 import type { CaptureSink } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
@@ -48,6 +49,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.DataPlaneOptions) options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
+    @inject(TOKENS.HostDevices) devices: HostDevices,
   ) {
     const tell = this.tell.bind(this);
     // Every port's frames share this thread fairly (ADR 0075).
@@ -56,7 +58,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     this.moves = new NodeHandOver(this.nodes);
     // Each socket is opened through this data plane's own transport as it is at the time of the open.
     const sockets: UdpTransport = { open: (socket) => this.transport.open(socket) };
-    this.reconciler = new Reconciler(this.nodes, sockets, clock, timers, randomness, programs, options, intake, path, this.moves);
+    this.reconciler = new Reconciler(this.nodes, sockets, clock, timers, randomness, programs, options, intake, path, this.moves, devices);
     this.captures = new PortCaptures(this.nodes, captureSink, logger, tell);
   }
 

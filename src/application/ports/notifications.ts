@@ -11,6 +11,8 @@ export type ComputeNotification =
   | { readonly kind: "node.updated"; readonly node: ComputeNode }
   /** A NIO's socket reported its peer unreachable (told once, until frames come from the peer again). */
   | { readonly kind: "peer_unreachable"; readonly node: ComputeNode; readonly portNumber: number; readonly peer: string; readonly reason: string }
+  /** A nio_tap's or nio_ethernet's device failed after it was opened (ADR 0083). */
+  | { readonly kind: "device_failed"; readonly node: ComputeNode; readonly portNumber: number; readonly device: string; readonly reason: string }
   /** A port's capture could not write its file any more and stopped. */
   | { readonly kind: "capture_failed"; readonly node: ComputeNode; readonly portNumber: number; readonly filePath: string; readonly reason: string }
   | { readonly kind: "log"; readonly severity: LogSeverity; readonly message: string; readonly projectId?: string };

@@ -19,6 +19,8 @@ export const TOKENS = {
   ServerSettings: Symbol("ServerSettings"),
   KeyedLock: Symbol("KeyedLock"),
   UdpTransport: Symbol("UdpTransport"),
+  HostDevices: Symbol("HostDevices"),
+  NamespaceHosts: Symbol("NamespaceHosts"),
   CaptureSink: Symbol("CaptureSink"),
   Timers: Symbol("Timers"),
   RandomSourceFactory: Symbol("RandomSourceFactory"),

@@ -15,7 +15,9 @@ export type ConfigurationRule =
   /** The same port number twice in one ports_mapping: `first` is the field that had it first. */
   | { readonly rule: "duplicate"; readonly first: string }
   /** A NIO on a port number the node's ports_mapping does not have. */
-  | { readonly rule: "port_not_in_mapping" };
+  | { readonly rule: "port_not_in_mapping" }
+  /** A network interface name the kernel would refuse ("/", ":" or white space in it, "." or ".."). */
+  | { readonly rule: "interface_name" };
 
 export interface InvalidConfiguration {
   readonly _tag: "InvalidConfiguration";

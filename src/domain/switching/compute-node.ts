@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type Nio, type NioProblem, parseNio } from "./nio.js";
+import { NIO_TYPES, type Nio, type NioProblem, parseNio } from "./nio.js";
 import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
@@ -127,7 +127,7 @@ export function parseNodeNios(raw: unknown, field: string): E.Either<RecordProbl
     if (typeof portNumber !== "number" || !Number.isInteger(portNumber)) return E.left(invalidConfiguration(at, { rule: "type", expected: "integer" }, portNumber));
     const nio = parseNio(nioRaw, at);
     // A record only ever holds NIOs netemu runs: another kind there is a wrong value, not a request to refuse.
-    if (E.isLeft(nio)) return nio.left._tag === "NioTypeNotSupported" ? E.left(invalidConfiguration(`${at}.type`, { rule: "one_of", choices: ["nio_udp", "nio_null"] }, nio.left.nioType)) : E.left(nio.left);
+    if (E.isLeft(nio)) return nio.left._tag === "NioTypeNotSupported" ? E.left(invalidConfiguration(`${at}.type`, { rule: "one_of", choices: NIO_TYPES }, nio.left.nioType)) : E.left(nio.left);
     nios.set(portNumber, nio.right);
   }
   return E.right(nios);

@@ -1,5 +1,5 @@
 import type { ComputeNode } from "./compute-node.js";
-import { type Nio, filtersOfNio, withFilters } from "./nio.js";
+import { type Nio, carriesFrames, filtersOfNio, withFilters } from "./nio.js";
 import { type FilterSettings, hasFilters } from "../filters/filter-settings.js";
 import { FILTER_KINDS } from "../filters/catalogue.js";
 
@@ -43,7 +43,7 @@ export function impairs(i: Impairment): boolean {
  * is all there is; an embedder's own filters still act for the kinds the overlay leaves out.
  */
 export function impairedNio(nio: Nio, impairment: Pick<Impairment, "in" | "out">): Nio {
-  if (nio.type !== "nio_udp") return nio;
+  if (!carriesFrames(nio)) return nio;
   const own = filtersOfNio(nio);
   return withFilters(nio, { filters: own.filters, filtersIn: overridden(own.filtersIn, impairment.in), filtersOut: overridden(own.filtersOut, impairment.out) }, nio.suspend);
 }

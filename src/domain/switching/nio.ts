@@ -5,8 +5,10 @@ import { own, readBoolean, readInteger, readObject, readString, required } from 
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 /**
- * A NIO (network input/output) attached to a switch port. netemu moves frames for `nio_udp`;
- * `nio_null` is a port that is "connected" to nothing (frames to it are discarded).
+ * A NIO (network input/output) attached to a switch port. netemu moves frames for `nio_udp` (one
+ * datagram a frame), `nio_tap` (a TAP device of the host) and `nio_ethernet` (a host interface, read
+ * and written raw: ADR 0083); `nio_null` is a port that is "connected" to nothing (frames to it are
+ * discarded).
  */
 export interface UdpNio {
   readonly type: "nio_udp";
@@ -24,19 +26,49 @@ export interface UdpNio {
   readonly suspend: boolean;
 }
 
+/** What every frame-carrying NIO has beside its endpoint: netemu's filters (GNS3 gives none but UDP's) and suspend flag. */
+interface NioFiltering {
+  readonly filters: FilterSettings;
+  readonly filtersIn?: FilterSettings;
+  readonly filtersOut?: FilterSettings;
+  readonly suspend: boolean;
+}
+
+/** A TAP device of the host (GNS3's `tap_device`): netemu attaches to it, or creates it when there is none. */
+export interface TapNio extends NioFiltering {
+  readonly type: "nio_tap";
+  readonly tapDevice: string;
+}
+
+/** A host interface (GNS3's `ethernet_device`): a NIC, a bridge or a container's veth, read and written raw. */
+export interface EthernetNio extends NioFiltering {
+  readonly type: "nio_ethernet";
+  readonly ethernetDevice: string;
+}
+
 export interface NullNio {
   readonly type: "nio_null";
 }
 
-export type Nio = UdpNio | NullNio;
+/** A NIO that carries frames: it has filters, and the data plane opens an endpoint for it. */
+export type FrameNio = UdpNio | TapNio | EthernetNio;
+export type Nio = FrameNio | NullNio;
+
+/** Whether a NIO carries frames (every kind but nio_null). */
+export function carriesFrames(nio: Nio): nio is FrameNio {
+  return nio.type !== "nio_null";
+}
+
+/** The host device a TAP or Ethernet NIO names. */
+export function deviceOf(nio: TapNio | EthernetNio): string {
+  return nio.type === "nio_tap" ? nio.tapDevice : nio.ethernetDevice;
+}
 
 /** NIO kinds GNS3's schema knows that netemu refuses (409, as GNS3 does for kinds it cannot run). */
 const UNSUPPORTED_NIO_TYPES = [
   "nio_generic_ethernet",
-  "nio_ethernet",
   "nio_linux_ethernet",
   "nio_nat",
-  "nio_tap",
   "nio_unix",
   "nio_vde",
   "nio_vmnet",
@@ -47,6 +79,20 @@ export type UnsupportedNioType = (typeof UNSUPPORTED_NIO_TYPES)[number];
 export interface NioTypeNotSupported {
   readonly _tag: "NioTypeNotSupported";
   readonly nioType: string;
+}
+
+/**
+ * The longest name of a Linux network interface (IFNAMSIZ 16, with its terminating zero). The kernel
+ * also refuses "." and "..", and names holding "/", ":" or white space (dev_valid_name).
+ */
+const DEVICE_NAME_MAX = 15;
+
+/** A device name as the kernel takes one: Left is the rule it breaks. */
+function readDeviceName(raw: unknown, field: string): E.Either<InvalidConfiguration, string> {
+  const name = readString(raw, field, 1, DEVICE_NAME_MAX);
+  if (E.isLeft(name)) return name;
+  if (name.right === "." || name.right === ".." || /[/:\s]/.test(name.right)) return E.left(invalidConfiguration(field, { rule: "interface_name" }, name.right));
+  return name;
 }
 
 /** Why a NIO could not be made of what was given. */
@@ -71,7 +117,8 @@ export function parseNio(raw: unknown, field = ""): E.Either<NioProblem, Nio> {
   if (typeof type.right === "string" && (UNSUPPORTED_NIO_TYPES as readonly string[]).includes(type.right)) {
     return E.left({ _tag: "NioTypeNotSupported", nioType: type.right });
   }
-  if (type.right !== "nio_udp") return E.left(invalidConfiguration(fieldOf(field, "type"), { rule: "one_of", choices: ["nio_udp", "nio_null", ...UNSUPPORTED_NIO_TYPES] }, type.right));
+  if (type.right === "nio_tap" || type.right === "nio_ethernet") return parseDeviceNio(o, type.right, field);
+  if (type.right !== "nio_udp") return E.left(invalidConfiguration(fieldOf(field, "type"), { rule: "one_of", choices: [...NIO_TYPES, ...UNSUPPORTED_NIO_TYPES] }, type.right));
   const lport = required(o, "lport", fieldOf(field, "lport"));
   if (E.isLeft(lport)) return lport;
   const lportValue = readInteger(lport.right, fieldOf(field, "lport"), UDP_PORT_MIN, UDP_PORT_MAX);
@@ -106,6 +153,38 @@ export function parseNio(raw: unknown, field = ""): E.Either<NioProblem, Nio> {
   );
 }
 
+/** The NIO kinds netemu runs. */
+export const NIO_TYPES = ["nio_udp", "nio_tap", "nio_ethernet", "nio_null"] as const;
+
+/** A nio_tap (`tapDevice`) or nio_ethernet (`ethernetDevice`) with netemu's filters and suspend flag. */
+function parseDeviceNio(o: Readonly<Record<string, unknown>>, type: "nio_tap" | "nio_ethernet", field: string): E.Either<NioProblem, TapNio | EthernetNio> {
+  const key = type === "nio_tap" ? "tapDevice" : "ethernetDevice";
+  const wire = type === "nio_tap" ? "tap_device" : "ethernet_device";
+  const raw = required(o, key, fieldOf(field, wire));
+  if (E.isLeft(raw)) return raw;
+  const device = readDeviceName(raw.right, fieldOf(field, wire));
+  if (E.isLeft(device)) return device;
+  const filtering = parseFiltering(o, field);
+  if (E.isLeft(filtering)) return filtering;
+  const f = filtering.right;
+  const nio = type === "nio_tap" ? { type, tapDevice: device.right } : { type, ethernetDevice: device.right };
+  return E.right(Object.freeze({ ...nio, filters: f.filters, ...directional(f), suspend: f.suspend }) as TapNio | EthernetNio);
+}
+
+/** `suspend`, `filters`, `filtersIn` and `filtersOut` of a frame NIO, each optional. */
+function parseFiltering(o: Readonly<Record<string, unknown>>, field: string): E.Either<NioProblem, NioFilters & { readonly suspend: boolean }> {
+  const suspendRaw = own(o, "suspend");
+  const suspend = suspendRaw === undefined ? E.right(false) : readBoolean(suspendRaw, fieldOf(field, "suspend"));
+  if (E.isLeft(suspend)) return suspend;
+  const filters = optionalFilters(own(o, "filters"), fieldOf(field, "filters"));
+  if (E.isLeft(filters)) return filters;
+  const filtersIn = optionalFilters(own(o, "filtersIn"), fieldOf(field, "filters_in"));
+  if (E.isLeft(filtersIn)) return filtersIn;
+  const filtersOut = optionalFilters(own(o, "filtersOut"), fieldOf(field, "filters_out"));
+  if (E.isLeft(filtersOut)) return filtersOut;
+  return E.right({ filters: filters.right, filtersIn: filtersIn.right, filtersOut: filtersOut.right, suspend: suspend.right });
+}
+
 const NULL_NIO: NullNio = Object.freeze({ type: "nio_null" });
 
 function optionalFilters(raw: unknown, field: string): E.Either<InvalidFilterSettings, FilterSettings> {
@@ -119,14 +198,24 @@ export interface NioFilters {
   readonly filtersOut: FilterSettings;
 }
 
-/** The NIO with other filters and suspend flag (the socket stays). */
+/** The NIO with other filters and suspend flag (the socket or device stays). */
+export function withFilters<N extends Nio>(nio: N, filters: NioFilters, suspend: boolean): N;
 export function withFilters(nio: Nio, filters: NioFilters, suspend: boolean): Nio {
-  if (nio.type !== "nio_udp") return nio;
-  return Object.freeze({ type: "nio_udp", lport: nio.lport, rhost: nio.rhost, rport: nio.rport, filters: filters.filters, ...directional(filters), suspend });
+  const f = { filters: filters.filters, ...directional(filters), suspend };
+  switch (nio.type) {
+    case "nio_null":
+      return nio;
+    case "nio_udp":
+      return Object.freeze({ type: "nio_udp", lport: nio.lport, rhost: nio.rhost, rport: nio.rport, ...f });
+    case "nio_tap":
+      return Object.freeze({ type: "nio_tap", tapDevice: nio.tapDevice, ...f });
+    case "nio_ethernet":
+      return Object.freeze({ type: "nio_ethernet", ethernetDevice: nio.ethernetDevice, ...f });
+  }
 }
 
-/** The filters of a UDP NIO, the direction-specific ones as NO_FILTERS when it has none. */
-export function filtersOfNio(nio: UdpNio): NioFilters {
+/** The filters of a frame NIO, both ways and per direction. */
+export function filtersOfNio(nio: FrameNio): NioFilters {
   return { filters: nio.filters, filtersIn: nio.filtersIn ?? NO_FILTERS, filtersOut: nio.filtersOut ?? NO_FILTERS };
 }
 
@@ -142,22 +231,30 @@ export function directional(f: { readonly filtersIn: FilterSettings; readonly fi
  * The filters acting on one direction of a NIO: its both-ways filters, with the kinds that direction
  * sets replacing theirs. The same object as `filters` when the NIO has no direction-specific ones.
  */
-export function filtersOf(nio: UdpNio, direction: "in" | "out"): FilterSettings {
+export function filtersOf(nio: FrameNio, direction: "in" | "out"): FilterSettings {
   const given = direction === "in" ? nio.filtersIn : nio.filtersOut;
   return given === undefined || !hasFilters(given) ? nio.filters : { ...nio.filters, ...given };
 }
 
-/** Whether two NIOs use the same socket (same kind, local port and peer): only their filters may differ. */
+/** Whether two NIOs use the same socket or device (same kind, local port and peer, or device): only their filters may differ. */
 export function sameEndpoint(a: Nio, b: Nio): boolean {
-  if (a.type !== b.type) return false;
-  return a.type === "nio_null" || (b.type === "nio_udp" && a.lport === b.lport && a.rhost === b.rhost && a.rport === b.rport);
+  switch (a.type) {
+    case "nio_null":
+      return b.type === "nio_null";
+    case "nio_udp":
+      return b.type === "nio_udp" && a.lport === b.lport && a.rhost === b.rhost && a.rport === b.rport;
+    case "nio_tap":
+      return b.type === "nio_tap" && a.tapDevice === b.tapDevice;
+    case "nio_ethernet":
+      return b.type === "nio_ethernet" && a.ethernetDevice === b.ethernetDevice;
+  }
 }
 
 /** Whether two NIOs are the same value: the same socket, filters (each set by value) and suspend flag. */
 export function nioEqual(a: Nio, b: Nio): boolean {
   if (a === b) return true;
   if (!sameEndpoint(a, b)) return false;
-  if (a.type !== "nio_udp" || b.type !== "nio_udp") return true;
+  if (!carriesFrames(a) || !carriesFrames(b)) return true;
   return (
     a.suspend === b.suspend &&
     filterSettingsEqual(a.filters, b.filters) &&

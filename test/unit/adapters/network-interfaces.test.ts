@@ -1,4 +1,8 @@
 import { expect } from "chai";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
 import type { NetworkInterface } from "../../../src/application/ports/host.js";
 import {
   HostNetworkInterfaces,
@@ -164,7 +168,37 @@ describe("host network interfaces", () => {
     }
   });
 
+  it("lists the host's devices that have no address or are down, as GNS3's psutil does, and calls a TAP by the kernel's word", () => {
+    const listed = new HostNetworkInterfaces(
+      "0.0.0.0",
+      () => ({ eth0: [{ address: "10.0.0.5", netmask: "255.255.255.0", family: "IPv4", mac: "02:00:00:00:00:05" }] }),
+      () => [
+        { name: "eth0", mac: "02:00:00:00:00:05", tap: false },
+        { name: "labtap1", mac: "02:00:00:00:00:06", tap: true },
+        { name: "veth9", mac: "02:00:00:00:00:07", tap: false },
+      ],
+    ).list();
+    expect(listed.map((e) => [e.name, e.ipAddress, e.macAddress, e.type])).to.deep.equal([
+      ["eth0", "10.0.0.5", "02:00:00:00:00:05", "ethernet"],
+      ["labtap1", "", "02:00:00:00:00:06", "tap"],
+      ["veth9", "", "02:00:00:00:00:07", "ethernet"],
+    ]);
+  });
+
   describe("on this machine", () => {
+    it("lists a TAP device that is down and has no address, as a tap (root: the test makes one)", async function () {
+      if (process.getuid?.() !== 0) this.skip();
+      const tap = `ni${process.pid}t`;
+      await run("ip", ["tuntap", "add", "dev", tap, "mode", "tap"]);
+      try {
+        const found = new HostNetworkInterfaces("0.0.0.0").list().find((e) => e.name === tap);
+        expect(found).to.deep.include({ name: tap, ipAddress: "", type: "tap" });
+        expect(found?.macAddress).to.match(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+      } finally {
+        await run("ip", ["link", "del", "dev", tap]);
+      }
+    });
+
     it("lists lo with 127.0.0.1, IPv4 addresses or empty ones, unique names, and 127.0.0.2 first when served on", () => {
       const all = new HostNetworkInterfaces("0.0.0.0").list();
       expect(all.some((e) => e.name.startsWith("lo") && e.ipAddress === "127.0.0.1" && e.special)).to.equal(true);

@@ -55,7 +55,7 @@ describe("TakeMetricsSnapshot", () => {
       controllerProjects: { opened: 0, closed: 0 },
       computeProjects: 0,
       links: 0,
-      nios: { nio_udp: 0, nio_null: 0 },
+      nios: { nio_udp: 0, nio_tap: 0, nio_ethernet: 0, nio_null: 0 },
       nodes: [],
       dataPlaneLoops: [],
     });
@@ -80,7 +80,7 @@ describe("TakeMetricsSnapshot", () => {
 
     const snapshot = await uc.takeMetricsSnapshot.execute();
     expect(snapshot.computeProjects).to.equal(1);
-    expect(snapshot.nios).to.deep.equal({ nio_udp: 2, nio_null: 1 });
+    expect(snapshot.nios).to.deep.equal({ nio_udp: 2, nio_tap: 0, nio_ethernet: 0, nio_null: 1 });
     const byName = new Map(snapshot.nodes.map((n) => [n.name, n]));
     expect(byName.get("SW1")).to.deep.include({ projectId: project.projectId, nodeId: sw.nodeId, nodeType: "ethernet_switch", status: "started", macTableEntries: 2, answered: true });
     expect(byName.get("SW1")?.ports).to.deep.equal(swCounters);

@@ -211,7 +211,7 @@ describe("configuration values: each limit accepted at its bound and refused one
     it("refuses a NIO without a type or with one it does not know, and says which known kinds it does not run", () => {
       expect(refusal(parseNio({ lport: 1 }))).to.deep.include({ field: "type", rule: { rule: "required" } });
       expect(refusal(parseNio({ type: "nio_foo" }))).to.deep.include({ field: "type", got: "nio_foo" });
-      expect(refusal(parseNio({ type: "nio_tap", tap_device: "tap0" }))).to.deep.equal({ _tag: "NioTypeNotSupported", nioType: "nio_tap" });
+      expect(refusal(parseNio({ type: "nio_vde", control_file: "c", local_file: "l" }))).to.deep.equal({ _tag: "NioTypeNotSupported", nioType: "nio_vde" });
       expect(refusal(parseNio("nio_udp"))).to.deep.include({ field: "nio", rule: { rule: "type", expected: "object" } });
       expect(refusal(parseNio(udp({ suspend: "yes" })))).to.deep.include({ field: "suspend", rule: { rule: "type", expected: "boolean" } });
     });
@@ -404,11 +404,11 @@ describe("configuration values: each limit accepted at its bound and refused one
 
     it("refuses a malformed NIO in the record at its port, and a NIO kind netemu does not run as a wrong value", () => {
       expect(refusal(parseComputeNode(record(sw, { nios: new Map([[1, { ...udpNio, lport: 0 }]]) })))).to.deep.include({ field: "node.nios[1].lport", rule: { rule: "minimum", limit: 1 } });
-      expect(refusal(parseComputeNode(record(sw, { nios: new Map([[1, { type: "nio_tap" }]]) })))).to.deep.equal({
+      expect(refusal(parseComputeNode(record(sw, { nios: new Map([[1, { type: "nio_vde" }]]) })))).to.deep.equal({
         _tag: "InvalidConfiguration",
         field: "node.nios[1].type",
-        rule: { rule: "one_of", choices: ["nio_udp", "nio_null"] },
-        got: "nio_tap",
+        rule: { rule: "one_of", choices: ["nio_udp", "nio_tap", "nio_ethernet", "nio_null"] },
+        got: "nio_vde",
       });
       expect(refusal(parseComputeNode(record(sw, { nios: new Map([[1, { ...udpNio, filters: { bpf: [lines65()] } }]]) })))).to.deep.include({
         _tag: "InvalidFilterSettings",

@@ -58,12 +58,16 @@ export const NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readon
 
 const udpNio = { type: tt.literal("nio_udp"), lport: integer, rhost: string, rport: integer };
 const NioNullAnswer = jsonClosedObject("NioNull", { type: tt.literal("nio_null") }, {});
+const NioTapAnswer = jsonClosedObject("NioTap", { type: tt.literal("nio_tap"), tap_device: string }, {});
+const NioEthernetAnswer = jsonClosedObject("NioEthernet", { type: tt.literal("nio_ethernet"), ethernet_device: string }, {});
 
 /** POST's answer: GNS3's NIO without filters or suspend. */
-export const NioAddedAnswer = jsonOneOf("NioAdded", [jsonClosedObject("NioUdp", udpNio, {}), NioNullAnswer]);
+export const NioAddedAnswer = jsonOneOf("NioAdded", [jsonClosedObject("NioUdp", udpNio, {}), NioTapAnswer, NioEthernetAnswer, NioNullAnswer]);
 /** PUT's answer: the NIO echoed with its filters, netemu's one-way ones when it has any (ADR 0051). */
 export const NioUpdatedAnswer = jsonOneOf("NioUpdated", [
   jsonClosedObject("NioUdpWithFilters", { ...udpNio, filters: jsonObject, suspend: jsonBoolean }, { filters_in: jsonObject, filters_out: jsonObject }),
+  NioTapAnswer,
+  NioEthernetAnswer,
   NioNullAnswer,
 ]);
 

@@ -26,6 +26,8 @@ import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
 /** The NIO a body asks for: GNS3's fields as they are, netemu's direction-specific filters renamed. */
 function nioRequest(body: t.TypeOf<typeof NioBody>): NioRequest {
+  if (body.type === "nio_tap") return { type: "nio_tap", tapDevice: body.tap_device };
+  if (body.type === "nio_ethernet") return { type: "nio_ethernet", ethernetDevice: body.ethernet_device };
   if (body.type !== "nio_udp") return body;
   const { filters_in, filters_out, ...gns3 } = body;
   return { ...gns3, filtersIn: filters_in, filtersOut: filters_out };

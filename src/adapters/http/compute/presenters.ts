@@ -20,12 +20,17 @@ export function presentComputeProject(p: ComputeProject): t.TypeOf<typeof Comput
 /** POST answers a UDP NIO without filters/suspend, as GNS3 does. */
 export function presentAddedNio(nio: Nio): t.TypeOf<typeof NioAddedAnswer> {
   if (nio.type === "nio_null") return { type: "nio_null" };
+  if (nio.type === "nio_tap") return { tap_device: nio.tapDevice, type: nio.type };
+  if (nio.type === "nio_ethernet") return { ethernet_device: nio.ethernetDevice, type: nio.type };
   return { lport: nio.lport, rhost: nio.rhost, rport: nio.rport, type: nio.type };
 }
 
 /** PUT echoes the NIO's filters and suspend, with netemu's direction-specific filters when the NIO has any. */
 export function presentUpdatedNio(nio: Nio): t.TypeOf<typeof NioUpdatedAnswer> {
+  // GNS3's bodies of these kinds have nothing to change: a PUT echoes the NIO as POST answered it.
   if (nio.type === "nio_null") return { type: "nio_null" };
+  if (nio.type === "nio_tap") return { tap_device: nio.tapDevice, type: nio.type };
+  if (nio.type === "nio_ethernet") return { ethernet_device: nio.ethernetDevice, type: nio.type };
   return {
     lport: nio.lport,
     rhost: nio.rhost,
@@ -92,6 +97,12 @@ export function presentNotification(n: ComputeNotification): Record<string, unkn
       return {
         action: "log.warning",
         event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name} port ${n.portNumber}: the peer ${n.peer} is unreachable (${n.reason})` },
+        project_id: n.node.projectId,
+      };
+    case "device_failed":
+      return {
+        action: "log.warning",
+        event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name} port ${n.portNumber}: its device ${n.device} failed (${n.reason})` },
         project_id: n.node.projectId,
       };
     case "capture_failed":

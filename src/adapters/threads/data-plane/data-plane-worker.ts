@@ -11,6 +11,7 @@ import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
 import { expressionText } from "../../../domain/filters/filter-settings.js";
 import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
 import { chooseUdpTransport } from "../../transport/batched-udp-transport.js";
+import { chooseHostDevices } from "../../transport/host-devices.js";
 import { PcapFileSink } from "../../capture/pcap-file-sink.js";
 import { SystemClock } from "../../system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../system/node-timers.js";
@@ -89,6 +90,8 @@ const dataPlane = new SwitchDataPlane(
   logger,
   data.dataPlane,
   notifications,
+  // nio_tap and nio_ethernet open their devices in this worker's own loop, by the same rule (ADR 0083).
+  chooseHostDevices(),
 );
 
 // This thread's event-loop delay, where its frames wait (10 ms resolution, as prom-client's for the main thread).

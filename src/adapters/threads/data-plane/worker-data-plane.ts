@@ -7,7 +7,7 @@ import type { Notifications } from "../../../application/ports/notifications.js"
 import type { Logger } from "../../../application/ports/system.js";
 import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
-import { type Nio, type UdpNio, filtersOf } from "../../../domain/switching/nio.js";
+import { type Nio, carriesFrames, filtersOf } from "../../../domain/switching/nio.js";
 import { bpfLines, expressionText, matchLines } from "../../../domain/filters/filter-settings.js";
 import type { BpfProgram } from "../../../domain/bpf/index.js";
 import type { ErrorOf, SyncError } from "../../../application/errors.js";
@@ -450,8 +450,8 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
   private async programsOf(slot: Slot, nios: Iterable<Nio>): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, BpfProgram[]>> {
     const wanted = new Map<string, { kind: "bpf" | "match"; lines: string[] }>();
     for (const nio of nios) {
-      if (nio.type !== "nio_udp") continue;
-      for (const settings of [filtersOf(nio as UdpNio, "in"), filtersOf(nio as UdpNio, "out")]) {
+      if (!carriesFrames(nio)) continue;
+      for (const settings of [filtersOf(nio, "in"), filtersOf(nio, "out")]) {
         for (const [kind, lines] of [["bpf", bpfLines(settings)], ["match", matchLines(settings)]] as const) {
           if (lines.length > 0 && !slot.programsSent.has(expressionText(lines))) wanted.set(expressionText(lines), { kind, lines });
         }

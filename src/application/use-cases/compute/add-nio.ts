@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { parseNio, type Nio } from "../../../domain/switching/nio.js";
-import { filtersOfNio } from "../../../domain/switching/nio.js";
+import { carriesFrames, filtersOfNio } from "../../../domain/switching/nio.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -34,7 +34,7 @@ export class AddNio {
       if (E.isLeft(found)) return found;
       const nio = parseNio(request);
       if (E.isLeft(nio)) return nio;
-      if (nio.right.type === "nio_udp") {
+      if (carriesFrames(nio.right)) {
         const compiled = await checkNioPrograms(this.programs, filtersOfNio(nio.right));
         if (E.isLeft(compiled)) return compiled;
       }

@@ -21,7 +21,19 @@ export type NioRequest =
       readonly suspend?: boolean | undefined;
     }
   | { readonly type: "nio_null" }
+  /** A TAP device of the host (ADR 0083); netemu's filters come by the impairments' overlay or an embedder. */
+  | ({ readonly type: "nio_tap"; readonly tapDevice: string } & DeviceNioFilters)
+  /** A host interface, read and written raw (ADR 0083). */
+  | ({ readonly type: "nio_ethernet"; readonly ethernetDevice: string } & DeviceNioFilters)
   | { readonly type: UnsupportedNioType };
+
+/** What an embedder may give a nio_tap or nio_ethernet beyond GNS3's body (which has none of it). */
+interface DeviceNioFilters {
+  readonly filters?: LinkFilters | undefined;
+  readonly filtersIn?: LinkFilters | undefined;
+  readonly filtersOut?: LinkFilters | undefined;
+  readonly suspend?: boolean | undefined;
+}
 
 /**
  * The filter sets a PUT on a NIO gives, each parsed; one left out keeps the NIO's (`current`).

@@ -58,7 +58,7 @@ export class TakeMetricsSnapshot {
     const controllerProjects: Record<ProjectStatus, number> = { opened: 0, closed: 0 };
     for (const p of projects) controllerProjects[p.status]++;
     const links = (await Promise.all(projects.map((p) => this.links.listByProject(p.projectId)))).reduce((n, l) => n + l.length, 0);
-    const nios: Record<Nio["type"], number> = { nio_udp: 0, nio_null: 0 };
+    const nios: Record<Nio["type"], number> = { nio_udp: 0, nio_tap: 0, nio_ethernet: 0, nio_null: 0 };
     for (const node of nodes) for (const nio of node.nios.values()) nios[nio.type]++;
     return {
       controllerProjects,

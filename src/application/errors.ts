@@ -36,7 +36,9 @@ export type NetemuError =
   | { readonly _tag: "SettingsFileFailed"; readonly path: string; readonly operation: "read" | "write"; readonly code: string; readonly detail: string }
   /** The debug bundle directory (<config dir>/debug) could not be written. */
   | { readonly _tag: "DebugBundleUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
-  | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" }
+  | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" | "load" }
+  /** POST /v2/projects/load of a `.gns3` file that cannot be read or is refused (GNS3's "Could not load topology"). */
+  | { readonly _tag: "TopologyNotLoaded"; readonly path: string; readonly reason: string }
   /** A controller node id given twice in one project. */
   | { readonly _tag: "NodeAlreadyExists"; readonly nodeId: string }
   /** A link with other than two ends. */

@@ -50,7 +50,9 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   UdpPortCheckFailed: { status: 500, message: (error) => `Could not reserve a UDP port: binding ${error.address}:${error.port} failed with ${osReason(error.code, error.detail)}; no other port was tried, they would all fail alike` },
   SettingsFileFailed: { status: 500, message: (error) => `Could not ${error.operation} the settings file ${error.path}: ${osReason(error.code, error.detail)}` },
   DebugBundleUnwritable: { status: 500, message: (error) => `Could not write the debug bundle in ${error.path}: ${osReason(error.code, error.detail)}` },
-  NotLocalServer: { status: 403, message: (error) => `You can only ${error.action} a local server` },
+  NotLocalServer: { status: 403, message: (error) => (error.action === "load" ? "You can only load a project file on a local server (netemu serve --local)" : `You can only ${error.action} a local server`) },
+  // GNS3's 409 and wording for a .gns3 file it cannot read (its load_topology).
+  TopologyNotLoaded: { status: 409, message: (error) => `Could not load topology ${error.path}: ${error.reason}` },
   NodeAlreadyExists: { status: 400, message: (error) => `Node ID ${error.nodeId} already exists in this project` },
   LinkEndCount: { status: 400, message: (error) => `A link joins exactly 2 nodes, got ${error.count}` },
   DataLinkTypeNotSupported: { status: 400, message: (error) => `An ${nodeKindName(error.nodeType)} port captures DLT_EN10MB frames only, not ${error.dataLinkType}` },

@@ -68,7 +68,8 @@ function inlineTokens(r: Rendered): { token: Token; inLink: boolean; line: numbe
   return out;
 }
 
-describe("the README and the docs, rendered as a reader sees them", () => {
+describe("the README and the docs, rendered as a reader sees them", function () {
+  this.timeout(20_000);
   const readme = render("README.md");
 
   it("renders every ## line of the README as a section heading, none swallowed by a code block", () => {

@@ -9,7 +9,7 @@ import { OpenProject } from "./open-project.js";
 
 /** What LoadProject can answer instead of its result. */
 export const LOAD_PROJECT_REFUSALS = ["NotLocalServer", "TopologyNotLoaded", "ProjectHasUnsupportedNodes"] as const;
-export type LoadProjectError = Refusal<typeof LOAD_PROJECT_REFUSALS>;
+type LoadProjectError = Refusal<typeof LOAD_PROJECT_REFUSALS>;
 
 /**
  * POST /v2/projects/load, as GNS3 2.2 serves it: a local server reads the `.gns3` file at the path

@@ -60,6 +60,7 @@ import type { ImpairmentStore } from "../application/ports/impairment-store.js";
 import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
+import { NO_TOPOLOGY_FILES } from "../application/ports/topology-files.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { chooseDatagramPath, datagramOptions, type DatagramPath } from "./transport/datagram-path.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
@@ -220,6 +221,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const projectFiles = options.persistProjects === true ? new Gns3ProjectStore(settings.projectsPath, settings.gns3Version, programs, logger, options.projectFiles) : undefined;
   // Whether the disk holds every acknowledged change: the readiness route and the metrics ask (ADR 0057).
   value(TOKENS.ProjectWrites, projectFiles ?? NOTHING_TO_WRITE);
+  // The .gns3 files skipped at start and POST /v2/projects/load (ADR 0085).
+  value(TOKENS.TopologyFiles, projectFiles ?? NO_TOPOLOGY_FILES);
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());

@@ -1,5 +1,4 @@
 import type { ComputeNodeType, NodeRuleViolation } from "../domain/switching/compute-node.js";
-import type { LinkRuleViolation } from "../domain/topology/link.js";
 import type { VersionMismatch } from "../domain/server/version.js";
 import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
 import type { InvalidConfiguration } from "../domain/configuration/invalid-configuration.js";
@@ -21,7 +20,11 @@ export type NetemuError =
   | { readonly _tag: "InvalidUuid"; readonly what: "Project" | "Node"; readonly id: string }
   | { readonly _tag: "NodeNotInProject"; readonly projectId: string; readonly nodeName: string }
   | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType }
-  | { readonly _tag: "LinkPortNotFound"; readonly adapterNumber: number; readonly portNumber: number; readonly nodeName: string }
+  /** A link end on a port the node does not have: `ports` are the ones it has, for the message. */
+  | { readonly _tag: "LinkPortNotFound"; readonly adapterNumber: number; readonly portNumber: number; readonly nodeName: string; readonly ports: readonly NamedPort[] }
+  | { readonly _tag: "CannotConnectToItself" }
+  /** A link end on a port another link holds: the port and its node, the link and its other end, by the names the user gave. */
+  | { readonly _tag: "PortAlreadyUsed"; readonly port: NamedLinkEnd; readonly linkId: string; readonly peer: NamedLinkEnd }
   | { readonly _tag: "NodeTypeNotSupported"; readonly nodeType: string }
   /** A create with the id of a node of another type (the compute's node ids are shared by switches and hubs). */
   | { readonly _tag: "NodeIdInUse"; readonly nodeId: string; readonly nodeType: ComputeNodeType }
@@ -36,7 +39,9 @@ export type NetemuError =
   | { readonly _tag: "SettingsFileFailed"; readonly path: string; readonly operation: "read" | "write"; readonly code: string; readonly detail: string }
   /** The debug bundle directory (<config dir>/debug) could not be written. */
   | { readonly _tag: "DebugBundleUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
-  | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" }
+  | { readonly _tag: "NotLocalServer"; readonly action: "debug" | "stop" | "load" }
+  /** POST /v2/projects/load of a `.gns3` file that cannot be read or is refused (GNS3's "Could not load topology"). */
+  | { readonly _tag: "TopologyNotLoaded"; readonly path: string; readonly reason: string }
   /** A controller node id given twice in one project. */
   | { readonly _tag: "NodeAlreadyExists"; readonly nodeId: string }
   /** A link with other than two ends. */
@@ -75,13 +80,24 @@ export type NetemuError =
   | { readonly _tag: "DataPlaneWorkerDown"; readonly worker: number; readonly state: "restarting" | "given_up" }
   | { readonly _tag: "ImpairmentsUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
   | NodeRuleViolation
-  | LinkRuleViolation
   | VersionMismatch
   | InvalidFilterSettings
   | InvalidConfiguration
   | NioTypeNotSupported;
 
 export type ErrorTag = NetemuError["_tag"];
+
+/** A port of a controller node as a user knows it: adapter/port numbers and its name (`Ethernet3`). */
+export interface NamedPort {
+  readonly adapterNumber: number;
+  readonly portNumber: number;
+  readonly name: string;
+}
+
+/** One end of a link as a user knows it: the node's name and the port. */
+export interface NamedLinkEnd extends NamedPort {
+  readonly nodeName: string;
+}
 
 
 /** One or more variants of the union, by tag. */

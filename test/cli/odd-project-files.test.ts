@@ -52,6 +52,9 @@ describe("netemu serve with odd files in the projects path (ADR 0057)", function
     ]);
     expect(s.stdout()).not.to.include("s3cr3t");
     expect(s.stdout()).not.to.include("root:x");
+    // Not only in the log: the API lists them, with the same reasons (ADR 0085).
+    const listed2 = (await (await fetch(`${s.url}/v2/netemu/projects/skipped`)).json()) as { path: string; reason: string }[];
+    expect(listed2.map(({ path, reason }) => [path, reason])).to.deep.equal(skips(s));
   });
 
   it("refuses a size or node limit out of range before starting, naming the option", () => {

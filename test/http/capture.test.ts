@@ -28,7 +28,7 @@ describe("HTTP: packet capture endpoints", () => {
     expect(r.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/.netemu-compute/${PROJECT}/project-files/captures/one.pcap` });
     expect(dataPlane.isCapturing(nodeId, 1)).to.equal(true);
     const again = await s.request("POST", `${port}/start_capture`, capture);
-    expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 1 has already a filter applied", status: 409 });
+    expect(again.json).to.deep.equal({ exception: "NodeError", message: "Port 1 has already a filter applied", status: 409 });
     expect((await s.request("POST", `${port}/stop_capture`)).status).to.equal(204);
     expect(dataPlane.isCapturing(nodeId, 1)).to.equal(false);
     expect((await s.request("POST", `${port}/stop_capture`)).status, "stopping twice is harmless").to.equal(204);

@@ -249,7 +249,11 @@ describe("HTTP: Ethernet hubs on the compute", () => {
     it("refuses a second NIO on a busy port with 409", async () => {
       await s.request("POST", `${hub}/adapters/0/ports/0/nio`, UDP);
       const r = await s.request("POST", `${hub}/adapters/0/ports/0/nio`, { ...UDP, lport: 20002 });
-      expect(r.json).to.deep.equal({ exception: "DynamipsError", message: "Port 0 isn't free", status: 409 });
+      expect(r.json).to.deep.equal({
+        exception: "NodeError",
+        message: "Port 0 isn't free: Ethernet hub HUB1 already has a nio_udp (local UDP port 20000, to 127.0.0.1:20001) on it; delete that NIO first (DELETE .../adapters/0/ports/0/nio)",
+        status: 409,
+      });
     });
 
     it("updates a NIO's filters with PUT and echoes them", async () => {
@@ -266,7 +270,7 @@ describe("HTTP: Ethernet hubs on the compute", () => {
       expect((await s.request("DELETE", `${hub}/adapters/0/ports/0/nio`)).status).to.equal(204);
       expect(dataPlane.attached.size).to.equal(0);
       const again = await s.request("DELETE", `${hub}/adapters/0/ports/0/nio`);
-      expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 0 is not allocated", status: 409 });
+      expect(again.json).to.deep.equal({ exception: "NodeError", message: "Port 0 is not allocated", status: 409 });
     });
 
     it("refuses adapter 1 with a 404 naming the Ethernet hub, on NIO and capture routes", async () => {
@@ -305,7 +309,7 @@ describe("HTTP: Ethernet hubs on the compute", () => {
       expect(started.json).to.deep.equal({ pcap_file_path: `${s.netemu.settings.projectsPath}/.netemu-compute/${PROJECT}/project-files/captures/hub.pcap` });
       expect(dataPlane.isCapturing(hubId, 2)).to.equal(true);
       const again = await s.request("POST", `${hub}/adapters/0/ports/2/start_capture`, capture);
-      expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 2 has already a filter applied", status: 409 });
+      expect(again.json).to.deep.equal({ exception: "NodeError", message: "Port 2 has already a filter applied", status: 409 });
       expect((await s.request("POST", `${hub}/adapters/0/ports/2/stop_capture`)).status).to.equal(204);
       expect(dataPlane.isCapturing(hubId, 2)).to.equal(false);
       const pcap = await s.request("GET", `${hub}/adapters/0/ports/2/pcap`);

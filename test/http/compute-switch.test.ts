@@ -43,15 +43,15 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       expect(r.json.name).to.equal("anchor-ethsw");
     });
 
-    it("refuses a malformed project_id and an empty body as GNS3 does", async () => {
+    it("refuses a malformed project_id and an empty body as GNS3 does, the body in `request` and not as a Python repr in the message", async () => {
       const bad = await s.request("POST", "/v2/compute/projects", { name: "x", project_id: "not-a-uuid" });
       expect(bad.status).to.equal(400);
       expect(bad.json.message).to.equal(
-        "JSON schema error with API request '/v2/compute/projects' and JSON data '{'name': 'x', 'project_id': 'not-a-uuid'}': 'not-a-uuid' is too short",
+        "JSON schema error with API request '/v2/compute/projects': 'not-a-uuid' is too short",
       );
       const empty = await s.request("POST", "/v2/compute/projects", {});
       expect(empty.json.message).to.equal(
-        "JSON schema error with API request '/v2/compute/projects' and JSON data '{}': 'name' is a required property",
+        "JSON schema error with API request '/v2/compute/projects': 'name' is a required property",
       );
     });
 
@@ -221,8 +221,20 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       await s.request("POST", `${base}/adapters/0/ports/0/nio`, udp);
       const r = await s.request("POST", `${base}/adapters/0/ports/0/nio`, { ...udp, lport: 20002 });
       expect(r.status).to.equal(409);
-      expect(r.json).to.deep.equal({ exception: "DynamipsError", message: "Port 0 isn't free", status: 409 });
+      expect(r.json).to.deep.equal({
+        exception: "NodeError",
+        message: "Port 0 isn't free: Ethernet switch SW1 already has a nio_udp (local UDP port 20000, to 127.0.0.1:20001) on it; delete that NIO first (DELETE .../adapters/0/ports/0/nio)",
+        status: 409,
+      });
       expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ lport: 20000 });
+    });
+
+    it("names the device a busy port holds when it is a TAP", async () => {
+      const tap = await s.request("POST", `${base}/adapters/0/ports/0/nio`, { type: "nio_tap", tap_device: "tap-busy0" });
+      expect(tap.status).to.equal(201);
+      const r = await s.request("POST", `${base}/adapters/0/ports/0/nio`, udp);
+      expect(r.status).to.equal(409);
+      expect(r.json).to.have.property("message").that.contains("already has a nio_tap (tap-busy0) on it");
     });
 
     it("deletes a NIO with 204, then answers 409 Port N is not allocated", async () => {
@@ -233,7 +245,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       expect(dataPlane.attached.size).to.equal(0);
       const again = await s.request("DELETE", `${base}/adapters/0/ports/0/nio`);
       expect(again.status).to.equal(409);
-      expect(again.json).to.deep.equal({ exception: "DynamipsError", message: "Port 0 is not allocated", status: 409 });
+      expect(again.json).to.deep.equal({ exception: "NodeError", message: "Port 0 is not allocated", status: 409 });
       expect((await s.request("POST", `${base}/adapters/0/ports/0/nio`, udp)).status).to.equal(201);
     });
 

@@ -117,6 +117,6 @@ describe("/v3/compute projects, switches, hubs and NIOs", () => {
   it("answers a capture stream on a port without a NIO with a 409 naming the port, in 3.x's shape", async () => {
     const r = await v3("GET", `${SWITCH()}/adapters/0/ports/0/capture/stream`);
     expect(r.status).to.equal(409);
-    expect(r.json).to.deep.equal({ exception: "DynamipsError", message: "Port 0 is not allocated" });
+    expect(r.json).to.deep.equal({ exception: "NodeError", message: "Port 0 is not allocated" });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { V3_AUTH_OFF_MESSAGE } from "../../src/adapters/http/v3/auth.js";
+import { V3_AUTH_OFF_MESSAGE, v3ControllerPathMessage } from "../../src/adapters/http/v3/auth.js";
 
 /**
  * /v3/compute's server routes and credentials, as a GNS3 3.0.6 controller meets them when it adds
@@ -89,6 +89,24 @@ describe("/v3/compute server routes", () => {
       expect(r.text).to.equal("");
       expect(r.headers.get("www-authenticate")).to.equal('Basic realm="GNS3 server"');
     });
+  });
+
+  describe("GNS3 3.x's controller paths (/v3 outside /v3/compute)", () => {
+    for (const [what, options] of [["without --auth", {}], ["with --auth", { settings: { auth: { enabled: true, user: "gns3", password: "pw" } } }]] as const) {
+      it(`answers 404 saying netemu serves /v3/compute only and where its controller is, before asking for credentials (${what})`, async () => {
+        const server = await startTestServer(options);
+        try {
+          for (const path of ["/v3/projects", "/v3/templates", "/v3/access/users/login"]) {
+            const r = await server.request("GET", path);
+            expect(r.status, path).to.equal(404);
+            expect(r.json, path).to.deep.equal({ message: v3ControllerPathMessage(path) });
+            expect(r.json.message).to.include("/v3/compute").and.include("/v2/projects");
+          }
+        } finally {
+          await server.close();
+        }
+      });
+    }
   });
 
   describe("without --auth", () => {

@@ -193,9 +193,12 @@ describe("HTTP: controller projects, nodes and links", () => {
     });
 
     it("refuses a port already linked, a link to itself and unknown ends, wiring nothing", async () => {
-      await createLink(1, 1);
+      const first = (await createLink(1, 1)).json.link_id as string;
       const used = await createLink(1, 3);
-      expect(used.json).to.deep.equal({ message: "Port is already used", status: 409 });
+      expect(used.json).to.deep.equal({
+        message: `Port is already used: SW1 port 0/1 (Ethernet1) is an end of link ${first} to SW2 port 0/1 (Ethernet1); delete that link first, or pick a free port`,
+        status: 409,
+      });
       const self = await s.request("POST", `/v2/projects/${projectId}/links`, {
         nodes: [{ node_id: sw1, adapter_number: 0, port_number: 5 }, { node_id: sw1, adapter_number: 0, port_number: 5 }],
       });
@@ -205,7 +208,10 @@ describe("HTTP: controller projects, nodes and links", () => {
       });
       expect(missing.json).to.deep.equal({ message: "Node ID nope doesn't exist", status: 404 });
       const badPort = await createLink(9, 5);
-      expect(badPort.json).to.deep.equal({ message: "Port 0/9 for SW1 not found", status: 404 });
+      expect(badPort.json).to.deep.equal({
+        message: "Port 0/9 for SW1 not found: SW1 has 8 ports: 0/0 (Ethernet0), 0/1 (Ethernet1), 0/2 (Ethernet2), 0/3 (Ethernet3), 0/4 (Ethernet4), 0/5 (Ethernet5), 0/6 (Ethernet6), 0/7 (Ethernet7)",
+        status: 404,
+      });
       expect(dataPlane.attached.size).to.equal(2);
       expect((await s.request("GET", `/v2/projects/${projectId}/links`)).json).to.have.length(1);
     });

@@ -95,6 +95,19 @@ describe("GET /metrics", () => {
     expect(after.value("netemu_nodes", { node_type: "ethernet_switch", status: "started" })).to.equal(1);
   });
 
+  it("labels each port's series with the project, node and port names users know, beside the ids and numbers", async () => {
+    s = await startTestServer();
+    await s.request("POST", "/v2/compute/projects", { name: "wan-lab", project_id: PROJECT });
+    const sw = (await s.request("POST", SWITCHES, { name: "Core", ports_mapping: [{ name: "uplink", port_number: 7, type: "access", vlan: 1 }] })).json;
+    expect((await s.request("POST", `${SWITCHES}/${sw.node_id}/adapters/0/ports/7/nio`, { type: "nio_null" })).status).to.equal(201);
+    const m = await scrape(s);
+    const port = { project_id: PROJECT, project_name: "wan-lab", node_id: sw.node_id, node_name: "Core", port_number: "7", port_name: "uplink" };
+    for (const name of ["netemu_port_receive_frames_total", "netemu_port_receive_bytes_total", "netemu_port_transmit_frames_total", "netemu_port_transmit_bytes_total"]) {
+      expect(m.all(name, { node_id: sw.node_id }).map((x) => x.labels), name).to.deep.equal([port]);
+    }
+    expect(m.all("netemu_mac_table_entries", { node_id: sw.node_id }).map((x) => x.labels)).to.deep.equal([{ project_id: PROJECT, project_name: "wan-lab", node_id: sw.node_id, node_name: "Core" }]);
+  });
+
   it("carries any node name as a label value, quotes, backslashes and newlines escaped", async () => {
     s = await startTestServer();
     await s.request("POST", "/v2/compute/projects", { name: "names", project_id: PROJECT });

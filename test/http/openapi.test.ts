@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import * as t from "io-ts";
 import { createApiRouter } from "../../src/adapters/http/app.js";
 import type { ApiRouter } from "../../src/adapters/http/api-router.js";
@@ -163,7 +165,8 @@ describe("the documented success answers", () => {
   let doc: Doc;
 
   before(async () => {
-    s = await startTestServer({ settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
+    // Project files kept, so that POST /v2/projects/load has a .gns3 file to read.
+    s = await startTestServer({ persistProjects: true, settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
     // Sees every answer as the route built it, before it leaves (added before the first request).
     s.netemu.app.middleware.unshift(async (ctx, next) => {
       await next();
@@ -243,6 +246,12 @@ describe("the documented success answers", () => {
     await ok("GET", "/v2/computes/local");
     await ok("DELETE", `${nodes}/${b}`);
     await ok("POST", `/v2/projects/${C}/close`);
+    const written = (await ok("GET", `/v2/projects/${C}`)) as { path: string; filename: string };
+    const file = join(written.path, written.filename);
+    for (let waited = 0; !existsSync(file) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await ok("POST", "/v2/projects/load", { path: file });
+    await ok("POST", `/v2/projects/${C}/close`);
+    await ok("GET", "/v2/netemu/projects/skipped");
     await ok("POST", `/v2/projects/${C}/open`);
     await ok("DELETE", `/v2/projects/${C}`);
     await ok("GET", "/v2/netemu/ready");

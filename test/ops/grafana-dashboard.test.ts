@@ -45,7 +45,9 @@ describe("the Grafana dashboard that ships in deploy/grafana", () => {
       expect(v?.datasource, name).to.deep.equal({ type: "prometheus", uid: "${datasource}" });
     }
     expect(variableQuery(vars.get("project")!)).to.include('instance=~"$instance"');
-    expect(variableQuery(vars.get("node")!)).to.include('project_id=~"$project"');
+    // Projects are chosen by the name users know (ADR 0085).
+    expect(variableQuery(vars.get("project")!)).to.match(/, project_name\)$/);
+    expect(variableQuery(vars.get("node")!)).to.include('project_name=~"$project"');
   });
 
   it("gives every panel but rows at least one query with a PromQL expression, through the data-source variable", () => {
@@ -75,11 +77,17 @@ describe("the Grafana dashboard that ships in deploy/grafana", () => {
     }
   });
 
+  it("names ports as their users do in every per-port legend (port_name, not port_number alone: ADR 0085)", () => {
+    const perPort = allPanels(d).flatMap((p) => p.targets ?? []).filter((t) => /port_number/.test(t.expr));
+    expect(perPort.length).to.be.above(3);
+    for (const t of perPort) expect((t as { legendFormat?: string }).legendFormat, t.expr).to.include("{{port_name}}").and.include("{{node_name}}");
+  });
+
   it("has panels for per-port rates, drops by reason, MAC tables, workers' loop delay, HTTP rate and latency, unwritten projects, login throttling and notification drops", () => {
     const exprs = dashboardQueries(d).map((q) => q.expr);
     const reads = (pattern: RegExp) => exprs.some((e) => pattern.test(e));
     for (const counter of ["receive_frames", "transmit_frames", "receive_bytes", "transmit_bytes"]) {
-      expect(reads(new RegExp(`sum by \\(node_name, port_number\\) \\(rate\\(netemu_port_${counter}_total`)), counter).to.equal(true);
+      expect(reads(new RegExp(`sum by \\(node_name, port_name, port_number\\) \\(rate\\(netemu_port_${counter}_total`)), counter).to.equal(true);
     }
     expect(reads(/sum by \(reason\) \(rate\(netemu_port_dropped_frames_total/), "drops by reason").to.equal(true);
     expect(reads(/netemu_mac_table_entries/), "MAC tables").to.equal(true);

@@ -135,7 +135,8 @@ describe("a real Prometheus scraping netemu, with the shipped rules, answering t
 
   it("answers each dashboard variable with the lab's server, project and switch", async () => {
     const vars = new Map(readDashboard().templating.list.map((v) => [v.name, v]));
-    const expected: Record<string, string> = { instance: target, project: PROJECT, node: "SW1" };
+    // The project by the name its users know (ADR 0085), not its id.
+    const expected: Record<string, string> = { instance: target, project: "ops", node: "SW1" };
     for (const [name, value] of Object.entries(expected)) {
       const { selector, label } = variableSelector(variableQuery(vars.get(name)!));
       const match = substitute(selector, { instance: ".*", project: ".*" });
@@ -150,7 +151,7 @@ describe("a real Prometheus scraping netemu, with the shipped rules, answering t
   it("runs every query of the dashboard, and those about the flowing traffic and the server's state give series", async () => {
     const queries = dashboardQueries(readDashboard()).map((q) => ({
       name: `${q.panel} ${q.refId}`,
-      promql: substitute(q.expr, { instance: target.replace(/\./g, "\\\\."), project: PROJECT, node: "SW1", __rate_interval: RATE_INTERVAL }),
+      promql: substitute(q.expr, { instance: target.replace(/\./g, "\\\\."), project: "ops", node: "SW1", __rate_interval: RATE_INTERVAL }),
     }));
     expect(queries.length).to.be.above(20);
     const answers = await until(
@@ -163,6 +164,7 @@ describe("a real Prometheus scraping netemu, with the shipped rules, answering t
     }
     const received = answers.find((a) => a.name === "Frames received per port A")!.answer.data!.result;
     expect(received.map((r) => r.metric["port_number"]).sort()).to.deep.equal(["0", "1"]);
+    expect(received.map((r) => r.metric["port_name"]).sort(), "ports by the names users know").to.deep.equal(["Ethernet0", "Ethernet1"]);
     expect(received.every((r) => Number(r.value[1]) > 0), "frames flow on both ports").to.equal(true);
     const drops = answers.find((a) => a.name === "Drops by reason A")!.answer.data!.result;
     expect(drops.map((r) => r.metric["reason"])).to.deep.equal(["runt"]);

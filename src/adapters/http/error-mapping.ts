@@ -1,5 +1,5 @@
-import type { ErrorOf, ErrorTag, NetemuError } from "../../application/errors.js";
-import { nodeKindName } from "../../domain/switching/compute-node.js";
+import type { ErrorOf, ErrorTag, NamedLinkEnd, NamedPort, NetemuError } from "../../application/errors.js";
+import { type HeldNio, nodeKindName } from "../../domain/switching/compute-node.js";
 import { filterProblemMessage } from "../shared/filter-messages.js";
 import { configurationMessage } from "../shared/configuration-messages.js";
 import { osReason } from "./os-reasons.js";
@@ -35,14 +35,15 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   NodeNotInProject: { status: 404, message: (error) => `Project ID ${error.projectId} doesn't belong to node ${error.nodeName}` },
   AdapterNotFound: { status: 404, message: (error) => `Adapter ${error.adapterNumber} doesn't exist on ${nodeKindName(error.nodeType)} ${error.nodeName}: its ports are all on adapter 0` },
   PortNotFound: { status: 404, message: (error) => `Port ${error.portNumber} doesn't exist on ${nodeKindName(error.nodeType)} ${error.nodeName}: it is not in ports_mapping` },
-  LinkPortNotFound: { status: 404, message: (error) => `Port ${error.adapterNumber}/${error.portNumber} for ${error.nodeName} not found` },
+  // GNS3's sentence first (clients and forum posts know it), then what the user can pick instead (ADR 0085).
+  LinkPortNotFound: { status: 404, message: (error) => `Port ${error.adapterNumber}/${error.portNumber} for ${error.nodeName} not found: ${portChoices(error.nodeName, error.ports)}` },
   NioTypeNotSupported: { status: 409, message: (error) => `NIO of type ${error.nioType} is not supported` },
   NodeTypeNotSupported: { status: 409, message: (error) => `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch and ethernet_hub nodes only` },
   NodeIdInUse: { status: 409, message: (error) => `Node ID ${error.nodeId} is already used by an ${nodeKindName(error.nodeType)}` },
   // GNS3's two wordings: its template handler's for GET, its project's for a node from a template.
   TemplateNotFound: { status: 404, message: (error) => error.use === "read" ? `Template ID ${error.templateId} doesn't exist` : `Template ${error.templateId} doesn't exist` },
   ComputeNotFound: { status: 404, message: (error) => `Compute ID ${error.computeId} doesn't exist` },
-  UdpConnectionFailed: { status: 409, exception: "DynamipsError", message: (error) => `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}` },
+  UdpConnectionFailed: { status: 409, exception: "NodeError", message: (error) => `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}` },
   // 409 as GNS3's "TAP interface tap0 is down": the host, not the request, lacks what the NIO needs.
   NioDeviceFailed: { status: 409, message: (error) => nioDeviceMessage(error) },
   NoFreeUdpPort: { status: 409, message: (error) => `Could not find a free port between ${error.start} and ${error.end}` },
@@ -51,7 +52,9 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   UdpPortCheckFailed: { status: 500, message: (error) => `Could not reserve a UDP port: binding ${error.address}:${error.port} failed with ${osReason(error.code, error.detail)}; no other port was tried, they would all fail alike` },
   SettingsFileFailed: { status: 500, message: (error) => `Could not ${error.operation} the settings file ${error.path}: ${osReason(error.code, error.detail)}` },
   DebugBundleUnwritable: { status: 500, message: (error) => `Could not write the debug bundle in ${error.path}: ${osReason(error.code, error.detail)}` },
-  NotLocalServer: { status: 403, message: (error) => `You can only ${error.action} a local server` },
+  NotLocalServer: { status: 403, message: (error) => (error.action === "load" ? "You can only load a project file on a local server (netemu serve --local)" : `You can only ${error.action} a local server`) },
+  // GNS3's 409 and wording for a .gns3 file it cannot read (its load_topology).
+  TopologyNotLoaded: { status: 409, message: (error) => `Could not load topology ${error.path}: ${error.reason}` },
   NodeAlreadyExists: { status: 400, message: (error) => `Node ID ${error.nodeId} already exists in this project` },
   LinkEndCount: { status: 400, message: (error) => `A link joins exactly 2 nodes, got ${error.count}` },
   DataLinkTypeNotSupported: { status: 400, message: (error) => `An ${nodeKindName(error.nodeType)} port captures DLT_EN10MB frames only, not ${error.dataLinkType}` },
@@ -62,10 +65,10 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   ProjectFull: { status: 409, message: (error) => `The project already has ${error.limit} ${error.what}, the most netemu allows in one project` },
   NoCaptureToStream: { status: 409, message: (_error) => "Nothing to stream because there is no packet capture active" },
   LinkNotCapturing: { status: 409, message: (_error) => "This link has no active packet capture" },
-  CaptureAlreadyActive: { status: 409, exception: "DynamipsError", message: (error) => `Port ${error.portNumber} has already a filter applied` },
+  CaptureAlreadyActive: { status: 409, exception: "NodeError", message: (error) => `Port ${error.portNumber} has already a filter applied` },
   FileNotFound: { status: 404, message: (_error) => "404: Not Found" },
-  PortNotFree: { status: 409, exception: "DynamipsError", message: (error) => `Port ${error.portNumber} isn't free` },
-  PortNotAllocated: { status: 409, exception: "DynamipsError", message: (error) => `Port ${error.portNumber} is not allocated` },
+  PortNotFree: { status: 409, exception: "NodeError", message: (error) => `Port ${error.portNumber} isn't free: ${nodeKindName(error.nodeType)} ${error.nodeName} already has ${heldNio(error.held)} on it; delete that NIO first (DELETE .../adapters/0/ports/${error.portNumber}/nio)` },
+  PortNotAllocated: { status: 409, exception: "NodeError", message: (error) => `Port ${error.portNumber} is not allocated` },
   NodeAlreadyConnected: { status: 409, exception: "NodeError", message: (error) => `Can't modify a ${error.nodeType === "ethernet_switch" ? "switch" : "hub"} already connected.` },
   // Not the request's fault and not for ever: 503, as for a server that cannot serve it now (ADR 0073).
   DataPlaneWorkerDown: {
@@ -81,13 +84,32 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   ProjectFileNameTooLong: { status: 400, message: (error) => `${error.what === "name" ? "File name" : "Path"} "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows${error.what === "path" ? " in this project's directory" : ""}` },
   PayloadTooLarge: { status: 413, message: (error) => error.what === "upload" ? `The file is larger than ${error.limit} bytes, the most one upload may be` : `The project's files would be larger than ${error.limit} bytes, the most one project may hold` },
   CannotConnectToItself: { status: 409, message: (_error) => "Cannot connect to itself" },
-  PortAlreadyUsed: { status: 409, message: (_error) => "Port is already used" },
+  PortAlreadyUsed: { status: 409, message: (error) => `Port is already used: ${namedEnd(error.port)} is an end of link ${error.linkId} to ${namedEnd(error.peer)}; delete that link first, or pick a free port` },
   ImpairmentTargetNotFound: { status: 404, message: (error) => `${error.what === "project" ? "Project" : error.what === "node" ? "Node" : "Port"} "${error.name}" not found${error.within === undefined ? " on this compute" : ` ${error.what === "port" ? "on" : "in"} ${error.within}`}` },
   ImpairmentTargetAmbiguous: { status: 409, message: (error) => `${error.count} ${error.what === "project" ? "projects" : "nodes"} are named "${error.name}": name the ${error.what} by its id` },
   ImpairmentsUnwritable: { status: 500, message: (error) => `Could not record the impairment change in ${error.path}: ${osReason(error.code, error.detail)}; nothing was changed` },
   ImpairmentDirectionMissing: { status: 400, message: (_error) => "An impairment needs at least one direction: in (frames from the port's peer) or out (frames to it)" },
   VersionMismatch: { status: 409, message: (error) => `Client version ${error.clientVersion} is not the same as server version ${error.serverVersion}` },
 };
+
+/** A link end as the user named it: `SW1 port 0/3 (Ethernet3)`. */
+function namedEnd(end: NamedLinkEnd): string {
+  return `${end.nodeName} port ${end.adapterNumber}/${end.portNumber} (${end.name})`;
+}
+
+/** The ports a node has, for a message: all of them when few, else the first and last few and the count. */
+function portChoices(nodeName: string, ports: readonly NamedPort[]): string {
+  if (ports.length === 0) return `${nodeName} has no ports`;
+  const one = (p: NamedPort) => `${p.adapterNumber}/${p.portNumber} (${p.name})`;
+  const shown = ports.length <= 8 ? ports.map(one).join(", ") : `${ports.slice(0, 4).map(one).join(", ")}, ... ${ports.slice(-2).map(one).join(", ")}`;
+  return `${nodeName} has ${ports.length === 1 ? "1 port" : `${ports.length} ports`}: ${shown}`;
+}
+
+/** A port's NIO, for a message: `a nio_udp (local UDP port 20001, to 127.0.0.1:10001)`. */
+function heldNio(nio: HeldNio): string {
+  if (nio.type === "nio_udp") return `a nio_udp (local UDP port ${nio.lport}, to ${nio.rhost}:${nio.rport})`;
+  return nio.type === "nio_null" ? "a nio_null" : `a ${nio.type} (${nio.device})`;
+}
 
 /** The status a refusal is answered with, by its tag alone. */
 export function refusalStatus(tag: ErrorTag): number {

@@ -5,7 +5,6 @@ import type { NetemuError } from "../../application/errors.js";
 import { toHttpError, type HttpError } from "./error-mapping.js";
 import { Readable } from "node:stream";
 import { gns3Json, gns3JsonArrayPieces } from "../shared/gns3-json.js";
-import { pythonRepr } from "../shared/python-repr.js";
 import { schemaMessage } from "./schema.js";
 import { noteAnswerMessage } from "./answer-log.js";
 
@@ -66,10 +65,10 @@ export class Exchange {
   decode<A>(codec: t.Type<A, unknown, unknown>, value: unknown = this.body): E.Either<Rejected, A> {
     const result = codec.decode(value);
     if (E.isRight(result)) return result;
-    const prefix = `JSON schema error with API request '${this.ctx.originalUrl}'`;
-    const reason = schemaMessage(result.left);
-    // The log line leaves the JSON data out: it may carry a password.
-    this.error({ status: 400, message: `${prefix} and JSON data '${pythonRepr(this.body)}': ${reason}` }, `${prefix}: ${reason}`);
+    // GNS3 puts the body in the message as a Python repr ("and JSON data '{'name': ...}'"); netemu
+    // leaves it out: the answer's `request` holds it as JSON, and the reason reads first (ADR 0085).
+    const message = `JSON schema error with API request '${this.ctx.originalUrl}': ${schemaMessage(result.left)}`;
+    this.error({ status: 400, message });
     return E.left({ _tag: "Rejected" });
   }
 

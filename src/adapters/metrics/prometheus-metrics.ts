@@ -9,13 +9,23 @@ import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../../application/p
 /** The label a request gets when no route answered it (unknown path, or refused by auth before routing). */
 const NO_ROUTE = "none";
 const NODE_STATUSES = ["started", "stopped", "suspended"] as const;
-const PORT_LABELS = ["project_id", "node_id", "node_name", "port_number"] as const;
+/**
+ * A port's series carry its ids and numbers (what dashboards built before issue 27 select on) and the
+ * names its users know (project, node, port: ADR 0085). A name is one value per id, so the names add
+ * no series; a rename starts a new series, as a new id would.
+ */
+const PORT_LABELS = ["project_id", "project_name", "node_id", "node_name", "port_number", "port_name"] as const;
+const NODE_LABELS = ["project_id", "project_name", "node_id", "node_name"] as const;
 const REQUEST_SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 type PortLabels = Record<(typeof PORT_LABELS)[number], string>;
 
 function portLabels(node: NodeFigures, portNumber: number): PortLabels {
-  return { project_id: node.projectId, node_id: node.nodeId, node_name: node.name, port_number: String(portNumber) };
+  return { ...nodeLabels(node), port_number: String(portNumber), port_name: node.portNames.get(portNumber) ?? String(portNumber) };
+}
+
+function nodeLabels(node: NodeFigures): Record<(typeof NODE_LABELS)[number], string> {
+  return { project_id: node.projectId, project_name: node.projectName, node_id: node.nodeId, node_name: node.name };
 }
 
 /**
@@ -102,10 +112,10 @@ export class PrometheusMetrics {
     new Gauge({
       name: "netemu_mac_table_entries",
       help: "Addresses learned in a switch's MAC table.",
-      labelNames: ["project_id", "node_id", "node_name"],
+      labelNames: NODE_LABELS,
       registers,
       collect: this.fromSnapshot(function (this: Gauge, s) {
-        for (const n of s.nodes) if (n.macTableEntries !== undefined) this.set({ project_id: n.projectId, node_id: n.nodeId, node_name: n.name }, n.macTableEntries);
+        for (const n of s.nodes) if (n.macTableEntries !== undefined) this.set(nodeLabels(n), n.macTableEntries);
       }),
     });
     new Gauge({

@@ -1,9 +1,11 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository, ProjectRepository } from "../../application/ports/repositories.js";
 import type { Logger } from "../../application/ports/system.js";
 import type { ProjectWrites, UnwrittenProject } from "../../application/ports/project-writes.js";
+import type { SkippedTopologyFile, TopologyFiles } from "../../application/ports/topology-files.js";
+import type { ErrorOf } from "../../application/errors.js";
 import type { FilterPrograms } from "../../application/filter-programs.js";
 import type { Project } from "../../domain/topology/project.js";
 import type { ControllerNode } from "../../domain/topology/node.js";
@@ -58,13 +60,13 @@ export interface ProjectStoreOptions {
 const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes` (regular-file.ts). */
-async function readProjectText(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly skip: string }> {
+async function readProjectText(file: string, maxBytes: number, missing: string): Promise<{ readonly text: string } | { readonly skip: string }> {
   const read = await readRegularFile(file, maxBytes);
   if ("text" in read) return { text: read.text };
   const unread = read.unread;
   switch (unread._tag) {
     case "missing":
-      return { skip: "gone while it was read" };
+      return { skip: missing };
     case "not-regular":
       return { skip: `${unread.kind}: only regular files are read as projects` };
     case "too-large":
@@ -73,6 +75,9 @@ async function readProjectText(file: string, maxBytes: number): Promise<{ readon
       return { skip: "replaced while it was read" };
   }
 }
+
+/** What reading one `.gns3` file came to: its project listed, the project already listed under its id, or why it was left out. */
+type FileRead = { readonly listed: Project } | { readonly known: Project; readonly listedFrom: string } | { readonly skipped: string };
 
 /** The error code of a failed write, its file and message. */
 interface FailedWrite {
@@ -99,7 +104,7 @@ interface Episode {
  * `flush()` waits until every file says what memory says, within a bound. At start the projects
  * found under projects_path are read back, closed.
  */
-export class Gns3ProjectStore implements ProjectWrites {
+export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
   readonly projects: ProjectRepository;
   readonly nodes: NodeRepository;
   readonly links: LinkRepository;
@@ -112,6 +117,8 @@ export class Gns3ProjectStore implements ProjectWrites {
   private readonly writing = new Map<string, Promise<void>>();
   private readonly episodes = new Map<string, Episode>();
   private readonly failures = new Map<string, number>();
+  /** Files and directories left out at start, by path (a file loaded since is taken off). */
+  private readonly skippedFiles = new Map<string, string>();
   private readonly sleeping = new Set<AbortController>();
   private readonly loaded: Promise<void>;
   /** Set when flush() gave up on writes that kept failing: retries stop, so that the process can end. */
@@ -199,6 +206,20 @@ export class Gns3ProjectStore implements ProjectWrites {
       waitedMs: this.flushTimeoutMs,
       projects: this.unwritten().map((u) => ({ projectId: u.projectId, file: u.file, code: u.code, since: u.since.toISOString() })),
     });
+  }
+
+  async skipped(): Promise<readonly SkippedTopologyFile[]> {
+    await this.loaded;
+    return [...this.skippedFiles].map(([path, reason]) => ({ path, reason }));
+  }
+
+  async read(path: string): Promise<E.Either<ErrorOf<"TopologyNotLoaded">, Project>> {
+    await this.loaded;
+    const file = resolve(path);
+    const read = await this.loadFile(dirname(file), basename(file), "no such file");
+    if ("skipped" in read) return E.left({ _tag: "TopologyNotLoaded", path, reason: read.skipped });
+    this.skippedFiles.delete(file);
+    return E.right("listed" in read ? read.listed : read.known);
   }
 
   unwritten(): readonly UnwrittenProject[] {
@@ -314,14 +335,24 @@ export class Gns3ProjectStore implements ProjectWrites {
         files = (await readdir(path)).filter(isProjectFile).sort();
       } catch (err) {
         this.logger.warn("project directory skipped", { path, reason: (err as Error).message });
+        this.skippedFiles.set(path, `the directory could not be read: ${(err as Error).message}`);
         continue;
       }
       for (const filename of files) {
+        const file = join(path, filename);
         try {
-          await this.loadFile(path, filename);
+          const read = await this.loadFile(path, filename);
+          if ("skipped" in read) {
+            this.logger.warn("project file skipped", { file, reason: read.skipped });
+            this.skippedFiles.set(file, read.skipped);
+          } else if ("known" in read) {
+            this.logger.warn("project file skipped: its project id is already listed", { file, projectId: read.known.projectId, listedFrom: read.listedFrom });
+            this.skippedFiles.set(file, `its project id ${read.known.projectId} is already listed, from ${read.listedFrom}`);
+          }
         } catch (err) {
           // A defect reading one file (not a refusal: those are values) must not cost the others.
-          this.logger.error("project file skipped: reading it failed", { file: join(path, filename), reason: (err as Error).stack ?? String(err) });
+          this.logger.error("project file skipped: reading it failed", { file, reason: (err as Error).stack ?? String(err) });
+          this.skippedFiles.set(file, `reading it failed: ${(err as Error).message}`);
         }
       }
     }
@@ -342,40 +373,29 @@ export class Gns3ProjectStore implements ProjectWrites {
     return undefined;
   }
 
-  private async loadFile(path: string, filename: string): Promise<void> {
+  /** Reads one file and lists its project, or says why not; the caller logs and records a skip. */
+  private async loadFile(path: string, filename: string, missing = "gone while it was read"): Promise<FileRead> {
     const file = join(path, filename);
     let read: Awaited<ReturnType<typeof readProjectText>>;
     try {
-      read = await readProjectText(file, this.maxFileBytes);
+      read = await readProjectText(file, this.maxFileBytes, missing);
     } catch (err) {
-      this.logger.warn("project file skipped", { file, reason: (err as Error).message });
-      return;
+      return { skipped: (err as Error).message };
     }
-    if ("skip" in read) {
-      this.logger.warn("project file skipped", { file, reason: read.skip });
-      return;
-    }
+    if ("skip" in read) return { skipped: read.skip };
     const text = read.text;
     const parsed = parseProjectFile(text, path, filename, { maxNodes: this.maxNodes });
-    if (E.isLeft(parsed)) {
-      this.logger.warn("project file skipped", { file, reason: describeProblem(parsed.left) });
-      return;
-    }
+    if (E.isLeft(parsed)) return { skipped: describeProblem(parsed.left) };
     const uncompilable = await this.uncompilable(parsed.right.links);
-    if (uncompilable !== undefined) {
-      this.logger.warn("project file skipped", { file, reason: uncompilable });
-      return;
-    }
+    if (uncompilable !== undefined) return { skipped: uncompilable };
     const { project, nodes, links } = parsed.right;
     const known = await this.projectRecords.get(project.projectId);
-    if (known !== undefined) {
-      this.logger.warn("project file skipped: its project id is already listed", { file, projectId: project.projectId, listedFrom: join(known.path, known.filename) });
-      return;
-    }
+    if (known !== undefined) return { known, listedFrom: join(known.path, known.filename) };
     await this.projectRecords.save(project);
     for (const node of nodes) await this.nodeRecords.save(node);
     for (const link of links) await this.linkRecords.save(link);
     this.writtenFiles.set(project.projectId, file);
     if (project.unsupportedNodeTypes.length > 0) this.logger.warn("project listed, but it has nodes netemu does not run", { file, nodeTypes: project.unsupportedNodeTypes });
+    return { listed: project };
   }
 }

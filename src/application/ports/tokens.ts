@@ -33,6 +33,7 @@ export const TOKENS = {
   NetworkInterfaces: Symbol("NetworkInterfaces"),
   ProjectFiles: Symbol("ProjectFiles"),
   ProjectWrites: Symbol("ProjectWrites"),
+  TopologyFiles: Symbol("TopologyFiles"),
   DataPlaneHealth: Symbol("DataPlaneHealth"),
   ImpairmentStore: Symbol("ImpairmentStore"),
 } as const;

@@ -43,6 +43,8 @@ import { ListProjects } from "./controller/list-projects.js";
 import { DeleteProject } from "./controller/delete-project.js";
 import { OpenProject } from "./controller/open-project.js";
 import { OpenAutoOpenProjects } from "./controller/open-auto-open-projects.js";
+import { LoadProject } from "./controller/load-project.js";
+import { ListSkippedTopologies } from "./controller/list-skipped-topologies.js";
 import { CloseProject } from "./controller/close-project.js";
 import { CreateNode } from "./controller/create-node.js";
 import { GetNode } from "./controller/get-node.js";
@@ -121,6 +123,9 @@ export const USE_CASES = {
   deleteProject: DeleteProject,
   openProject: OpenProject,
   openAutoOpenProjects: OpenAutoOpenProjects,
+  // GNS3's POST /v2/projects/load, and the .gns3 files left out at start (issue 27, ADR 0085).
+  loadProject: LoadProject,
+  listSkippedTopologies: ListSkippedTopologies,
   closeProject: CloseProject,
   createNode: CreateNode,
   getNode: GetNode,
@@ -159,6 +164,7 @@ export const USE_CASES = {
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
+export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {

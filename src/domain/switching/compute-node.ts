@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
-import { NIO_TYPES, type Nio, type NioProblem, parseNio } from "./nio.js";
+import { NIO_TYPES, type Nio, type NioProblem, deviceOf, parseNio } from "./nio.js";
 import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
-import { COMPUTE_NODE_TYPES, type ComputeNodeType, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
+import { COMPUTE_NODE_TYPES, type ComputeNodeType, type HeldNio, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
 import { parseSwitchPorts, portsMappingEqual } from "./port.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
@@ -10,7 +10,7 @@ import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 // What every node kind shares lives in node-kind.ts, which the switch and the hub import without this module.
 export { COMPUTE_NODE_TYPES, nodeKindName } from "./node-kind.js";
-export type { ComputeNodeType, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
+export type { ComputeNodeType, HeldNio, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
 
 /** A switching node on the compute: an 802.1Q switch or a hub, each with NIOs on its ports. */
 export type ComputeNode = EthernetSwitch | EthernetHub;
@@ -28,7 +28,12 @@ function withNios<N extends ComputeNode>(node: N, change: (nios: Map<number, Nio
 export function attachNio<N extends ComputeNode>(node: N, portNumber: number, nio: Nio): E.Either<PortNotFound | PortNotFree, N> {
   // Unlike Dynamips, a port outside ports_mapping has no VLAN to forward in, so it is refused.
   if (!hasPort(node, portNumber)) return E.left({ _tag: "PortNotFound", portNumber, nodeName: node.name, nodeType: node.nodeType });
-  if (node.nios.has(portNumber)) return E.left({ _tag: "PortNotFree", portNumber });
+  const held = node.nios.get(portNumber);
+  if (held !== undefined) {
+    const summary: HeldNio =
+      held.type === "nio_udp" ? { type: held.type, lport: held.lport, rhost: held.rhost, rport: held.rport } : held.type === "nio_null" ? { type: held.type } : { type: held.type, device: deviceOf(held) };
+    return E.left({ _tag: "PortNotFree", portNumber, nodeName: node.name, nodeType: node.nodeType, held: summary });
+  }
   return E.right(withNios(node, (nios) => nios.set(portNumber, nio)));
 }
 

@@ -13,7 +13,19 @@ export type ComputeNodeType = (typeof COMPUTE_NODE_TYPES)[number];
  */
 export type NodeStatus = "started" | "stopped" | "suspended";
 
-export type PortNotFree = { readonly _tag: "PortNotFree"; readonly portNumber: number };
+/** A NIO added on a port that has one: the node and the NIO it holds, so that the message can name them. */
+export type PortNotFree = {
+  readonly _tag: "PortNotFree";
+  readonly portNumber: number;
+  readonly nodeName: string;
+  readonly nodeType: ComputeNodeType;
+  readonly held: HeldNio;
+};
+/** What a port's NIO is, as a message shows it: its kind and, for UDP, its two addresses. */
+export type HeldNio =
+  | { readonly type: "nio_udp"; readonly lport: number; readonly rhost: string; readonly rport: number }
+  | { readonly type: "nio_tap" | "nio_ethernet"; readonly device: string }
+  | { readonly type: "nio_null" };
 export type PortNotAllocated = { readonly _tag: "PortNotAllocated"; readonly portNumber: number };
 export type PortNotFound = { readonly _tag: "PortNotFound"; readonly portNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType };
 export type NodeAlreadyConnected = { readonly _tag: "NodeAlreadyConnected"; readonly nodeType: ComputeNodeType };

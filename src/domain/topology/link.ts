@@ -45,7 +45,8 @@ export interface LinkEndpoint {
 
 export type LinkRuleViolation =
   | { readonly _tag: "CannotConnectToItself" }
-  | { readonly _tag: "PortAlreadyUsed"; readonly endpoint: LinkEndpoint };
+  /** `endpoint` is an end of `link` already: the use case names both for the user. */
+  | { readonly _tag: "PortHeldByLink"; readonly endpoint: LinkEndpoint; readonly link: Link };
 
 const sameEndpoint = (a: LinkEndpoint, b: LinkEndpoint): boolean =>
   a.nodeId === b.nodeId && a.adapterNumber === b.adapterNumber && a.portNumber === b.portNumber;
@@ -57,9 +58,8 @@ export function checkNewLink(
 ): E.Either<LinkRuleViolation, void> {
   if (sameEndpoint(ends[0], ends[1])) return E.left({ _tag: "CannotConnectToItself" });
   for (const end of ends) {
-    if (existing.some((l) => l.nodes.some((n) => sameEndpoint(n, end)))) {
-      return E.left({ _tag: "PortAlreadyUsed", endpoint: end });
-    }
+    const holder = existing.find((l) => l.nodes.some((n) => sameEndpoint(n, end)));
+    if (holder !== undefined) return E.left({ _tag: "PortHeldByLink", endpoint: end, link: holder });
   }
   return E.right(undefined);
 }

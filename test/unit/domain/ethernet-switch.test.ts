@@ -22,7 +22,9 @@ describe("Ethernet switch ports and NIOs", () => {
   it("refuses a busy port, a port outside ports_mapping, and detaching an empty port", () => {
     const once = attachNio(sw, 3, udp);
     if (E.isLeft(once)) throw new Error("first attach must work");
-    expect(attachNio(once.right, 3, udp)).to.deep.equal(E.left({ _tag: "PortNotFree", portNumber: 3 }));
+    expect(attachNio(once.right, 3, udp), "naming the node and the NIO the port holds").to.deep.equal(
+      E.left({ _tag: "PortNotFree", portNumber: 3, nodeName: "SW1", nodeType: "ethernet_switch", held: { type: "nio_udp", lport: 20000, rhost: "127.0.0.1", rport: 20001 } }),
+    );
     expect(attachNio(sw, 8, udp)).to.deep.equal(E.left({ _tag: "PortNotFound", portNumber: 8, nodeName: "SW1", nodeType: "ethernet_switch" }));
     expect(detachNio(sw, 3)).to.deep.equal(E.left({ _tag: "PortNotAllocated", portNumber: 3 }));
     expect(replaceNio(sw, 3, udp)).to.deep.equal(E.left({ _tag: "PortNotAllocated", portNumber: 3 }));
@@ -54,9 +56,9 @@ describe("links", () => {
     nodes: [{ ...end("a", 1), label: { text: "0/1" }, udpPort: 1 }, { ...end("b", 1), label: { text: "0/1" }, udpPort: 2 }],
   };
 
-  it("refuses a link from a port to itself and a port another link holds", () => {
+  it("refuses a link from a port to itself and a port another link holds, naming the link that holds it", () => {
     expect(checkNewLink([end("a", 2), end("a", 2)], [])).to.deep.equal(E.left({ _tag: "CannotConnectToItself" }));
-    expect(checkNewLink([end("c", 1), end("b", 1)], [existing])).to.deep.equal(E.left({ _tag: "PortAlreadyUsed", endpoint: end("b", 1) }));
+    expect(checkNewLink([end("c", 1), end("b", 1)], [existing])).to.deep.equal(E.left({ _tag: "PortHeldByLink", endpoint: end("b", 1), link: existing }));
     expect(E.isRight(checkNewLink([end("a", 2), end("b", 2)], [existing]))).to.equal(true);
   });
 });

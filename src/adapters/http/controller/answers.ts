@@ -40,6 +40,9 @@ export const ProjectAnswer = jsonClosedObject(
   {},
 );
 
+/** A `.gns3` file (or a directory) netemu left out at start, and why (netemu's own, ADR 0085). */
+export const SkippedTopologyAnswer = jsonClosedObject("SkippedTopologyFile", { path: string, reason: string }, {});
+
 export const ProjectStatsAnswer = jsonClosedObject("ProjectStats", { drawings: integer, links: integer, nodes: integer, snapshots: integer }, {});
 
 export const ComputeAnswer = jsonClosedObject(

@@ -8,6 +8,9 @@ export const ProjectCreateBody = jsonClosedObject(
   { project_id: Uuid, path: jsonString(), ...projectSettingsFields, variables: t.unknown },
 );
 
+/** GNS3 2.2's PROJECT_LOAD_SCHEMA: the path of a `.gns3` file on the server. */
+export const ProjectLoadBody = jsonClosedObject("ProjectLoad", { path: jsonString({ minLength: 1 }) }, {});
+
 export const Label = jsonClosedObject(
   "Label",
   { text: jsonString() },

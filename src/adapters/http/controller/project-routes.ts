@@ -1,15 +1,17 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { SkippedTopologyFile } from "../../../application/ports/topology-files.js";
 import { CREATE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/create-project.js";
 import { GET_PROJECT_REFUSALS } from "../../../application/use-cases/controller/get-project.js";
 import { DELETE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/delete-project.js";
 import { OPEN_PROJECT_REFUSALS } from "../../../application/use-cases/controller/open-project.js";
 import { CLOSE_PROJECT_REFUSALS } from "../../../application/use-cases/controller/close-project.js";
 import { GET_PROJECT_STATS_REFUSALS } from "../../../application/use-cases/controller/get-project-stats.js";
+import { LOAD_PROJECT_REFUSALS } from "../../../application/use-cases/controller/load-project.js";
 import type { ApiRouter } from "../api-router.js";
 import { empty, json, list, route } from "../route.js";
-import { ProjectCreateBody } from "./codecs.js";
-import { ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
+import { ProjectCreateBody, ProjectLoadBody } from "./codecs.js";
+import { ProjectAnswer, ProjectStatsAnswer, SkippedTopologyAnswer } from "./answers.js";
 import { presentProject, presentProjectStats } from "./presenters.js";
 
 const PROJECT = "/v2/projects/{project_id}";
@@ -86,6 +88,25 @@ export const CONTROLLER_PROJECT_ROUTES = {
     refusals: CLOSE_PROJECT_REFUSALS,
     run: (uc, { params }) => uc.closeProject.execute({ projectId: params.project_id }),
     answer: empty(204),
+  }),
+  // GNS3 2.2: a local server opens the .gns3 file at a path of its own file system (ADR 0085).
+  load: route({
+    name: "controller.project.load",
+    method: "POST",
+    path: "/v2/projects/load",
+    body: ProjectLoadBody,
+    refusals: LOAD_PROJECT_REFUSALS,
+    run: (uc, { body }) => uc.loadProject.execute({ path: body.path }),
+    answer: json(201, ProjectAnswer, presentProject),
+  }),
+  // netemu's own: the .gns3 files read at start and left out, with why (ADR 0085).
+  skipped: route({
+    name: "netemu.projects.skipped",
+    method: "GET",
+    path: "/v2/netemu/projects/skipped",
+    refusals: [],
+    run: async (uc) => E.right(await uc.listSkippedTopologies.execute()),
+    answer: list(200, SkippedTopologyAnswer, (s: SkippedTopologyFile) => ({ path: s.path, reason: s.reason })),
   }),
   stats: route({
     name: "controller.project.stats",

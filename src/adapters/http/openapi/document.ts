@@ -15,7 +15,7 @@ const ERROR_SCHEMA: JsonSchema = {
   properties: {
     message: { type: "string" },
     status: { type: "integer" },
-    exception: { type: "string", description: "GNS3's exception name, for some 409s (DynamipsError, ...)" },
+    exception: { type: "string", description: "GNS3's exception class name, for a node's 409s (NodeError: netemu runs no Dynamips)" },
     method: { type: "string", description: "400 only" },
     path: { type: "string", description: "400 only: the route's template" },
     request: { description: "400 only: the body as received, query parameters merged in" },

@@ -8,6 +8,17 @@ const V3_PREFIX = "/v3/";
 
 export const isV3Path = (path: string): boolean => path.startsWith(V3_PREFIX);
 
+const isV3ComputePath = (path: string): boolean => path === "/v3/compute" || path.startsWith("/v3/compute/");
+
+/**
+ * A /v3 path outside /v3/compute is GNS3 3.x's controller API (`/v3/projects`, `/v3/templates`,
+ * `/v3/access/users/login` ...), which netemu does not serve: a 404 that says so and where to go,
+ * before any credentials are asked for (a 401 there would say the path exists behind a login).
+ */
+export function v3ControllerPathMessage(path: string): string {
+  return `${path} is GNS3 3.x's controller API, which netemu does not serve: netemu serves GNS3 3.x's compute API under /v3/compute (add netemu to a GNS3 3.x controller as a compute), and its own controller on the GNS3 2.2 API (/v2/projects ...)`;
+}
+
 export const V3_AUTH_OFF_MESSAGE =
   "This netemu checks no credentials and serves /v3/compute only when told so: start it with --auth --user gns3 --password SECRET (the controller's compute_username and compute_password), or with --v3-no-auth";
 
@@ -27,6 +38,7 @@ function refuse(ctx: Context, status: number, message: string): void {
 export function v3ComputeAuth(gate: LoginGate, v3: V3Settings): Middleware {
   return async (ctx, next) => {
     if (!isV3Path(ctx.path)) return next();
+    if (!isV3ComputePath(ctx.path)) return refuse(ctx, 404, v3ControllerPathMessage(ctx.path));
     if (!gate.settings.enabled) {
       if (v3.noAuth) return next();
       return refuse(ctx, 401, V3_AUTH_OFF_MESSAGE);

@@ -8,11 +8,15 @@ import type { LinkRepository, NodeRepository } from "../../ports/repositories.js
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type ErrorOf, type NamedLinkEnd, type NamedPort, type Refusal } from "../../errors.js";
+import type { ControllerNode } from "../../../domain/topology/node.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
+
+/** A node's ports as its user names them (switch and hub ports are all on adapter 0). */
+const namedPorts = (node: ControllerNode): NamedPort[] => node.portsMapping.map((p) => ({ adapterNumber: 0, portNumber: p.port_number, name: p.name }));
 
 /** What CreateLink can answer instead of its result. */
 export const CREATE_LINK_REFUSALS = [
@@ -69,6 +73,18 @@ export class CreateLink {
     return E.isLeft(compiled) ? compiled : parsed;
   }
 
+  /** GNS3's "Port is already used", naming the port, the link holding it and that link's other end. */
+  private async portAlreadyUsed(projectId: string, endpoint: LinkEndpoint, holder: Link): Promise<ErrorOf<"PortAlreadyUsed">> {
+    const named = async (end: LinkEndpoint): Promise<NamedLinkEnd> => {
+      const node = await this.nodes.get(projectId, end.nodeId);
+      const name = node?.portsMapping.find((p) => p.port_number === end.portNumber)?.name ?? `${end.adapterNumber}/${end.portNumber}`;
+      return { nodeName: node?.name ?? end.nodeId, adapterNumber: end.adapterNumber, portNumber: end.portNumber, name };
+    };
+    const same = (n: LinkEndpoint) => n.nodeId === endpoint.nodeId && n.adapterNumber === endpoint.adapterNumber && n.portNumber === endpoint.portNumber;
+    const peer = holder.nodes.find((n) => !same(n)) ?? holder.nodes[1];
+    return { _tag: "PortAlreadyUsed", port: await named(endpoint), linkId: holder.linkId, peer: await named(peer) };
+  }
+
   execute({ projectId, ...input }: CreateLinkInput & { readonly projectId: string }): Promise<E.Either<CreateLinkError, Link>> {
     return this.lock.run(`project:${projectId}`, async () => {
       const project = await this.lookup.openedProject(projectId);
@@ -81,12 +97,12 @@ export class CreateLink {
         const node = await this.nodes.get(projectId, end.nodeId);
         if (node === undefined) return E.left({ _tag: "NodeNotFound", nodeId: end.nodeId });
         if (end.adapterNumber !== 0 || !node.portsMapping.some((p) => p.port_number === end.portNumber)) {
-          return E.left({ _tag: "LinkPortNotFound", adapterNumber: end.adapterNumber, portNumber: end.portNumber, nodeName: node.name });
+          return E.left({ _tag: "LinkPortNotFound", adapterNumber: end.adapterNumber, portNumber: end.portNumber, nodeName: node.name, ports: namedPorts(node) });
         }
       }
       const existing = await this.links.listByProject(projectId);
       const rule = checkNewLink([a, b], existing);
-      if (E.isLeft(rule)) return rule;
+      if (E.isLeft(rule)) return rule.left._tag === "CannotConnectToItself" ? E.left(rule.left) : E.left(await this.portAlreadyUsed(projectId, rule.left.endpoint, rule.left.link));
       if (existing.length >= CONFIGURATION_LIMITS.linksPerProject) return E.left({ _tag: "ProjectFull", what: "links", limit: CONFIGURATION_LIMITS.linksPerProject });
       const filters = await this.filters(input.filters, "filters");
       if (E.isLeft(filters)) return filters;

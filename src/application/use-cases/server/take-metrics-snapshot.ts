@@ -9,8 +9,12 @@ import { TOKENS } from "../../ports/tokens.js";
 /** One switch or hub of the compute, with the live figures of its data plane. */
 export interface NodeFigures {
   readonly projectId: string;
+  /** The compute project's name, as its controller gave it (the id when the project is gone meanwhile). */
+  readonly projectName: string;
   readonly nodeId: string;
   readonly name: string;
+  /** Each port's name from ports_mapping (`Ethernet0`), by port number. */
+  readonly portNames: ReadonlyMap<number, string>;
   readonly nodeType: ComputeNodeType;
   readonly status: NodeStatus;
   /** Learned addresses in a switch's MAC table; a hub has none. */
@@ -55,6 +59,7 @@ export class TakeMetricsSnapshot {
 
   async execute(): Promise<MetricsSnapshot> {
     const [projects, computeProjects, nodes, dataPlaneLoops] = await Promise.all([this.projects.list(), this.computeProjects.list(), this.nodes.list(), this.threads.eventLoopDelays()]);
+    const projectNames = new Map(computeProjects.map((p) => [p.projectId, p.name]));
     const controllerProjects: Record<ProjectStatus, number> = { opened: 0, closed: 0 };
     for (const p of projects) controllerProjects[p.status]++;
     const links = (await Promise.all(projects.map((p) => this.links.listByProject(p.projectId)))).reduce((n, l) => n + l.length, 0);
@@ -65,13 +70,14 @@ export class TakeMetricsSnapshot {
       computeProjects: computeProjects.length,
       links,
       nios,
-      nodes: await Promise.all(nodes.map((n) => this.figuresOf(n))),
+      nodes: await Promise.all(nodes.map((n) => this.figuresOf(n, projectNames.get(n.projectId) ?? n.projectId))),
       dataPlaneLoops,
     };
   }
 
-  private async figuresOf(node: ComputeNode): Promise<NodeFigures> {
-    const record = { projectId: node.projectId, nodeId: node.nodeId, name: node.name, nodeType: node.nodeType, status: node.status };
+  private async figuresOf(node: ComputeNode, projectName: string): Promise<NodeFigures> {
+    const portNames = new Map(node.portsMapping.map((p) => [p.port_number, p.name] as const));
+    const record = { projectId: node.projectId, projectName, nodeId: node.nodeId, name: node.name, portNames, nodeType: node.nodeType, status: node.status };
     const isSwitch = node.nodeType === "ethernet_switch";
     try {
       const [ports, macTable] = await Promise.all([this.dataPlane.counters(node.nodeId), isSwitch ? this.dataPlane.macTable(node.nodeId) : undefined]);

@@ -35,8 +35,15 @@ module.exports = {
       name: "application-depends-inward",
       comment: "use cases and the data plane depend on the domain and their own ports only",
       severity: "error",
-      from: { path: "^dist/application/" },
+      from: { path: "^dist/application/", pathNot: "^dist/application/labs/" },
       to: { pathNot: ["^dist/application/", "^dist/domain/", "node_modules/fp-ts/", "node_modules/tsyringe/", "node_modules/reflect-metadata/"] },
+    },
+    {
+      name: "lab-files-are-parsed-without-io",
+      comment: "a lab file is parsed, checked and planned in the application (ADR 0084): with yaml and io-ts, which do no I/O, and nothing of the adapters",
+      severity: "error",
+      from: { path: "^dist/application/labs/" },
+      to: { pathNot: ["^dist/application/labs/", "^dist/domain/", "node_modules/fp-ts/", "node_modules/io-ts/", "node_modules/yaml/"] },
     },
     {
       name: "use-cases-reach-the-data-plane-through-its-port",

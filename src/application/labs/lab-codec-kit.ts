@@ -260,9 +260,16 @@ export function tagged(tag: string, branches: Readonly<Record<string, t.Mixed>>,
 
 type JsonSchema = Record<string, unknown>;
 
-/** The JSON Schema (draft 2020-12) a codec built here stands for. */
-export function jsonSchemaOf(codec: t.Mixed): JsonSchema {
+/**
+ * The JSON Schema (draft 2020-12) a codec built here stands for; a codec named in `refs` (other than the one
+ * asked for) is written as a `$ref` to `#/$defs/<name>`, so a part used in several places is written once.
+ */
+export function jsonSchemaOf(codec: t.Mixed, refs: ReadonlyMap<t.Mixed, string> = new Map()): JsonSchema {
   const s = shapeOf(codec);
+  const of = (inner: t.Mixed): JsonSchema => {
+    const name = refs.get(inner);
+    return name === undefined ? jsonSchemaOf(inner, refs) : { $ref: `#/$defs/${name}` };
+  };
   const described = (schema: JsonSchema): JsonSchema => ("description" in s && s.description !== undefined ? { description: s.description, ...schema } : schema);
   switch (s.kind) {
     case "string":
@@ -276,26 +283,26 @@ export function jsonSchemaOf(codec: t.Mixed): JsonSchema {
     case "const":
       return { const: s.value };
     case "array":
-      return described({ type: "array", items: jsonSchemaOf(s.item), ...(s.minItems === undefined ? {} : { minItems: s.minItems }), ...(s.maxItems === undefined ? {} : { maxItems: s.maxItems }) });
+      return described({ type: "array", items: of(s.item), ...(s.minItems === undefined ? {} : { minItems: s.minItems }), ...(s.maxItems === undefined ? {} : { maxItems: s.maxItems }) });
     case "tuple":
-      return described({ type: "array", prefixItems: s.items.map(jsonSchemaOf), items: false, minItems: s.minItems, maxItems: s.items.length });
+      return described({ type: "array", prefixItems: s.items.map(of), items: false, minItems: s.minItems, maxItems: s.items.length });
     case "object":
       return described({
         type: "object",
-        properties: Object.fromEntries([...Object.entries(s.required), ...Object.entries(s.optional)].map(([k, c]) => [k, jsonSchemaOf(c)])),
+        properties: Object.fromEntries([...Object.entries(s.required), ...Object.entries(s.optional)].map(([k, c]) => [k, of(c)])),
         ...(Object.keys(s.required).length === 0 ? {} : { required: Object.keys(s.required) }),
         additionalProperties: false,
       });
     case "map":
-      return described({ type: "object", propertyNames: { pattern: s.keyPattern.source }, additionalProperties: jsonSchemaOf(s.value) });
+      return described({ type: "object", propertyNames: { pattern: s.keyPattern.source }, additionalProperties: of(s.value) });
     case "anyOf":
-      return described({ anyOf: s.branches.map(jsonSchemaOf) });
+      return described({ anyOf: s.branches.map(of) });
     case "tagged":
       return described({
         type: "object",
         required: [s.tag],
         properties: { [s.tag]: { enum: Object.keys(s.branches) } },
-        allOf: Object.entries(s.branches).map(([value, branch]) => ({ if: { properties: { [s.tag]: { const: value } } }, then: jsonSchemaOf(branch) })),
+        allOf: Object.entries(s.branches).map(([value, branch]) => ({ if: { properties: { [s.tag]: { const: value } } }, then: of(branch) })),
       });
   }
 }

@@ -181,11 +181,20 @@ export const LabCodec = object(
 export type RawLab = t.TypeOf<typeof LabCodec>;
 export type RawLink = t.TypeOf<typeof LabLinkCodec>;
 
+/** Parts of the schema written once under $defs: a link's three filter objects. */
+const SHARED = new Map<t.Mixed, string>([[FiltersCodec, "Filters"]]);
+
 /** The JSON Schema of a lab file, shipped as schemas/lab.schema.json (a test checks the file is this). */
 export function labJsonSchema(): Record<string, unknown> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "netemu lab",
-    ...jsonSchemaOf(LabCodec),
+    ...jsonSchemaOf(LabCodec, SHARED),
+    $defs: Object.fromEntries([...SHARED].map(([codec, name]) => [name, jsonSchemaOf(codec)])),
   };
+}
+
+/** The schema file's text: what `npm run schema:lab` writes and the test compares. */
+export function labSchemaText(): string {
+  return `${JSON.stringify(labJsonSchema(), null, 2)}\n`;
 }

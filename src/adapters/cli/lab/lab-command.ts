@@ -229,7 +229,7 @@ async function save(c: Context, arg: string, schema: string | undefined): Promis
   const lab = labOfProject(read.right);
   if (E.isLeft(lab)) return fail(c.err, `lab ${terminalText(project.right.name)} cannot be written as a lab file: ${terminalText(lab.left.what)}`, 1);
   const header = [...(schema === undefined ? [] : [`yaml-language-server: $schema=${schema}`]), `netemu lab file (docs/labs.md), saved from project ${project.right.projectId}`];
-  c.out(renderLab(lab.right, header).trimEnd());
+  for (const line of renderLab(lab.right, header).trimEnd().split("\n")) c.out(line);
   return 0;
 }
 

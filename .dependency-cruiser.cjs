@@ -57,7 +57,21 @@ module.exports = {
       comment: "each adapter (http, persistence, transport, ...) stands on the ports; only the composition roots join them (createNetemu's, and a data-plane worker thread's own, threads/data-plane/data-plane-worker, ADR 0078); adapters/shared holds what several of them say alike (GNS3's JSON layout, the wording of a refusal)",
       severity: "error",
       from: { path: "^dist/adapters/([^/]+)/", pathNot: "^dist/adapters/threads/data-plane/data-plane-worker\\.js$" },
-      to: { path: "^dist/adapters/[^/]+/", pathNot: ["^dist/adapters/$1/", "^dist/adapters/shared/"] },
+      to: { path: "^dist/adapters/[^/]+/", pathNot: ["^dist/adapters/$1/", "^dist/adapters/shared/", "^dist/adapters/http/"] },
+    },
+    {
+      name: "only-the-cli-is-a-client-of-the-http-routes",
+      comment: "the CLI calls the API through its route values (ADR 0080: route-client.ts), so it may import the HTTP adapter's route declarations; no other adapter imports the HTTP adapter",
+      severity: "error",
+      from: { path: "^dist/adapters/", pathNot: ["^dist/adapters/http/", "^dist/adapters/cli/", "^dist/adapters/composition-root\\.js$"] },
+      to: { path: "^dist/adapters/http/" },
+    },
+    {
+      name: "the-cli-never-runs-the-http-server",
+      comment: "a client of the routes needs their values, not the server that serves them (Koa app, router, exchange)",
+      severity: "error",
+      from: { path: "^dist/adapters/cli/" },
+      to: { path: "^dist/adapters/http/(app|api-router|http-server|exchange|upgrade-dispatch)\\.js$" },
     },
     {
       name: "shared-adapter-code-is-a-leaf",

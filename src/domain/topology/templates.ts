@@ -48,10 +48,12 @@ export const GNS3_BUILTIN_TEMPLATES: readonly NodeTemplate[] = [
 /** A template whose nodes netemu runs, with its node type narrowed. */
 export interface RunnableTemplate extends NodeTemplate {
   readonly templateType: NodeType;
+  /** netemu makes a node from the template's type alone: GNS3's switch and hub templates carry no properties. */
+  readonly properties?: undefined;
 }
 
 export function isRunnable(template: NodeTemplate): template is RunnableTemplate {
-  return (SUPPORTED_NODE_TYPES as readonly string[]).includes(template.templateType);
+  return (SUPPORTED_NODE_TYPES as readonly string[]).includes(template.templateType) && template.properties === undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "../schema.js";
+import { jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
 import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
@@ -22,6 +22,18 @@ export const Label = jsonClosedObject(
 /** A node's `properties` as the node type reads them (checked once the type is known). */
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
+
+/**
+ * A node's `properties` in a body: a switch's or a hub's (GNS3's node schema leaves them free; its
+ * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts).
+ */
+export const NodeProperties = jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]);
+
+/**
+ * A link's drawing style, as the GUI and the web UI send it (GNS3 3.x's LinkStyle): kept as given,
+ * with any other key a client adds.
+ */
+export const LinkStyle = jsonOpenObject("LinkStyle", { color: jsonString(), width: jsonNumber, type: jsonInteger() });
 
 /** Fields of GNS3's node object that clients send back on PUT; accepted and ignored when read-only. */
 const nodeFields = {
@@ -51,7 +63,7 @@ const nodeFields = {
   y: jsonInteger(),
   z: jsonInteger(),
   locked: jsonBoolean,
-  properties: jsonObject,
+  properties: NodeProperties,
   /** netemu's read-only counters of GET, sent back by a client that PUTs the object it read. */
   ports_statistics: t.unknown,
 };
@@ -76,7 +88,7 @@ const linkFields = {
   project_id: t.unknown,
   nodes: jsonArray(LinkNode),
   suspend: jsonBoolean,
-  link_style: jsonObject,
+  link_style: LinkStyle,
   filters: jsonObject,
   capturing: t.unknown,
   capture_file_name: t.unknown,

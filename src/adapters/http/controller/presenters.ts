@@ -1,12 +1,13 @@
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
-import type { ComputeAnswer, ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
+import type { ComputeAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
 import { presentCounters, presentPortStatistics } from "../compute/presenters.js";
-import type { NodeTemplate } from "../../../domain/topology/templates.js";
+import type { RunnableTemplate } from "../../../domain/topology/templates.js";
+import type { FilterDescriptor } from "../../../domain/filters/catalogue.js";
 import type { ComputeView } from "../../../application/use-cases/controller/list-computes.js";
 import type { ProjectStats } from "../../../application/use-cases/controller/get-project-stats.js";
 
@@ -35,7 +36,7 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
   };
 }
 
-export function presentNode(view: ControllerNodeView, consoleHost: string): Record<string, unknown> {
+export function presentNode(view: ControllerNodeView, consoleHost: string): t.TypeOf<typeof NodeAnswer> {
   const node = view.node;
   return {
     command_line: null,
@@ -64,7 +65,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
       short_name: `e${p.port_number}`,
     })),
     project_id: node.projectId,
-    properties: { ports_mapping: node.portsMapping },
+    properties: { ports_mapping: [...node.portsMapping] },
     status: view.status,
     symbol: node.symbol,
     template_id: node.templateId ?? null,
@@ -75,7 +76,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
   };
 }
 
-export function presentLink(link: Link): Record<string, unknown> {
+export function presentLink(link: Link): t.TypeOf<typeof LinkAnswer> {
   return {
     capture_compute_id: link.capture === null ? null : "local",
     capture_file_name: link.capture?.fileName ?? null,
@@ -102,37 +103,39 @@ export function presentLink(link: Link): Record<string, unknown> {
  * GET of one node: GNS3's fields, and netemu's `ports_statistics` (as the compute's GET has it) when
  * a port has a NIO. GNS3 has no such field; clients ignore keys they do not know.
  */
-export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: string): Record<string, unknown> {
+export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: string): t.TypeOf<typeof NodeAnswer> {
   const body = presentNode(detail, consoleHost);
-  if (detail.counters.size > 0) body["ports_statistics"] = presentPortStatistics(detail.counters);
-  return body;
+  return detail.counters.size > 0 ? { ...body, ports_statistics: presentPortStatistics(detail.counters) } : body;
 }
 
 /** GET of one link: GNS3's fields, and netemu's `ports_statistics`, one entry per end whose port has a NIO. */
-export function presentLinkView(view: LinkView): Record<string, unknown> {
+export function presentLinkView(view: LinkView): t.TypeOf<typeof LinkAnswer> {
   const body = presentLink(view.link);
   const ends = view.link.nodes.flatMap((end, i) => {
     const counters = view.counters[i];
     return counters === undefined ? [] : [{ adapter_number: end.adapterNumber, node_id: end.nodeId, port_number: end.portNumber, ...presentCounters(counters) }];
   });
-  if (ends.length > 0) body["ports_statistics"] = ends;
-  return body;
+  return ends.length > 0 ? { ...body, ports_statistics: ends } : body;
 }
 
-/** A built-in template as GNS3 2.2.59 answers it: `console_type` and `properties` only where it has them. */
-export function presentTemplate(t: NodeTemplate): Record<string, unknown> {
+/** A built-in template as GNS3 2.2.59 answers it: `console_type` only where it has one. */
+export function presentTemplate(template: RunnableTemplate): t.TypeOf<typeof TemplateAnswer> {
   return {
     builtin: true,
-    category: t.category,
+    category: template.category,
     compute_id: null,
-    ...(t.consoleType !== undefined && { console_type: t.consoleType }),
-    default_name_format: t.defaultNameFormat,
-    name: t.name,
-    ...(t.properties !== undefined && { properties: t.properties }),
-    symbol: t.symbol,
-    template_id: t.templateId,
-    template_type: t.templateType,
+    ...(template.consoleType !== undefined && { console_type: template.consoleType }),
+    default_name_format: template.defaultNameFormat,
+    name: template.name,
+    symbol: template.symbol,
+    template_id: template.templateId,
+    template_type: template.templateType,
   };
+}
+
+/** A filter kind of `available_filters`: the catalogue's descriptor, field for field. */
+export function presentFilterDescriptor(d: FilterDescriptor): t.TypeOf<typeof FilterDescriptorAnswer> {
+  return { type: d.type, name: d.name, description: d.description, parameters: [...d.parameters] };
 }
 
 export function presentCompute(c: ComputeView): t.TypeOf<typeof ComputeAnswer> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runLabCommand } from "../../src/adapters/cli/lab/lab-command.js";
-import { FetchLabApi, type LabApi } from "../../src/adapters/cli/lab/lab-api.js";
+import { RouteLabApi, type LabApi } from "../../src/adapters/cli/lab/lab-api.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { freeTcpPort } from "../support/free-tcp-port.js";
 
@@ -45,7 +45,7 @@ describe("netemu lab against a real netemu: deploy, inspect, save, destroy (ADR 
   const lab = async (args: readonly string[], api?: (server: string) => LabApi): Promise<Run> => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runLabCommand([args[0] ?? "", "--server", s.url, ...args.slice(1)], {}, (l) => out.push(l), (l) => err.push(l), api === undefined ? undefined : (server) => api(server));
+    const code = await runLabCommand([args[0] ?? "", "--server", s.url, ...args.slice(1)], {}, (l) => out.push(l), (l) => err.push(l), api === undefined ? undefined : (server) => api(server.url));
     return { code, out, err };
   };
   const projectId = async (name: string): Promise<string | undefined> => ((await s.request("GET", "/v2/projects")).json as { name: string; project_id: string }[]).find((p) => p.name === name)?.project_id;
@@ -171,7 +171,7 @@ describe("netemu lab against a real netemu: deploy, inspect, save, destroy (ADR 
   it("stops at a step the server refuses, naming it, and a reconfigure takes it from there", async () => {
     // The server's own refusal of a link, passed through an API that swaps one port number for one the switch has not.
     const refusing = (server: string): LabApi => {
-      const real = new FetchLabApi(server);
+      const real = new RouteLabApi({ url: server });
       return Object.assign(Object.create(real) as LabApi, {
         createLink: (p: string, body: Readonly<Record<string, unknown>>) => real.createLink(p, { ...body, nodes: (body["nodes"] as Record<string, unknown>[]).map((n, i) => (i === 0 ? { ...n, port_number: 99 } : n)) }),
       });
@@ -179,7 +179,7 @@ describe("netemu lab against a real netemu: deploy, inspect, save, destroy (ADR 
     const r = await lab(["deploy", file], refusing);
     expect(r.code).to.equal(1);
     expect(r.err).to.have.length(1);
-    expect(r.err[0]).to.match(/^netemu lab: could not create a link: the server answered 404: .*\(step 5 of 7: create link sw1:7 - sw2:7; the steps before it were made, `netemu lab deploy --reconfigure` takes it from there\)$/);
+    expect(r.err[0]).to.match(/^netemu lab: could not create a link: http:\/\/127\.0\.0\.1:\d+ answered 404: .*\(step 5 of 7: create link sw1:7 - sw2:7; the steps before it were made, `netemu lab deploy --reconfigure` takes it from there\)$/);
     const fixed = await lab(["deploy", file, "--reconfigure"]);
     expect([fixed.code, fixed.err]).to.deep.equal([0, []]);
     expect((await state("core")).links).to.have.length(2);

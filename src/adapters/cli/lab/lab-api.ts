@@ -1,14 +1,26 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { DeployedLink, DeployedNode } from "../../../application/labs/gns3-nodes.js";
+import { CONTROLLER_LINK_ROUTES } from "../../http/controller/link-routes.js";
+import { controllerNodeRoutes } from "../../http/controller/node-routes.js";
+import { CONTROLLER_PROJECT_ROUTES } from "../../http/controller/project-routes.js";
+import type { AnyRoute } from "../../http/route.js";
+import { type RouteCallFailure, type RouteServer, callRoute, describeFailure } from "../route-client.js";
 
 /**
- * The calls `netemu lab` makes on a netemu's controller API, behind one interface so that the client under
- * it (plain fetch here; the typed route client of issue 26 when it lands) is one file to switch.
- * Expected failures are values: the server's refusal with its status and message, or no answer.
+ * The calls `netemu lab` makes on a netemu's controller API, behind one interface (a test may put another
+ * under the command). Made through the route client (issue 26): each call is the server's own route value,
+ * so its path, body and answer cannot drift from what the server serves. Expected failures are values:
+ * what was being done, and the route client's failure (a refusal with GNS3's message, no answer, ...).
  */
-export type LabApiFailure =
-  | { readonly _tag: "ServerRefused"; readonly call: string; readonly status: number; readonly message: string }
-  | { readonly _tag: "NoAnswer"; readonly server: string; readonly reason: string };
+export interface LabApiFailure {
+  readonly call: string;
+  readonly failure: RouteCallFailure;
+}
+
+/** The failure in a sentence: what was being done, and what the server said. */
+export function describeLabApiFailure(f: LabApiFailure): string {
+  return f.failure._tag === "NoAnswer" ? describeFailure(f.failure) : `could not ${f.call}: ${describeFailure(f.failure)}`;
+}
 
 export type Answer<T> = Promise<E.Either<LabApiFailure, T>>;
 
@@ -69,39 +81,29 @@ export function deployedLink(u: unknown): DeployedLink {
   };
 }
 
-/** The LabApi over fetch, with GNS3's error bodies (`{"message", "status"}`) read into the refusal. */
-export class FetchLabApi implements LabApi {
-  constructor(
-    readonly server: string,
-    private readonly headers: Readonly<Record<string, string>> = {},
-    private readonly timeoutMs = 60_000,
-  ) {}
+/** The node routes by name: they are made with the console host, which only the answers carry (not read here). */
+const NODE_ROUTES = new Map(controllerNodeRoutes("").map((r) => [r.name, r]));
 
-  private async call(method: string, path: string, call: string, body?: unknown): Answer<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.server}${path}`, {
-        method,
-        headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...this.headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (e) {
-      const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
-      return E.left({ _tag: "NoAnswer", server: this.server, reason: cause });
-    }
-    const text = await response.text();
-    let answer: unknown;
-    try {
-      answer = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      answer = undefined;
-    }
-    if (!response.ok) {
-      const message = record(answer)["message"];
-      return E.left({ _tag: "ServerRefused", call, status: response.status, message: typeof message === "string" ? message : text || response.statusText });
-    }
-    return E.right(answer);
+function nodeRoute(name: string): AnyRoute {
+  const r = NODE_ROUTES.get(name);
+  if (r === undefined) throw new Error(`netemu has no route ${name}`);
+  return r;
+}
+
+type Input = { readonly params?: Readonly<Record<string, string>>; readonly body?: unknown };
+
+/** The LabApi over the route client: every call one of the server's route values. */
+export class RouteLabApi implements LabApi {
+  readonly server: string;
+
+  constructor(private readonly target: RouteServer) {
+    this.server = target.url;
+  }
+
+  private async call(route: AnyRoute, input: Input, call: string): Answer<unknown> {
+    // The route values of several templates are held as AnyRoute here; the input is the route's own shape.
+    const answer = await callRoute(route, input as never, this.target);
+    return E.isLeft(answer) ? E.left({ call, failure: answer.left }) : E.right(answer.right as unknown);
   }
 
   private async map<T>(answer: Answer<unknown>, f: (u: unknown) => T): Answer<T> {
@@ -114,56 +116,56 @@ export class FetchLabApi implements LabApi {
   }
 
   projects(): Answer<readonly ProjectSummary[]> {
-    return this.map(this.call("GET", "/v2/projects", "list the projects"), (u) =>
+    return this.map(this.call(CONTROLLER_PROJECT_ROUTES.list, {}, "list the projects"), (u) =>
       (Array.isArray(u) ? u : []).map((p) => ({ projectId: String(record(p)["project_id"]), name: String(record(p)["name"]), status: String(record(p)["status"]) })),
     );
   }
 
   createProject(name: string): Answer<ProjectSummary> {
-    return this.map(this.call("POST", "/v2/projects", `create the project ${name}`, { name }), (u) => ({ projectId: String(record(u)["project_id"]), name, status: "opened" }));
+    return this.map(this.call(CONTROLLER_PROJECT_ROUTES.create, { body: { name } }, `create the project ${name}`), (u) => ({ projectId: String(record(u)["project_id"]), name, status: "opened" }));
   }
 
   openProject(projectId: string): Answer<void> {
-    return this.done(this.call("POST", `/v2/projects/${projectId}/open`, "open the project"));
+    return this.done(this.call(CONTROLLER_PROJECT_ROUTES.open, { params: { project_id: projectId } }, "open the project"));
   }
 
   deleteProject(projectId: string): Answer<void> {
-    return this.done(this.call("DELETE", `/v2/projects/${projectId}`, "delete the project"));
+    return this.done(this.call(CONTROLLER_PROJECT_ROUTES.delete, { params: { project_id: projectId } }, "delete the project"));
   }
 
   nodes(projectId: string): Answer<readonly DeployedNode[]> {
-    return this.map(this.call("GET", `/v2/projects/${projectId}/nodes`, "list the nodes"), (u) => (Array.isArray(u) ? u.map(deployedNode) : []));
+    return this.map(this.call(nodeRoute("controller.node.list"), { params: { project_id: projectId } }, "list the nodes"), (u) => (Array.isArray(u) ? u.map(deployedNode) : []));
   }
 
   links(projectId: string): Answer<readonly DeployedLink[]> {
-    return this.map(this.call("GET", `/v2/projects/${projectId}/links`, "list the links"), (u) => (Array.isArray(u) ? u.map(deployedLink) : []));
+    return this.map(this.call(CONTROLLER_LINK_ROUTES.list, { params: { project_id: projectId } }, "list the links"), (u) => (Array.isArray(u) ? u.map(deployedLink) : []));
   }
 
   createNode(projectId: string, body: Readonly<Record<string, unknown>>): Answer<DeployedNode> {
-    return this.map(this.call("POST", `/v2/projects/${projectId}/nodes`, `create node ${String(body["name"])}`, body), deployedNode);
+    return this.map(this.call(nodeRoute("controller.node.create"), { params: { project_id: projectId }, body }, `create node ${String(body["name"])}`), deployedNode);
   }
 
   updateNode(projectId: string, nodeId: string, body: Readonly<Record<string, unknown>>): Answer<void> {
-    return this.done(this.call("PUT", `/v2/projects/${projectId}/nodes/${nodeId}`, `update node ${String(body["name"])}`, body));
+    return this.done(this.call(nodeRoute("controller.node.update"), { params: { project_id: projectId, node_id: nodeId }, body }, `update node ${String(body["name"])}`));
   }
 
   deleteNode(projectId: string, nodeId: string): Answer<void> {
-    return this.done(this.call("DELETE", `/v2/projects/${projectId}/nodes/${nodeId}`, "delete a node"));
+    return this.done(this.call(nodeRoute("controller.node.delete"), { params: { project_id: projectId, node_id: nodeId } }, "delete a node"));
   }
 
   startNodes(projectId: string): Answer<void> {
-    return this.done(this.call("POST", `/v2/projects/${projectId}/nodes/start`, "start the nodes"));
+    return this.done(this.call(nodeRoute("controller.nodes.start"), { params: { project_id: projectId } }, "start the nodes"));
   }
 
   createLink(projectId: string, body: Readonly<Record<string, unknown>>): Answer<void> {
-    return this.done(this.call("POST", `/v2/projects/${projectId}/links`, "create a link", body));
+    return this.done(this.call(CONTROLLER_LINK_ROUTES.create, { params: { project_id: projectId }, body }, "create a link"));
   }
 
   updateLink(projectId: string, linkId: string, body: Readonly<Record<string, unknown>>): Answer<void> {
-    return this.done(this.call("PUT", `/v2/projects/${projectId}/links/${linkId}`, "update a link", body));
+    return this.done(this.call(CONTROLLER_LINK_ROUTES.update, { params: { project_id: projectId, link_id: linkId }, body }, "update a link"));
   }
 
   deleteLink(projectId: string, linkId: string): Answer<void> {
-    return this.done(this.call("DELETE", `/v2/projects/${projectId}/links/${linkId}`, "delete a link"));
+    return this.done(this.call(CONTROLLER_LINK_ROUTES.delete, { params: { project_id: projectId, link_id: linkId } }, "delete a link"));
   }
 }

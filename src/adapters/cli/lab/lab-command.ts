@@ -18,9 +18,10 @@ import { type CurrentLab, type LabOperation, planDeploy } from "../../../applica
 import { renderLab } from "../../../application/labs/render-lab.js";
 import { terminalText } from "../terminal-text.js";
 import { executePlan } from "./execute-plan.js";
-import { FetchLabApi, type LabApi, type LabApiFailure, type ProjectSummary } from "./lab-api.js";
+import { type LabApi, type LabApiFailure, type ProjectSummary, RouteLabApi, describeLabApiFailure } from "./lab-api.js";
 import { consoleAddress, inspectLines } from "./lab-table.js";
 import { typeIntoConsole } from "./vpcs-console.js";
+import type { RouteServer } from "../route-client.js";
 
 export const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--server URL]
        netemu lab inspect NAME|FILE [--server URL]
@@ -55,8 +56,8 @@ interface Context {
   readonly err: Out;
 }
 
-/** Where the LabApi comes from: the command makes a FetchLabApi; a test may give another. */
-export type LabApiFactory = (server: string, headers: Readonly<Record<string, string>>) => LabApi;
+/** Where the LabApi comes from: the command makes a RouteLabApi; a test may give another. */
+export type LabApiFactory = (server: RouteServer) => LabApi;
 
 const fail = (err: Out, message: string, code: number): number => {
   err(`netemu lab: ${message}`);
@@ -64,10 +65,11 @@ const fail = (err: Out, message: string, code: number): number => {
 };
 
 function failureText(f: LabApiFailure): string {
-  return f._tag === "NoAnswer" ? `no answer from ${terminalText(f.server)}: ${terminalText(f.reason)}` : `could not ${terminalText(f.call)}: the server answered ${f.status}: ${terminalText(f.message)}`;
+  return terminalText(describeLabApiFailure(f));
 }
 
-const failureCode = (f: LabApiFailure): number => (f._tag === "NoAnswer" ? 2 : 1);
+/** No answer, or not a netemu at the address: 2, as a wrong --server is; a refusal: 1. */
+const failureCode = (f: LabApiFailure): number => (f.failure._tag === "Refused" || f.failure._tag === "AnswerUnreadable" ? 1 : 2);
 
 /** A lab file read and parsed, or the words of why not. */
 function readLab(file: string): E.Either<string, Lab> {
@@ -271,7 +273,7 @@ async function exec(c: Context, lab: string | undefined, node: string, command: 
   return 0;
 }
 
-export async function runLabCommand(argv: readonly string[], env: NodeJS.ProcessEnv, out: Out, err: Out, makeApi: LabApiFactory = (server, headers) => new FetchLabApi(server, headers)): Promise<number> {
+export async function runLabCommand(argv: readonly string[], env: NodeJS.ProcessEnv, out: Out, err: Out, makeApi: LabApiFactory = (server) => new RouteLabApi(server)): Promise<number> {
   const [action, ...rest] = argv;
   if (action === undefined || action === "--help" || action === "-h" || action === "help") {
     out(LAB_HELP.trimEnd());
@@ -308,10 +310,9 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
   }
   const server = (o.server ?? env["NETEMU_SERVER"] ?? "http://127.0.0.1:3080").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+$/.test(server)) return fail(err, `--server ${terminalText(server)}: give the server's address, e.g. http://127.0.0.1:3080`, 2);
-  const headers: Record<string, string> = {};
   const user = o.user ?? env["NETEMU_USER"];
-  if (user !== undefined) headers["Authorization"] = `Basic ${Buffer.from(`${user}:${o.password ?? env["NETEMU_PASSWORD"] ?? ""}`).toString("base64")}`;
-  const c: Context = { api: makeApi(server, headers), out, err };
+  const target: RouteServer = { url: server, timeoutMs: 60_000, ...(user === undefined ? {} : { credentials: { user, password: o.password ?? env["NETEMU_PASSWORD"] ?? "" } }) };
+  const c: Context = { api: makeApi(target), out, err };
   const positionals = parsed.positionals;
   const one = (what: string): string | undefined => (positionals.length === 1 ? positionals[0] : (fail(err, `${action} takes one ${what} (netemu lab --help)`, 2), undefined));
   const only = (allowed: readonly string[]): boolean => {

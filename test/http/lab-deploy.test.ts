@@ -208,4 +208,20 @@ describe("netemu lab against a real netemu: deploy, inspect, save, destroy (ADR 
     expect([code, out]).to.deep.equal([2, []]);
     expect(err[0]).to.match(new RegExp(`^netemu lab: no answer from ${closed}: .*ECONNREFUSED`));
   });
+
+  it("answers 2 for arguments it does not take, and 0 with its help", async () => {
+    const run = async (args: string[]): Promise<Run> => {
+      const out: string[] = [];
+      const err: string[] = [];
+      return { code: await runLabCommand(args, {}, (l) => out.push(l), (l) => err.push(l)), out, err };
+    };
+    expect(await run(["deploy", file, "--force"])).to.deep.include({ code: 2, err: ["netemu lab: Unknown option '--force'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--force\" (netemu lab --help)"] });
+    expect(await run(["inspect", "x", "--reconfigure"])).to.deep.include({ code: 2, err: ["netemu lab: --reconfigure is not an option of inspect (netemu lab --help)"] });
+    expect(await run(["exec", "pc1"])).to.deep.include({ code: 2, err: ["netemu lab: exec NODE -- COMMAND: give the command after -- (netemu lab --help)"] });
+    expect(await run(["exec", "pc1", "--timeout", "soon", "--", "ping"])).to.deep.include({ code: 2, err: ["netemu lab: --timeout soon: give a number of seconds"] });
+    expect(await run(["frobnicate"])).to.deep.include({ code: 2, err: ['netemu lab: unknown lab command "frobnicate" (netemu lab --help)'] });
+    expect(await run(["inspect", "x", "--server", "localhost:3080"])).to.deep.include({ code: 2, err: ["netemu lab: --server localhost:3080: give the server's address, e.g. http://127.0.0.1:3080"] });
+    const help = await run(["--help"]);
+    expect([help.code, help.out[0]?.split("\n")[0]]).to.deep.equal([0, "usage: netemu lab deploy FILE [--reconfigure] [--server URL]"]);
+  });
 });

@@ -11,7 +11,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type DeployedProject, LINUX_HOST_NODE_TYPE, labOfProject } from "../../../application/labs/gns3-nodes.js";
+import { type DeployedNode, type DeployedProject, LINUX_HOST_NODE_TYPE, labOfProject } from "../../../application/labs/gns3-nodes.js";
 import type { Lab } from "../../../application/labs/lab.js";
 import { describeLabFileInvalid, parseLab } from "../../../application/labs/parse-lab.js";
 import { type CurrentLab, type LabOperation, planDeploy } from "../../../application/labs/plan-deploy.js";
@@ -20,7 +20,7 @@ import { terminalText } from "../terminal-text.js";
 import { executePlan } from "./execute-plan.js";
 import { type LabApi, type LabApiFailure, type ProjectSummary, RouteLabApi, describeLabApiFailure } from "./lab-api.js";
 import { consoleAddress, inspectLines } from "./lab-table.js";
-import { typeIntoConsole } from "./vpcs-console.js";
+import { addressLineOf, typeIntoConsole } from "./vpcs-console.js";
 import type { RouteServer } from "../route-client.js";
 
 export const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--server URL]
@@ -105,7 +105,23 @@ async function readProject(api: LabApi, project: ProjectSummary): Promise<E.Eith
   if (E.isLeft(nodes)) return nodes;
   const links = await api.links(project.projectId);
   if (E.isLeft(links)) return links;
-  return E.right({ projectId: project.projectId, name: project.name, nodes: nodes.right, links: links.right });
+  const host = new URL(api.server).hostname;
+  return E.right({ projectId: project.projectId, name: project.name, nodes: await Promise.all(nodes.right.map((n) => withVpcsAddress(n, host))), links: links.right });
+}
+
+/**
+ * A VPCS node with its address: GNS3's controller answers a VPCS node without its startup script, so a
+ * running PC is asked (`show ip` on its console) and its address put where the lab reads it. A PC that
+ * cannot be asked (stopped, its console busy) stays as answered: without an address.
+ */
+async function withVpcsAddress(node: DeployedNode, serverHost: string): Promise<DeployedNode> {
+  if (node.nodeType !== "vpcs" || typeof node.properties["startup_script"] === "string" || node.status !== "started" || node.console === null) return node;
+  const address = consoleAddress(node, serverHost);
+  if (address === undefined) return node;
+  const shown = await typeIntoConsole(address.slice(0, address.lastIndexOf(":")).replace(/^\[|\]$/g, ""), node.console, "show ip", 10_000);
+  if (E.isLeft(shown)) return node;
+  const line = addressLineOf(shown.right);
+  return { ...node, properties: { ...node.properties, startup_script: line === undefined ? "" : `${line}\n` } };
 }
 
 /** A project that runs a lab, as the plan reads it; undefined with the reason when it holds what no lab can. */

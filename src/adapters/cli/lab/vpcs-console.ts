@@ -11,51 +11,52 @@ export type ConsoleFailure =
 // Telnet (RFC 854/855) bytes.
 const IAC = 255;
 const DONT = 254;
-const DO = 253;
-const WONT = 252;
 const WILL = 251;
 const SB = 250;
 const SE = 240;
-const ECHO = 1;
-const SGA = 3;
 
 /** A VPCS prompt (`VPCS> `, `pc1> `) at the very end of the output. */
 const PROMPT = /(?:^|\n)\S+> $/;
 
 /**
  * Types one line into a VPCS telnet console and answers what the command printed, without its echo and
- * the prompt after it (what `netemu lab exec pc1 -- ping 10.0.0.2` prints). Telnet options are answered
- * once each: echo and suppress-go-ahead accepted (the echo anchors where the output starts), every other
- * refused, so no negotiation can loop.
+ * the prompt after it (what `netemu lab exec pc1 -- ping 10.0.0.2` prints). Telnet commands are read
+ * and dropped; option requests are not answered (see Session.receive).
  */
 export async function typeIntoConsole(host: string, port: number, line: string, timeoutMs: number): Promise<E.Either<ConsoleFailure, string>> {
-  let socket: Socket;
-  try {
-    socket = await open(host, port, Math.min(timeoutMs, 10_000));
-  } catch (e) {
-    return E.left({ _tag: "ConsoleUnreachable", host, port, reason: (e as Error).message });
+  const deadline = Date.now() + timeoutMs;
+  let socket: Socket | undefined;
+  // A PC just started may not listen yet: connecting is tried again until the time is up.
+  while (socket === undefined) {
+    try {
+      socket = await open(host, port, Math.max(100, Math.min(deadline - Date.now(), 10_000)));
+    } catch (e) {
+      if (Date.now() + 200 >= deadline) return E.left({ _tag: "ConsoleUnreachable", host, port, reason: (e as Error).message });
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
   const session = new Session(socket);
   try {
-    const deadline = Date.now() + timeoutMs;
-    // A first connection gets the banner and a prompt; a later one may get nothing until a line is sent.
+    // A first connection gets the banner, then the prompt once the startup script has run (its `ip` checks
+    // for a duplicate address for seconds, and a key typed meanwhile interrupts it): while text comes, wait.
+    // A later connection may get nothing until a line is sent.
     if (!(await session.waitFor(() => PROMPT.test(session.text), Math.min(1000, timeoutMs)))) {
-      const from = session.text.length;
-      session.send("");
-      if (!(await session.waitFor(() => PROMPT.test(session.text.slice(from)), deadline - Date.now()))) return E.left(session.failure(host, port, "a prompt"));
+      if (session.text.trim() === "") session.send("");
+      if (!(await session.waitFor(() => PROMPT.test(session.text), deadline - Date.now()))) return E.left(session.failure(host, port, "a prompt"));
     }
     const from = session.text.length;
     session.send(line);
     let output = "";
     const answered = await session.waitFor(() => {
       const since = session.text.slice(from);
-      const echo = since.indexOf(line);
-      const eol = echo < 0 ? -1 : since.indexOf("\n", echo + line.length);
-      if (eol < 0) return false;
-      const after = since.slice(eol + 1);
-      const prompt = PROMPT.exec(after);
+      // The prompt after the line: the first line break (the echo's end, or the answer's first line) comes before it.
+      const prompt = since.includes("\n") ? PROMPT.exec(since) : null;
       if (prompt === null) return false;
-      output = after.slice(0, prompt.index).replace(/^\n+|\n+$/g, "");
+      const answer = since.slice(0, prompt.index);
+      // VPCS echoes what is typed; a console that does not is answered from its first line.
+      const echoed = answer.indexOf(line);
+      const start = echoed >= 0 && answer.slice(0, echoed).trim() === "" ? answer.indexOf("\n", echoed) + 1 : 0;
+      output = answer.slice(start).replace(/^\n+|\n+$/g, "");
       return true;
     }, deadline - Date.now());
     return answered ? E.right(output) : E.left(session.failure(host, port, `the prompt after \`${line}\``));
@@ -88,8 +89,6 @@ class Session {
   text = "";
   closed = false;
   private state: TelnetState = "data";
-  private verb = 0;
-  private readonly answered = new Set<string>();
   private readonly decoder = new StringDecoder("utf8");
 
   constructor(private readonly socket: Socket) {
@@ -132,13 +131,13 @@ class Session {
           if (b === IAC) {
             data.push(IAC);
             this.state = "data";
-          } else if (b >= WILL && b <= DONT) {
-            this.verb = b;
-            this.state = "option";
-          } else this.state = b === SB ? "sb" : "data";
+          } else if (b >= WILL && b <= DONT) this.state = "option";
+          else this.state = b === SB ? "sb" : "data";
           break;
         case "option":
-          this.answer(this.verb, b);
+          // Left unanswered: netemu runs VPCS with its console on the port itself (no telnet proxy in front,
+          // as GNS3 has), and VPCS reads a reply's bytes as keys typed, which interrupts the startup script's
+          // duplicate-address check and garbles the prompt. Unanswered, each option stays off.
           this.state = "data";
           break;
         case "sb":
@@ -151,15 +150,15 @@ class Session {
     }
     this.text += this.decoder.write(Buffer.from(data)).replace(/\r/g, "");
   }
+}
 
-  private answer(verb: number, option: number): void {
-    let reply: number | undefined;
-    if (verb === WILL) reply = option === ECHO || option === SGA ? DO : DONT;
-    else if (verb === DO) reply = WONT;
-    if (reply === undefined) return;
-    const key = `${verb}/${option}`;
-    if (this.answered.has(key)) return;
-    this.answered.add(key);
-    if (!this.socket.destroyed) this.socket.write(Buffer.from([IAC, reply, option]));
-  }
+/**
+ * A PC's address and gateway as VPCS's `show ip` prints them (`IP/MASK : 10.0.0.1/24`, `GATEWAY : 10.0.0.254`),
+ * as the startup script line that sets them; undefined when it has no address (0.0.0.0/0).
+ */
+export function addressLineOf(showIp: string): string | undefined {
+  const address = /^IP\/MASK\s*:\s*(\d+\.\d+\.\d+\.\d+\/\d+)\s*$/m.exec(showIp)?.[1];
+  const gateway = /^GATEWAY\s*:\s*(\d+\.\d+\.\d+\.\d+)\s*$/m.exec(showIp)?.[1];
+  if (address === undefined || address.startsWith("0.0.0.0/")) return undefined;
+  return gateway === undefined || gateway === "0.0.0.0" ? `ip ${address}` : `ip ${address} ${gateway}`;
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { typeIntoConsole } from "../../src/adapters/cli/lab/vpcs-console.js";
+import { addressLineOf, typeIntoConsole } from "../../src/adapters/cli/lab/vpcs-console.js";
 import { freeTcpPort } from "../support/free-tcp-port.js";
 import { gns3PeerPrefix, requireGns3Peer } from "../support/gns3-peer.js";
 
@@ -74,5 +74,17 @@ describe("netemu lab exec: a line typed into a VPCS console, its answer read bac
     } finally {
       silent.close();
     }
+  });
+});
+
+describe("netemu lab: a PC's address read from VPCS's show ip", () => {
+  it("reads the address, prefix length and gateway as the line that sets them", () => {
+    const shown = "NAME        : pc1[1]\nIP/MASK     : 10.0.0.1/24\nGATEWAY     : 10.0.0.254\nDNS         : \nMAC         : 00:50:79:66:68:00";
+    expect(addressLineOf(shown)).to.equal("ip 10.0.0.1/24 10.0.0.254");
+    expect(addressLineOf(shown.replace("10.0.0.254", "0.0.0.0"))).to.equal("ip 10.0.0.1/24");
+  });
+
+  it("reads no address from a PC that has none", () => {
+    expect(addressLineOf("NAME        : pc1[1]\nIP/MASK     : 0.0.0.0/0\nGATEWAY     : 0.0.0.0")).to.equal(undefined);
   });
 });

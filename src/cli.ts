@@ -8,6 +8,7 @@ import { PinoLogger } from "./adapters/system/pino-logger.js";
 import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
 import { runBpfCommand } from "./adapters/cli/bpf-command.js";
 import { runImpairCommand } from "./adapters/cli/impair-command.js";
+import { runLabCommand } from "./adapters/cli/lab/lab-command.js";
 import { PACKAGE_VERSION } from "./adapters/system/package-version.js";
 
 const HELP = `netemu ${PACKAGE_VERSION}: a GNS3 v2 compatible Ethernet switch and link-filter core
@@ -19,6 +20,10 @@ Usage:
   netemu impair --project P --node N --port PORT --out delay=50 ...
                                                netemu's impairments on a GNS3 port of a running netemu (netemu impair --help)
   netemu impair list | clear [--project P ...]  list or remove them
+  netemu lab deploy FILE [--reconfigure]        a lab from a YAML file (docs/labs.md; netemu lab --help)
+  netemu lab inspect | destroy NAME|FILE        its nodes, consoles, addresses, links and impairments; or remove it
+  netemu lab save NAME > FILE                   a running project as a lab file
+  netemu lab exec NODE -- COMMAND               a line typed into a VPCS console, its answer printed
   netemu --version
 `;
 
@@ -143,6 +148,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runBpfCommand(rest, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
     case "impair":
       return runImpairCommand(rest, process.env, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
+    case "lab":
+      return runLabCommand(rest, process.env, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
     case "--version":
     case "-v":
       process.stdout.write(`${PACKAGE_VERSION}\n`);

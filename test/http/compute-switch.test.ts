@@ -43,11 +43,11 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       expect(r.json.name).to.equal("anchor-ethsw");
     });
 
-    it("refuses a malformed project_id and an empty body as GNS3 does, the body in `request` and not as a Python repr in the message", async () => {
+    it("refuses a malformed project_id and an empty body as GNS3 does, naming the field, the body in `request` and not as a Python repr in the message", async () => {
       const bad = await s.request("POST", "/v2/compute/projects", { name: "x", project_id: "not-a-uuid" });
       expect(bad.status).to.equal(400);
       expect(bad.json.message).to.equal(
-        "JSON schema error with API request '/v2/compute/projects': 'not-a-uuid' is too short",
+        "JSON schema error with API request '/v2/compute/projects': project_id: 'not-a-uuid' is too short",
       );
       const empty = await s.request("POST", "/v2/compute/projects", {});
       expect(empty.json.message).to.equal(

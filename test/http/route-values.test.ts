@@ -119,7 +119,7 @@ describe("a route declared as one value", () => {
     const strict = await fetch(`${server.url}/v2/test/settings/strict`, { method: "PUT", body: JSON.stringify({ port: { value: "x" } }) });
     expect(strict.status).to.equal(400);
     const body = (await strict.json()) as { message: string; method: string; path: string; request: unknown };
-    expect(body.message, body.message).to.match(/^JSON schema error with API request '\/v2\/test\/settings\/strict' and JSON data .*: 'x' is not of type 'integer'$/);
+    expect(body.message, body.message).to.equal("JSON schema error with API request '/v2/test/settings/strict': value: 'x' is not of type 'integer'");
     expect(body).to.deep.include({ method: "PUT", path: "/v2/test/settings/{name}", request: { port: { value: "x" } } });
   });
 

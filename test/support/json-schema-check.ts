@@ -28,7 +28,7 @@ function hasType(type: string, v: unknown): boolean {
   }
 }
 
-const KNOWN = new Set(["title", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "oneOf", "anyOf", "description", "format", "$ref", "prefixItems", "minItems", "maxItems"]);
+const KNOWN = new Set(["title", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum", "minLength", "maxLength", "pattern", "oneOf", "anyOf", "description", "format", "$ref", "prefixItems", "minItems", "maxItems", "$schema", "$defs", "propertyNames", "allOf", "if", "then"]);
 
 /** The schema a local reference (`#/components/schemas/Filters`) points at in `root`. */
 function resolve(root: Schema | undefined, ref: string): Schema {
@@ -67,17 +67,22 @@ export function validates(schema: Schema, v: unknown, root?: Schema): boolean {
       if (p !== undefined) {
         if (!validates(p, value, root)) return false;
       } else if (s.additionalProperties === false) return false;
+      else if (isObject(s.additionalProperties) && !validates(s.additionalProperties, value, root)) return false;
+      if (s.propertyNames !== undefined && !validates(s.propertyNames, key, root)) return false;
     }
   }
   if (Array.isArray(v)) {
     const prefix = (s.prefixItems ?? []) as Schema[];
     if (!prefix.every((p, i) => i >= v.length || validates(p, v[i], root))) return false;
-    if (s.items !== undefined && !v.slice(prefix.length).every((item) => validates(s.items, item, root))) return false;
+    if (s.items === false && v.length > prefix.length) return false;
+    if (isObject(s.items) && !v.slice(prefix.length).every((item) => validates(s.items, item, root))) return false;
     if (s.minItems !== undefined && v.length < s.minItems) return false;
     if (s.maxItems !== undefined && v.length > s.maxItems) return false;
   }
   if (s.oneOf !== undefined && (s.oneOf as Schema[]).filter((b) => validates(b, v, root)).length !== 1) return false;
   if (s.anyOf !== undefined && !(s.anyOf as Schema[]).some((b) => validates(b, v, root))) return false;
+  if (s.allOf !== undefined && !(s.allOf as Schema[]).every((b) => validates(b, v, root))) return false;
+  if (s.if !== undefined && validates(s.if, v, root) && s.then !== undefined && !validates(s.then, v, root)) return false;
   return true;
 }
 
@@ -112,8 +117,16 @@ export function nearby(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
         return s.pattern !== undefined ? fc.oneof(fc.stringMatching(new RegExp(s.pattern)), any) : any;
       }
       case "array":
-        return depth > 3 ? fc.constant([]) : fc.array(s.items === undefined ? fc.jsonValue({ maxDepth: 1 }) : nearby(s.items, depth + 1), { maxLength: 3 });
+        if (Array.isArray(s.prefixItems)) {
+          const items = (s.prefixItems as Schema[]).map((p) => nearby(p, depth + 1));
+          return fc.tuple(...items, fc.jsonValue({ maxDepth: 0 })).chain((all) => fc.integer({ min: 0, max: all.length }).map((n) => all.slice(0, n)));
+        }
+        return depth > 3 ? fc.constant([]) : fc.array(!isObject(s.items) ? fc.jsonValue({ maxDepth: 1 }) : nearby(s.items, depth + 1), { maxLength: 3 });
       case "object": {
+        if (s.properties === undefined && isObject(s.additionalProperties) && depth <= 3) {
+          const key = isObject(s.propertyNames) && typeof s.propertyNames["pattern"] === "string" ? fc.oneof(fc.stringMatching(new RegExp(s.propertyNames["pattern"])), fc.string({ maxLength: 4 })) : fc.string({ maxLength: 4 });
+          return fc.dictionary(key, nearby(s.additionalProperties, depth + 1), { maxKeys: 3 });
+        }
         if (s.properties === undefined || depth > 3) return fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
         const props = Object.fromEntries(Object.entries(s.properties as Record<string, Schema>).map(([k, p]) => [k, nearby(p, depth + 1)]));
         const required = (s.required ?? []) as string[];

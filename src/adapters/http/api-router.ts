@@ -3,6 +3,7 @@ import type { Context, Middleware } from "koa";
 import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { Exchange } from "./exchange.js";
+import { noteAnswerMessage } from "./answer-log.js";
 import { readBody } from "./request-body.js";
 import type { ErrorTag } from "../../application/errors.js";
 import type { UseCases } from "../../application/use-cases/index.js";
@@ -190,8 +191,18 @@ function upload(x: Exchange): Upload {
 /** A use case's result as its route answers it. */
 function render(x: Exchange, answer: Answer<unknown>, value: unknown): void {
   switch (answer.kind) {
-    case "json":
-      return x.json(answer.status, answer.present(value));
+    case "json": {
+      const body = answer.present(value);
+      // An answer of an error status (a report that says "not ready") carries GNS3's message: the request log shows it.
+      const message = (body as { message?: unknown } | null)?.message;
+      if (answer.status >= 400 && typeof message === "string") noteAnswerMessage(x.ctx, message);
+      return x.json(answer.status, body);
+    }
+    case "choice": {
+      const chosen = answer.answers[answer.choose(value)];
+      if (chosen === undefined) throw new Error(`no answer chosen for ${x.route}`);
+      return render(x, chosen, value);
+    }
     case "list":
       return x.jsonList(answer.status, value as readonly never[], answer.present);
     case "empty":

@@ -5,7 +5,7 @@ import type { NetemuError } from "../../application/errors.js";
 import { toHttpError, type HttpError } from "./error-mapping.js";
 import { Readable } from "node:stream";
 import { gns3Json, gns3JsonArrayPieces } from "../shared/gns3-json.js";
-import { schemaMessage } from "./schema.js";
+import { schemaMessage, schemaPath } from "./schema.js";
 import { noteAnswerMessage } from "./answer-log.js";
 
 /** Lists up to this long are rendered at once (about a millisecond); longer ones are streamed. */
@@ -67,7 +67,8 @@ export class Exchange {
     if (E.isRight(result)) return result;
     // GNS3 puts the body in the message as a Python repr ("and JSON data '{'name': ...}'"); netemu
     // leaves it out: the answer's `request` holds it as JSON, and the reason reads first (ADR 0085).
-    const message = `JSON schema error with API request '${this.ctx.originalUrl}': ${schemaMessage(result.left)}`;
+    const at = schemaPath(result.left);
+    const message = `JSON schema error with API request '${this.ctx.originalUrl}': ${at === "" ? "" : `${at}: `}${schemaMessage(result.left)}`;
     this.error({ status: 400, message });
     return E.left({ _tag: "Rejected" });
   }

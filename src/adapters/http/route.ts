@@ -14,7 +14,7 @@ type Parameter<Inner extends string> = Inner extends `${infer Name}:\\d+`
     : { readonly [K in Inner]: string };
 
 /** The path parameters a GNS3 template declares, typed as the router decodes them (`pathParameters`). */
-type ParamsOf<Path extends string> = string extends Path
+export type ParamsOf<Path extends string> = string extends Path
   ? Readonly<Record<string, string | number>>
   : Path extends `${string}{${infer Inner}}${infer Rest}`
     ? Parameter<Inner> & ParamsOf<Rest>
@@ -35,36 +35,54 @@ export function pathParameters<Path extends string>(template: Path, raw: (name: 
 /**
  * What a route answers when its use case succeeds: JSON whose shape is `codec` (the presenter must
  * return what the codec describes, so the OpenAPI document says what is sent), a list of such items
- * (streamed when long, ADR 0059), no body, or a stream of another content type.
+ * (streamed when long, ADR 0059), no body, a stream of another content type, or one of several such
+ * answers chosen by the value (readiness: 200 when ready, 503 when not, ADR 0080). `W` is what a client
+ * reads from the wire: the codec's type (route-client.ts decodes with the same codec).
  */
-export type Answer<A> =
-  | { readonly kind: "json"; readonly status: number; readonly codec: t.Mixed; readonly present: (value: A) => unknown }
-  | { readonly kind: "list"; readonly status: number; readonly codec: t.Mixed; readonly present: (item: never) => unknown }
-  | { readonly kind: "empty"; readonly status: 201 | 204 }
-  | { readonly kind: "raw"; readonly status: number; readonly contentType: string; readonly body: (value: A) => Readable | string };
+export type Answer<A, W = unknown> =
+  | { readonly kind: "json"; readonly status: number; readonly codec: t.Mixed; readonly present: (value: A) => unknown; readonly _W?: W }
+  | { readonly kind: "list"; readonly status: number; readonly codec: t.Mixed; readonly present: (item: never) => unknown; readonly _W?: W }
+  | { readonly kind: "empty"; readonly status: 201 | 204; readonly _W?: W }
+  | { readonly kind: "raw"; readonly status: number; readonly contentType: string; readonly body: (value: A) => Readable | string; readonly _W?: W }
+  | { readonly kind: "choice"; readonly answers: Readonly<Record<string, SingleAnswer<A>>>; readonly choose: (value: A) => string; readonly _W?: W };
+
+/** An answer of one status (a choice is made of these). */
+export type SingleAnswer<A, W = unknown> = Exclude<Answer<A, W>, { readonly kind: "choice" }>;
 
 /** A codec describing values of type O (built with schema.ts, so that the document can say it). */
 type Codec<O> = t.Mixed & { readonly _A: O };
 
 /** A JSON answer: `present` must give what `codec` describes. */
-export function json<A, O>(status: number, codec: Codec<O>, present: (value: A) => NoInfer<O>): Answer<A> {
+export function json<A, O>(status: number, codec: Codec<O>, present: (value: A) => NoInfer<O>): SingleAnswer<A, O> {
   return { kind: "json", status, codec, present };
 }
 
 /** A JSON array, each item presented as `codec` describes it. */
-export function list<T, O>(status: number, codec: Codec<O>, present: (item: T) => NoInfer<O>): Answer<readonly T[]> {
+export function list<T, O>(status: number, codec: Codec<O>, present: (item: T) => NoInfer<O>): SingleAnswer<readonly T[], O[]> {
   return { kind: "list", status, codec, present: present as (item: never) => unknown };
 }
 
 /** An answer without a body: 204, or GNS3's empty 201. */
-export function empty(status: 201 | 204 = 204): Answer<unknown> {
+export function empty(status: 201 | 204 = 204): SingleAnswer<unknown, undefined> {
   return { kind: "empty", status };
 }
 
-/** A body of its own content type (a capture stream): `body` makes it from the use case's result. */
-export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string): Answer<A> {
+/** A body of its own content type (a capture stream, the metrics text): `body` makes it from the use case's result; a client reads it as text. */
+export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string): SingleAnswer<A, string> {
   return { kind: "raw", status, contentType, body };
 }
+
+/**
+ * One of several answers, each with its own status, chosen by the use case's value: for a report whose
+ * status is part of what it says (`GET /v2/netemu/ready` answers 503 while not ready, as probes and load
+ * balancers read it). Not for refusals: a request the use case refuses is a Left, mapped in one place.
+ */
+export function choice<A, const K extends string, W>(answers: { readonly [Key in K]: SingleAnswer<A, W> }, choose: (value: A) => NoInfer<K>): Answer<A, W> {
+  return { kind: "choice", answers, choose };
+}
+
+/** What a client reads from a route's answer on the wire. */
+export type WireOf<R> = R extends { readonly answer: Answer<never, infer W> } ? W : never;
 
 /** A file uploaded as the request's body, read as it arrives (no JSON, no body limit: the use case bounds it). */
 export interface Upload {
@@ -118,22 +136,22 @@ export interface Request<Path extends string, B> {
  * same value. `refusals` is the use case's own list (e.g. `GET_COMPUTE_NODE_REFUSALS`): `run` must
  * return no other refusal, which the compiler checks.
  */
-export interface Route<Path extends string = string, B = unknown, A = unknown, R extends readonly ErrorTag[] = readonly ErrorTag[]> {
+export interface Route<Path extends string = string, B = unknown, A = unknown, R extends readonly ErrorTag[] = readonly ErrorTag[], W = unknown> {
   readonly name: string;
   readonly method: Method;
   readonly path: Path;
   /** The body's codec, or UPLOAD; without one the route reads no body (a malformed one is still GNS3's 400). */
   readonly body?: t.Type<B, unknown, unknown> | UploadBody<B>;
   readonly refusals: R;
-  readonly answer: Answer<A>;
+  readonly answer: Answer<A, W>;
   run(uc: UseCases, request: Request<Path, B>): Promise<E.Either<Refusal<R> | PartRefused, A>>;
 }
 
 /** A route of any parameters, body and answer, as the router and the document hold them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = Route<string, any, any, readonly ErrorTag[]>;
+export type AnyRoute = Route<string, any, any, readonly ErrorTag[], any>;
 
 /** Declares a route, its types inferred from the template, the body codec and the use case. */
-export function route<const Path extends string, B, A, const R extends readonly ErrorTag[]>(declared: Route<Path, B, A, R>): Route<Path, B, A, R> {
+export function route<const Path extends string, B, A, const R extends readonly ErrorTag[], W>(declared: Route<Path, B, A, R, W>): Route<Path, B, A, R, W> {
   return declared;
 }

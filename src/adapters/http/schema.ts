@@ -179,6 +179,15 @@ export function jsonClosedObject<R extends t.Props, O extends t.Props>(
   ), { kind: "closedObject", name, required, optional, additional: opts.additional === true });
 }
 
+/**
+ * Where in the body the (single) failure is, as `filters_out.delay[0]`: "" for the body itself. jsonschema's
+ * messages name the value, not its place, so a short string could be any field's (issue 27).
+ */
+export function schemaPath(errors: t.Errors): string {
+  const keys = (errors[0]?.context ?? []).map((entry) => entry.key).filter((key) => key !== "");
+  return keys.reduce((path, key) => (/^\d+$/.test(key) ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`), "");
+}
+
 /** The message of the (single) failure a codec above reports. */
 export function schemaMessage(errors: t.Errors): string {
   const first = errors[0];

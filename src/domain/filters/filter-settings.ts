@@ -127,7 +127,8 @@ function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): Filter
   return undefined;
 }
 
-const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidth: 1, burst_loss: 2 };
+/** How many values a kind takes at least, where trailing ones have defaults (the others take exactly their parameters). */
+export const MINIMUM_VALUES: Partial<Record<FilterKind, number>> = { delay: 1, bandwidth: 1, burst_loss: 2 };
 
 /**
  * Checks the items of a bpf or match entry: text, within the line count and the line length. One scan

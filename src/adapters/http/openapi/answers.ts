@@ -1,4 +1,4 @@
-import type { Answer } from "../route.js";
+import type { Answer, SingleAnswer } from "../route.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 
 /** A route's success answer as the document says it: its status, and its body's schema when it is JSON. */
@@ -10,8 +10,17 @@ export interface DescribedAnswer {
   readonly contentType?: string;
 }
 
-/** What a route declared as a value answers, derived from its answer codec (ADR 0076). */
+/** What a route declared as a value answers, derived from its answer codec (ADR 0076): its first status when it has several. */
 export function describeAnswer(answer: Answer<unknown>): DescribedAnswer {
+  return describeAnswers(answer)[0] as DescribedAnswer;
+}
+
+/** Every status a route declared as a value answers with on success, each with its body (ADR 0080: a choice has several). */
+export function describeAnswers(answer: Answer<unknown>): readonly DescribedAnswer[] {
+  return answer.kind === "choice" ? Object.values(answer.answers).map(describeOne) : [describeOne(answer)];
+}
+
+function describeOne(answer: SingleAnswer<unknown>): DescribedAnswer {
   switch (answer.kind) {
     case "json":
       return { status: answer.status, schema: toJsonSchema(answer.codec) };

@@ -1,7 +1,7 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { SUCCESS_ANSWERS } from "./responses.js";
-import { describeAnswer } from "./answers.js";
+import { type DescribedAnswer, describeAnswers } from "./answers.js";
 import { filtersSchema, withTypedFilters } from "./filters.js";
 import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusals.js";
 
@@ -47,13 +47,18 @@ function requestBody(route: RouteEntry): JsonSchema | undefined {
   return { required, content: { "application/json": { schema } } };
 }
 
-/** The documented success answer, or a generic one for the routes not described yet. */
+/** The documented success answers (a route declared as a value may have several statuses), or a generic one for the routes not described yet. */
 function success(route: RouteEntry): Record<string, JsonSchema> {
-  const answer = route.answer === undefined ? SUCCESS_ANSWERS[route.name] : describeAnswer(route.answer);
-  if (answer?.contentType !== undefined) return { [String(answer.status)]: { description: "A stream", content: { [answer.contentType]: { schema: { type: "string", format: "binary" } } } } };
-  if (answer === undefined) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
-  if (answer.schema === undefined) return { [String(answer.status)]: { description: "Done: no body" } };
-  return { [String(answer.status)]: { description: "GNS3's answer, keys sorted", content: { "application/json": { schema: withTypedFilters(answer.schema) } } } };
+  const declared = route.answer === undefined ? undefined : describeAnswers(route.answer);
+  const answers = declared ?? (SUCCESS_ANSWERS[route.name] === undefined ? [] : [SUCCESS_ANSWERS[route.name] as DescribedAnswer]);
+  if (answers.length === 0) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
+  return Object.fromEntries(answers.map((answer) => [String(answer.status), described(answer)]));
+}
+
+function described(answer: DescribedAnswer): JsonSchema {
+  if (answer.contentType !== undefined) return { description: "A stream", content: { [answer.contentType]: { schema: { type: "string", format: "binary" } } } };
+  if (answer.schema === undefined) return { description: "Done: no body" };
+  return { description: answer.status >= 400 ? "GNS3's error body with what the report says, keys sorted" : "GNS3's answer, keys sorted", content: { "application/json": { schema: withTypedFilters(answer.schema) } } };
 }
 
 /** /v3/compute's refusals: 3.x's `{"message"}`, FastAPI's 422 `{"detail"}` (ADR 0066). */

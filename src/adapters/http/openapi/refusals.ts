@@ -17,9 +17,6 @@ const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
   "server.check_version": [409], // VersionMismatch
   "server.debug": [403], // NotLocalServer
   "server.shutdown": [403], // NotLocalServer
-  // ADR 0067: the port by name; its project, node or port not found (404), a name two share (409), a socket that does not open.
-  "netemu.impairments.set": [404, 409], // ImpairmentTargetNotFound, ImpairmentTargetAmbiguous, UdpConnectionFailed
-  "netemu.impairments.clear": [409], // UdpConnectionFailed (a port's NIO made again without the impairment)
 };
 
 /**

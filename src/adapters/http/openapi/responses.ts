@@ -15,6 +15,7 @@ import { V3_SERVER_ROUTES } from "../v3/server-routes.js";
 import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
 import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
 import { WALKED_COMPUTE_PROJECT_ROUTES } from "../compute/project-routes.js";
+import { IMPAIRMENT_ROUTES } from "../server/impairment-routes.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
@@ -64,17 +65,6 @@ const v3Routes: Record<string, SuccessAnswer> = {
   ...declaredAnswers([V3_SERVER_ROUTES.capabilities, V3_SERVER_ROUTES.version, ...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
 };
 
-const impairment = closed("PortImpairment", {
-  filters_in: { type: "object", description: "frames from the port's peer into the node" },
-  filters_out: { type: "object", description: "frames the port sends to its peer" },
-  node_id: uuid,
-  node_name: string,
-  port_name: string,
-  port_number: integer,
-  project_id: uuid,
-  project_name: string,
-});
-
 /** A data-plane worker whose nodes are dark (ADR 0073). */
 const darkWorker = closed("DarkWorker", {
   worker: integer,
@@ -95,10 +85,8 @@ export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
   // The routes declared as values (ADR 0076): their answers follow from their codecs.
   ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES, COMPUTE_SERVER_ROUTES.capabilities]),
-  // netemu's impairments on GNS3 ports (ADR 0067).
-  "netemu.impairments.list": { status: 200, schema: { type: "array", items: impairment } },
-  "netemu.impairments.set": { status: 200, schema: impairment },
-  "netemu.impairments.clear": { status: 200, schema: { type: "array", items: impairment } },
+  // netemu's impairments on GNS3 ports (ADR 0067), declared as values (ADR 0080).
+  ...declaredAnswers(Object.values(IMPAIRMENT_ROUTES)),
   // ADR 0057: its 503 (not ready) is an error body with the same two fields and the projects' details.
   "netemu.ready": {
     status: 200,

@@ -1,14 +1,19 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { Impairment } from "../../../domain/switching/impairment-overlay.js";
 import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
-import { type ApiRouter, withBody } from "../api-router.js";
+import { SET_IMPAIRMENT_REFUSALS } from "../../../application/use-cases/compute/impairment-set.js";
+import { CLEAR_IMPAIRMENTS_REFUSALS } from "../../../application/use-cases/compute/impairment-clear.js";
+import { LIST_IMPAIRMENTS_REFUSALS } from "../../../application/use-cases/compute/impairment-list.js";
+import type { ApiRouter } from "../api-router.js";
+import { json, list, route } from "../route.js";
 import { ImpairmentBody, ImpairmentSelectionBody } from "./codecs.js";
+import { ImpairmentAnswer } from "./answers.js";
 
 /** Where netemu's impairments on GNS3 ports are set, listed and cleared (ADR 0067): netemu's segment of /v2. */
 const IMPAIRMENTS_PATH = "/v2/netemu/impairments";
 
 /** An impairment as the routes answer it: the port by ids and by the names the GUI shows, each direction's filters. */
-function presentImpairment(i: Impairment): Record<string, unknown> {
+function presentImpairment(i: Impairment) {
   return {
     filters_in: renderFilterSettings(i.in),
     filters_out: renderFilterSettings(i.out),
@@ -21,27 +26,41 @@ function presentImpairment(i: Impairment): Record<string, unknown> {
   };
 }
 
+/**
+ * netemu's impairments on a switch or hub port, by the names the GNS3 GUI shows (ADR 0067). A GET's or
+ * DELETE's selection may come as query parameters, which the router merges into the body as GNS3 does.
+ * `netemu impair` calls these values through route-client.ts.
+ */
+export const IMPAIRMENT_ROUTES = {
+  list: route({
+    name: "netemu.impairments.list",
+    method: "GET",
+    path: IMPAIRMENTS_PATH,
+    body: ImpairmentSelectionBody,
+    refusals: LIST_IMPAIRMENTS_REFUSALS,
+    run: (uc, { body }) => uc.listImpairments.execute(body),
+    answer: list(200, ImpairmentAnswer, presentImpairment),
+  }),
+  set: route({
+    name: "netemu.impairments.set",
+    method: "PUT",
+    path: IMPAIRMENTS_PATH,
+    body: ImpairmentBody,
+    refusals: SET_IMPAIRMENT_REFUSALS,
+    run: (uc, { body }) => uc.setImpairment.execute({ project: body.project, node: body.node, port: body.port, in: body.filters_in, out: body.filters_out }),
+    answer: json(200, ImpairmentAnswer, presentImpairment),
+  }),
+  clear: route({
+    name: "netemu.impairments.clear",
+    method: "DELETE",
+    path: IMPAIRMENTS_PATH,
+    body: ImpairmentSelectionBody,
+    refusals: CLEAR_IMPAIRMENTS_REFUSALS,
+    run: (uc, { body }) => uc.clearImpairments.execute(body),
+    answer: list(200, ImpairmentAnswer, presentImpairment),
+  }),
+};
+
 export function registerImpairmentRoutes(api: ApiRouter, uc: UseCases): void {
-  api.add(
-    "netemu.impairments.list",
-    "GET",
-    IMPAIRMENTS_PATH,
-    withBody(ImpairmentSelectionBody, async (x, selection) => x.respondList(await uc.listImpairments.execute(selection), 200, presentImpairment)),
-  );
-
-  api.add(
-    "netemu.impairments.set",
-    "PUT",
-    IMPAIRMENTS_PATH,
-    withBody(ImpairmentBody, async (x, body) =>
-      x.respond(await uc.setImpairment.execute({ project: body.project, node: body.node, port: body.port, in: body.filters_in, out: body.filters_out }), 200, presentImpairment),
-    ),
-  );
-
-  api.add(
-    "netemu.impairments.clear",
-    "DELETE",
-    IMPAIRMENTS_PATH,
-    withBody(ImpairmentSelectionBody, async (x, selection) => x.respondList(await uc.clearImpairments.execute(selection), 200, presentImpairment)),
-  );
+  for (const value of [IMPAIRMENT_ROUTES.list, IMPAIRMENT_ROUTES.set, IMPAIRMENT_ROUTES.clear]) api.addRoute(value, uc);
 }

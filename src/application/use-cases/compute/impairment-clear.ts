@@ -6,12 +6,25 @@ import type { DataPlane } from "../../ports/data-plane.js";
 import type { ImpairmentStore } from "../../ports/impairment-store.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf, SyncError } from "../../errors.js";
-
-type ClearImpairmentsError = SyncError | ErrorOf<"ImpairmentsUnwritable">;
+import type { Refusal, SyncError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { type ImpairmentSelection, selects } from "./impairment-list.js";
+
+/**
+ * What ClearImpairments can answer instead of what it removed: nothing was changed. Not PortNotFound,
+ * which the data plane gives for a NIO on a port not in the node's ports_mapping: a clear changes only the
+ * filters of NIOs the node's record holds, and a record never holds a NIO off its mapping (a node with NIOs
+ * cannot be remapped), so the data plane saying so here is a defect, not a refusal.
+ */
+export const CLEAR_IMPAIRMENTS_REFUSALS = ["ImpairmentsUnwritable", "UdpConnectionFailed", "NioDeviceFailed", "InvalidFilterSettings", "InvalidConfiguration"] as const;
+export type ClearImpairmentsError = Refusal<typeof CLEAR_IMPAIRMENTS_REFUSALS>;
+
+/** The data plane's refusal of a clear's sync, which cannot be about a port (see CLEAR_IMPAIRMENTS_REFUSALS). */
+function refusedClear(error: SyncError): ClearImpairmentsError {
+  if (error._tag === "PortNotFound") throw new Error(`the data plane found no port ${error.portNumber} on ${error.nodeName} while clearing its impairments: a NIO off its node's ports_mapping`);
+  return error;
+}
 
 /**
  * Removes the impairments the selection names (all of them when it names nothing): the ports of a
@@ -44,7 +57,7 @@ export class ClearImpairments {
           const synced = await this.dataPlane.sync(await this.overlay.of(node));
           if (E.isLeft(synced)) {
             await this.overlay.restore(mine.map((impairment) => ({ _tag: "Set", impairment })));
-            return synced;
+            return E.left(refusedClear(synced.left));
           }
         }
         return E.right(mine);

@@ -20,6 +20,9 @@ export function selects(s: ImpairmentSelection, i: Impairment): boolean {
   );
 }
 
+/** Listing refuses nothing: a selection that names nothing lists nothing. */
+export const LIST_IMPAIRMENTS_REFUSALS = [] as const;
+
 /**
  * netemu's impairments on GNS3 ports, also those of projects that are closed now (they come back
  * with the project: ADR 0067), by project, node and port name.

@@ -6,11 +6,11 @@ import type { DataPlane } from "../../ports/data-plane.js";
 import type { ImpairmentStore } from "../../ports/impairment-store.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf, SyncError } from "../../errors.js";
+import { type ErrorOf, type Refusal, SYNC_REFUSALS } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
-import { ImpairmentTargets, type PortByName, type PortByNameError } from "./impairment-target.js";
+import { ImpairmentTargets, type PortByName, PORT_BY_NAME_REFUSALS } from "./impairment-target.js";
 
 export interface SetImpairmentInput extends PortByName {
   /** Frames from the port's peer into the node; netemu's filter kinds, as a NIO's `filters`. Left out: kept; `{}`: cleared. */
@@ -19,7 +19,9 @@ export interface SetImpairmentInput extends PortByName {
   readonly out?: unknown;
 }
 
-export type SetImpairmentError = PortByNameError | SyncError | ErrorOf<"InvalidFilterSettings" | "ImpairmentDirectionMissing" | "ImpairmentsUnwritable">;
+/** What SetImpairment can answer instead of the impairment set: nothing was changed. */
+export const SET_IMPAIRMENT_REFUSALS = ["ImpairmentDirectionMissing", "InvalidFilterSettings", ...PORT_BY_NAME_REFUSALS, "ImpairmentsUnwritable", ...SYNC_REFUSALS] as const;
+export type SetImpairmentError = Refusal<typeof SET_IMPAIRMENT_REFUSALS>;
 
 /**
  * Sets netemu's impairments on a switch or hub port a GNS3 controller placed here, by the names its

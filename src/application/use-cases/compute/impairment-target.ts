@@ -4,7 +4,7 @@ import type { ComputeProject } from "../../../domain/topology/project.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
 import type { ComputeNodeRepository, ComputeProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 
 /** A port as a GNS3 user names it: project, node and port by the names the GUI shows (or ids, numbers). */
 export interface PortByName {
@@ -21,7 +21,9 @@ interface ResolvedPort {
   readonly portName: string;
 }
 
-export type PortByNameError = ErrorOf<"ImpairmentTargetNotFound" | "ImpairmentTargetAmbiguous">;
+/** What finding a port by name can answer instead of the port. */
+export const PORT_BY_NAME_REFUSALS = ["ImpairmentTargetNotFound", "ImpairmentTargetAmbiguous"] as const;
+export type PortByNameError = Refusal<typeof PORT_BY_NAME_REFUSALS>;
 
 /** Finds the live port a GNS3 user names; a name two projects (or two nodes of one) share is refused, not guessed. */
 @injectable()

@@ -3,7 +3,7 @@ import type { DarkWorker, DataPlaneHealth } from "../../ports/data-plane-health.
 import { TOKENS } from "../../ports/tokens.js";
 
 /** What bringing the data plane back did, and what is still dark after it. */
-interface BroughtBack {
+export interface BroughtBack {
   /** The given-up workers started again. */
   readonly restartedWorkers: readonly number[];
   /** Workers whose nodes are still dark (a worker that died again at once, a node that could not be given back). */

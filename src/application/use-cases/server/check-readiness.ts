@@ -3,7 +3,7 @@ import type { ProjectWrites, UnwrittenProject } from "../../ports/project-writes
 import type { DarkWorker, DataPlaneHealth } from "../../ports/data-plane-health.js";
 import { TOKENS } from "../../ports/tokens.js";
 
-interface Readiness {
+export interface Readiness {
   /** False while a project's latest change is not on disk (ADR 0057) or a node forwards nothing because its worker died (ADR 0073). */
   readonly ready: boolean;
   readonly unwrittenProjects: readonly UnwrittenProject[];

@@ -3,10 +3,11 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Lifecycle } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 
 /** What ShutdownServer can answer instead of its result. */
-export type ShutdownServerError = ErrorOf<"NotLocalServer">;
+export const SHUTDOWN_SERVER_REFUSALS = ["NotLocalServer"] as const;
+export type ShutdownServerError = Refusal<typeof SHUTDOWN_SERVER_REFUSALS>;
 
 /** Only a local server may be stopped over the API; the stop itself runs after the answer. */
 @injectable()

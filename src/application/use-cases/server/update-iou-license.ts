@@ -4,10 +4,11 @@ import { type IouLicense, mergeIouLicense } from "../../../domain/server/iou-lic
 import type { SettingsStore } from "../../ports/settings-store.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 
 /** What UpdateIouLicense can answer instead of its result: nothing was changed. */
-export type UpdateIouLicenseError = ErrorOf<"SettingsFileFailed">;
+export const UPDATE_IOU_LICENSE_REFUSALS = ["SettingsFileFailed"] as const;
+export type UpdateIouLicenseError = Refusal<typeof UPDATE_IOU_LICENSE_REFUSALS>;
 
 /** Merges the given keys into the stored settings and persists them. */
 @injectable()

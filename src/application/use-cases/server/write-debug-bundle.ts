@@ -6,10 +6,11 @@ import type { DebugBundleWriter, SystemInfoProvider } from "../../ports/system.j
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { describeComputeNodes } from "../compute/compute-report.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 
 /** What WriteDebugBundle can answer instead of its result. */
-export type WriteDebugBundleError = ErrorOf<"NotLocalServer" | "DebugBundleUnwritable">;
+export const WRITE_DEBUG_BUNDLE_REFUSALS = ["NotLocalServer", "DebugBundleUnwritable"] as const;
+export type WriteDebugBundleError = Refusal<typeof WRITE_DEBUG_BUNDLE_REFUSALS>;
 
 /**
  * POST /v2/debug: writes what a bug report needs into <config dir>/debug — versions, host facts,

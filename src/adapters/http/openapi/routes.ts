@@ -18,7 +18,8 @@ export function openApiRoute(api: ApiRouter, server: DocumentedServer) {
     path: OPENAPI_PATH,
     refusals: [],
     run: async () => E.right((text ??= JSON.stringify(openApiDocument(api.entries(), server)))),
-    answer: raw(200, "application/json", (document: string) => document),
+    // Declared as JSON; sent with its charset, as it always was.
+    answer: raw(200, "application/json", (document: string) => document, () => "application/json; charset=utf-8"),
   });
 }
 

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runImpairCommand } from "../../src/adapters/cli/impair-command.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 
 const CLI = join(fileURLToPath(new URL("../../../", import.meta.url)), "dist", "cli.js");
 const PROJECT = "69696969-1111-4222-8333-444444444444";
@@ -19,6 +21,16 @@ async function impair(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pro
   const err: string[] = [];
   const code = await runImpairCommand(args, env, (l) => out.push(l), (l) => err.push(l));
   return { code, out, err };
+}
+
+/** A GNS3 controller as `netemu impair` meets it: every netemu path is its JSON 404, its Server header aiohttp's. */
+async function gns3Controller(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(404, { "Content-Type": "application/json", Server: "Python/3.10 aiohttp/3.8.1" });
+    res.end('{"message": "404: Not Found", "status": 404}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** The built CLI as a user runs it, ended by the test if it outlives its bound. */
@@ -136,6 +148,41 @@ describe("netemu impair: impairments on a GNS3 port of a running netemu, from th
     const refused = await impair(["list", "--server", s.url, "--user", "admin", "--password", "wrong"]);
     expect(refused.code).to.equal(1);
     expect(refused.err[0]).to.contain("answered 401");
+  });
+
+  it("pointed at a GNS3 controller, says that this is not netemu and how to point it at netemu, and exits 2", async () => {
+    const gns3 = await gns3Controller();
+    try {
+      for (const args of [["list"], ["clear"], ["--project", "lab", "--node", "Switch1", "--port", "1", "--out", "delay=5"]]) {
+        const r = await impair([...args, "--server", gns3.url]);
+        const method = args[0] === "list" ? "GET" : args[0] === "clear" ? "DELETE" : "PUT";
+        expect([r.code, r.err], args.join(" ")).to.deep.equal([
+          2,
+          [`netemu impair: ${gns3.url} answered 404 for ${method} /v2/netemu/impairments: this is not a netemu server (a GNS3 controller? it says Server: Python/3.10 aiohttp/3.8.1); give netemu's address with --server URL or NETEMU_SERVER`],
+        ]);
+      }
+    } finally {
+      await gns3.close();
+    }
+  });
+
+  it("prints what clear removed as removed, not as impairments that still hold", async () => {
+    await impair([...at(), "--out", "delay=50"]);
+    const cleared = await impair(["clear", "--server", s.url, "--project", "lab"]);
+    expect([cleared.code, cleared.out]).to.deep.equal([0, ["cleared 1 impairment", "removed\tlab\tSwitch1\tEthernet2\tin: -\tout: delay=50"]]);
+    expect((await impair(["list", "--server", s.url])).out).to.deep.equal([]);
+  });
+
+  it("looks for netemu where `netemu serve` listens unless told, says so in its help, and says where it looked when nothing answers", async () => {
+    const help = await impair(["--help"]);
+    expect(help.out.join("\n")).to.contain("default http://127.0.0.1:3080, where `netemu serve` listens unless given --port");
+    expect(help.out.join("\n")).to.contain("a GNS3 controller on this machine listens there too");
+    const url = s.url;
+    await s.close();
+    const r = await impair(["list"], { NETEMU_SERVER: url });
+    expect(r.code).to.equal(2);
+    expect(r.err[0]).to.match(new RegExp(`^netemu impair: no answer from ${url}: .*; is netemu running there\\? give its address with --server URL or NETEMU_SERVER$`));
+    s = await startTestServer();
   });
 
   it("is reached as `netemu impair` from the built command, with its help", async () => {

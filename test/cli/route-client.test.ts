@@ -4,7 +4,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { callRoute, describeFailure, fillPath, type RouteCallFailure } from "../../src/adapters/cli/route-client.js";
 import { IMPAIRMENT_ROUTES } from "../../src/adapters/http/server/impairment-routes.js";
+import { READINESS_ROUTES } from "../../src/adapters/http/server/readiness-route.js";
+import { SERVER_ROUTES } from "../../src/adapters/http/server/routes.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const PROJECT = "69696969-1111-4222-8333-444444444445";
 
@@ -109,6 +113,35 @@ describe("The route client: a route value called over HTTP, its answer read with
     } finally {
       await created.close();
     }
+  });
+
+  it("reads each status of a route that answers more than one with that status's codec: readiness's 200 and its 503 report", async () => {
+    const ready = await callRoute(READINESS_ROUTES.ready, {}, { url: s.url });
+    expect(E.isRight(ready) && ready.right).to.deep.equal({ ready: true, unwritten_projects: [], dark_workers: [] });
+    await s.close();
+    s = await startTestServer({ persistProjects: true });
+    // A file where the project's directory goes: its writes fail, and the server is not ready.
+    mkdirSync(s.netemu.settings.projectsPath, { recursive: true });
+    writeFileSync(join(s.netemu.settings.projectsPath, PROJECT), "");
+    await s.request("POST", "/v2/projects", { name: "lab", project_id: PROJECT });
+    let report = await callRoute(READINESS_ROUTES.ready, {}, { url: s.url });
+    for (let i = 0; i < 200 && E.isRight(report) && report.right.ready; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      report = await callRoute(READINESS_ROUTES.ready, {}, { url: s.url });
+    }
+    if (E.isLeft(report)) expect.fail(describeFailure(report.left));
+    if (!("message" in report.right)) expect.fail("a 503 report carries GNS3's message");
+    expect(report.right.status).to.equal(503);
+    expect(report.right.unwritten_projects.map((u) => u.project_id)).to.deep.equal([PROJECT]);
+  });
+
+  it("sends a route without parameters or body, and a refusal of it is the server's message (a non-local server's shutdown)", async () => {
+    await s.close();
+    s = await startTestServer({ settings: { local: false } });
+    const refused = failureOf(await callRoute(SERVER_ROUTES.shutdown, {}, { url: s.url }));
+    expect(refused).to.deep.include({ _tag: "Refused", route: "server.shutdown", status: 403, message: "You can only stop a local server" });
+    const version = await callRoute(SERVER_ROUTES.version, {}, { url: s.url });
+    expect(E.isRight(version) && version.right).to.deep.equal({ local: false, version: "2.2.59" });
   });
 
   it("says when nothing answers at the address", async () => {

@@ -1,15 +1,20 @@
 /**
  * `netemu impair`: netemu's impairments on a switch or hub port a GNS3 controller placed on a running netemu,
- * by the names the GNS3 GUI shows (ADR 0067). It is a client of `/v2/netemu/impairments`.
+ * by the names the GNS3 GUI shows (ADR 0067). It calls the impairment routes through their route values
+ * (route-client.ts, ADR 0080), so what it sends and reads is what the server declares.
  *
  *   netemu impair --project P --node Switch1 --port Ethernet2 --out delay=50 --out bandwidth=1000
  *   netemu impair list [--project P] [--node N] [--port PORT]
  *   netemu impair clear [--project P] [--node N] [--port PORT]
  *
- * Exit status: 0 done, 1 the server refused (its message printed), 2 bad arguments or no server.
+ * Exit status: 0 done, 1 the server refused (its message printed), 2 bad arguments, or no netemu answered.
  */
 import { parseArgs } from "node:util";
+import * as E from "fp-ts/lib/Either.js";
 import { terminalJson, terminalText } from "./terminal-text.js";
+import { callRoute, describeFailure, type RouteCallFailure, type RouteOutput, type RouteServer } from "./route-client.js";
+import { IMPAIRMENT_ROUTES } from "../http/server/impairment-routes.js";
+import { DEFAULT_SERVER_URL } from "../shared/serve-address.js";
 
 const HELP = `usage: netemu impair [--server URL] --project P --node NODE --port PORT [--in KIND=V[,V]]... [--out KIND=V[,V]]...
        netemu impair list [--server URL] [--project P] [--node NODE] [--port PORT] [--json]
@@ -17,7 +22,8 @@ const HELP = `usage: netemu impair [--server URL] --project P --node NODE --port
 
 Sets, lists or clears netemu's impairments on a switch or hub port that GNS3 placed on the netemu at --server,
 named as the GNS3 GUI shows them (project, node and port names; ids and port numbers work too). They hold while
-GNS3 deletes and re-creates the port's link, and while the project is closed and opened again.
+GNS3 deletes and re-creates the port's link, and while the project is closed and opened again. \`clear\` prints
+what it removed, each line beginning with "removed"; \`list\` what holds.
 
   --in KIND=V,...    an impairment on the frames coming from the port's peer (the device GNS3 linked to it)
   --out KIND=V,...   an impairment on the frames the port sends to its peer
@@ -26,12 +32,14 @@ GNS3 deletes and re-creates the port's link, and while the project is closed and
                      delay_distribution=normal, bpf=EXPRESSION (drops what matches), match=EXPRESSION (scopes the others)
                      ... (README, "Filters"). Repeat the option for several kinds; a direction not given keeps what it had.
   --clear-in, --clear-out   remove that direction's impairments (the other keeps its own)
-  --server URL       netemu's address (NETEMU_SERVER, default http://127.0.0.1:3080)
+  --server URL       netemu's address (NETEMU_SERVER; default ${DEFAULT_SERVER_URL}, where \`netemu serve\` listens unless given --port).
+                     Beside a GNS3 controller, give netemu's own address: a GNS3 controller on this machine listens there too,
+                     and is not netemu (this command says so when it meets one).
   --user NAME        for a netemu run with --auth (NETEMU_USER); the password from NETEMU_PASSWORD or --password
   --json             list as JSON, as the route answers
   --help             print this help
 
-Exit status: 0 done, 1 the server refused (its message is printed), 2 bad arguments or no answer from the server.
+Exit status: 0 done, 1 the server refused (its message is printed), 2 bad arguments, or no netemu answered at --server.
 `;
 
 /** The kinds whose values are text (pcap-filter expressions, a distribution name): never split at commas. */
@@ -39,13 +47,8 @@ const TEXT_KINDS = new Set(["bpf", "match"]);
 
 type Out = (line: string) => void;
 
-interface Impairment {
-  readonly project_name: string;
-  readonly node_name: string;
-  readonly port_name: string;
-  readonly filters_in: Record<string, unknown[]>;
-  readonly filters_out: Record<string, unknown[]>;
-}
+/** An impairment as the routes answer it (the route value's answer codec). */
+type Impairment = RouteOutput<typeof IMPAIRMENT_ROUTES.set>;
 
 /** `KIND=V,V` options into one filters object: numbers where they read as numbers, text kinds whole and repeatable. */
 function filtersOf(options: readonly string[], flag: string): { filters: Record<string, unknown[]> } | { error: string } {
@@ -61,13 +64,14 @@ function filtersOf(options: readonly string[], flag: string): { filters: Record<
   return { filters };
 }
 
-function render(filters: Record<string, unknown[]>): string {
-  const kinds = Object.entries(filters);
+function render(filters: Readonly<Record<string, unknown>>): string {
+  const kinds = Object.entries(filters).map(([kind, values]) => [kind, Array.isArray(values) ? values : [values]] as const);
   const value = (kind: string, v: unknown): string => (typeof v === "string" && TEXT_KINDS.has(kind) ? `"${terminalText(v).replace(/"/g, '\\"')}"` : terminalText(String(v)));
   return kinds.length === 0 ? "-" : kinds.map(([kind, values]) => `${terminalText(kind)}=${values.map((v) => value(kind, v)).join(",")}`).join(" ");
 }
 
 /** One impairment a line, tab-separated: every name escaped, so no name can act on the terminal or break the columns. */
+// A removed one is printed with "removed" in a first column, so it never reads as one that holds.
 function line(i: Impairment): string {
   return `${terminalText(i.project_name)}\t${terminalText(i.node_name)}\t${terminalText(i.port_name)}\tin: ${render(i.filters_in)}\tout: ${render(i.filters_out)}`;
 }
@@ -105,30 +109,26 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
     out(HELP.trimEnd());
     return 0;
   }
-  const server = (o.server ?? env["NETEMU_SERVER"] ?? "http://127.0.0.1:3080").replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]+$/.test(server)) {
-    err(`netemu impair: --server ${terminalText(server)}: give the server's address, e.g. http://127.0.0.1:3080`);
+  const url = (o.server ?? env["NETEMU_SERVER"] ?? DEFAULT_SERVER_URL).replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+$/.test(url)) {
+    err(`netemu impair: --server ${terminalText(url)}: give the server's address, e.g. ${DEFAULT_SERVER_URL}`);
     return 2;
   }
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
   const user = o.user ?? env["NETEMU_USER"];
-  if (user !== undefined) headers["Authorization"] = `Basic ${Buffer.from(`${user}:${o.password ?? env["NETEMU_PASSWORD"] ?? ""}`).toString("base64")}`;
+  const server: RouteServer = user === undefined ? { url } : { url, credentials: { user, password: o.password ?? env["NETEMU_PASSWORD"] ?? "" } };
   const selection = { ...(o.project === undefined ? {} : { project: o.project }), ...(o.node === undefined ? {} : { node: o.node }), ...(o.port === undefined ? {} : { port: o.port }) };
 
-  let method: string;
-  let body: Record<string, unknown>;
   if (action === "set") {
-    for (const [flag, value] of [["--project", o.project], ["--node", o.node], ["--port", o.port]] as const) {
-      if (value === undefined) {
-        err(`netemu impair: ${flag} is required to set an impairment (netemu impair --help)`);
-        return 2;
-      }
+    if (o.project === undefined || o.node === undefined || o.port === undefined) {
+      const flag = o.project === undefined ? "--project" : o.node === undefined ? "--node" : "--port";
+      err(`netemu impair: ${flag} is required to set an impairment (netemu impair --help)`);
+      return 2;
     }
     if (o.in === undefined && o.out === undefined && o["clear-in"] !== true && o["clear-out"] !== true) {
       err("netemu impair: give at least one of --in, --out, --clear-in, --clear-out (netemu impair --help)");
       return 2;
     }
-    const given: Record<string, unknown> = {};
+    const given: { filters_in?: Record<string, unknown[]>; filters_out?: Record<string, unknown[]> } = {};
     for (const [flag, key, values, clear] of [["--in", "filters_in", o.in, o["clear-in"]], ["--out", "filters_out", o.out, o["clear-out"]]] as const) {
       if (values !== undefined && clear === true) {
         err(`netemu impair: ${flag} and --clear-${flag.slice(2)} contradict each other`);
@@ -143,44 +143,43 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
       }
       given[key] = f.filters;
     }
-    method = "PUT";
-    body = { ...selection, ...given };
-  } else {
-    method = action === "list" ? "GET" : "DELETE";
-    body = selection;
-  }
-
-  const query = new URLSearchParams(selection as Record<string, string>).toString();
-  const url = `${server}/v2/netemu/impairments${method === "PUT" || query === "" ? "" : `?${query}`}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method, headers, ...(method === "PUT" ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(30_000) });
-  } catch (e) {
-    const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
-    err(`netemu impair: no answer from ${terminalText(server)}: ${terminalText(cause)}`);
-    return 2;
-  }
-  const text = await response.text();
-  let answer: unknown;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    answer = undefined;
-  }
-  if (!response.ok) {
-    const message = typeof (answer as { message?: unknown } | undefined)?.message === "string" ? (answer as { message: string }).message : text || response.statusText;
-    err(`netemu impair: ${terminalText(server)} answered ${response.status}: ${terminalText(message)}`);
-    return 1;
-  }
-  if (o.json === true) {
-    out(terminalJson(answer));
+    const set = await callRoute(IMPAIRMENT_ROUTES.set, { body: { project: o.project, node: o.node, port: o.port, ...given } }, server);
+    if (E.isLeft(set)) return failed(set.left, err);
+    out(o.json === true ? terminalJson(set.right) : line(set.right));
     return 0;
   }
-  if (action === "set") out(line(answer as Impairment));
-  else {
-    const list = answer as Impairment[];
-    if (action === "clear") out(`cleared ${list.length} impairment${list.length === 1 ? "" : "s"}`);
-    for (const i of list) out(line(i));
+
+  const answered = await callRoute(action === "list" ? IMPAIRMENT_ROUTES.list : IMPAIRMENT_ROUTES.clear, { body: selection }, server);
+  if (E.isLeft(answered)) return failed(answered.left, err);
+  const list = answered.right;
+  if (o.json === true) {
+    out(terminalJson(list));
+    return 0;
   }
+  if (action === "clear") {
+    out(`cleared ${list.length} impairment${list.length === 1 ? "" : "s"}`);
+    for (const i of list) out(`removed\t${line(i)}`);
+  } else for (const i of list) out(line(i));
   return 0;
+}
+
+/** What went wrong, said as the server said it, with what to do when no netemu answered; the exit status. */
+function failed(failure: RouteCallFailure, err: Out): number {
+  switch (failure._tag) {
+    case "Refused":
+    case "CredentialsRefused":
+      err(`netemu impair: ${terminalText(describeFailure(failure))}`);
+      return 1;
+    case "NotServed": {
+      const software = failure.software === undefined ? "" : ` it says Server: ${failure.software}`;
+      err(`netemu impair: ${terminalText(`${failure.server} answered ${failure.status} for ${failure.method} ${failure.path}: this is not a netemu server (a GNS3 controller?${software}); give netemu's address with --server URL or NETEMU_SERVER`)}`);
+      return 2;
+    }
+    case "NoAnswer":
+      err(`netemu impair: ${terminalText(describeFailure(failure))}; is netemu running there? give its address with --server URL or NETEMU_SERVER`);
+      return 2;
+    case "AnswerUnreadable":
+      err(`netemu impair: ${terminalText(describeFailure(failure))}; is it the same netemu version as this command?`);
+      return 2;
+  }
 }

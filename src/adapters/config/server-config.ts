@@ -6,6 +6,7 @@ import type { ServerSettings } from "../../application/ports/server-settings.js"
 import type { LogLevel } from "../../application/ports/system.js";
 import type { DataPlaneOptions } from "../../application/dataplane/switch-data-plane.js";
 import { IniSyntaxError, parseIni } from "./ini.js";
+import { SERVE_DEFAULTS } from "../shared/serve-address.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
 
@@ -36,8 +37,8 @@ export interface NetemuConfig extends ServerSettings {
 export class ConfigError extends Error {}
 
 export const DEFAULTS = {
-  host: "127.0.0.1",
-  port: 3080,
+  host: SERVE_DEFAULTS.host as string,
+  port: SERVE_DEFAULTS.port as number,
   local: true,
   gns3Version: "2.2.59",
   gns3V3Version: "3.0.6",

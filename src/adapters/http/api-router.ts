@@ -209,7 +209,7 @@ function render(x: Exchange, answer: Answer<unknown>, value: unknown): void {
       return x.empty(answer.status);
     case "raw":
       x.ctx.status = answer.status;
-      x.ctx.set("Content-Type", answer.contentType);
+      x.ctx.set("Content-Type", answer.contentTypeOf?.(value) ?? answer.contentType);
       x.ctx.body = answer.body(value);
   }
 }

@@ -93,12 +93,12 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerLinkCaptureRoutes(api, useCases);
   registerControllerTemplateRoutes(api, useCases, settings.host);
   registerControllerComputeRoutes(api, useCases);
-  if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
+  if (options.metrics !== undefined) registerMetricsRoute(api, useCases, options.metrics);
   registerReadinessRoute(api, useCases);
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
   registerV3ComputeRoutes(api, useCases);
   registerImpairmentRoutes(api, useCases);
-  registerOpenApiRoute(api, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
+  registerOpenApiRoute(api, useCases, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }
 

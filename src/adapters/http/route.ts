@@ -43,7 +43,7 @@ export type Answer<A, W = unknown> =
   | { readonly kind: "json"; readonly status: number; readonly codec: t.Mixed; readonly present: (value: A) => unknown; readonly _W?: W }
   | { readonly kind: "list"; readonly status: number; readonly codec: t.Mixed; readonly present: (item: never) => unknown; readonly _W?: W }
   | { readonly kind: "empty"; readonly status: 201 | 204; readonly _W?: W }
-  | { readonly kind: "raw"; readonly status: number; readonly contentType: string; readonly body: (value: A) => Readable | string; readonly _W?: W }
+  | { readonly kind: "raw"; readonly status: number; readonly contentType: string; readonly body: (value: A) => Readable | string; readonly contentTypeOf?: (value: A) => string; readonly _W?: W }
   | { readonly kind: "choice"; readonly answers: Readonly<Record<string, SingleAnswer<A>>>; readonly choose: (value: A) => string; readonly _W?: W };
 
 /** An answer of one status (a choice is made of these). */
@@ -67,9 +67,13 @@ export function empty(status: 201 | 204 = 204): SingleAnswer<unknown, undefined>
   return { kind: "empty", status };
 }
 
-/** A body of its own content type (a capture stream, the metrics text): `body` makes it from the use case's result; a client reads it as text. */
-export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string): SingleAnswer<A, string> {
-  return { kind: "raw", status, contentType, body };
+/**
+ * A body of its own content type (a capture stream, the metrics text): `body` makes it from the use
+ * case's result; a client reads it as text. `contentTypeOf`, when the value brings its own variant of
+ * the declared type (a metrics registry an embedder gives); the document says `contentType`.
+ */
+export function raw<A>(status: number, contentType: string, body: (value: A) => Readable | string, contentTypeOf?: (value: A) => string): SingleAnswer<A, string> {
+  return contentTypeOf === undefined ? { kind: "raw", status, contentType, body } : { kind: "raw", status, contentType, body, contentTypeOf };
 }
 
 /**
@@ -77,9 +81,15 @@ export function raw<A>(status: number, contentType: string, body: (value: A) => 
  * status is part of what it says (`GET /v2/netemu/ready` answers 503 while not ready, as probes and load
  * balancers read it). Not for refusals: a request the use case refuses is a Left, mapped in one place.
  */
-export function choice<A, const K extends string, W>(answers: { readonly [Key in K]: SingleAnswer<A, W> }, choose: (value: A) => NoInfer<K>): Answer<A, W> {
-  return { kind: "choice", answers, choose };
+export function choice<const M extends Readonly<Record<string, SingleAnswer<never, unknown>>>>(answers: M, choose: (value: ValueOfAnswers<M>) => keyof M & string): Answer<ValueOfAnswers<M>, WireOfAnswer<M[keyof M]>> {
+  return { kind: "choice", answers: answers as Readonly<Record<string, SingleAnswer<ValueOfAnswers<M>>>>, choose };
 }
+
+/** The value every answer of a choice presents (their presenters' parameter). */
+type ValueOfAnswers<M> = M[keyof M] extends SingleAnswer<infer A, unknown> ? A : never;
+
+/** What a client reads off the wire for one answer. */
+type WireOfAnswer<X> = X extends { readonly _W?: infer W } ? W : never;
 
 /** What a client reads from a route's answer on the wire. */
 export type WireOf<R> = R extends { readonly answer: Answer<never, infer W> } ? W : never;

@@ -14,9 +14,6 @@ type RefusalStatus = 400 | 403 | 404 | 409 | 413 | 503;
  * itself (see `refusalsOf`). test/http/openapi.test.ts drives refusals and checks each is listed.
  */
 const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
-  "server.check_version": [409], // VersionMismatch
-  "server.debug": [403], // NotLocalServer
-  "server.shutdown": [403], // NotLocalServer
 };
 
 /**

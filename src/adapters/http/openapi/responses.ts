@@ -16,6 +16,8 @@ import { COMPUTE_SERVER_ROUTES } from "../compute/server-routes.js";
 import { WALKED_V3_PROJECT_ROUTES } from "../v3/project-routes.js";
 import { WALKED_COMPUTE_PROJECT_ROUTES } from "../compute/project-routes.js";
 import { IMPAIRMENT_ROUTES } from "../server/impairment-routes.js";
+import { SERVER_ROUTES } from "../server/routes.js";
+import { READINESS_ROUTES } from "../server/readiness-route.js";
 
 /**
  * The success answers of the main routes (the compute's, as a GNS3 controller drives them, and the
@@ -41,7 +43,6 @@ function closed(title: string, required: Record<string, JsonSchema>, optional: R
   return { title, type: "object", properties: { ...required, ...optional }, required: Object.keys(required), additionalProperties: false };
 }
 
-const version = closed("Version", { local: { type: "boolean" }, version: string });
 
 /**
  * The controller's routes the walk of test/http/openapi.test.ts exercises (available_filters, which it
@@ -65,43 +66,11 @@ const v3Routes: Record<string, SuccessAnswer> = {
   ...declaredAnswers([V3_SERVER_ROUTES.capabilities, V3_SERVER_ROUTES.version, ...V3_NODE_ROUTES, ...WALKED_V3_PROJECT_ROUTES].map((r) => r.route)),
 };
 
-/** A data-plane worker whose nodes are dark (ADR 0073). */
-const darkWorker = closed("DarkWorker", {
-  worker: integer,
-  state: { type: "string", enum: ["restarting", "given_up", "running"] },
-  reason: string,
-  exit_code: integer,
-  since: string,
-  deaths: integer,
-  next_attempt: { type: ["string", "null"] },
-  nodes: { type: "array", items: closed("DarkNode", { node_id: string, project_id: string, name: string, frames_per_second: { type: ["number", "null"] } }) },
-});
-
 export const SUCCESS_ANSWERS: Readonly<Record<string, SuccessAnswer>> = {
   ...controllerRoutes,
   ...v3Routes,
-  "server.version": { status: 200, schema: version },
-  "compute.version": { status: 200, schema: version },
-  "server.check_version": { status: 200, schema: closed("VersionChecked", { version: string }) },
   // The routes declared as values (ADR 0076): their answers follow from their codecs.
   ...declaredAnswers([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes), ...WALKED_COMPUTE_PROJECT_ROUTES, COMPUTE_SERVER_ROUTES.capabilities]),
-  // netemu's impairments on GNS3 ports (ADR 0067), declared as values (ADR 0080).
-  ...declaredAnswers(Object.values(IMPAIRMENT_ROUTES)),
-  // ADR 0057: its 503 (not ready) is an error body with the same two fields and the projects' details.
-  "netemu.ready": {
-    status: 200,
-    schema: closed("Readiness", {
-      ready: { type: "boolean" },
-      unwritten_projects: {
-        type: "array",
-        items: closed("UnwrittenProject", { project_id: string, file: { type: ["string", "null"] }, code: string, since: string, failed_writes: integer }),
-      },
-      dark_workers: { type: "array", items: darkWorker },
-    }),
-  },
-  // ADR 0073: the way back for a data-plane worker given up on.
-  "netemu.data_plane.restart": {
-    status: 200,
-    schema: closed("DataPlaneBroughtBack", { restarted_workers: { type: "array", items: integer }, dark_workers: { type: "array", items: darkWorker } }),
-  },
+  // The server's routes (http/server), declared as values (ADR 0080): those the walk of openapi.test.ts exercises.
+  ...declaredAnswers([SERVER_ROUTES.version, SERVER_ROUTES.computeVersion, SERVER_ROUTES.checkVersion, ...Object.values(IMPAIRMENT_ROUTES), READINESS_ROUTES.ready, READINESS_ROUTES.restart]),
 };

@@ -33,4 +33,6 @@ export const TOKENS = {
   ProjectWrites: Symbol("ProjectWrites"),
   DataPlaneHealth: Symbol("DataPlaneHealth"),
   ImpairmentStore: Symbol("ImpairmentStore"),
+  HostProcesses: Symbol("HostProcesses"),
+  ConsolePortPool: Symbol("ConsolePortPool"),
 } as const;

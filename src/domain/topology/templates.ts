@@ -55,8 +55,8 @@ export function isRunnable(template: NodeTemplate): template is RunnableTemplate
 }
 
 /**
- * The templates netemu lists: only those whose nodes it runs (ADR 0062). Listing VPCS or Cloud would
- * offer clients nodes that every use refuses.
+ * The templates netemu lists: only those whose nodes it runs (ADR 0062, VPCS since ADR 0081). Listing
+ * Cloud or NAT would offer clients nodes that every use refuses.
  */
 export const NETEMU_TEMPLATES: readonly RunnableTemplate[] = GNS3_BUILTIN_TEMPLATES.filter(isRunnable);
 

@@ -22,6 +22,8 @@ export const Label = jsonClosedObject(
 /** A node's `properties` as the node type reads them (checked once the type is known). */
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
+/** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
+export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
 
 /** Fields of GNS3's node object that clients send back on PUT; accepted and ignored when read-only. */
 const nodeFields = {

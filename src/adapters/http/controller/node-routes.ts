@@ -4,7 +4,7 @@ import type { NodeAction } from "../../../application/use-cases/controller/contr
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import { type ApiRouter, withBody } from "../api-router.js";
 import type { Exchange, Rejected } from "../exchange.js";
-import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties } from "./codecs.js";
+import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
@@ -13,7 +13,8 @@ const NODE = `${NODES}/{node_id}`;
 
 /** The ports_mapping of a node's properties, checked as its node type has them (a hub's entries have no type). */
 function portsOf(x: Exchange, nodeType: string, properties: Record<string, unknown> | undefined): E.Either<Rejected, readonly NodePortEntry[] | undefined> {
-  if (properties === undefined) return E.right(undefined);
+  // A VPCS has one fixed port: its properties say nothing of ports.
+  if (properties === undefined || nodeType === "vpcs") return E.right(undefined);
   const decoded = nodeType === "ethernet_hub" ? x.decode(HubProperties, properties) : x.decode(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
 }
@@ -24,6 +25,8 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
   api.add("controller.node.create", "POST", NODES, withBody(NodeCreateBody, async (x, b) => {
     const ports = portsOf(x, b.node_type, b.properties);
     if (E.isLeft(ports)) return;
+    const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? x.decode(VpcsProperties, b.properties) : E.right(undefined);
+    if (E.isLeft(vpcs)) return;
     const created = await uc.createNode.execute({
       projectId: x.param("project_id"),
       name: b.name,
@@ -32,6 +35,8 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       nodeId: b.node_id,
       portsMapping: ports.right,
       consoleType: b.console_type,
+      console: b.console,
+      startupScript: vpcs.right?.startup_script ?? undefined,
       x: b.x,
       y: b.y,
       z: b.z,
@@ -76,6 +81,7 @@ export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, conso
       label: b.label,
       symbol: b.symbol,
       consoleType: b.console_type,
+      console: b.console,
       portsMapping,
     });
     x.respond(updated, 200, present);

@@ -1,5 +1,6 @@
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
+import type { ControllerNode } from "../../../domain/topology/node.js";
 import type { ComputeAnswer, ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
@@ -35,12 +36,18 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
   };
 }
 
+/** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
+export function nodeProperties(node: ControllerNode): Record<string, unknown> {
+  return node.nodeType === "vpcs" ? {} : { ports_mapping: node.portsMapping };
+}
+
 export function presentNode(view: ControllerNodeView, consoleHost: string): Record<string, unknown> {
   const node = view.node;
   return {
-    command_line: null,
+    // A VPCS's command line and directory are its compute's (GNS3 copies them from the compute's answer).
+    command_line: view.commandLine,
     compute_id: node.computeId,
-    console: null,
+    console: view.console,
     console_auto_start: false,
     console_host: consoleHost,
     console_type: node.consoleType,
@@ -50,7 +57,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
     label: node.label,
     locked: node.locked,
     name: node.name,
-    node_directory: null,
+    node_directory: view.directory,
     node_id: node.nodeId,
     node_type: node.nodeType,
     port_name_format: "Ethernet{0}",
@@ -64,7 +71,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
       short_name: `e${p.port_number}`,
     })),
     project_id: node.projectId,
-    properties: { ports_mapping: node.portsMapping },
+    properties: nodeProperties(node),
     status: view.status,
     symbol: node.symbol,
     template_id: node.templateId ?? null,

@@ -29,6 +29,11 @@ export interface CreateVpcsInput {
   readonly consoleType?: ConsoleType | undefined;
   /** VPCS commands, one a line; `%h` stands for the node's name (GNS3's base script). */
   readonly startupScript?: string | null | undefined;
+  /**
+   * Its working directory, when the in-process controller keeps it in its own project's directory (as
+   * GNS3 does); the compute API's nodes are under the compute's projects (ADR 0060).
+   */
+  readonly directory?: string | undefined;
 }
 
 export interface UpdateVpcsInput {
@@ -86,7 +91,7 @@ export class VpcsNodes {
     const console = await this.consoleFor(input.console, consoleType.right);
     if (E.isLeft(console)) return console;
     const made = await this.creation.create(projectId, input.nodeId, "vpcs", (nodeId) =>
-      createVpcsNode({ nodeId, projectId, name: name.right, console: console.right, consoleType: consoleType.right, directory: vpcsDirectory(this.settings.projectsPath, projectId, nodeId) }),
+      createVpcsNode({ nodeId, projectId, name: name.right, console: console.right, consoleType: consoleType.right, directory: input.directory ?? vpcsDirectory(this.settings.projectsPath, projectId, nodeId) }),
     );
     // An id already known answers that node: the port taken for this request goes back.
     if ((E.isLeft(made) || made.right.console !== console.right) && console.right !== null) this.consoles.release(console.right);

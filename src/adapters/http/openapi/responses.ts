@@ -58,9 +58,9 @@ const nodePort = closed("NodePort", {
 });
 
 const node = closed("Node", {
-  command_line: { type: "null" },
+  command_line: { type: ["string", "null"], description: "a VPCS's command line (\"\" before its first start); null for a switch or hub" },
   compute_id: string,
-  console: { type: "null" },
+  console: { type: ["integer", "null"], description: "a VPCS's telnet console port; null for a switch or hub" },
   console_auto_start: boolean,
   console_host: string,
   console_type: { type: "string", enum: ["telnet", "none"] },
@@ -70,14 +70,14 @@ const node = closed("Node", {
   label,
   locked: boolean,
   name: string,
-  node_directory: { type: "null" },
+  node_directory: { type: ["string", "null"] },
   node_id: uuid,
-  node_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
+  node_type: { type: "string", enum: [...COMPUTE_NODE_TYPES] },
   port_name_format: string,
   port_segment_size: integer,
   ports: { type: "array", items: nodePort },
   project_id: uuid,
-  properties: closed("NodeProperties", { ports_mapping: { type: "array", items: { type: "object" } } }),
+  properties: closed("NodeProperties", {}, { ports_mapping: { type: "array", items: { type: "object" }, description: "a switch's and hub's; a VPCS has none" } }),
   status,
   symbol: string,
   template_id: { type: ["string", "null"] },
@@ -115,7 +115,7 @@ const template = closed("Template", {
   name: string,
   symbol: string,
   template_id: uuid,
-  template_type: { type: "string", enum: ["ethernet_switch", "ethernet_hub"] },
+  template_type: { type: "string", enum: [...COMPUTE_NODE_TYPES] },
 }, { console_type: { const: "none" }, properties: { type: "object" } });
 
 const controllerRoutes: Record<string, SuccessAnswer> = {

@@ -69,23 +69,30 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     expect(capabilities.json.node_types).to.include("vpcs");
   });
 
-  it("starts one VPCS process per node whose frames cross a netemu switch: the two ping each other from their consoles", async () => {
-    const sw = (await s.request("POST", `${base()}/ethernet_switch/nodes`, { name: "SW1" })).json.node_id;
-    const pcs = [];
-    for (const name of ["PC1", "PC2"]) pcs.push((await s.request("POST", `${base()}/vpcs/nodes`, { name })).json);
-    await wire(pcs[0].node_id, sw, 0);
-    await wire(pcs[1].node_id, sw, 1);
-    for (const pc of pcs) expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
-    const started = (await s.request("GET", `${base()}/vpcs/nodes/${pcs[0].node_id}`)).json;
-    expect(started.status).to.equal("started");
-    expect(started.command_line).to.match(new RegExp(`^${GNS3_PEER_VPCS} -p ${pcs[0].console} -m \\d+ -i 1 -F -R -s \\d+ -c \\d+ -t 127.0.0.1$`));
-    const [c1, c2] = [await VpcsConsole.open(pcs[0].console), await VpcsConsole.open(pcs[1].console)];
-    consoles.push(c1, c2);
-    await c1.command("ip 10.0.0.1/24");
-    await c2.command("ip 10.0.0.2/24");
-    const ping = await c1.ping("10.0.0.2", 3);
-    expect(ping.replies, ping.output).to.be.at.least(2);
-  });
+  for (const workers of [0, 1]) {
+    it(`starts one VPCS process per node whose frames cross a netemu switch: the two ping each other from their consoles (${workers === 0 ? "main-thread" : "worker"} data plane)`, async () => {
+      if (workers > 0) {
+        await s.close();
+        s = await startTestServer({ settings: { vpcsPath: GNS3_PEER_VPCS }, dataPlaneWorkers: workers });
+        await s.request("POST", "/v2/compute/projects", { name: "vpcs", project_id: projectId });
+      }
+      const sw = (await s.request("POST", `${base()}/ethernet_switch/nodes`, { name: "SW1" })).json.node_id;
+      const pcs = [];
+      for (const name of ["PC1", "PC2"]) pcs.push((await s.request("POST", `${base()}/vpcs/nodes`, { name })).json);
+      await wire(pcs[0].node_id, sw, 0);
+      await wire(pcs[1].node_id, sw, 1);
+      for (const pc of pcs) expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
+      const started = (await s.request("GET", `${base()}/vpcs/nodes/${pcs[0].node_id}`)).json;
+      expect(started.status).to.equal("started");
+      expect(started.command_line).to.match(new RegExp(`^${GNS3_PEER_VPCS} -p ${pcs[0].console} -m \\d+ -i 1 -F -R -s \\d+ -c \\d+ -t 127.0.0.1$`));
+      const [c1, c2] = [await VpcsConsole.open(pcs[0].console), await VpcsConsole.open(pcs[1].console)];
+      consoles.push(c1, c2);
+      await c1.command("ip 10.0.0.1/24");
+      await c2.command("ip 10.0.0.2/24");
+      const ping = await c1.ping("10.0.0.2", 3);
+      expect(ping.replies, ping.output).to.be.at.least(2);
+    });
+  }
 
   it("ends the process on stop, and a process that dies on its own makes its node stopped with a log.error, never hung", async () => {
     const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1" })).json;

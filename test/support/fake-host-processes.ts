@@ -12,6 +12,9 @@ export class FakeHostProcesses implements HostProcesses {
   private readonly listeners = new Set<(exit: ProcessExit) => void>();
   private nextPid = 100_000;
 
+  /** When set, every start fails with this reason (a program that dies at once). */
+  failStart: string | undefined;
+
   constructor(private readonly version = "0.8.3") {}
 
   async probe(): Promise<E.Either<string, string>> {
@@ -28,6 +31,7 @@ export class FakeHostProcesses implements HostProcesses {
   }
 
   async start(spec: ProcessSpec): Promise<E.Either<string, { readonly pid: number }>> {
+    if (this.failStart !== undefined) return E.left(this.failStart);
     const pid = this.nextPid++;
     this.started.push(spec);
     this.running.set(spec.key, pid);

@@ -31,6 +31,14 @@ function tunnelHost(host: string): string {
 }
 
 /**
+ * Where VPCS's frames come from, as the data plane's connected socket must name it: the kernel sends to
+ * any 127/8 address from 127.0.0.1 (the loopback route's source), to another local address from itself.
+ */
+function processHost(sentTo: string): string {
+  return sentTo.startsWith("127.") ? "127.0.0.1" : sentTo;
+}
+
+/**
  * The processes behind host nodes (ADR 0081), as GNS3's compute runs VPCS: started with the node (the
  * data plane's end of its tunnel open first, so its first frame is heard), stopped with it, and a
  * process that dies on its own makes its node stopped, with a log.error its controller shows. The
@@ -78,7 +86,7 @@ export class HostRuntime {
     const theirs = await this.pool.reserve(node.projectId);
     if (E.isLeft(theirs)) return releaseConsole(), this.pool.release(ours.right), theirs;
     const host = tunnelHost(this.settings.host);
-    const inside: UdpNio = { type: "nio_udp", lport: ours.right, rhost: host, rport: theirs.right, filters: NO_FILTERS, suspend: false };
+    const inside: UdpNio = { type: "nio_udp", lport: ours.right, rhost: processHost(host), rport: theirs.right, filters: NO_FILTERS, suspend: false };
     const script = await this.processes.readFile(`${node.directory}/${VPCS_SCRIPT}`);
     const macId = await this.macIdFor(node);
     const args = vpcsArguments(version.right, { consolePort, macId, localPort: theirs.right, remotePort: ours.right, remoteHost: host, ...(script === undefined ? {} : { script: VPCS_SCRIPT }) });

@@ -177,7 +177,7 @@ export { defaultHubPorts, parseHubPorts, type EthernetHub, type HubPortEntry } f
 export { COMPUTE_NODE_TYPES, parseNodeName, parseComputeNode, type ComputeNode, type ComputeNodeType, type NodeStatus, type NodeRuleViolation } from "./domain/switching/compute-node.js";
 export type { Project, ProjectStatus, ProjectOptions, ProjectVariable, ComputeProject } from "./domain/topology/project.js";
 export type { ControllerNode, NodeType, NodePortEntry } from "./domain/topology/node.js";
-export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation } from "./domain/topology/link.js";
+export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation, LinkStyle } from "./domain/topology/link.js";
 export type { Label } from "./domain/topology/label.js";
 export type { VersionMismatch } from "./domain/server/version.js";
 export type { IouLicense } from "./domain/server/iou-license.js";

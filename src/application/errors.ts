@@ -105,10 +105,13 @@ export type ComputeProjectLookupError = Refusal<typeof COMPUTE_PROJECT_LOOKUP_RE
 export type ComputeNodeLookupError = Refusal<typeof COMPUTE_NODE_LOOKUP_REFUSALS>;
 export type ComputePortLookupError = Refusal<typeof COMPUTE_PORT_LOOKUP_REFUSALS>;
 
-/** What the controller's lookups can answer. */
-export type ControllerProjectLookupError = ErrorOf<"ProjectNotFound" | "ProjectNotOpened">;
-export type ControllerNodeLookupError = ControllerProjectLookupError | ErrorOf<"NodeNotFound">;
-export type ControllerLinkLookupError = ControllerProjectLookupError | ErrorOf<"LinkNotFound">;
+/** What the controller's lookups can answer: an opened project, a node or a link in it. */
+export const CONTROLLER_PROJECT_LOOKUP_REFUSALS = ["ProjectNotFound", "ProjectNotOpened"] as const;
+export const CONTROLLER_NODE_LOOKUP_REFUSALS = [...CONTROLLER_PROJECT_LOOKUP_REFUSALS, "NodeNotFound"] as const;
+export const CONTROLLER_LINK_LOOKUP_REFUSALS = [...CONTROLLER_PROJECT_LOOKUP_REFUSALS, "LinkNotFound"] as const;
+export type ControllerProjectLookupError = Refusal<typeof CONTROLLER_PROJECT_LOOKUP_REFUSALS>;
+export type ControllerNodeLookupError = Refusal<typeof CONTROLLER_NODE_LOOKUP_REFUSALS>;
+export type ControllerLinkLookupError = Refusal<typeof CONTROLLER_LINK_LOOKUP_REFUSALS>;
 
 /**
  * Why the data plane could not make a live node match its record: nothing changed. InvalidConfiguration

@@ -6,10 +6,10 @@ import * as E from "fp-ts/lib/Either.js";
 import { ApiRouter } from "../../src/adapters/http/api-router.js";
 import { createApiRouter } from "../../src/adapters/http/app.js";
 import { createBodyParser } from "../../src/adapters/http/request-body.js";
-import { empty, json, pathParameters, raw, route } from "../../src/adapters/http/route.js";
+import { decodePart, empty, json, pathParameters, raw, route } from "../../src/adapters/http/route.js";
 import { refusalStatus, toHttpError } from "../../src/adapters/http/error-mapping.js";
 import { OPENAPI_PATH, openApiDocument } from "../../src/adapters/http/openapi/document.js";
-import { jsonClosedObject, jsonInteger, jsonString } from "../../src/adapters/http/schema.js";
+import { jsonClosedObject, jsonInteger, jsonObject, jsonString } from "../../src/adapters/http/schema.js";
 import type { UseCases } from "../../src/application/use-cases/index.js";
 import type { ErrorOf } from "../../src/application/errors.js";
 import { DROP_REASONS } from "../../src/domain/switching/port-counters.js";
@@ -42,6 +42,22 @@ const FORGET = route({
   answer: empty(204),
 });
 
+/** A body whose `port` is read by what the use case knows: here, a port named "strict" takes integers only. */
+const Port = jsonClosedObject("Port", { value: jsonInteger({ minimum: 0 }) }, {});
+const SET = route({
+  name: "test.port.set",
+  method: "PUT",
+  path: "/v2/test/settings/{name}",
+  body: jsonClosedObject("Setting", { port: jsonObject }, {}),
+  refusals: [],
+  run: async (_uc, { params, body }) => {
+    if (params.name !== "strict") return E.right(undefined);
+    const port = decodePart(Port, body.port);
+    return E.isLeft(port) ? port : E.right(undefined);
+  },
+  answer: empty(204),
+});
+
 const STREAM = route({
   name: "test.stream",
   method: "GET",
@@ -65,7 +81,7 @@ describe("a route declared as one value", () => {
   let server: { url: string; close: () => Promise<void> };
   before(async () => {
     api = new ApiRouter(createBodyParser(1024 * 1024));
-    for (const r of [RENAME, FORGET, STREAM]) api.addRoute(r, NO_USE_CASES);
+    for (const r of [RENAME, FORGET, STREAM, SET]) api.addRoute(r, NO_USE_CASES);
     server = await serve(api);
   });
   after(async () => server.close());
@@ -95,6 +111,16 @@ describe("a route declared as one value", () => {
     const r = await fetch(`${server.url}/v2/test/projects/P1/ports/3`, { method: "PUT", body: JSON.stringify({ name: "" }) });
     expect(r.status).to.equal(400);
     expect(((await r.json()) as { path: string }).path).to.equal("/v2/test/projects/{project_id}/ports/{port_number:\\d+}");
+  });
+
+  it("refuses a part of the body its run reads with what the use case knows as a body that does not fit: GNS3's 400, the route named", async () => {
+    const loose = await fetch(`${server.url}/v2/test/settings/loose`, { method: "PUT", body: JSON.stringify({ port: { value: "x" } }) });
+    expect(loose.status).to.equal(204);
+    const strict = await fetch(`${server.url}/v2/test/settings/strict`, { method: "PUT", body: JSON.stringify({ port: { value: "x" } }) });
+    expect(strict.status).to.equal(400);
+    const body = (await strict.json()) as { message: string; method: string; path: string; request: unknown };
+    expect(body.message, body.message).to.match(/^JSON schema error with API request '\/v2\/test\/settings\/strict' and JSON data .*: 'x' is not of type 'integer'$/);
+    expect(body).to.deep.include({ method: "PUT", path: "/v2/test/settings/{name}", request: { port: { value: "x" } } });
   });
 
   it("answers an empty answer without a body, and a raw one with its content type", async () => {
@@ -155,6 +181,26 @@ describe("the compute's switch and hub routes, declared as values", () => {
     const table = paths["/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/mac_table"]?.["get"];
     const schema = table?.responses["200"]?.content?.["application/json"]?.schema as { items: { properties: Record<string, unknown> } };
     expect(Object.keys(schema.items.properties)).to.have.members(["mac", "vlan", "port_number", "age"]);
+  });
+});
+
+describe("the controller's node, link and capture routes, declared as values", () => {
+  type Op = { responses: Record<string, unknown> };
+  let paths: Record<string, Record<string, Op>>;
+  before(async () => {
+    const s = await startTestServer();
+    paths = ((await s.request("GET", OPENAPI_PATH)).json as { paths: typeof paths }).paths;
+    await s.close();
+  });
+  const statuses = (path: string, method: string) => Object.keys(paths[path]?.[method]?.responses ?? {}).filter((k) => /^[45]\d\d$/.test(k));
+
+  it("list the statuses of their use cases' refusals: a link capture's 503 (a worker down) from its tag, on the compute's route too", () => {
+    expect(statuses("/v2/projects/{project_id}/links/{link_id}/start_capture", "post")).to.deep.equal(["400", "403", "404", "409", "413", "503"]);
+    expect(statuses("/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture", "post")).to.include("503");
+    // A project closed (403), a link's end or filter refused (400, 404, 409).
+    expect(statuses("/v2/projects/{project_id}/links", "post")).to.deep.equal(["400", "403", "404", "409", "413"]);
+    // A template is read from the built-in list only: no 403 or 409.
+    expect(statuses("/v2/templates/{template_id}", "get")).to.deep.equal(["400", "404", "413"]);
   });
 });
 

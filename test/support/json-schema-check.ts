@@ -105,6 +105,8 @@ export function nearby(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
         const max = (s.maximum as number | undefined) ?? 70000;
         return fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min: min - 2, max: max + 2 }), fc.constant(min + 0.5));
       }
+      case "number":
+        return fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
       case "string": {
         const any = fc.string({ maxLength: ((s.maxLength as number | undefined) ?? 6) + 2 });
         return s.pattern !== undefined ? fc.oneof(fc.stringMatching(new RegExp(s.pattern)), any) : any;

@@ -102,6 +102,8 @@ export class ApiRouter {
       if (request === undefined) return;
       const result = await route.run(uc, request);
       if (E.isLeft(result)) {
+        // The same decode again answers the refusal as the exchange answers a body that does not fit.
+        if (result.left._tag === "PartRefused") return void x.decode(result.left.codec, result.left.value);
         // The rest of an upload refused for its size is not read: the connection ends after the answer.
         if (result.left._tag === "PayloadTooLarge" && route.body !== undefined && isUpload(route.body)) x.ctx.set("Connection", "close");
         return x.fail(result.left);

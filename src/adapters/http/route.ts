@@ -1,5 +1,5 @@
 import type * as t from "io-ts";
-import type * as E from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
 import type { Readable } from "node:stream";
 import type { ErrorTag, Refusal } from "../../application/errors.js";
 import type { UseCases } from "../../application/use-cases/index.js";
@@ -87,6 +87,23 @@ export function isUpload<B>(body: t.Type<B, unknown, unknown> | UploadBody<B>): 
   return (body as { kind?: unknown }).kind === "upload";
 }
 
+/**
+ * A part of the body that only the use case's data says how to read (a node's `properties`, by the
+ * node's type): when it does not fit, the router answers as for a body that does not fit its codec
+ * (GNS3's 400, or the dialect's), naming the request as that refusal does.
+ */
+export interface PartRefused {
+  readonly _tag: "PartRefused";
+  readonly codec: t.Mixed;
+  readonly value: unknown;
+}
+
+/** Decodes a part of the body with `codec`, or says it does not fit. */
+export function decodePart<A>(codec: t.Type<A, unknown, unknown>, value: unknown): E.Either<PartRefused, A> {
+  const decoded = codec.decode(value);
+  return E.isRight(decoded) ? decoded : E.left({ _tag: "PartRefused", codec, value });
+}
+
 /** What a route's use case receives from the request: the template's parameters and the decoded body. */
 export interface Request<Path extends string, B> {
   readonly params: ParamsOf<Path>;
@@ -109,7 +126,7 @@ export interface Route<Path extends string = string, B = unknown, A = unknown, R
   readonly body?: t.Type<B, unknown, unknown> | UploadBody<B>;
   readonly refusals: R;
   readonly answer: Answer<A>;
-  run(uc: UseCases, request: Request<Path, B>): Promise<E.Either<Refusal<R>, A>>;
+  run(uc: UseCases, request: Request<Path, B>): Promise<E.Either<Refusal<R> | PartRefused, A>>;
 }
 
 /** A route of any parameters, body and answer, as the router and the document hold them. */

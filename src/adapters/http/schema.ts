@@ -22,7 +22,9 @@ type CodecShape =
   | { readonly kind: "object" }
   | { readonly kind: "array"; readonly item: t.Mixed }
   | { readonly kind: "closedObject"; readonly name: string; readonly required: t.Props; readonly optional: t.Props; readonly additional: boolean }
-  | { readonly kind: "oneOf"; readonly branches: readonly t.Mixed[] };
+  | { readonly kind: "oneOf"; readonly branches: readonly t.Mixed[] }
+  | { readonly kind: "anyOf"; readonly branches: readonly t.Mixed[] }
+  | { readonly kind: "openObject"; readonly name: string; readonly optional: t.Props };
 
 const SHAPES = new WeakMap<t.Mixed, CodecShape>();
 
@@ -205,3 +207,50 @@ export const jsonNumber = shaped(new t.Type<number, number, unknown>(
   (u, c) => (typeof u === "number" ? t.success(u) : t.failure(u, c, `${typeName(u)} is not of type 'number'`)),
   t.identity,
 ), { kind: "number" });
+
+/**
+ * At least one of `branches` (JSON Schema's anyOf), decoded as the first that fits. When none does,
+ * the failure reported is the deepest of the branches' (jsonschema's best_match descends so into an
+ * anyOf), so that a switch's entry with a VLAN out of range is told about its VLAN, not that it is
+ * not a hub's entry.
+ */
+export function jsonAnyOf<Bs extends readonly [t.Mixed, t.Mixed, ...t.Mixed[]]>(name: string, branches: Bs): t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown> {
+  return shaped(new t.Type<t.TypeOf<Bs[number]>, t.TypeOf<Bs[number]>, unknown>(
+    name,
+    (u): u is t.TypeOf<Bs[number]> => branches.some((b) => b.is(u)),
+    (u, c) => {
+      let deepest: t.Errors | undefined;
+      for (const branch of branches) {
+        const r = branch.validate(u, c);
+        if (r._tag === "Right") return t.success(r.right as t.TypeOf<Bs[number]>);
+        const depth = r.left[0]?.context.length ?? 0;
+        if (deepest === undefined || depth > (deepest[0]?.context.length ?? 0)) deepest = r.left;
+      }
+      return t.failures(deepest ?? []);
+    },
+    t.identity,
+  ), { kind: "anyOf", branches });
+}
+
+/**
+ * A JSON object a client owns (GNS3 keeps it as given, e.g. a link's `link_style`): the properties
+ * named here are checked when present, any other key is kept as it came.
+ */
+export function jsonOpenObject<O extends t.Props>(name: string, optional: O): t.Type<Partial<Decoded<O>> & Readonly<Record<string, unknown>>, Partial<Decoded<O>> & Readonly<Record<string, unknown>>, unknown> {
+  type Open = Partial<Decoded<O>> & Readonly<Record<string, unknown>>;
+  return shaped(new t.Type<Open, Open, unknown>(
+    name,
+    (u): u is Open => isPlainObject(u),
+    (u, c) => {
+      if (!isPlainObject(u)) return t.failure(u, c, `${typeName(u)} is not of type 'object'`);
+      for (const [key, codec] of Object.entries(optional)) {
+        if (!Object.hasOwn(u, key)) continue;
+        const r = codec.validate(u[key], t.appendContext(c, key, codec, u[key]));
+        if (r._tag === "Left") return r;
+      }
+      // The object itself, as jsonObject gives it: its keys are the client's.
+      return t.success(u as Open);
+    },
+    t.identity,
+  ), { kind: "openObject", name, optional });
+}

@@ -59,9 +59,12 @@ const NodeCodec = t.intersection([
 
 const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec, filters: t.unknown })]);
 
+/** A link's drawing style: kept as written, its color, width and line type of the types GNS3's clients write. */
+const LinkStyleCodec = t.intersection([t.UnknownRecord, t.partial({ color: t.string, width: t.number, type: t.number })]);
+
 const LinkCodec = t.intersection([
   t.type({ link_id: t.string, nodes: t.array(LinkEndCodec) }),
-  t.partial({ filters: t.unknown, suspend: t.boolean, link_style: t.UnknownRecord }),
+  t.partial({ filters: t.unknown, suspend: t.boolean, link_style: LinkStyleCodec }),
 ]);
 
 const ProjectFileCodec = t.intersection([

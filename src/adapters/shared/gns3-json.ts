@@ -44,20 +44,7 @@ function render(value: unknown, indent: string): string {
   }
 }
 
-/** Renderings of values that never change (the filter catalogue), made once. */
-const constantBodies = new WeakMap<object, string>();
-
-/** Marks a value as constant: gns3Json renders it once and hands out the same text afterwards. */
-export function constantBody<T extends object>(value: T): T {
-  constantBodies.set(value, render(value, ""));
-  return value;
-}
-
 export function gns3Json(value: unknown): string {
-  if (typeof value === "object" && value !== null) {
-    const cached = constantBodies.get(value);
-    if (cached !== undefined) return cached;
-  }
   return render(value, "");
 }
 

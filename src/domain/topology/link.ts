@@ -21,13 +21,19 @@ export interface LinkCapture {
   readonly filePath: string;
 }
 
+/**
+ * How a client draws a link, kept for it (GNS3 never reads it): a color, a width and a line type as
+ * GNS3's clients write them, and any other key a client adds.
+ */
+export type LinkStyle = Readonly<{ color?: string; width?: number; type?: number } & Record<string, unknown>>;
+
 export interface Link {
   readonly linkId: string;
   readonly projectId: string;
   readonly nodes: readonly [LinkEnd, LinkEnd];
   readonly filters: FilterSettings;
   readonly suspend: boolean;
-  readonly linkStyle: Readonly<Record<string, unknown>>;
+  readonly linkStyle: LinkStyle;
   readonly capture: LinkCapture | null;
 }
 

@@ -51,6 +51,7 @@ export interface RunnableTemplate extends NodeTemplate {
 }
 
 export function isRunnable(template: NodeTemplate): template is RunnableTemplate {
+  // VPCS's template carries properties (its base script, ADR 0081): netemu makes its node from them too.
   return (SUPPORTED_NODE_TYPES as readonly string[]).includes(template.templateType);
 }
 

@@ -113,6 +113,17 @@ describe("the .gns3 door: project files read through the domain's parses, within
     expect(refusedFor(text)).to.equal(`not JSON: nested deeper than ${JSON_DEPTH_LIMIT} levels`);
   });
 
+  it("reads a link's style with the keys a client added, and refuses one whose color is not a string (the API's LinkStyle)", () => {
+    const styled = gns3File();
+    (styled.topology.links[0] as Record<string, unknown>)["link_style"] = { color: "#ff0000", width: 2.5, type: 1, dash: [2, 1] };
+    const read = parseProjectFile(JSON.stringify(styled), "/p", "lab.gns3");
+    if (E.isLeft(read)) throw new Error(describeProblem(read.left));
+    expect(read.right.links.find((l) => l.linkId === styled.topology.links[0]!.link_id)?.linkStyle).to.deep.equal({ color: "#ff0000", width: 2.5, type: 1, dash: [2, 1] });
+    const wrong = gns3File();
+    (wrong.topology.links[0] as Record<string, unknown>)["link_style"] = { color: 5 };
+    expect(refusedFor(wrong)).to.match(/link_style/);
+  });
+
   it(`refuses variables or a supplier nested deeper than ${L.jsonDepth} levels, and takes them at ${L.jsonDepth}`, () => {
     for (const key of ["variables", "supplier"] as const) {
       const ok = gns3File();

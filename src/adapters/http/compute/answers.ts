@@ -24,16 +24,16 @@ export const DropsAnswer = jsonClosedObject(
 );
 
 /** netemu's counters of one port. */
-const countersFields = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer };
+export const PORT_COUNTERS_FIELDS = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer };
 
-export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...countersFields }, {});
+export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...PORT_COUNTERS_FIELDS }, {});
 
-const SwitchPortAnswer = jsonClosedObject(
+export const SwitchPortAnswer = jsonClosedObject(
   "EthernetSwitchPortAnswer",
   { name: string, port_number: integer, type: jsonEnum(["access", "dot1q", "qinq"] as const) },
   { vlan: integer, ethertype: jsonEnum(ETHERTYPE_CHOICES) },
 );
-const HubPortAnswer = jsonClosedObject("EthernetHubPortAnswer", { name: string, port_number: integer }, {});
+export const HubPortAnswer = jsonClosedObject("EthernetHubPortAnswer", { name: string, port_number: integer }, {});
 
 const nodeFields = { name: string, node_id: Uuid, project_id: Uuid, status: NodeStatusAnswer };
 /** netemu's counters per port, in GET answers only (ports with a NIO). */

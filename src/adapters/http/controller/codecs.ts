@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "../schema.js";
+import { jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
 import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
@@ -24,6 +24,18 @@ export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {},
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
 /** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
 export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
+
+/**
+ * A node's `properties` in a body: a switch's or a hub's (GNS3's node schema leaves them free; its
+ * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts).
+ */
+export const NodeProperties = jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]);
+
+/**
+ * A link's drawing style, as the GUI and the web UI send it (GNS3 3.x's LinkStyle): kept as given,
+ * with any other key a client adds.
+ */
+export const LinkStyle = jsonOpenObject("LinkStyle", { color: jsonString(), width: jsonNumber, type: jsonInteger() });
 
 /** Fields of GNS3's node object that clients send back on PUT; accepted and ignored when read-only. */
 const nodeFields = {
@@ -53,7 +65,7 @@ const nodeFields = {
   y: jsonInteger(),
   z: jsonInteger(),
   locked: jsonBoolean,
-  properties: jsonObject,
+  properties: NodeProperties,
   /** netemu's read-only counters of GET, sent back by a client that PUTs the object it read. */
   ports_statistics: t.unknown,
 };
@@ -78,7 +90,7 @@ const linkFields = {
   project_id: t.unknown,
   nodes: jsonArray(LinkNode),
   suspend: jsonBoolean,
-  link_style: jsonObject,
+  link_style: LinkStyle,
   filters: jsonObject,
   capturing: t.unknown,
   capture_file_name: t.unknown,

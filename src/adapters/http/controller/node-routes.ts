@@ -1,102 +1,163 @@
+import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { NodeAction } from "../../../application/use-cases/controller/control-node.js";
+import { CREATE_NODE_REFUSALS } from "../../../application/use-cases/controller/create-node.js";
+import { LIST_NODES_REFUSALS } from "../../../application/use-cases/controller/list-nodes.js";
+import { GET_NODE_REFUSALS } from "../../../application/use-cases/controller/get-node.js";
+import { LIST_NODE_LINKS_REFUSALS } from "../../../application/use-cases/controller/list-node-links.js";
+import { UPDATE_NODE_REFUSALS } from "../../../application/use-cases/controller/update-node.js";
+import { DELETE_NODE_REFUSALS } from "../../../application/use-cases/controller/delete-node.js";
+import { CONTROL_NODE_REFUSALS } from "../../../application/use-cases/controller/control-node.js";
+import { CONTROL_ALL_NODES_REFUSALS } from "../../../application/use-cases/controller/control-all-nodes.js";
+import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { NodePortEntry } from "../../../domain/topology/node.js";
-import { type ApiRouter, withBody } from "../api-router.js";
-import type { Exchange, Rejected } from "../exchange.js";
-import { HubProperties, NodeCreateBody, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
+import type { ApiRouter } from "../api-router.js";
+import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route } from "../route.js";
+import { HubProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
+import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
+const NODE = `${NODES}/{node_id}` as const;
 const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];
-const NODE = `${NODES}/{node_id}`;
 
-/** The ports_mapping of a node's properties, checked as its node type has them (a hub's entries have no type). */
-function portsOf(x: Exchange, nodeType: string, properties: Record<string, unknown> | undefined): E.Either<Rejected, readonly NodePortEntry[] | undefined> {
+/** The ports_mapping of a node's properties, read as its node type has them (a hub's entries have no type). */
+function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
   // A VPCS has one fixed port: its properties say nothing of ports.
   if (properties === undefined || nodeType === "vpcs") return E.right(undefined);
-  const decoded = nodeType === "ethernet_hub" ? x.decode(HubProperties, properties) : x.decode(SwitchProperties, properties);
+  const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : decodePart(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
 }
 
+/**
+ * The controller's node routes, declared as values (ADR 0076). `consoleHost` is the host a node's
+ * console is reached at, which every node answer carries.
+ */
+export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
+  const present = (view: ControllerNodeView) => presentNode(view, consoleHost);
+  // Built apart from the return, whose AnyRoute would widen each template's parameters to strings.
+  const routes = [
+    route({
+      name: "controller.node.create",
+      method: "POST",
+      path: NODES,
+      body: NodeCreateBody,
+      refusals: CREATE_NODE_REFUSALS,
+      run: async (uc, { params, body: b }) => {
+        const ports = portsOf(b.node_type, b.properties);
+        if (E.isLeft(ports)) return ports;
+        // A VPCS's startup script, which GNS3's controller sends to the compute once (ADR 0081).
+        const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? decodePart(VpcsProperties, b.properties) : E.right(undefined);
+        if (E.isLeft(vpcs)) return vpcs;
+        return uc.createNode.execute({
+          projectId: params.project_id,
+          name: b.name,
+          nodeType: b.node_type,
+          computeId: b.compute_id,
+          nodeId: b.node_id,
+          portsMapping: ports.right,
+          consoleType: b.console_type,
+          console: b.console,
+          startupScript: vpcs.right?.startup_script ?? undefined,
+          x: b.x,
+          y: b.y,
+          z: b.z,
+          locked: b.locked,
+          label: b.label,
+          symbol: b.symbol,
+        });
+      },
+      answer: json(201, NodeAnswer, present),
+    }),
+    route({
+      name: "controller.node.list",
+      method: "GET",
+      path: NODES,
+      refusals: LIST_NODES_REFUSALS,
+      run: (uc, { params }) => uc.listNodes.execute({ projectId: params.project_id }),
+      answer: list(200, NodeAnswer, present),
+    }),
+    route({
+      name: "controller.node.get",
+      method: "GET",
+      path: NODE,
+      refusals: GET_NODE_REFUSALS,
+      run: (uc, { params }) => uc.getNode.execute({ projectId: params.project_id, nodeId: params.node_id }),
+      answer: json(200, NodeAnswer, (detail: ControllerNodeDetail) => presentNodeDetail(detail, consoleHost)),
+    }),
+    // The plain link objects (no counters): gns3fy builds its Link models from them, which take no other keys.
+    route({
+      name: "controller.node.links",
+      method: "GET",
+      path: `${NODE}/links`,
+      refusals: LIST_NODE_LINKS_REFUSALS,
+      run: (uc, { params }) => uc.listNodeLinks.execute({ projectId: params.project_id, nodeId: params.node_id }),
+      answer: list(200, LinkAnswer, presentLink),
+    }),
+    route({
+      name: "controller.node.update",
+      method: "PUT",
+      path: NODE,
+      body: NodeUpdateBody,
+      refusals: UPDATE_NODE_REFUSALS,
+      run: async (uc, { params, body: b }) => {
+        let portsMapping: readonly NodePortEntry[] | undefined;
+        if (b.properties !== undefined) {
+          // Which entries fit depends on the node's type, known once the node is found.
+          const node = await uc.getNode.execute({ projectId: params.project_id, nodeId: params.node_id });
+          if (E.isLeft(node)) return node;
+          const ports = portsOf(node.right.node.nodeType, b.properties);
+          if (E.isLeft(ports)) return ports;
+          portsMapping = ports.right;
+        }
+        return uc.updateNode.execute({
+          projectId: params.project_id,
+          nodeId: params.node_id,
+          name: b.name,
+          x: b.x,
+          y: b.y,
+          z: b.z,
+          locked: b.locked,
+          label: b.label,
+          symbol: b.symbol,
+          consoleType: b.console_type,
+          console: b.console,
+          portsMapping,
+        });
+      },
+      answer: json(200, NodeAnswer, present),
+    }),
+    route({
+      name: "controller.node.delete",
+      method: "DELETE",
+      path: NODE,
+      refusals: DELETE_NODE_REFUSALS,
+      run: (uc, { params }) => uc.deleteNode.execute({ projectId: params.project_id, nodeId: params.node_id }),
+      answer: empty(204),
+    }),
+    ...NODE_ACTIONS.flatMap((action) => [
+      route({
+        name: `controller.nodes.${action}`,
+        method: "POST",
+        path: `${NODES}/${action}`,
+        refusals: CONTROL_ALL_NODES_REFUSALS,
+        run: (uc, { params }) => uc.controlAllNodes.execute({ projectId: params.project_id, action }),
+        answer: empty(204),
+      }),
+      route({
+        name: `controller.node.${action}`,
+        method: "POST",
+        path: `${NODE}/${action}`,
+        refusals: CONTROL_NODE_REFUSALS,
+        run: (uc, { params }) => uc.controlNode.execute({ projectId: params.project_id, nodeId: params.node_id, action }),
+        answer: json(200, NodeAnswer, present),
+      }),
+    ]),
+  ];
+  return routes;
+}
+
 export function registerControllerNodeRoutes(api: ApiRouter, uc: UseCases, consoleHost: string): void {
-  const present = (node: Parameters<typeof presentNode>[0]) => presentNode(node, consoleHost);
-
-  api.add("controller.node.create", "POST", NODES, withBody(NodeCreateBody, async (x, b) => {
-    const ports = portsOf(x, b.node_type, b.properties);
-    if (E.isLeft(ports)) return;
-    const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? x.decode(VpcsProperties, b.properties) : E.right(undefined);
-    if (E.isLeft(vpcs)) return;
-    const created = await uc.createNode.execute({
-      projectId: x.param("project_id"),
-      name: b.name,
-      nodeType: b.node_type,
-      computeId: b.compute_id,
-      nodeId: b.node_id,
-      portsMapping: ports.right,
-      consoleType: b.console_type,
-      console: b.console,
-      startupScript: vpcs.right?.startup_script ?? undefined,
-      x: b.x,
-      y: b.y,
-      z: b.z,
-      locked: b.locked,
-      label: b.label,
-      symbol: b.symbol,
-    });
-    x.respond(created, 201, present);
-  }));
-
-  api.add("controller.node.list", "GET", NODES, async (x) => {
-    x.respondList(await uc.listNodes.execute({ projectId: x.param("project_id") }), 200, present);
-  });
-
-  api.add("controller.node.get", "GET", NODE, async (x) => {
-    x.respond(await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, (node) => presentNodeDetail(node, consoleHost));
-  });
-
-  // The plain link objects (no counters): gns3fy builds its Link models from them, which take no other keys.
-  api.add("controller.node.links", "GET", `${NODE}/links`, async (x) => {
-    x.respondList(await uc.listNodeLinks.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 200, presentLink);
-  });
-
-  api.add("controller.node.update", "PUT", NODE, withBody(NodeUpdateBody, async (x, b) => {
-    let portsMapping: readonly NodePortEntry[] | undefined;
-    if (b.properties !== undefined) {
-      // Which entries fit depends on the node's type, known once the node is found.
-      const node = await uc.getNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") });
-      if (E.isLeft(node)) return x.fail(node.left);
-      const ports = portsOf(x, node.right.node.nodeType, b.properties);
-      if (E.isLeft(ports)) return;
-      portsMapping = ports.right;
-    }
-    const updated = await uc.updateNode.execute({
-      projectId: x.param("project_id"),
-      nodeId: x.param("node_id"),
-      name: b.name,
-      x: b.x,
-      y: b.y,
-      z: b.z,
-      locked: b.locked,
-      label: b.label,
-      symbol: b.symbol,
-      consoleType: b.console_type,
-      console: b.console,
-      portsMapping,
-    });
-    x.respond(updated, 200, present);
-  }));
-
-  api.add("controller.node.delete", "DELETE", NODE, async (x) => {
-    x.respond(await uc.deleteNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id") }), 204, () => undefined);
-  });
-
-  for (const action of NODE_ACTIONS) {
-    api.add(`controller.nodes.${action}`, "POST", `${NODES}/${action}`, async (x) => {
-      x.respond(await uc.controlAllNodes.execute({ projectId: x.param("project_id"), action }), 204, () => undefined);
-    });
-    api.add(`controller.node.${action}`, "POST", `${NODE}/${action}`, async (x) => {
-      x.respond(await uc.controlNode.execute({ projectId: x.param("project_id"), nodeId: x.param("node_id"), action }), 200, present);
-    });
-  }
+  for (const value of controllerNodeRoutes(consoleHost)) api.addRoute(value, uc);
 }

@@ -1,13 +1,14 @@
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
 import type { ControllerNode } from "../../../domain/topology/node.js";
-import type { ComputeAnswer, ProjectAnswer, ProjectStatsAnswer } from "./answers.js";
+import type { ComputeAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
 import { presentCounters, presentPortStatistics } from "../compute/presenters.js";
-import type { NodeTemplate } from "../../../domain/topology/templates.js";
+import type { RunnableTemplate } from "../../../domain/topology/templates.js";
+import type { FilterDescriptor } from "../../../domain/filters/catalogue.js";
 import type { ComputeView } from "../../../application/use-cases/controller/list-computes.js";
 import type { ProjectStats } from "../../../application/use-cases/controller/get-project-stats.js";
 
@@ -37,11 +38,11 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
 }
 
 /** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
-export function nodeProperties(node: ControllerNode): Record<string, unknown> {
-  return node.nodeType === "vpcs" ? {} : { ports_mapping: node.portsMapping };
+export function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
+  return node.nodeType === "vpcs" ? {} : { ports_mapping: [...node.portsMapping] };
 }
 
-export function presentNode(view: ControllerNodeView, consoleHost: string): Record<string, unknown> {
+export function presentNode(view: ControllerNodeView, consoleHost: string): t.TypeOf<typeof NodeAnswer> {
   const node = view.node;
   return {
     // A VPCS's command line and directory are its compute's (GNS3 copies them from the compute's answer).
@@ -82,7 +83,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): Reco
   };
 }
 
-export function presentLink(link: Link): Record<string, unknown> {
+export function presentLink(link: Link): t.TypeOf<typeof LinkAnswer> {
   return {
     capture_compute_id: link.capture === null ? null : "local",
     capture_file_name: link.capture?.fileName ?? null,
@@ -109,37 +110,41 @@ export function presentLink(link: Link): Record<string, unknown> {
  * GET of one node: GNS3's fields, and netemu's `ports_statistics` (as the compute's GET has it) when
  * a port has a NIO. GNS3 has no such field; clients ignore keys they do not know.
  */
-export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: string): Record<string, unknown> {
+export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: string): t.TypeOf<typeof NodeAnswer> {
   const body = presentNode(detail, consoleHost);
-  if (detail.counters.size > 0) body["ports_statistics"] = presentPortStatistics(detail.counters);
-  return body;
+  return detail.counters.size > 0 ? { ...body, ports_statistics: presentPortStatistics(detail.counters) } : body;
 }
 
 /** GET of one link: GNS3's fields, and netemu's `ports_statistics`, one entry per end whose port has a NIO. */
-export function presentLinkView(view: LinkView): Record<string, unknown> {
+export function presentLinkView(view: LinkView): t.TypeOf<typeof LinkAnswer> {
   const body = presentLink(view.link);
   const ends = view.link.nodes.flatMap((end, i) => {
     const counters = view.counters[i];
     return counters === undefined ? [] : [{ adapter_number: end.adapterNumber, node_id: end.nodeId, port_number: end.portNumber, ...presentCounters(counters) }];
   });
-  if (ends.length > 0) body["ports_statistics"] = ends;
-  return body;
+  return ends.length > 0 ? { ...body, ports_statistics: ends } : body;
 }
 
-/** A built-in template as GNS3 2.2.59 answers it: `console_type` and `properties` only where it has them. */
-export function presentTemplate(t: NodeTemplate): Record<string, unknown> {
+/** A built-in template as GNS3 2.2.59 answers it: `console_type` only where it has one. */
+export function presentTemplate(template: RunnableTemplate): t.TypeOf<typeof TemplateAnswer> {
   return {
     builtin: true,
-    category: t.category,
+    category: template.category,
     compute_id: null,
-    ...(t.consoleType !== undefined && { console_type: t.consoleType }),
-    default_name_format: t.defaultNameFormat,
-    name: t.name,
-    ...(t.properties !== undefined && { properties: t.properties }),
-    symbol: t.symbol,
-    template_id: t.templateId,
-    template_type: t.templateType,
+    ...(template.consoleType !== undefined && { console_type: template.consoleType }),
+    default_name_format: template.defaultNameFormat,
+    name: template.name,
+    // GNS3 lists a built-in template's properties as they are (VPCS's base_script_file).
+    ...(template.properties !== undefined && { properties: { ...template.properties } }),
+    symbol: template.symbol,
+    template_id: template.templateId,
+    template_type: template.templateType,
   };
+}
+
+/** A filter kind of `available_filters`: the catalogue's descriptor, field for field. */
+export function presentFilterDescriptor(d: FilterDescriptor): t.TypeOf<typeof FilterDescriptorAnswer> {
+  return { type: d.type, name: d.name, description: d.description, parameters: [...d.parameters] };
 }
 
 export function presentCompute(c: ComputeView): t.TypeOf<typeof ComputeAnswer> {

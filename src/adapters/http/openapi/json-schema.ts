@@ -51,6 +51,15 @@ export function toJsonSchema(codec: t.Mixed): JsonSchema {
     }
     case "oneOf":
       return { oneOf: shape.branches.map(toJsonSchema) };
+    case "anyOf":
+      return { anyOf: shape.branches.map(toJsonSchema) };
+    case "openObject":
+      return {
+        title: shape.name,
+        type: "object",
+        properties: Object.fromEntries(Object.entries(shape.optional).map(([key, c]) => [key, toJsonSchema(c)])),
+        additionalProperties: true,
+      };
   }
 }
 

@@ -8,8 +8,9 @@ export const ERROR_REF = "#/components/schemas/Error";
 type RefusalStatus = 400 | 403 | 404 | 409 | 413 | 503;
 
 /**
- * The 403s and 409s of the routes not yet declared as values (ADR 0076), by route: what the use cases behind each route return (their error unions in
- * src/application/use-cases) as error-mapping.ts maps it. The other statuses follow from the route
+ * The 403s and 409s of the routes not yet declared as values (ADR 0076, netemu's server routes), by
+ * route: what the use cases behind each route return (their error unions in src/application/use-cases)
+ * as error-mapping.ts maps it. The other statuses follow from the route
  * itself (see `refusalsOf`). test/http/openapi.test.ts drives refusals and checks each is listed.
  */
 const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
@@ -21,22 +22,18 @@ const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
   "netemu.impairments.clear": [409], // UdpConnectionFailed (a port's NIO made again without the impairment)
 };
 
-/** Controller routes on a project's nodes and links: 403 while it is closed (ProjectNotOpened). */
-function controllerConflicts(name: string): readonly RefusalStatus[] {
-  if (!/^controller\.(node|nodes|link)\./.test(name)) return [];
-  // Nodes created, changed or driven, and links made or changed, can meet every compute conflict.
-  const changes = /^controller\.(node\.(create|update|start|stop|suspend|reload)|nodes\.\w+|link\.(create|update|start_capture|pcap))$/.test(name);
-  // A link's capture starts on a node whose data-plane worker may be down (DataPlaneWorkerDown).
-  if (name === "controller.link.start_capture") return [403, 409, 503];
-  return changes ? [403, 409] : [403];
-}
+/**
+ * Whether the document lists a refusal's status on its route: the 4xx, and 503 (a data-plane worker
+ * down, to try again later); the other 5xx, failures of the host, are under `default`.
+ */
+const isListed = (status: number): boolean => status < 500 || status === 503;
 
 /**
- * A status the one error mapping gives a refusal, as the document lists it (the 5xx, failures of the
- * host, are under `default`): a new 4xx status needs its description here, or this says so loudly.
+ * A status the one error mapping gives a refusal, as the document lists it: a new 4xx status needs
+ * its description here, or this says so loudly.
  */
 function asRefusalStatus(status: number): RefusalStatus {
-  if (status === 400 || status === 403 || status === 404 || status === 409 || status === 413) return status;
+  if (status === 400 || status === 403 || status === 404 || status === 409 || status === 413 || status === 503) return status;
   throw new Error(`the error mapping answers ${status}, which the OpenAPI document does not describe: add it to refusals.ts`);
 }
 
@@ -84,7 +81,7 @@ const THROTTLED: JsonSchema = {
 export function refusalsOf(route: RouteEntry, auth: boolean): Record<string, JsonSchema> {
   const statuses = new Set<RefusalStatus | 401 | 429>([400, 413]);
   if (/\{\w+/.test(route.template)) statuses.add(404);
-  const own = route.refusals === undefined ? [...(CONFLICTS[route.name] ?? []), ...controllerConflicts(route.name)] : route.refusals.map(refusalStatus).filter((s) => s < 500).map(asRefusalStatus);
+  const own = route.refusals === undefined ? (CONFLICTS[route.name] ?? []) : route.refusals.map(refusalStatus).filter(isListed).map(asRefusalStatus);
   for (const status of own) statuses.add(status);
   if (auth) {
     statuses.add(401);

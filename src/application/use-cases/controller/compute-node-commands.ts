@@ -5,18 +5,19 @@ import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
 import type { NodePortEntry, NodeType } from "../../../domain/topology/node.js";
 import type { PortMappingEntry } from "../../../domain/switching/port.js";
 import type { HubPortEntry } from "../../../domain/switching/ethernet-hub.js";
-import type { CreateSwitchError } from "../compute/create-switch.js";
-import type { CreateHubError } from "../compute/create-hub.js";
-import type { UpdateSwitchError } from "../compute/update-switch.js";
-import type { UpdateHubError } from "../compute/update-hub.js";
+import type { Refusal } from "../../errors.js";
+import { CREATE_SWITCH_REFUSALS, CreateSwitch } from "../compute/create-switch.js";
+import { CREATE_HUB_REFUSALS, CreateHub } from "../compute/create-hub.js";
+import { UPDATE_SWITCH_REFUSALS, UpdateSwitch } from "../compute/update-switch.js";
+import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
-export type ComputeNodeCreateError = CreateSwitchError | CreateHubError | CreateVpcsError;
-export type ComputeNodeUpdateError = UpdateSwitchError | UpdateHubError | UpdateVpcsError;
-import { CreateSwitch } from "../compute/create-switch.js";
-import { CreateHub } from "../compute/create-hub.js";
-import { UpdateSwitch } from "../compute/update-switch.js";
-import { UpdateHub } from "../compute/update-hub.js";
-import { type CreateVpcsError, type UpdateVpcsError, VpcsNodes } from "../compute/vpcs-nodes.js";
+import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS, VpcsNodes } from "../compute/vpcs-nodes.js";
+
+/** What creating or changing a node on the local compute can answer, whatever its type. */
+export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS] as const;
+export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS] as const;
+export type ComputeNodeCreateError = Refusal<typeof COMPUTE_NODE_CREATE_REFUSALS>;
+export type ComputeNodeUpdateError = Refusal<typeof COMPUTE_NODE_UPDATE_REFUSALS>;
 
 interface ComputeNodeSettings {
   readonly name?: string | undefined;

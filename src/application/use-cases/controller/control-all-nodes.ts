@@ -2,13 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerProjectLookupError } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { ControlNode, type NodeAction } from "./control-node.js";
-import type { ControlNodeError } from "./control-node.js";
+import { CONTROL_NODE_REFUSALS, ControlNode, type NodeAction } from "./control-node.js";
 
 /** What ControlAllNodes can answer instead of its result. */
-export type ControlAllNodesError = ControllerProjectLookupError | ControlNodeError;
+export const CONTROL_ALL_NODES_REFUSALS = [...CONTROLLER_PROJECT_LOOKUP_REFUSALS, ...CONTROL_NODE_REFUSALS] as const;
+export type ControlAllNodesError = Refusal<typeof CONTROL_ALL_NODES_REFUSALS>;
 
 /** The GUI's Start all, Stop all, Suspend all and Reload all on a project. */
 @injectable()

@@ -1,14 +1,14 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeStatus } from "../../../domain/switching/compute-node.js";
-import type { ControllerNodeLookupError } from "../../errors.js";
-import { ChangeNodeStatus } from "../compute/change-node-status.js";
+import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
+import { CHANGE_NODE_STATUS_REFUSALS, ChangeNodeStatus } from "../compute/change-node-status.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeView, NodeViews } from "./node-views.js";
-import type { ChangeNodeStatusError } from "../compute/change-node-status.js";
 
 /** What ControlNode can answer instead of its result. */
-export type ControlNodeError = ControllerNodeLookupError | ChangeNodeStatusError;
+export const CONTROL_NODE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, ...CHANGE_NODE_STATUS_REFUSALS] as const;
+export type ControlNodeError = Refusal<typeof CONTROL_NODE_REFUSALS>;
 
 export type NodeAction = "start" | "stop" | "suspend" | "reload";
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import { type Link, type LinkEnd, type LinkEndpoint, checkNewLink } from "../../../domain/topology/link.js";
+import { type Link, type LinkEnd, type LinkEndpoint, type LinkStyle, checkNewLink } from "../../../domain/topology/link.js";
 import { type Label, defaultPortLabel } from "../../../domain/topology/label.js";
 import { type LinkFilters, type FilterSettings, type InvalidFilterSettings, NO_FILTERS, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
@@ -8,18 +8,27 @@ import type { LinkRepository, NodeRepository } from "../../ports/repositories.js
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { LinkWiring } from "./link-wiring.js";
-import type { WiringError } from "./link-wiring.js";
+import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
 
 /** What CreateLink can answer instead of its result. */
-export type CreateLinkError =
-  | ControllerProjectLookupError
-  | ErrorOf<"LinkEndCount" | "NodeNotFound" | "LinkPortNotFound" | "CannotConnectToItself" | "PortAlreadyUsed" | "InvalidFilterSettings" | "NoFreeUdpPort" | "UdpPortCheckFailed" | "ProjectFull">
-  | WiringError;
+export const CREATE_LINK_REFUSALS = [
+  ...CONTROLLER_PROJECT_LOOKUP_REFUSALS,
+  "LinkEndCount",
+  "NodeNotFound",
+  "LinkPortNotFound",
+  "CannotConnectToItself",
+  "PortAlreadyUsed",
+  "InvalidFilterSettings",
+  "NoFreeUdpPort",
+  "UdpPortCheckFailed",
+  "ProjectFull",
+  ...WIRING_REFUSALS,
+] as const;
+export type CreateLinkError = Refusal<typeof CREATE_LINK_REFUSALS>;
 
 export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
@@ -31,7 +40,7 @@ export interface CreateLinkInput {
   readonly nodes: readonly LinkEndRequest[];
   readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
-  readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
+  readonly linkStyle?: LinkStyle | undefined;
 }
 
 /**

@@ -1,14 +1,15 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { GNS3_BUILTIN_TEMPLATES, isRunnable } from "../../../domain/topology/templates.js";
 import { VPCS_BASE_SCRIPT } from "../../../domain/topology/node.js";
-import { CreateNode, type CreateNodeError } from "./create-node.js";
+import { CREATE_NODE_REFUSALS, CreateNode } from "./create-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 
 /** What CreateNodeFromTemplate can answer instead of its result. */
-export type CreateNodeFromTemplateError = CreateNodeError | ErrorOf<"TemplateNotFound">;
+export const CREATE_NODE_FROM_TEMPLATE_REFUSALS = [...CREATE_NODE_REFUSALS, "TemplateNotFound"] as const;
+export type CreateNodeFromTemplateError = Refusal<typeof CREATE_NODE_FROM_TEMPLATE_REFUSALS>;
 
 export interface CreateNodeFromTemplateInput {
   readonly projectId: string;

@@ -5,7 +5,7 @@ import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLa
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerProjectLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { allocateNodeName } from "../../../domain/topology/templates.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
@@ -14,11 +14,20 @@ import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 import type { NodeSettingsInput } from "./update-node.js";
-import type { ComputeNodeCreateError } from "./compute-node-commands.js";
-import type { CreateComputeProjectError } from "../compute/create-compute-project.js";
+import { COMPUTE_NODE_CREATE_REFUSALS } from "./compute-node-commands.js";
+import { CREATE_COMPUTE_PROJECT_REFUSALS } from "../compute/create-compute-project.js";
 
 /** What CreateNode can answer instead of its result. */
-export type CreateNodeError = ControllerProjectLookupError | ErrorOf<"ComputeNotFound" | "NodeTypeNotSupported" | "NodeAlreadyExists" | "ProjectFull"> | CreateComputeProjectError | ComputeNodeCreateError;
+export const CREATE_NODE_REFUSALS = [
+  ...CONTROLLER_PROJECT_LOOKUP_REFUSALS,
+  "ComputeNotFound",
+  "NodeTypeNotSupported",
+  "NodeAlreadyExists",
+  "ProjectFull",
+  ...CREATE_COMPUTE_PROJECT_REFUSALS,
+  ...COMPUTE_NODE_CREATE_REFUSALS,
+] as const;
+export type CreateNodeError = Refusal<typeof CREATE_NODE_REFUSALS>;
 
 export interface CreateNodeInput extends NodeSettingsInput {
   readonly name: string;

@@ -2,13 +2,14 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 
 /** What DeleteLink can answer instead of its result. */
-export type DeleteLinkError = ControllerLinkLookupError;
+export const DELETE_LINK_REFUSALS = CONTROLLER_LINK_LOOKUP_REFUSALS;
+export type DeleteLinkError = Refusal<typeof DELETE_LINK_REFUSALS>;
 
 /** Removes both NIOs (closing their sockets and freeing their UDP ports), then the link. */
 @injectable()

@@ -2,14 +2,15 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerNodeLookupError } from "../../errors.js";
+import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { DeleteComputeNode } from "../compute/delete-compute-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring } from "./link-wiring.js";
 
 /** What DeleteNode can answer instead of its result. */
-export type DeleteNodeError = ControllerNodeLookupError;
+export const DELETE_NODE_REFUSALS = CONTROLLER_NODE_LOOKUP_REFUSALS;
+export type DeleteNodeError = Refusal<typeof DELETE_NODE_REFUSALS>;
 
 /** Deletes the node's links first (as GNS3 does), then the switch or hub on the compute. */
 @injectable()

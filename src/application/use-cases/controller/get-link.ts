@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import type { DataPlane, PortCounters } from "../../ports/data-plane.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What GetLink can answer instead of its result. */
-export type GetLinkError = ControllerLinkLookupError;
+export const GET_LINK_REFUSALS = CONTROLLER_LINK_LOOKUP_REFUSALS;
+export type GetLinkError = Refusal<typeof GET_LINK_REFUSALS>;
 
 /** A link as GET answers it: the record, and the counters of the switch or hub port at each end. */
 export interface LinkView {

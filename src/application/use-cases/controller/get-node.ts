@@ -1,11 +1,12 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ControllerNodeLookupError } from "../../errors.js";
+import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeDetail, NodeViews } from "./node-views.js";
 
 /** What GetNode can answer instead of its result. */
-export type GetNodeError = ControllerNodeLookupError;
+export const GET_NODE_REFUSALS = CONTROLLER_NODE_LOOKUP_REFUSALS;
+export type GetNodeError = Refusal<typeof GET_NODE_REFUSALS>;
 
 /** GET on a controller node: its view and its ports' counters. */
 @injectable()

@@ -1,10 +1,11 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ErrorOf } from "../../errors.js";
+import type { Refusal } from "../../errors.js";
 import { NETEMU_TEMPLATES, type RunnableTemplate } from "../../../domain/topology/templates.js";
 
 /** What GetTemplate can answer instead of its result. */
-export type GetTemplateError = ErrorOf<"TemplateNotFound">;
+export const GET_TEMPLATE_REFUSALS = ["TemplateNotFound"] as const;
+export type GetTemplateError = Refusal<typeof GET_TEMPLATE_REFUSALS>;
 
 /** GET /v2/templates/{template_id}: one of the templates ListTemplates lists. */
 @injectable()

@@ -6,10 +6,12 @@ import { type Nio, directional, withFilters } from "../../../domain/switching/ni
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { PortAddress } from "../compute/compute-lookup.js";
-import { type AttachError, NioAttachment, type ReplaceError } from "../compute/nio-attachment.js";
+import { ATTACH_REFUSALS, NioAttachment, REPLACE_REFUSALS } from "../compute/nio-attachment.js";
+import type { Refusal } from "../../errors.js";
 
 /** Why a link's two NIOs could not be added or updated. */
-export type WiringError = AttachError | ReplaceError;
+export const WIRING_REFUSALS = [...ATTACH_REFUSALS, ...REPLACE_REFUSALS] as const;
+export type WiringError = Refusal<typeof WIRING_REFUSALS>;
 
 /** While a link is suspended GNS3 sends `frequency_drop -1` to the filter end instead of its filters. */
 const DROP_ALL: FilterSettings = Object.freeze({ frequency_drop: Object.freeze([-1]) as readonly [number] });

@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import { FILTER_CATALOGUE, NETEMU_FILTER_CATALOGUE, type FilterDescriptor } from "../../../domain/filters/catalogue.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What ListAvailableFilters can answer instead of its result. */
-export type ListAvailableFiltersError = ControllerLinkLookupError;
+export const LIST_AVAILABLE_FILTERS_REFUSALS = CONTROLLER_LINK_LOOKUP_REFUSALS;
+export type ListAvailableFiltersError = Refusal<typeof LIST_AVAILABLE_FILTERS_REFUSALS>;
 
 const EXTENDED: readonly FilterDescriptor[] = [...FILTER_CATALOGUE, ...NETEMU_FILTER_CATALOGUE];
 

@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerProjectLookupError } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What ListLinks can answer instead of its result. */
-export type ListLinksError = ControllerProjectLookupError;
+export const LIST_LINKS_REFUSALS = CONTROLLER_PROJECT_LOOKUP_REFUSALS;
+export type ListLinksError = Refusal<typeof LIST_LINKS_REFUSALS>;
 
 @injectable()
 export class ListLinks {

@@ -3,11 +3,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerNodeLookupError } from "../../errors.js";
+import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What ListNodeLinks can answer instead of its result. */
-export type ListNodeLinksError = ControllerNodeLookupError;
+export const LIST_NODE_LINKS_REFUSALS = CONTROLLER_NODE_LOOKUP_REFUSALS;
+export type ListNodeLinksError = Refusal<typeof LIST_NODE_LINKS_REFUSALS>;
 
 /** GET /v2/projects/{p}/nodes/{n}/links: the links with an end on the node (gns3fy's `Node.get()` reads them). */
 @injectable()

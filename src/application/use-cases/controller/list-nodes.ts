@@ -2,12 +2,13 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerProjectLookupError } from "../../errors.js";
+import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { type ControllerNodeView, NodeViews } from "./node-views.js";
 
 /** What ListNodes can answer instead of its result. */
-export type ListNodesError = ControllerProjectLookupError;
+export const LIST_NODES_REFUSALS = CONTROLLER_PROJECT_LOOKUP_REFUSALS;
+export type ListNodesError = Refusal<typeof LIST_NODES_REFUSALS>;
 
 @injectable()
 export class ListNodes {

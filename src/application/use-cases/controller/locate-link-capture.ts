@@ -1,12 +1,12 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type ErrorOf, type Refusal } from "../../errors.js";
 import { LocateCapture, type ActiveCapture } from "../compute/locate-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import type { LocateCaptureError } from "../compute/locate-capture.js";
 
-/** What LocateLinkCapture can answer instead of its result. */
-export type LocateLinkCaptureError = ControllerLinkLookupError | ErrorOf<"LinkNotCapturing"> | LocateCaptureError;
+/** What LocateLinkCapture can answer instead of its result: a capture its compute has lost is one the link no longer has. */
+export const LOCATE_LINK_CAPTURE_REFUSALS = [...CONTROLLER_LINK_LOOKUP_REFUSALS, "LinkNotCapturing"] as const;
+export type LocateLinkCaptureError = Refusal<typeof LOCATE_LINK_CAPTURE_REFUSALS>;
 
 @injectable()
 export class LocateLinkCapture {

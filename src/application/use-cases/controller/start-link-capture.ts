@@ -3,14 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
-import { StartCapture } from "../compute/start-capture.js";
+import { START_CAPTURE_REFUSALS, StartCapture } from "../compute/start-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import type { StartCaptureError } from "../compute/start-capture.js";
 
 /** What StartLinkCapture can answer instead of its result. */
-export type StartLinkCaptureError = ControllerLinkLookupError | ErrorOf<"CaptureAlreadyActive"> | StartCaptureError;
+export const START_LINK_CAPTURE_REFUSALS = [...CONTROLLER_LINK_LOOKUP_REFUSALS, "CaptureAlreadyActive", ...START_CAPTURE_REFUSALS] as const;
+export type StartLinkCaptureError = Refusal<typeof START_LINK_CAPTURE_REFUSALS>;
 
 /** GNS3's default capture name: `<node>_<a>-<p>_to_<node>_<a>-<p>.pcap`, names kept to safe characters. */
 function defaultCaptureName(ends: readonly { name: string; adapterNumber: number; portNumber: number }[]): string {

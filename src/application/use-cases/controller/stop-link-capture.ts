@@ -3,13 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { StopCapture } from "../compute/stop-capture.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What StopLinkCapture can answer instead of its result. */
-export type StopLinkCaptureError = ControllerLinkLookupError;
+export const STOP_LINK_CAPTURE_REFUSALS = CONTROLLER_LINK_LOOKUP_REFUSALS;
+export type StopLinkCaptureError = Refusal<typeof STOP_LINK_CAPTURE_REFUSALS>;
 
 @injectable()
 export class StopLinkCapture {

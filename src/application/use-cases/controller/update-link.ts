@@ -1,24 +1,24 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
-import type { Link, LinkEnd } from "../../../domain/topology/link.js";
+import type { Link, LinkEnd, LinkStyle } from "../../../domain/topology/link.js";
 import type { Label } from "../../../domain/topology/label.js";
 import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerLinkLookupError, ErrorOf } from "../../errors.js";
+import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { ControllerLookup } from "./controller-lookup.js";
-import { LinkWiring } from "./link-wiring.js";
-import type { WiringError } from "./link-wiring.js";
+import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
 
 /** What UpdateLink can answer instead of its result. */
-export type UpdateLinkError = ControllerLinkLookupError | ErrorOf<"InvalidFilterSettings" | "NodeNotFound"> | WiringError;
+export const UPDATE_LINK_REFUSALS = [...CONTROLLER_LINK_LOOKUP_REFUSALS, "InvalidFilterSettings", "NodeNotFound", ...WIRING_REFUSALS] as const;
+export type UpdateLinkError = Refusal<typeof UPDATE_LINK_REFUSALS>;
 
 export interface UpdateLinkInput {
   readonly filters?: LinkFilters | undefined;
   readonly suspend?: boolean | undefined;
-  readonly linkStyle?: Readonly<Record<string, unknown>> | undefined;
+  readonly linkStyle?: LinkStyle | undefined;
   /** Ends to relabel, or whose one-way filters (netemu's, ADR 0051) to replace. */
   readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: LinkFilters | undefined }[] | undefined;
 }

@@ -6,15 +6,16 @@ import type { Label } from "../../../domain/topology/label.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
-import type { ControllerNodeLookupError } from "../../errors.js";
+import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
-import type { ComputeNodeUpdateError } from "./compute-node-commands.js";
+import { COMPUTE_NODE_UPDATE_REFUSALS } from "./compute-node-commands.js";
 
 /** What UpdateNode can answer instead of its result. */
-export type UpdateNodeError = ControllerNodeLookupError | ComputeNodeUpdateError;
+export const UPDATE_NODE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, ...COMPUTE_NODE_UPDATE_REFUSALS] as const;
+export type UpdateNodeError = Refusal<typeof UPDATE_NODE_REFUSALS>;
 
 /** What a client may set on a node: where it sits on the canvas, and its switch's or hub's settings. */
 export interface NodeSettingsInput {

@@ -6,6 +6,8 @@ import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { HostProcesses } from "../../src/application/ports/host-processes.js";
+import { Gns3Server, requireGns3Peer } from "../support/gns3-peer.js";
+import { TelnetConsole } from "../support/telnet-console.js";
 
 const VPCS_TEMPLATE = "19021f99-e36f-394d-b4a1-8aaa902ab9cc";
 const SWITCH_TEMPLATE = "1966b864-93e7-32d5-965f-001384eec461";
@@ -182,5 +184,71 @@ describe("end to end: a VPCS lab built on netemu's controller as the GNS3 GUI bu
     // Its PC1 link loses 10 % (GNS3's packet_loss filter): most of the pings come back.
     const ping = await (pc1 as VpcsConsole).ping("10.0.0.2", 5);
     expect(ping.replies, ping.output).to.be.at.least(2);
+  });
+});
+
+/** The same lab, the same requests, on the real GNS3 2.2.59 (`../shared/gns3-peer`): what netemu's answers are held to. */
+describe("end to end: the same VPCS lab on GNS3 2.2.59 itself", function () {
+  this.timeout(240_000);
+  let gns3: Gns3Server | undefined;
+  const consoles: TelnetConsole[] = [];
+
+  before(function () {
+    requireGns3Peer(this);
+  });
+  afterEach(async () => {
+    await Promise.all(consoles.splice(0).map((c) => c.close()));
+    await gns3?.stop();
+    gns3 = undefined;
+  });
+
+  // GNS3's Ethernet switch needs Dynamips, which the peer does not build: its two VPCS are linked back to back.
+  it("pings between two VPCS from the template, linked back to back (no Dynamips), shows a link delay, and pings again after close and open", async () => {
+    const g = (gns3 = await Gns3Server.start());
+    const projectId = (await g.request("POST", "/v2/projects", { name: "hello" })).json.project_id as string;
+    const made = async (template: string, x: number) => {
+      const r = await g.request("POST", `/v2/projects/${projectId}/templates/${template}`, { x, y: 0, compute_id: "local" });
+      expect(r.status, r.text).to.equal(201);
+      return r.json as Node & Record<string, unknown>;
+    };
+    const pc1 = await made(VPCS_TEMPLATE, -200);
+    const pc2 = await made(VPCS_TEMPLATE, 200);
+    // The fields netemu's test above holds its own answer to.
+    expect([pc1.name, pc2.name]).to.deep.equal(["PC1", "PC2"]);
+    // GNS3 2.2.59 answers template_id null here, where netemu keeps the template's id (ADR 0062).
+    expect(pc1).to.deep.include({ node_type: "vpcs", status: "stopped", console_type: "telnet", console_host: "127.0.0.1", properties: {}, symbol: ":/symbols/vpcs_guest.svg", command_line: "" });
+    const link = await g.request("POST", `/v2/projects/${projectId}/links`, { nodes: [{ node_id: pc1.node_id, adapter_number: 0, port_number: 0 }, { node_id: pc2.node_id, adapter_number: 0, port_number: 0 }] });
+    expect(link.status, link.text).to.equal(201);
+    const links = [link.json.link_id as string];
+    const run = async (): Promise<TelnetConsole> => {
+      expect((await g.request("POST", `/v2/projects/${projectId}/nodes/start`, {})).status).to.equal(204);
+      const opened: TelnetConsole[] = [];
+      for (const pc of [pc1, pc2]) {
+        const n = (await g.request("GET", `/v2/projects/${projectId}/nodes/${pc.node_id}`)).json;
+        const c = await TelnetConsole.connect(n.console, n.console_host);
+        consoles.push(c);
+        opened.push(c);
+      }
+      await opened[0]!.setIp("10.0.0.1/24");
+      await opened[1]!.setIp("10.0.0.2/24");
+      return opened[0]!;
+    };
+    let c1 = await run();
+    const before = await c1.ping("10.0.0.2", 3);
+    expect(before.replies, before.output).to.be.at.least(2);
+    expect((await g.request("PUT", `/v2/projects/${projectId}/links/${links[0]}`, { filters: { delay: [100] } })).status).to.equal(201);
+    const delayed = await c1.ping("10.0.0.2", 3);
+    expect(delayed.replies, delayed.output).to.be.at.least(2);
+    // GNS3 delays on the VPCS's uBridge, both ways: the round trip gains 200 ms as on netemu.
+    expect(Math.min(...delayed.rttsMs) - Math.min(...before.rttsMs), `${before.output}\n${delayed.output}`).to.be.within(180, 600);
+    await Promise.all(consoles.splice(0).map((c) => c.close()));
+    expect((await g.request("POST", `/v2/projects/${projectId}/close`, {})).status).to.equal(204);
+    expect((await g.request("POST", `/v2/projects/${projectId}/open`, {})).status).to.equal(201);
+    const reopened = (await g.request("GET", `/v2/projects/${projectId}/nodes`)).json as Node[];
+    expect(reopened.filter((n) => n.node_type === "vpcs").map((n) => n.status)).to.deep.equal(["stopped", "stopped"]);
+    c1 = await run();
+    const after = await c1.ping("10.0.0.2", 3);
+    expect(after.replies, after.output).to.be.at.least(2);
+    expect(Math.min(...after.rttsMs), after.output).to.be.at.least(180);
   });
 });

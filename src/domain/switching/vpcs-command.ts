@@ -5,7 +5,7 @@ const MINIMUM = [0, 6, 1] as const;
 /** From 0.8b VPCS relays frames between its instances unless told not to (`-R`). */
 const RELAY_FLAG_FROM = [0, 8] as const;
 
-export interface VpcsVersion {
+interface VpcsVersion {
   readonly text: string;
   readonly parts: readonly number[];
 }
@@ -31,7 +31,7 @@ export function parseVpcsVersion(output: string): E.Either<string, VpcsVersion> 
   return E.right({ text, parts });
 }
 
-export interface VpcsLaunch {
+interface VpcsLaunch {
   /** The telnet console's TCP port (VPCS listens on it itself). */
   readonly consolePort: number;
   /** The MAC offset: the node's MAC is 00:50:79:66:68:<macId+1>. */

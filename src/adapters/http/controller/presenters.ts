@@ -38,7 +38,7 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
 }
 
 /** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
-export function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
+function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
   return node.nodeType === "vpcs" ? {} : { ports_mapping: [...node.portsMapping] };
 }
 

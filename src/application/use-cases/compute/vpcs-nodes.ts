@@ -45,7 +45,7 @@ export interface UpdateVpcsInput {
 const CONSOLE_TYPES = ["telnet", "none"] as const;
 
 /** A VPCS's working directory, laid out as GNS3's: `<compute project>/project-files/vpcs/<node id>`. */
-export function vpcsDirectory(projectsPath: string, projectId: string, nodeId: string): string {
+function vpcsDirectory(projectsPath: string, projectId: string, nodeId: string): string {
   return `${computeProjectsPath(projectsPath)}/${projectId}/project-files/vpcs/${nodeId}`;
 }
 

@@ -107,8 +107,12 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     s.netemu.container.resolve<{ subscribe(l: (n: unknown) => void): () => void }>(TOKENS.Notifications).subscribe((n) => heard.push(n));
     expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
     const again = processes().pidOf(pc.node_id) as number;
+    // VPCS forks its console pty into a session of its own, which ignores SIGHUP: it must not outlive it.
+    const forked = readFileSync(`/proc/${again}/task/${again}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    expect(forked).to.have.length.at.least(1);
     process.kill(again, "SIGKILL");
     await until("the node to be stopped", async () => (await s.request("GET", `${base()}/vpcs/nodes/${pc.node_id}`)).json.status === "stopped");
+    await until("its forked console child to be gone", () => forked.filter(alive).length === 0, 5000);
     expect(heard.some((n) => (n as { kind: string; message?: string }).kind === "log" && /VPCS process of PC1 has stopped/.test((n as { message: string }).message))).to.equal(true);
     // It starts again after its death.
     expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);

@@ -18,9 +18,32 @@ const OUTPUT_TAIL_BYTES = 4_096;
 interface Running {
   readonly child: ChildProcess;
   readonly spec: ProcessSpec;
+  /**
+   * What it forked, read once it settled: VPCS's console pty child runs in a session of its own and
+   * ignores SIGHUP, so neither the group signal nor its parent's death ends it. Ended by pid.
+   */
+  forked: readonly number[];
   /** Set once stop() asked: its exit is then not a death to report. */
   stopping: boolean;
   readonly exited: Promise<void>;
+}
+
+/** The children of a process (Linux's /proc), empty where that cannot be read. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a pid still runs `program` (a pid the kernel gave to another program since is left alone). */
+function runs(pid: number, program: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === program;
+  } catch {
+    return false;
+  }
 }
 
 function tail(path: string): string {
@@ -114,11 +137,13 @@ export class ChildHostProcesses implements HostProcesses {
         resolve();
       }),
     );
-    const entry: Running = { child, spec, stopping: false, exited };
+    const entry: Running = { child, spec, stopping: false, exited, forked: [] };
     this.running.set(spec.key, entry);
     // A program that cannot run as told (a bad argument, a port in use) dies at once: a refused start, not a death.
     await Promise.race([exited, new Promise((r) => setTimeout(r, START_SETTLE_MS))]);
+    entry.forked = childrenOf(pid);
     if (exitedEarly !== undefined) {
+      this.endForked(entry);
       this.running.delete(spec.key);
       const how = exitedEarly.signal === null ? `exit code ${String(exitedEarly.code)}` : `signal ${exitedEarly.signal}`;
       return E.left(`it ended at once (${how}): ${tail(spec.logFile).trim()}`);
@@ -132,6 +157,7 @@ export class ChildHostProcesses implements HostProcesses {
     if (this.running.get(entry.spec.key) === entry) this.running.delete(entry.spec.key);
     // Whatever it forked ends with it: no console pty left behind.
     this.signalGroup(pid, "SIGKILL");
+    this.endForked(entry);
     if (entry.stopping) return;
     const exit: ProcessExit = { key: entry.spec.key, pid, code: entry.child.exitCode, signal: entry.child.signalCode, output: tail(entry.spec.logFile) };
     this.logger.warn("host process ended on its own", { key: exit.key, pid, code: exit.code, signal: exit.signal });
@@ -140,6 +166,17 @@ export class ChildHostProcesses implements HostProcesses {
         listener(exit);
       } catch (e) {
         this.logger.error("a listener of host process exits threw", { reason: (e as Error).message });
+      }
+    }
+  }
+
+  private endForked(entry: Running): void {
+    for (const pid of entry.forked) {
+      if (!runs(pid, entry.spec.program)) continue;
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone already.
       }
     }
   }

@@ -36,6 +36,10 @@ export type { LinkView } from "./application/use-cases/controller/get-link.js";
 export type { NodeAction } from "./application/use-cases/controller/control-node.js";
 export type { CreateLinkInput, LinkEndRequest } from "./application/use-cases/controller/create-link.js";
 export type { UpdateLinkInput } from "./application/use-cases/controller/update-link.js";
+// Host nodes (ADR 0081): the VPCS use cases' inputs and refusals, and what runs their processes.
+export type { CreateVpcsInput, UpdateVpcsInput, CreateVpcsError, UpdateVpcsError } from "./application/use-cases/compute/vpcs-nodes.js";
+export type { HostStartError } from "./application/use-cases/compute/host-runtime.js";
+export type { HostProcesses, ProcessSpec, ProcessExit, ConsolePortPool } from "./application/ports/host-processes.js";
 export type {
   NetemuError,
   ErrorTag,
@@ -177,6 +181,8 @@ export { parseNio, nioEqual, type Nio, type UdpNio, type TapNio, type EthernetNi
 export type { EthernetSwitch, ConsoleType } from "./domain/switching/ethernet-switch.js";
 export { defaultHubPorts, parseHubPorts, type EthernetHub, type HubPortEntry } from "./domain/switching/ethernet-hub.js";
 export { COMPUTE_NODE_TYPES, parseNodeName, parseComputeNode, type ComputeNode, type ComputeNodeType, type NodeStatus, type NodeRuleViolation } from "./domain/switching/compute-node.js";
+export { NODE_KINDS, type NodeKind, type NodeFabric } from "./domain/switching/node-kind.js";
+export type { HostNode, VpcsNode } from "./domain/switching/host-node.js";
 export type { Project, ProjectStatus, ProjectOptions, ProjectVariable, ComputeProject } from "./domain/topology/project.js";
 export type { ControllerNode, NodeType, NodePortEntry } from "./domain/topology/node.js";
 export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation, LinkStyle } from "./domain/topology/link.js";

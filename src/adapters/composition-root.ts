@@ -64,6 +64,13 @@ import { NO_TOPOLOGY_FILES } from "../application/ports/topology-files.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
 import { chooseDatagramPath, datagramOptions, type DatagramPath } from "./transport/datagram-path.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
+import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
+import { ChildHostProcesses } from "./system/child-host-processes.js";
+import type { HostProcesses } from "../application/ports/host-processes.js";
+import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
+
+/** GNS3's console port range (console_start_port_range .. console_end_port_range). */
+const DEFAULT_CONSOLE_PORTS = { start: 5000, end: 10000 } as const;
 import { PcapFileSink } from "./capture/pcap-file-sink.js";
 import { RandomUuidGenerator, SystemClock } from "./system/system-clock.js";
 import { HostSystemInfo } from "./system/host-system-info.js";
@@ -110,6 +117,8 @@ export interface PortOverrides {
   readonly networkInterfaces?: NetworkInterfaces;
   readonly captureSink?: CaptureSink;
   readonly projectFiles?: ProjectFiles;
+  /** What runs host nodes' processes (VPCS, ADR 0081). */
+  readonly hostProcesses?: HostProcesses;
 }
 
 export interface NetemuOptions {
@@ -258,6 +267,11 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   });
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, transport.bindHost.includes(":") ? "0.0.0.0" : transport.bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
+  // Host nodes' processes and their consoles (ADR 0081); one runtime holds what each running host holds.
+  const hostProcesses = o.hostProcesses ?? new ChildHostProcesses(logger);
+  value(TOKENS.HostProcesses, hostProcesses);
+  value(TOKENS.ConsolePortPool, new TcpConsolePortPool(DEFAULT_CONSOLE_PORTS));
+  c.registerSingleton(HostRuntime);
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };

@@ -79,6 +79,12 @@ export type NetemuError =
   /** An impairment change the store could not make durable (its file could not be written, or would be too large to read back): nothing changed (ADR 0071). */
   | { readonly _tag: "DataPlaneWorkerDown"; readonly worker: number; readonly state: "restarting" | "given_up" }
   | { readonly _tag: "ImpairmentsUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
+  /** A host node's program cannot be used: missing, not runnable, too old (`reason` says which, naming the program). */
+  | { readonly _tag: "HostProgramUnusable"; readonly nodeName: string; readonly program: string; readonly reason: string }
+  /** A host node's process could not be started, or died as it started: the OS's reason and what it wrote. */
+  | { readonly _tag: "HostStartFailed"; readonly nodeName: string; readonly program: string; readonly reason: string }
+  /** No console port of the range could be bound, or the one asked for is taken. */
+  | { readonly _tag: "ConsolePortUnavailable"; readonly port?: number; readonly start: number; readonly end: number }
   | NodeRuleViolation
   | VersionMismatch
   | InvalidFilterSettings

@@ -80,7 +80,7 @@ describe("a lab survives a restart of netemu serve (projects as GNS3 project fil
     await stop(s);
   });
 
-  it("opens a project GNS3 2.2 wrote with switches and a hub, and refuses one with VPCS nodes, naming them, leaving its file as it was", async () => {
+  it("opens projects GNS3 2.2 wrote, with switches and a hub, and with VPCS nodes (their consoles as written), leaving their files as they were", async () => {
     const hubLab = join(projectsPath(), "02ae1f4f-ce48-4b47-a893-97a2af975372");
     const vpcsLab = join(projectsPath(), "vpcs-lab");
     mkdirSync(hubLab, { recursive: true });
@@ -103,11 +103,14 @@ describe("a lab survives a restart of netemu serve (projects as GNS3 project fil
     expect(links.map((l) => JSON.stringify([l.filters, l.suspend])).sort()).to.deep.equal(['[{"delay":[40,5],"packet_loss":[2]},false]', "[{},false]", "[{},true]"]);
 
     const vpcsProject = listed.find((x) => x.name === "switch-and-vpcs")?.project_id as string;
-    const refused = await call(s, "POST", `/v2/projects/${vpcsProject}/open`);
-    expect(refused.json).to.deep.equal({
-      status: 409,
-      message: 'Project "switch-and-vpcs" cannot be opened here: it has nodes of types netemu does not run (vpcs); netemu runs ethernet_switch and ethernet_hub nodes only',
-    });
+    // VPCS nodes since ADR 0081: they come back stopped, on the console ports GNS3 wrote.
+    expect((await call(s, "POST", `/v2/projects/${vpcsProject}/open`)).status).to.equal(201);
+    const vpcsNodes = (await call(s, "GET", `/v2/projects/${vpcsProject}/nodes`)).json as { name: string; node_type: string; status: string; console: number }[];
+    expect(vpcsNodes.map((n) => [n.name, n.node_type, n.status, n.console]).sort()).to.deep.equal([
+      ["PC1", "vpcs", "stopped", 5001],
+      ["PC2", "vpcs", "stopped", 5003],
+      ["SW1", "ethernet_switch", "started", null],
+    ]);
     await stop(s);
     expect(readFileSync(join(vpcsLab, "switch-and-vpcs.gns3"), "utf8")).to.equal(vpcsFile);
   });

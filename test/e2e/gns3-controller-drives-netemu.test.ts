@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createNetemu, type Netemu } from "../../src/adapters/composition-root.js";
 import { Gns3Server, requireGns3Peer, waitUntil, type Gns3Reply } from "../support/gns3-peer.js";
 import { TelnetConsole } from "../support/telnet-console.js";
+import { VpcsConsole } from "../support/vpcs-console.js";
 
 /** netemu as a second compute on this machine: its own loopback address and a UDP range of its own. */
 interface NetemuCompute {
@@ -15,7 +16,7 @@ interface NetemuCompute {
 
 let udpBase = 33000 + (process.pid % 20) * 100;
 
-async function startNetemuCompute(auth?: { user: string; password: string }, dataPlaneWorkers = 0): Promise<NetemuCompute> {
+async function startNetemuCompute(auth?: { user: string; password: string }, dataPlaneWorkers = 0, vpcsPath?: string): Promise<NetemuCompute> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-compute-"));
   const start = udpBase;
   udpBase += 100;
@@ -29,6 +30,7 @@ async function startNetemuCompute(auth?: { user: string; password: string }, dat
       projectsPath: join(dir, "projects"),
       udpPortRange: { start, end: start + 99 },
       ...(auth === undefined ? {} : { auth: { enabled: true, ...auth } }),
+      ...(vpcsPath === undefined ? {} : { vpcsPath }),
     },
   });
   const { port } = await netemu.listen(0, "127.0.0.2");
@@ -70,6 +72,7 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
   let gns3: Gns3Server | undefined;
   let compute: NetemuCompute | undefined;
   const consoles: TelnetConsole[] = [];
+  const vpcsConsoles: VpcsConsole[] = [];
 
   before(function () {
     requireGns3Peer(this);
@@ -77,6 +80,7 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
 
   afterEach(async () => {
     await Promise.all(consoles.splice(0).map((c) => c.close()));
+    for (const c of vpcsConsoles.splice(0)) c.close();
     await gns3?.stop();
     gns3 = undefined;
     await stopNetemuCompute(compute);
@@ -107,7 +111,7 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
     // Connecting: the capabilities probe, then the websocket with its pings.
     ok(await addCompute(g, c), 201, "POST /v2/computes");
     const connected = await waitConnected(g);
-    expect(connected["capabilities"]).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch"], platform: process.platform, version: "2.2.59" });
+    expect(connected["capabilities"]).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs"], platform: process.platform, version: "2.2.59" });
     expect(connected["cpu_usage_percent"]).to.be.within(0, 100);
     expect(connected["memory_usage_percent"]).to.be.within(0, 100);
     expect(connected["last_error"]).to.equal(null);
@@ -251,6 +255,55 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
     expect(await c.netemu.useCases.listComputeProjects.execute()).to.deep.equal([]);
     ok(await g.request("DELETE", "/v2/computes/netemu"), 204, "remove the compute", g);
     expect((await g.request("GET", "/v2/computes/netemu")).status).to.equal(404);
+  });
+
+  it("places VPCS nodes on netemu's compute (netemu runs VPCS 0.8.3 itself) that ping through a netemu switch, and stops them", async () => {
+    const g = (gns3 = await Gns3Server.start());
+    const c = (compute = await startNetemuCompute(undefined, 0, "/opt/gns3-peer/bin/vpcs"));
+    ok(await addCompute(g, c), 201, "POST /v2/computes", g);
+    await waitConnected(g);
+    const p = (await g.request("POST", "/v2/projects", { name: "vpcs-on-netemu" })).json.project_id as string;
+    const node = async (body: Record<string, unknown>): Promise<Record<string, any>> => {
+      const r = await g.request("POST", `/v2/projects/${p}/nodes`, body);
+      ok(r, 201, `POST node ${JSON.stringify(body)}`, g);
+      return r.json;
+    };
+    // From GNS3's built-in VPCS template, as the GUI drops one on a canvas.
+    const fromTemplate = async (name: string): Promise<Record<string, any>> => {
+      const r = await g.request("POST", `/v2/projects/${p}/templates/19021f99-e36f-394d-b4a1-8aaa902ab9cc`, { x: 0, y: 0, name, compute_id: "netemu" });
+      ok(r, 201, `VPCS ${name} from the template on netemu`, g);
+      return r.json;
+    };
+    const sw = await node({ name: "SW1", node_type: "ethernet_switch", compute_id: "netemu", console_type: "none" });
+    const pc1 = await fromTemplate("PC1");
+    const pc2 = await fromTemplate("PC2");
+    expect(pc1).to.deep.include({ node_type: "vpcs", compute_id: "netemu", console_type: "telnet", status: "stopped" });
+    expect(pc1.node_directory).to.match(/project-files\/vpcs\//);
+    for (const [pc, port] of [[pc1, 0], [pc2, 1]] as const) {
+      const r = await g.request("POST", `/v2/projects/${p}/links`, { nodes: [{ node_id: pc.node_id, adapter_number: 0, port_number: 0 }, { node_id: sw.node_id, adapter_number: 0, port_number: port }] });
+      ok(r, 201, "POST link", g);
+    }
+    ok(await g.request("POST", `/v2/projects/${p}/nodes/start`), 204, "start all", g);
+    const started = (await g.request("GET", `/v2/projects/${p}/nodes/${pc1.node_id}`)).json;
+    expect(started.status).to.equal("started");
+    expect(started.command_line).to.match(/^\/opt\/gns3-peer\/bin\/vpcs -p \d+ -m \d+ -i 1 -F -R /);
+    // netemu's VPCS serves its console itself (no GNS3 telnet proxy in front): on the compute's address.
+    const [c1, c2] = await Promise.all(
+      [pc1, pc2].map(async (pc) => {
+        const n = (await g.request("GET", `/v2/projects/${p}/nodes/${pc.node_id as string}`)).json;
+        expect(n.console_host).to.equal("127.0.0.2");
+        const con = await VpcsConsole.open(n.console, n.console_host);
+        vpcsConsoles.push(con);
+        return con;
+      }),
+    );
+    await c1!.command("ip 10.0.0.1/24");
+    await c2!.command("ip 10.0.0.2/24");
+    const ping = await c1!.ping("10.0.0.2", 3);
+    expect(ping.replies, `PC1 pings PC2, both VPCS and the switch on netemu: ${ping.output}`).to.be.at.least(2);
+    ok(await g.request("POST", `/v2/projects/${p}/nodes/stop`), 204, "stop all", g);
+    expect((await g.request("GET", `/v2/projects/${p}/nodes/${pc1.node_id}`)).json.status).to.equal("stopped");
+    ok(await g.request("DELETE", `/v2/projects/${p}`), 204, "delete project", g);
   });
 
   it("connects with the compute's credentials when netemu runs with --auth, and says Invalid auth for wrong ones", async () => {

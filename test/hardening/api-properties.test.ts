@@ -256,6 +256,41 @@ const ROUTES: readonly RouteCase[] = [
     ok: 200,
     after: "none",
   },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes", ok: 201, after: "reset", body: () => ({ name: "PC9", startup_script: "ip 10.0.0.9/24" }) },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "PC1b", console_type: "telnet" }) },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}", ok: 204, after: "reset" },
+  // Onto itself, an existing VPCS: its directory has nothing to copy.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.PC }) },
+  // Debian's VPCS (0.5b2) is refused with a 409: a start or reload changes nothing.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/start", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/stop", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/suspend", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/reload", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.pcNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
+    ok: 200,
+    after: "reset",
+    body: () => ({ capture_file_name: "fuzz-pc.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
   {
     method: "POST",
     template: "/v2/projects",
@@ -359,7 +394,7 @@ function validParams(w: World, template: string): Record<string, string> {
   const controller = template.startsWith("/v2/projects");
   return {
     project_id: controller ? w.CP : w.P,
-    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : w.SW,
+    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : w.SW,
     link_id: w.LINK,
     path: w.FILE,
     file_path: w.FILE,

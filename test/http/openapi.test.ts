@@ -10,6 +10,7 @@ import { SUCCESS_ANSWERS } from "../../src/adapters/http/openapi/responses.js";
 import { withTypedFilters } from "../../src/adapters/http/openapi/filters.js";
 import { asOneOf, jsonClosedObject, jsonInteger, jsonString } from "../../src/adapters/http/schema.js";
 import { PACKAGE_VERSION } from "../../src/adapters/system/package-version.js";
+import { FakeHostProcesses } from "../support/fake-host-processes.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { disagreement, validates } from "../support/json-schema-check.js";
 
@@ -165,8 +166,9 @@ describe("the documented success answers", () => {
   let doc: Doc;
 
   before(async () => {
-    // Project files kept, so that POST /v2/projects/load has a .gns3 file to read.
-    s = await startTestServer({ persistProjects: true, settings: { v3: { gns3Version: "3.0.6", noAuth: true } } });
+    // Project files kept, so that POST /v2/projects/load has a .gns3 file to read; VPCS nodes start
+    // against a fake of their processes: the answers are what is checked here.
+    s = await startTestServer({ persistProjects: true, settings: { v3: { gns3Version: "3.0.6", noAuth: true } }, overrides: { hostProcesses: new FakeHostProcesses() } });
     // Sees every answer as the route built it, before it leaves (added before the first request).
     s.netemu.app.middleware.unshift(async (ctx, next) => {
       await next();
@@ -211,6 +213,24 @@ describe("the documented success answers", () => {
       await ok("DELETE", `${node}/adapters/0/ports/1/nio`);
       await ok("DELETE", node);
     }
+    {
+      // GNS3's VPCS routes (ADR 0081): its one port is 0.
+      const nodes = `/v2/compute/projects/${P}/vpcs/nodes`;
+      const node = `${nodes}/${(await ok("POST", nodes, { name: "PC1", startup_script: "ip 10.0.0.1/24" })).node_id as string}`;
+      await ok("PUT", node, { name: "PC2" });
+      const copy = "7f4e4a2d-0000-4000-8000-000000000005";
+      await ok("POST", nodes, { name: "PC3", node_id: copy });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["start", "suspend", "reload", "stop", "start"]) await ok("POST", `${node}/${action}`);
+      const lport = (await ok("POST", `/v2/compute/projects/${P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
+      await ok("PUT", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] } });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/0/start_capture`, { capture_file_name: "vpcs.pcap", data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/0/stop_capture`);
+      await ok("DELETE", `${node}/adapters/0/ports/0/nio`);
+      await ok("DELETE", node);
+    }
     await ok("POST", `/v2/compute/projects/${P}/close`);
     await ok("DELETE", `/v2/compute/projects/${P2}`);
     // The controller API: a project with two switches linked, driven through each documented route.
@@ -220,6 +240,7 @@ describe("the documented success answers", () => {
     const nodes = `/v2/projects/${C}/nodes`;
     const sw = (name: string) => ({ name, node_type: "ethernet_switch", compute_id: "local" });
     const a = (await ok("POST", nodes, sw("A"))).node_id as string;
+    await ok("POST", nodes, { name: "PC1", node_type: "vpcs", compute_id: "local" });
     const b = (await ok("POST", nodes, sw("B"))).node_id as string;
     await ok("GET", nodes);
     await ok("GET", `${nodes}/${a}`);
@@ -241,6 +262,7 @@ describe("the documented success answers", () => {
     await ok("GET", `/v2/projects/${C}/stats`);
     await ok("GET", "/v2/templates");
     await ok("GET", "/v2/templates/b4503ea9-d6b6-3695-9fe4-1db3b39290b0");
+    await ok("POST", `/v2/projects/${C}/templates/19021f99-e36f-394d-b4a1-8aaa902ab9cc`, { x: 0, y: 0, compute_id: "local" });
     await ok("POST", `/v2/projects/${C}/templates/1966b864-93e7-32d5-965f-001384eec461`, { x: 0, y: 0, compute_id: "local" });
     await ok("GET", "/v2/computes");
     await ok("GET", "/v2/computes/local");

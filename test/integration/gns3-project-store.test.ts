@@ -132,11 +132,12 @@ describe("the controller's projects kept as GNS3 project files", () => {
   it("lists a project GNS3 wrote with nodes it does not run, and never rewrites its file", async () => {
     const dir = join(projectsPath, "vpcs-lab");
     mkdirSync(dir);
-    cpSync(new URL("switch-and-vpcs.gns3", GNS3_WROTE), join(dir, "switch-and-vpcs.gns3"));
+    // GNS3's switch-and-vpcs project with its VPCS made QEMU VMs, which netemu does not run.
+    writeFileSync(join(dir, "switch-and-vpcs.gns3"), readFileSync(new URL("switch-and-vpcs.gns3", GNS3_WROTE), "utf8").replaceAll('"node_type": "vpcs"', '"node_type": "qemu"'));
     const original = readFileSync(join(dir, "switch-and-vpcs.gns3"), "utf8");
     const s = store();
     const [project] = await s.projects.list();
-    expect(project?.unsupportedNodeTypes).to.deep.equal(["vpcs"]);
+    expect(project?.unsupportedNodeTypes).to.deep.equal(["qemu"]);
     if (project === undefined) throw new Error("not listed");
     await s.projects.save({ ...project, status: "closed" });
     await s.flush();

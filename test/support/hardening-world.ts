@@ -40,6 +40,9 @@ export class World {
     readonly LINK: string,
     readonly HUB: string,
     readonly hubNioLport: number,
+    /** A VPCS (never started: Debian's VPCS is refused) with a UDP NIO on its one port. */
+    readonly PC: string,
+    readonly pcNioLport: number,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -73,6 +76,10 @@ export class World {
       { type: "nio_udp", lport: hubNioLport, rhost: "127.0.0.1", rport: 9 },
       201,
     );
+    const PC = randomUUID();
+    await must("POST", `/v2/compute/projects/${P}/vpcs/nodes`, { name: "PC1", node_id: PC }, 201);
+    const pcNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must("POST", `/v2/compute/projects/${P}/vpcs/nodes/${PC}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: pcNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
     const upload = await rawHttp(s.url, "POST", `/v2/compute/projects/${P}/files/${WORLD_FILE}`, WORLD_FILE);
     if (upload.status !== 201) throw new Error(`world setup: upload gave ${upload.status} ${upload.text}`);
     const [spareLport] = await freeUdpPorts(1, spareFrom);
@@ -99,7 +106,7 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport);
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport);
   }
 
   get url(): string {
@@ -115,6 +122,7 @@ export class World {
       `/v2/compute/projects/${this.P}`,
       `/v2/compute/projects/${this.P}/ethernet_switch/nodes/${this.SW}`,
       `/v2/compute/projects/${this.P}/ethernet_hub/nodes/${this.HUB}`,
+      `/v2/compute/projects/${this.P}/vpcs/nodes/${this.PC}`,
       `/v2/compute/projects/${this.P}/files`,
       `/v2/compute/projects`,
       `/v2/projects`,

@@ -90,6 +90,8 @@ export const SETTINGS = {
   maxProjectFilesSize: { flag: "max-project-files-size", env: "NETEMU_MAX_PROJECT_FILES_SIZE", ini: "max_project_files_size" },
   delayLimitPort: { flag: "delay-limit-port", env: "NETEMU_DELAY_LIMIT_PORT", ini: "delay_limit_port" },
   delayLimitWorker: { flag: "delay-limit-worker", env: "NETEMU_DELAY_LIMIT_WORKER", ini: "delay_limit_worker" },
+  // The VPCS program host nodes run (ADR 0081); GNS3 reads it from [VPCS], which netemu reads too.
+  vpcsPath: { flag: "vpcs-path", env: "NETEMU_VPCS_PATH", ini: "vpcs_path" },
   // The /v3/compute slice (ADR 0066).
   gns3V3Version: { flag: "gns3-v3-version", env: "NETEMU_GNS3_V3_VERSION", ini: "gns3_v3_version" },
   v3NoAuth: { flag: "v3-no-auth", env: "NETEMU_V3_NO_AUTH", ini: "v3_no_auth" },
@@ -104,6 +106,7 @@ export const SERVE_OPTIONS = {
   "no-local": { type: "boolean" },
   "gns3-version": { type: "string" },
   "udp-start-port": { type: "string" },
+  "vpcs-path": { type: "string" },
   "udp-end-port": { type: "string" },
   "config-dir": { type: "string" },
   config: { type: "string" },
@@ -157,6 +160,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --gns3-version V        GNS3 version reported by /v2/version (NETEMU_GNS3_VERSION, default ${DEFAULTS.gns3Version})
   --udp-start-port N      first UDP port for links (NETEMU_UDP_START_PORT, default ${DEFAULTS.udpStart})
   --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
+  --vpcs-path PROGRAM     the VPCS (0.6.1 or later) that VPCS nodes run (NETEMU_VPCS_PATH, vpcs_path in [VPCS]
+                          or [Server], default: vpcs in PATH)
   --config-dir DIR        settings and debug bundles, must be writable (NETEMU_CONFIG_DIR, default ~/.config/netemu)
   --config FILE           server config file (NETEMU_CONFIG, default <config dir>/gns3_server.conf)
   --projects-path DIR     where projects and captures go (NETEMU_PROJECTS_PATH, default <config dir>/projects);
@@ -249,8 +254,11 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const configFile = expandHome((flags["config"] as string | undefined) ?? env["NETEMU_CONFIG"] ?? join(configDir, "gns3_server.conf"));
   const explicitFile = flags["config"] !== undefined || env["NETEMU_CONFIG"] !== undefined;
   let server: Record<string, string> = {};
+  let vpcsSection: Record<string, string> = {};
   try {
-    server = parseIni(readFileSync(configFile, "utf8"))["Server"] ?? {};
+    const ini = parseIni(readFileSync(configFile, "utf8"));
+    server = ini["Server"] ?? {};
+    vpcsSection = ini["VPCS"] ?? {};
   } catch (err) {
     if (err instanceof IniSyntaxError) throw new ConfigError(`The config file ${configFile} is not valid: ${err.message}`);
     // The default file is optional: absent, or its directory absent (or not a directory: start-up says so).
@@ -268,7 +276,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     if (flag !== undefined) return { source: `--${s.flag}`, value: String(flag) };
     const fromEnv = env[s.env];
     if (fromEnv !== undefined && fromEnv !== "") return { source: s.env, value: fromEnv };
-    const fromFile = server[s.ini];
+    const fromFile = server[s.ini] ?? (name === "vpcsPath" ? vpcsSection[s.ini] : undefined);
     if (fromFile !== undefined) return { source: `${s.ini} in ${configFile}`, value: fromFile };
     return undefined;
   };
@@ -335,6 +343,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     maxUploadBytes: size("maxUploadSize", DEFAULTS.maxUploadBytes),
     maxProjectFilesBytes: size("maxProjectFilesSize", DEFAULTS.maxProjectFilesBytes),
     delayLimits: delayLimits(delayLimit("delayLimitPort", DEFAULTS.delayLimitPortBytes), delayLimit("delayLimitWorker", DEFAULTS.delayLimitWorkerBytes)),
+    ...(raw("vpcsPath") === undefined ? {} : { vpcsPath: str("vpcsPath", "vpcs") }),
     v3: { gns3Version: str("gns3V3Version", DEFAULTS.gns3V3Version), noAuth: bool("v3NoAuth", false) },
   };
 }

@@ -10,7 +10,7 @@ import { basicAuth, LoginGate } from "./auth.js";
 import { LoginThrottle } from "./login-throttle.js";
 import { registerServerRoutes } from "./server/routes.js";
 import { registerComputeProjectRoutes } from "./compute/project-routes.js";
-import { registerEthernetHubRoutes, registerEthernetSwitchRoutes } from "./compute/node-routes.js";
+import { registerEthernetHubRoutes, registerEthernetSwitchRoutes, registerVpcsRoutes } from "./compute/node-routes.js";
 import { registerComputeServerRoutes } from "./compute/server-routes.js";
 import { registerControllerProjectRoutes } from "./controller/project-routes.js";
 import { registerControllerNodeRoutes } from "./controller/node-routes.js";
@@ -86,6 +86,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerComputeProjectRoutes(api, useCases, options.notificationBacklogs ?? new NotificationBacklogs());
   registerEthernetSwitchRoutes(api, useCases);
   registerEthernetHubRoutes(api, useCases);
+  registerVpcsRoutes(api, useCases);
   registerControllerProjectRoutes(api, useCases);
   registerControllerNodeRoutes(api, useCases, settings.host);
   registerControllerLinkRoutes(api, useCases);

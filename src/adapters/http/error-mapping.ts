@@ -1,5 +1,5 @@
 import type { ErrorOf, ErrorTag, NamedLinkEnd, NamedPort, NetemuError } from "../../application/errors.js";
-import { type HeldNio, nodeKindName } from "../../domain/switching/compute-node.js";
+import { COMPUTE_NODE_TYPES, type HeldNio, nodeKindName } from "../../domain/switching/compute-node.js";
 import { filterProblemMessage } from "../shared/filter-messages.js";
 import { configurationMessage } from "../shared/configuration-messages.js";
 import { osReason } from "./os-reasons.js";
@@ -28,7 +28,7 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   ProjectNotFound: { status: 404, message: (error) => `Project ID ${error.projectId} doesn't exist` },
   ProjectNotOpened: { status: 403, message: (_error) => "The project is not opened" },
   ProjectNameTaken: { status: 409, message: (error) => `Project "${error.name}" already exists` },
-  ProjectHasUnsupportedNodes: { status: 409, message: (error) => `Project "${error.projectName}" cannot be opened here: it has nodes of types netemu does not run (${error.nodeTypes.join(", ")}); netemu runs ethernet_switch and ethernet_hub nodes only` },
+  ProjectHasUnsupportedNodes: { status: 409, message: (error) => `Project "${error.projectName}" cannot be opened here: it has nodes of types netemu does not run (${error.nodeTypes.join(", ")}); netemu runs ${COMPUTE_NODE_TYPES.join(", ")} nodes only` },
   NodeNotFound: { status: 404, message: (error) => `Node ID ${error.nodeId} doesn't exist` },
   LinkNotFound: { status: 404, message: (error) => `Link ID ${error.linkId} doesn't exist` },
   InvalidUuid: { status: 400, message: (error) => `${error.what} ID ${error.id} is not a valid UUID` },
@@ -38,7 +38,7 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   // GNS3's sentence first (clients and forum posts know it), then what the user can pick instead (ADR 0085).
   LinkPortNotFound: { status: 404, message: (error) => `Port ${error.adapterNumber}/${error.portNumber} for ${error.nodeName} not found: ${portChoices(error.nodeName, error.ports)}` },
   NioTypeNotSupported: { status: 409, message: (error) => `NIO of type ${error.nioType} is not supported` },
-  NodeTypeNotSupported: { status: 409, message: (error) => `Node type ${error.nodeType} is not supported: netemu runs ethernet_switch and ethernet_hub nodes only` },
+  NodeTypeNotSupported: { status: 409, message: (error) => `Node type ${error.nodeType} is not supported: netemu runs ${COMPUTE_NODE_TYPES.join(", ")} nodes only` },
   NodeIdInUse: { status: 409, message: (error) => `Node ID ${error.nodeId} is already used by an ${nodeKindName(error.nodeType)}` },
   // GNS3's two wordings: its template handler's for GET, its project's for a node from a template.
   TemplateNotFound: { status: 404, message: (error) => error.use === "read" ? `Template ID ${error.templateId} doesn't exist` : `Template ${error.templateId} doesn't exist` },
@@ -79,6 +79,10 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
         : `The data plane worker ${error.worker} that runs this node is down and restarting; try again in a moment`,
   },
   CaptureFileUnwritable: { status: 409, message: (error) => `Cannot write the capture file ${error.filePath}: ${error.reason}` },
+  // GNS3 answers its VPCSError with 409 and the exception's name; netemu's messages name the node and program.
+  HostProgramUnusable: { status: 409, exception: "VPCSError", message: (error) => `Cannot start ${error.nodeName}: ${error.reason} (the program is set with --vpcs-path or [VPCS] vpcs_path)` },
+  HostStartFailed: { status: 409, exception: "VPCSError", message: (error) => `Could not start ${error.nodeName} with ${error.program}: ${error.reason}` },
+  ConsolePortUnavailable: { status: 409, message: (error) => error.port === undefined ? `Could not find a free console port between ${error.start} and ${error.end}` : `Console port ${error.port} is already used by another node` },
   PathOutsideProject: { status: 403, message: (error) => `Path ${error.path} is outside the project directory` },
   ProjectFileUnwritable: { status: 409, message: (error) => `Cannot write the project file ${error.path}: ${error.reason}` },
   ProjectFileNameTooLong: { status: 400, message: (error) => `${error.what === "name" ? "File name" : "Path"} "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows${error.what === "path" ? " in this project's directory" : ""}` },

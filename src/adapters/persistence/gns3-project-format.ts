@@ -2,7 +2,8 @@ import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
 import type { Project } from "../../domain/topology/project.js";
-import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType } from "../../domain/topology/node.js";
+import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType, defaultSymbol } from "../../domain/topology/node.js";
+import { VPCS_PORTS } from "../../domain/switching/host-node.js";
 import type { Link, LinkEnd } from "../../domain/topology/link.js";
 import type { Label } from "../../domain/topology/label.js";
 import { parseSwitchPorts } from "../../domain/switching/port.js";
@@ -44,6 +45,7 @@ const NodeCodec = t.intersection([
   t.type({ node_id: t.string, node_type: t.string, name: t.string }),
   t.partial({
     console_type: t.union([t.string, t.null]),
+    console: t.unknown,
     label: LabelCodec,
     locked: t.boolean,
     symbol: t.union([t.string, t.null]),
@@ -190,8 +192,9 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
   };
 }
 
-/** A node's ports_mapping, by its node type's parse; none written is none. */
+/** A node's ports_mapping, by its node type's parse; none written is none. A VPCS has its one port whatever is written. */
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
+  if (nodeType === "vpcs") return E.right(VPCS_PORTS);
   if (raw === undefined) return E.right([]);
   return nodeType === "ethernet_hub" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
@@ -266,9 +269,12 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       z: n.z ?? 1,
       locked: n.locked ?? false,
       label: label(n.label, { text: n.name, style: null, x: null, y: -40, rotation: 0 }),
-      symbol: n.symbol ?? (nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg"),
+      symbol: n.symbol ?? defaultSymbol(nodeType),
       portsMapping: ports.right,
-      consoleType: nodeType === "ethernet_hub" ? null : n.console_type === "telnet" ? "telnet" : "none",
+      // A VPCS's console is telnet unless GNS3 wrote none; a switch's is none unless telnet.
+      consoleType: nodeType === "ethernet_hub" ? null : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
+      // A host's console port, asked for again when the project opens (another one if it was taken meanwhile).
+      ...(nodeType === "vpcs" && { console: typeof n.console === "number" && Number.isInteger(n.console) && n.console >= 1 && n.console <= 65_535 ? n.console : null }),
       // Kept only when it is a template id's shape: it is informative, never worth refusing a file for.
       ...(typeof n.template_id === "string" && TEMPLATE_ID.test(n.template_id) && { templateId: n.template_id }),
     });
@@ -357,7 +363,7 @@ function linkEntry(l: Link): Record<string, unknown> {
 function nodeEntry(n: ControllerNode): Record<string, unknown> {
   return {
     compute_id: n.computeId,
-    console: null,
+    console: n.console ?? null,
     console_auto_start: false,
     console_type: n.consoleType,
     custom_adapters: [],
@@ -370,7 +376,8 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
     node_type: n.nodeType,
     port_name_format: "Ethernet{0}",
     port_segment_size: 0,
-    properties: { ports_mapping: n.portsMapping },
+    // GNS3 writes a VPCS's properties empty (its startup script is a file of its own, startup.vpc).
+    properties: n.nodeType === "vpcs" ? {} : { ports_mapping: n.portsMapping },
     symbol: n.symbol,
     template_id: n.templateId ?? null,
     width: 65,

@@ -2,6 +2,8 @@ import { EthernetSwitchFabric } from "../../domain/switching/forwarding.js";
 import { HubFabric } from "../../domain/switching/hub-fabric.js";
 import type { PortCounters as LivePortCounters } from "../../domain/switching/port-counters.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
+import { NODE_KINDS } from "../../domain/switching/node-kind.js";
+import { hostPairOf } from "../../domain/switching/host-node.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import type { UdpEndpoint } from "../ports/udp-transport.js";
 import type { CaptureWriter } from "../ports/capture-sink.js";
@@ -128,10 +130,11 @@ export class LiveNode {
 
   /** A node's live state before any of its ports: a switch fabric (MAC table bounded by the options) or a hub. */
   static of(node: ComputeNode, options: DataPlaneOptions): LiveNode {
+    const kind = NODE_KINDS[node.nodeType].fabric;
     const fabric: LiveFabric =
-      node.nodeType === "ethernet_switch"
+      kind === "switch"
         ? { kind: "ethernet_switch", fabric: new EthernetSwitchFabric({ agingTimeMs: options.macAgingMs, capacity: options.macTableCapacity }) }
-        : { kind: "ethernet_hub", fabric: new HubFabric() };
+        : { kind: "ethernet_hub", fabric: new HubFabric(kind === "host" ? hostPairOf : undefined) };
     return new LiveNode(fabric, node);
   }
 

@@ -14,6 +14,8 @@ export interface ServerSettings {
    * on links and NIOs either way.
    */
   readonly extendedFilters: boolean;
+  /** The VPCS program host nodes run (ADR 0081): a path, or a name looked up in PATH; "vpcs" when left out. */
+  readonly vpcsPath?: string;
   /** The /v3/compute slice for GNS3 3.x controllers (ADR 0066); its defaults when left out. */
   readonly v3?: V3Settings;
 }

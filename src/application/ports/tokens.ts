@@ -36,4 +36,6 @@ export const TOKENS = {
   TopologyFiles: Symbol("TopologyFiles"),
   DataPlaneHealth: Symbol("DataPlaneHealth"),
   ImpairmentStore: Symbol("ImpairmentStore"),
+  HostProcesses: Symbol("HostProcesses"),
+  ConsolePortPool: Symbol("ConsolePortPool"),
 } as const;

@@ -3,17 +3,18 @@ import { NIO_TYPES, type Nio, type NioProblem, deviceOf, parseNio } from "./nio.
 import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType, type HeldNio, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
+import type { HostNode } from "./host-node.js";
 import { parseSwitchPorts, portsMappingEqual } from "./port.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readChoice, readInteger, readObject, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 // What every node kind shares lives in node-kind.ts, which the switch and the hub import without this module.
-export { COMPUTE_NODE_TYPES, nodeKindName } from "./node-kind.js";
-export type { ComputeNodeType, HeldNio, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
+export { COMPUTE_NODE_TYPES, NODE_KINDS, isHostKind, nodeKindName } from "./node-kind.js";
+export type { HostNodeType, ComputeNodeType, HeldNio, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
 
-/** A switching node on the compute: an 802.1Q switch or a hub, each with NIOs on its ports. */
-export type ComputeNode = EthernetSwitch | EthernetHub;
+/** A node on the compute: an 802.1Q switch, a hub or a host, each with NIOs on its ports. */
+export type ComputeNode = EthernetSwitch | EthernetHub | HostNode;
 
 export function hasPort(node: ComputeNode, portNumber: number): boolean {
   return node.portsMapping.some((p) => p.port_number === portNumber);
@@ -59,7 +60,8 @@ export function withStatus<N extends ComputeNode>(node: N, status: NodeStatus): 
 export function answerChanged(before: ComputeNode, after: ComputeNode): boolean {
   if (before.name !== after.name || before.status !== after.status) return true;
   if (!portsMappingEqual(before.portsMapping, after.portsMapping)) return true;
-  return before.nodeType === "ethernet_switch" && after.nodeType === "ethernet_switch" && before.consoleType !== after.consoleType;
+  if (before.nodeType === "ethernet_hub" || after.nodeType === "ethernet_hub") return false;
+  return before.console !== after.console || before.consoleType !== after.consoleType || (before.nodeType === "vpcs" && after.nodeType === "vpcs" && before.commandLine !== after.commandLine);
 }
 
 /** The one parse of a node's name (a switch's, a hub's, a controller node's): 1 to nameLength characters. */
@@ -72,10 +74,11 @@ const CONSOLE_TYPES: readonly ConsoleType[] = ["telnet", "none"];
 /** Node and project ids: GNS3's compute takes any form Python's uuid.UUID parses (45 characters at most). */
 const MAX_ID_LENGTH = 64;
 
-/** What a switch's or hub's record says besides its ports_mapping and its NIOs. */
+/** What a node's record says besides its ports_mapping and its NIOs (a host's inside ports are among them). */
 export type ComputeNodeFields =
   | Omit<EthernetSwitch, "portsMapping" | "nios">
-  | Omit<EthernetHub, "portsMapping" | "nios">;
+  | Omit<EthernetHub, "portsMapping" | "nios">
+  | Omit<HostNode, "portsMapping" | "nios">;
 
 /** A NIO parse's refusal as a record's: a record only ever holds NIOs netemu runs. */
 type RecordProblem = InvalidConfiguration | Exclude<NioProblem, { _tag: "NioTypeNotSupported" }>;
@@ -114,11 +117,20 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
   if (E.isLeft(consoleTypeRaw)) return consoleTypeRaw;
   const consoleType = readChoice(consoleTypeRaw.right, fieldOf(field, "consoleType"), CONSOLE_TYPES);
   if (E.isLeft(consoleType)) return consoleType;
-  return E.right({ nodeType: "ethernet_switch", ...common, console: console.right, consoleType: consoleType.right });
+  if (type.right === "ethernet_switch") return E.right({ nodeType: "ethernet_switch", ...common, console: console.right, consoleType: consoleType.right });
+  // A host's inside tunnels cross as ports of its record (hostFabricRecord), never as a field of their own.
+  const commandLineRaw = own(o, "commandLine");
+  const commandLine = commandLineRaw === undefined ? E.right("") : readString(commandLineRaw, fieldOf(field, "commandLine"), 0, 65_536);
+  if (E.isLeft(commandLine)) return commandLine;
+  const directoryRaw = own(o, "directory");
+  const directory = directoryRaw === undefined ? E.right("") : readString(directoryRaw, fieldOf(field, "directory"), 0, 4096);
+  if (E.isLeft(directory)) return directory;
+  return E.right({ nodeType: type.right, ...common, console: console.right, consoleType: consoleType.right, inside: new Map(), commandLine: commandLine.right, directory: directory.right });
 }
 
 /** A node type's ports_mapping, by that type's parse. */
 export function parseNodePorts(nodeType: ComputeNodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, ComputeNode["portsMapping"]> {
+  // Only a switch's ports carry modes: a hub's and a host's are a name and a number.
   return nodeType === "ethernet_switch" ? parseSwitchPorts(raw, field) : parseHubPorts(raw, field);
 }
 

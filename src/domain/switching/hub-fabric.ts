@@ -8,6 +8,12 @@ import { PortCounters } from "./port-counters.js";
  * and answering with the same reused ForwardResult so the data plane drives both alike.
  */
 export class HubFabric {
+  /**
+   * With `pairOf`, a frame goes only to the ingress port's pair (a host's fabric: each port is wired to
+   * its inside port, ADR 0081); without, to every other port.
+   */
+  constructor(private readonly pairOf?: (portNumber: number) => number) {}
+
   private readonly ports = new Map<number, PortCounters>();
   /** Attached port numbers in ascending order: the order frames are repeated in. */
   private order: number[] = [];
@@ -44,10 +50,18 @@ export class HubFabric {
     counters.countIn(frame.length);
     // Shorter than an Ethernet header is not a frame, whatever a hub would do with the bits.
     if (frame.length < ETH_HEADER_LEN) return this.dropped(counters, "runt");
-    for (const port of this.order) {
-      if (port === ingressPort) continue;
-      r.add(port, frame);
-      (this.ports.get(port) as PortCounters).framesOffered++;
+    if (this.pairOf !== undefined) {
+      const pair = this.ports.get(this.pairOf(ingressPort));
+      if (pair !== undefined) {
+        r.add(this.pairOf(ingressPort), frame);
+        pair.framesOffered++;
+      }
+    } else {
+      for (const port of this.order) {
+        if (port === ingressPort) continue;
+        r.add(port, frame);
+        (this.ports.get(port) as PortCounters).framesOffered++;
+      }
     }
     if (r.count === 0) return this.dropped(counters, "no_route");
     counters.framesForwarded++;

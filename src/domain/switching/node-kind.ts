@@ -1,11 +1,51 @@
 /**
  * What every compute node kind shares: its GNS3 name, its run status and the rules a change of its ports
- * can break. A leaf: the switch and the hub import it, and compute-node.ts (their union) builds on them.
+ * can break. A leaf: the switch, the hub and the host nodes import it, and compute-node.ts (their union)
+ * builds on them.
  */
 
-/** The node kinds netemu runs on its compute, by GNS3's node_type names. */
-export const COMPUTE_NODE_TYPES = ["ethernet_hub", "ethernet_switch"] as const;
-export type ComputeNodeType = (typeof COMPUTE_NODE_TYPES)[number];
+/**
+ * How a kind's frames move in the data plane:
+ * - `switch`: an 802.1Q learning bridge between its ports;
+ * - `hub`: every frame repeated to every other port;
+ * - `host`: each port is paired with its inside port (HOST_INSIDE_OFFSET above it), where the host's
+ *   own stack (a VPCS process, later a TAP device) sends and receives: the data plane is the host's
+ *   uBridge, so link filters, captures and suspend act on host ports as on switch ports (ADR 0081).
+ */
+export type NodeFabric = "switch" | "hub" | "host";
+
+/** One compute node kind: its name in GNS3's messages, how it forwards, and whether it runs a console. */
+export interface NodeKind {
+  readonly name: string;
+  readonly fabric: NodeFabric;
+}
+
+/**
+ * Every kind netemu runs on its compute, by GNS3's node_type names: the one declaration a new kind adds
+ * itself to (ADR 0081 says what else a kind brings).
+ */
+export const NODE_KINDS = {
+  ethernet_hub: { name: "Ethernet hub", fabric: "hub" },
+  ethernet_switch: { name: "Ethernet switch", fabric: "switch" },
+  vpcs: { name: "VPCS", fabric: "host" },
+} as const satisfies Readonly<Record<string, NodeKind>>;
+
+export type ComputeNodeType = keyof typeof NODE_KINDS;
+/** The node kinds netemu runs on its compute, in the order capabilities list them. */
+export const COMPUTE_NODE_TYPES: readonly ComputeNodeType[] = Object.freeze(Object.keys(NODE_KINDS) as ComputeNodeType[]);
+
+/** The kinds whose nodes are hosts (a process or a namespace behind their ports). */
+export type HostNodeType = { [K in ComputeNodeType]: (typeof NODE_KINDS)[K]["fabric"] extends "host" ? K : never }[ComputeNodeType];
+
+export function isHostKind(nodeType: ComputeNodeType): nodeType is HostNodeType {
+  return NODE_KINDS[nodeType].fabric === "host";
+}
+
+/**
+ * A host port p is paired with port p + HOST_INSIDE_OFFSET in the data plane: where the host's own stack
+ * is. GNS3's port numbers for host adapters stay far below it.
+ */
+export const HOST_INSIDE_OFFSET = 32_768;
 
 /**
  * started forwards frames; stopped and suspended forward none (GNS3's Dynamips switches ignore
@@ -33,5 +73,5 @@ export type NodeRuleViolation = PortNotFree | PortNotAllocated | PortNotFound | 
 
 /** How GNS3 names the node kinds in its messages. */
 export function nodeKindName(nodeType: ComputeNodeType): string {
-  return nodeType === "ethernet_switch" ? "Ethernet switch" : "Ethernet hub";
+  return NODE_KINDS[nodeType].name;
 }

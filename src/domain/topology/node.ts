@@ -7,7 +7,7 @@ import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-n
 export const SUPPORTED_NODE_TYPES = COMPUTE_NODE_TYPES;
 export type NodeType = ComputeNodeType;
 
-/** A switch's ports carry a mode and VLAN; a hub's only a name and number. */
+/** A switch's ports carry a mode and VLAN; a hub's and a host's only a name and number. */
 export type NodePortEntry = PortMappingEntry | HubPortEntry;
 
 /**
@@ -30,6 +30,8 @@ export interface ControllerNode {
   readonly portsMapping: readonly NodePortEntry[];
   /** A hub has no console type (GNS3 says null). */
   readonly consoleType: ConsoleType | null;
+  /** A host's console port, kept so that it is the same when the project opens again (a switch's: none). */
+  readonly console?: number | null;
   /** The built-in template it was made from, when it was (GNS3's `template_id`; null otherwise). */
   readonly templateId?: string;
 }
@@ -38,7 +40,28 @@ export function defaultNodeLabel(name: string): Label {
   return { text: name, style: null, x: null, y: -40, rotation: 0 };
 }
 
-/** The symbol GNS3's built-in templates give each node type. */
+/** The symbol GNS3 gives a node of each type made without a template (a VPCS's: a computer). */
+const DEFAULT_SYMBOLS: { readonly [K in NodeType]: string } = {
+  ethernet_hub: ":/symbols/hub.svg",
+  ethernet_switch: ":/symbols/ethernet_switch.svg",
+  vpcs: ":/symbols/computer.svg",
+};
+
 export function defaultSymbol(nodeType: NodeType): string {
-  return nodeType === "ethernet_hub" ? ":/symbols/hub.svg" : ":/symbols/ethernet_switch.svg";
+  return DEFAULT_SYMBOLS[nodeType];
 }
+
+/**
+ * GNS3's base startup script of a VPCS made from its built-in template (`configs/vpcs_base_config.txt`,
+ * which the template names as its `base_script_file`): `%h` becomes the node's name.
+ */
+export const VPCS_BASE_SCRIPT = `# This the configuration for %h
+#
+# Uncomment the following line to enable DHCP
+# dhcp
+# or the line below to manually setup an IP address and subnet mask
+# ip 192.168.1.1 255.0.0.0
+#
+
+set pcname %h
+`;

@@ -48,17 +48,16 @@ export const GNS3_BUILTIN_TEMPLATES: readonly NodeTemplate[] = [
 /** A template whose nodes netemu runs, with its node type narrowed. */
 export interface RunnableTemplate extends NodeTemplate {
   readonly templateType: NodeType;
-  /** netemu makes a node from the template's type alone: GNS3's switch and hub templates carry no properties. */
-  readonly properties?: undefined;
 }
 
 export function isRunnable(template: NodeTemplate): template is RunnableTemplate {
-  return (SUPPORTED_NODE_TYPES as readonly string[]).includes(template.templateType) && template.properties === undefined;
+  // VPCS's template carries properties (its base script, ADR 0081): netemu makes its node from them too.
+  return (SUPPORTED_NODE_TYPES as readonly string[]).includes(template.templateType);
 }
 
 /**
- * The templates netemu lists: only those whose nodes it runs (ADR 0062). Listing VPCS or Cloud would
- * offer clients nodes that every use refuses.
+ * The templates netemu lists: only those whose nodes it runs (ADR 0062, VPCS since ADR 0081). Listing
+ * Cloud or NAT would offer clients nodes that every use refuses.
  */
 export const NETEMU_TEMPLATES: readonly RunnableTemplate[] = GNS3_BUILTIN_TEMPLATES.filter(isRunnable);
 

@@ -51,10 +51,24 @@ describe("GNS3 project files (.gns3, topology revision 9)", () => {
   });
 
   it("lists the node types it does not run, and reads none of that project's nodes or links", () => {
-    const { project, nodes, links } = parsed(gns3File("switch-and-vpcs.gns3"));
-    expect(project.unsupportedNodeTypes).to.deep.equal(["vpcs"]);
+    // GNS3's switch-and-vpcs project with its VPCS made QEMU VMs, which netemu does not run.
+    const { project, nodes, links } = parsed(gns3File("switch-and-vpcs.gns3").replaceAll('"node_type": "vpcs"', '"node_type": "qemu"'));
+    expect(project.unsupportedNodeTypes).to.deep.equal(["qemu"]);
     expect(nodes).to.deep.equal([]);
     expect(links).to.deep.equal([]);
+  });
+
+  it("reads the VPCS nodes GNS3 wrote, their one port and console kept, and writes them back with GNS3's keys (ADR 0081)", () => {
+    const topology = parsed(gns3File("switch-and-vpcs.gns3"));
+    const pcs = topology.nodes.filter((n) => n.nodeType === "vpcs");
+    expect(pcs.map((n) => [n.name, n.console, n.consoleType, n.portsMapping, n.symbol])).to.deep.equal([
+      ["PC1", 5001, "telnet", [{ name: "Ethernet0", port_number: 0 }], ":/symbols/computer.svg"],
+      ["PC2", 5003, "telnet", [{ name: "Ethernet0", port_number: 0 }], ":/symbols/computer.svg"],
+    ]);
+    expect(topology.links).to.have.length(2);
+    const theirs = JSON.parse(gns3File("switch-and-vpcs.gns3")).topology.nodes.find((n: { name: string }) => n.name === "PC1");
+    const ours = JSON.parse(renderProjectFile(topology, "2.2.59")).topology.nodes.find((n: { name: string }) => n.name === "PC1");
+    expect(ours).to.deep.equal(theirs);
   });
 
   it("writes what GNS3 writes: every key of GNS3's own file, keys sorted, four-space indents, revision 9", () => {

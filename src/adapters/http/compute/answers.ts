@@ -46,14 +46,23 @@ export const EthernetSwitchAnswer = jsonClosedObject(
 );
 export const EthernetHubAnswer = jsonClosedObject("EthernetHub", { ...nodeFields, ports_mapping: jsonArray(HubPortAnswer) }, statistics);
 
+/** A VPCS node as GNS3 2.2's compute answers it (VPCS_OBJECT_SCHEMA), netemu's counters in GET answers. */
+export const VpcsAnswer = jsonClosedObject(
+  "Vpcs",
+  { ...nodeFields, node_directory: string, console: nullable(jsonInteger({ nullable: true })), console_type: jsonEnum(["telnet", "none"] as const), command_line: string },
+  statistics,
+);
+
 export type EthernetSwitchAnswer = t.TypeOf<typeof EthernetSwitchAnswer>;
 export type EthernetHubAnswer = t.TypeOf<typeof EthernetHubAnswer>;
-export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer;
+export type VpcsAnswer = t.TypeOf<typeof VpcsAnswer>;
+export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer | VpcsAnswer;
 
 /** The answer codec of a node type's routes. */
 export const NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: ComputeNodeAnswer } } = {
   ethernet_switch: EthernetSwitchAnswer,
   ethernet_hub: EthernetHubAnswer,
+  vpcs: VpcsAnswer,
 };
 
 const udpNio = { type: tt.literal("nio_udp"), lport: integer, rhost: string, rport: integer };

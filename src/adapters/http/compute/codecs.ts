@@ -161,3 +161,26 @@ export const ComputeProjectUpdateBody = jsonClosedObject(
   {},
   { name: nullable(jsonString({ minLength: 1 })), path: nullable(jsonString()), ...projectSettingsFields, variables: ProjectVariables },
 );
+
+/** GNS3's VPCS_CREATE_SCHEMA. */
+export const VpcsCreateBody = jsonClosedObject(
+  "VpcsCreate",
+  { name: jsonString({ minLength: 1 }) },
+  {
+    node_id: Uuid,
+    console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    console_type: ConsoleType,
+    startup_script: nullable(jsonString()),
+  },
+);
+
+/** GNS3's VPCS_UPDATE_SCHEMA. */
+export const VpcsUpdateBody = jsonClosedObject(
+  "VpcsUpdate",
+  {},
+  {
+    name: nullable(jsonString({ minLength: 1 })),
+    console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    console_type: ConsoleType,
+  },
+);

@@ -18,9 +18,11 @@ import { UPDATE_HUB_REFUSALS } from "../../../application/use-cases/compute/upda
 import type { ComputeNode, ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, empty, json, route } from "../route.js";
-import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody } from "./codecs.js";
-import { EthernetHubAnswer, EthernetSwitchAnswer, MacTableAnswer, NODE_ANSWERS, NioAddedAnswer, NioUpdatedAnswer } from "./answers.js";
-import { presentAddedNio, presentComputeNode, presentHub, presentSwitch, presentUpdatedNio } from "./presenters.js";
+import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody, VpcsCreateBody, VpcsUpdateBody } from "./codecs.js";
+import { EthernetHubAnswer, EthernetSwitchAnswer, MacTableAnswer, NODE_ANSWERS, NioAddedAnswer, NioUpdatedAnswer, VpcsAnswer } from "./answers.js";
+import { presentAddedNio, presentComputeNode, presentHub, presentSwitch, presentUpdatedNio, presentVpcs } from "./presenters.js";
+import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS } from "../../../application/use-cases/compute/vpcs-nodes.js";
+import type { VpcsNode } from "../../../domain/switching/host-node.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 
@@ -166,11 +168,52 @@ const ETHERNET_HUB_ROUTES: readonly AnyRoute[] = [
   }),
 ];
 
+const VPCS_NODES = nodesPath("vpcs");
+
+/** GNS3 2.2's VPCS routes (`vpcs_handler.py`), in the order they are registered; reload restarts the process. */
+const VPCS_ROUTES: readonly AnyRoute[] = [
+  route({
+    name: "compute.vpcs.create",
+    method: "POST",
+    path: VPCS_NODES,
+    body: VpcsCreateBody,
+    refusals: CREATE_VPCS_REFUSALS,
+    run: (uc, { params, body }) =>
+      uc.vpcsNodes.create({ projectId: params.project_id, name: body.name, nodeId: body.node_id, console: body.console, consoleType: body.console_type, startupScript: body.startup_script }),
+    answer: json(201, VpcsAnswer, (node: VpcsNode) => presentVpcs(node)),
+  }),
+  route({
+    name: "compute.vpcs.update",
+    method: "PUT",
+    path: `${VPCS_NODES}/{node_id}`,
+    body: VpcsUpdateBody,
+    refusals: UPDATE_VPCS_REFUSALS,
+    run: (uc, { params, body }) =>
+      uc.vpcsNodes.update({ projectId: params.project_id, nodeId: params.node_id, name: body.name ?? undefined, console: body.console, consoleType: body.console_type }),
+    answer: json(200, VpcsAnswer, (node: VpcsNode) => presentVpcs(node)),
+  }),
+  route({
+    name: "compute.vpcs.reload",
+    method: "POST",
+    path: `${VPCS_NODES}/{node_id}/reload`,
+    refusals: CHANGE_NODE_STATUS_REFUSALS,
+    run: (uc, { params }) => uc.changeNodeStatus.reload({ projectId: params.project_id, nodeId: params.node_id, nodeType: "vpcs" }),
+    answer: empty(204),
+  }),
+];
+
 /**
  * The compute's switch and hub routes whose answers the OpenAPI test's walk checks against real ones
  * (the capture routes are in capture-routes.ts; the MAC table, which the walk does not read, is apart).
  */
-export const COMPUTE_NODE_ROUTES: readonly AnyRoute[] = [...ETHERNET_SWITCH_ROUTES, ...commonRoutes("ethernet_switch"), ...ETHERNET_HUB_ROUTES, ...commonRoutes("ethernet_hub")];
+export const COMPUTE_NODE_ROUTES: readonly AnyRoute[] = [
+  ...ETHERNET_SWITCH_ROUTES,
+  ...commonRoutes("ethernet_switch"),
+  ...ETHERNET_HUB_ROUTES,
+  ...commonRoutes("ethernet_hub"),
+  ...VPCS_ROUTES,
+  ...commonRoutes("vpcs"),
+];
 
 /** netemu extension: the learned MAC addresses (GNS3's `mac` console command was never finished). */
 const MAC_TABLE_ROUTE = route({
@@ -188,4 +231,8 @@ export function registerEthernetSwitchRoutes(api: ApiRouter, uc: UseCases): void
 
 export function registerEthernetHubRoutes(api: ApiRouter, uc: UseCases): void {
   for (const r of [...ETHERNET_HUB_ROUTES, ...commonRoutes("ethernet_hub")]) api.addRoute(r, uc);
+}
+
+export function registerVpcsRoutes(api: ApiRouter, uc: UseCases): void {
+  for (const r of [...VPCS_ROUTES, ...commonRoutes("vpcs")]) api.addRoute(r, uc);
 }

@@ -8,9 +8,11 @@ import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
+import type { VpcsNode } from "../../../domain/switching/host-node.js";
+import { HOST_INSIDE_OFFSET } from "../../../domain/switching/node-kind.js";
 
 /** Wire shapes of GNS3 2.2's compute answers, field for field. */
 export function presentComputeProject(p: ComputeProject): t.TypeOf<typeof ComputeProjectAnswer> {
@@ -68,7 +70,14 @@ export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters
  * extension, only in GET answers (counters given), which a GNS3 controller never reads.
  */
 export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<number, PortCounters>): ComputeNodeAnswer {
-  return node.nodeType === "ethernet_switch" ? presentSwitch(node, counters) : presentHub(node, counters);
+  switch (node.nodeType) {
+    case "ethernet_switch":
+      return presentSwitch(node, counters);
+    case "ethernet_hub":
+      return presentHub(node, counters);
+    case "vpcs":
+      return presentVpcs(node, counters);
+  }
 }
 
 function nodeFields(node: ComputeNode, counters: ReadonlyMap<number, PortCounters> | undefined) {
@@ -82,6 +91,12 @@ export function presentSwitch(node: EthernetSwitch, counters?: ReadonlyMap<numbe
 
 export function presentHub(node: EthernetHub, counters?: ReadonlyMap<number, PortCounters>): EthernetHubAnswer {
   return { ...nodeFields(node, counters), ports_mapping: [...node.portsMapping] };
+}
+
+/** A VPCS node: GNS3's keys, its inside tunnel never shown (it is netemu's uBridge, ADR 0081). */
+export function presentVpcs(node: VpcsNode, counters?: ReadonlyMap<number, PortCounters>): VpcsAnswer {
+  const linkPorts = counters === undefined ? undefined : new Map([...counters].filter(([port]) => port < HOST_INSIDE_OFFSET));
+  return { ...nodeFields(node, linkPorts), node_directory: node.directory, console: node.console, console_type: node.consoleType, command_line: node.commandLine };
 }
 
 /**

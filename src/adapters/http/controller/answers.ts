@@ -96,9 +96,11 @@ const CustomAdapterAnswer = jsonClosedObject(
 export const NodeAnswer = jsonClosedObject(
   "Node",
   {
-    command_line: t.null,
+    /** A VPCS's command line ("" before its first start); null for a switch or hub. */
+    command_line: nullable(string),
     compute_id: string,
-    console: t.null,
+    /** A VPCS's telnet console port; null for a switch or hub (netemu opens no switch console). */
+    console: nullable(jsonInteger({ nullable: true })),
     console_auto_start: jsonBoolean,
     console_host: string,
     /** A hub has no console: null. */
@@ -109,14 +111,16 @@ export const NodeAnswer = jsonClosedObject(
     label: Label,
     locked: jsonBoolean,
     name: string,
-    node_directory: t.null,
+    /** A VPCS's working directory; null for a switch or hub. */
+    node_directory: nullable(string),
     node_id: Uuid,
     node_type: NodeTypeAnswer,
     port_name_format: string,
     port_segment_size: integer,
     ports: jsonArray(NodePortAnswer),
     project_id: Uuid,
-    properties: jsonClosedObject("NodeProperties", { ports_mapping: jsonArray(NodePortMappingAnswer) }, {}),
+    /** A switch's and hub's ports_mapping; a VPCS's properties are empty, as GNS3 answers them. */
+    properties: jsonClosedObject("NodeProperties", {}, { ports_mapping: jsonArray(NodePortMappingAnswer) }),
     status: jsonEnum(["started", "stopped", "suspended"] as const),
     symbol: string,
     template_id: nullable(string),
@@ -166,7 +170,7 @@ export const TemplateAnswer = jsonClosedObject(
     template_id: Uuid,
     template_type: NodeTypeAnswer,
   },
-  { console_type: t.literal("none") },
+  { console_type: t.literal("none"), properties: jsonObject },
 );
 
 const IntParameterAnswer = jsonClosedObject("FilterIntParameter", { name: string, type: t.literal("int"), minimum: integer, maximum: integer, unit: string }, {});

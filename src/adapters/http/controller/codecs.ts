@@ -25,6 +25,8 @@ export const Label = jsonClosedObject(
 /** A node's `properties` as the node type reads them (checked once the type is known). */
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
+/** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
+export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
 
 /**
  * A node's `properties` in a body: a switch's or a hub's (GNS3's node schema leaves them free; its

@@ -14,7 +14,7 @@ import type { ControllerNodeDetail, ControllerNodeView } from "../../../applicat
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route } from "../route.js";
-import { HubProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties } from "./codecs.js";
+import { HubProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
@@ -24,7 +24,8 @@ const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload
 
 /** The ports_mapping of a node's properties, read as its node type has them (a hub's entries have no type). */
 function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
-  if (properties === undefined) return E.right(undefined);
+  // A VPCS has one fixed port: its properties say nothing of ports.
+  if (properties === undefined || nodeType === "vpcs") return E.right(undefined);
   const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : decodePart(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
 }
@@ -46,6 +47,9 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
       run: async (uc, { params, body: b }) => {
         const ports = portsOf(b.node_type, b.properties);
         if (E.isLeft(ports)) return ports;
+        // A VPCS's startup script, which GNS3's controller sends to the compute once (ADR 0081).
+        const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? decodePart(VpcsProperties, b.properties) : E.right(undefined);
+        if (E.isLeft(vpcs)) return vpcs;
         return uc.createNode.execute({
           projectId: params.project_id,
           name: b.name,
@@ -54,6 +58,8 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           nodeId: b.node_id,
           portsMapping: ports.right,
           consoleType: b.console_type,
+          console: b.console,
+          startupScript: vpcs.right?.startup_script ?? undefined,
           x: b.x,
           y: b.y,
           z: b.z,
@@ -116,6 +122,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           label: b.label,
           symbol: b.symbol,
           consoleType: b.console_type,
+          console: b.console,
           portsMapping,
         });
       },

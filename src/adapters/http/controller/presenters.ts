@@ -1,5 +1,6 @@
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
+import type { ControllerNode } from "../../../domain/topology/node.js";
 import type { ComputeAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
@@ -36,12 +37,18 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
   };
 }
 
+/** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
+function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
+  return node.nodeType === "vpcs" ? {} : { ports_mapping: [...node.portsMapping] };
+}
+
 export function presentNode(view: ControllerNodeView, consoleHost: string): t.TypeOf<typeof NodeAnswer> {
   const node = view.node;
   return {
-    command_line: null,
+    // A VPCS's command line and directory are its compute's (GNS3 copies them from the compute's answer).
+    command_line: view.commandLine,
     compute_id: node.computeId,
-    console: null,
+    console: view.console,
     console_auto_start: false,
     console_host: consoleHost,
     console_type: node.consoleType,
@@ -51,7 +58,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): t.Ty
     label: node.label,
     locked: node.locked,
     name: node.name,
-    node_directory: null,
+    node_directory: view.directory,
     node_id: node.nodeId,
     node_type: node.nodeType,
     port_name_format: "Ethernet{0}",
@@ -65,7 +72,7 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): t.Ty
       short_name: `e${p.port_number}`,
     })),
     project_id: node.projectId,
-    properties: { ports_mapping: [...node.portsMapping] },
+    properties: nodeProperties(node),
     status: view.status,
     symbol: node.symbol,
     template_id: node.templateId ?? null,
@@ -127,6 +134,8 @@ export function presentTemplate(template: RunnableTemplate): t.TypeOf<typeof Tem
     ...(template.consoleType !== undefined && { console_type: template.consoleType }),
     default_name_format: template.defaultNameFormat,
     name: template.name,
+    // GNS3 lists a built-in template's properties as they are (VPCS's base_script_file).
+    ...(template.properties !== undefined && { properties: { ...template.properties } }),
     symbol: template.symbol,
     template_id: template.templateId,
     template_type: template.templateType,

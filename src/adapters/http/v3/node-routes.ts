@@ -30,7 +30,11 @@ const V3SwitchAnswer = jsonClosedObject(
 );
 const V3HubAnswer = jsonClosedObject("EthernetHubV3", { ...nodeFields, ports_mapping: jsonArray(jsonClosedObject("EthernetHubPort", { name: jsonString(), port_number: jsonInteger() }, {})) }, {});
 type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer>;
-const V3_NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer };
+/** The kinds /v3/compute serves so far (VPCS there is left for later, ADR 0081). */
+type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub">;
+/** What the 3.x capabilities list: the kinds /v3/compute has routes for. */
+export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch"] satisfies readonly V3NodeType[];
+const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer };
 
 /** netemu keeps no `usage`: always "". A port's ethertype as pydantic fills the default (0x8100, which 2.2's "" stands for). */
 function presentV3Switch(node: EthernetSwitch): t.TypeOf<typeof V3SwitchAnswer> {
@@ -41,7 +45,8 @@ function presentV3Hub(node: EthernetHub): t.TypeOf<typeof V3HubAnswer> {
   return { ...presentHub(node), usage: "" };
 }
 
-const presentV3Node = (node: ComputeNode): V3NodeAnswer => (node.nodeType === "ethernet_switch" ? presentV3Switch(node) : presentV3Hub(node));
+/** A v3 route finds its node by its type (a switch route never answers a hub, nor a VPCS). */
+const presentV3Node = (node: ComputeNode): V3NodeAnswer => (node.nodeType === "ethernet_switch" ? presentV3Switch(node) : presentV3Hub(node as EthernetHub));
 
 /** The v2 route values, by name: /v3 serves the same ones. */
 const V2 = new Map([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes)].map((r) => [r.name, r] as const));
@@ -62,7 +67,7 @@ function switchPorts(ports: readonly V3SwitchPort[] | null | undefined): E.Eithe
 const hubPorts = (ports: readonly { readonly name: string; readonly port_number: number }[] | null | undefined) => ports?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined;
 
 /** What 3.0.6 shares between the switch and the hub: the v2 values, with 3.x's bodies, answers and names. */
-function commonV3Routes(nodeType: ComputeNodeType): V3Route[] {
+function commonV3Routes(nodeType: V3NodeType): V3Route[] {
   const at = (action: string) => `compute.${nodeType}.${action}`;
   const node = V3_NODE_ANSWERS[nodeType];
   return [

@@ -1,3 +1,4 @@
+import { V3_NODE_TYPES } from "./node-routes.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { Capabilities } from "../../../application/use-cases/compute/get-capabilities.js";
@@ -29,7 +30,7 @@ export const V3_SERVER_ROUTES = {
     answer: json(
       200,
       jsonClosedObject("CapabilitiesV3", { cpus: jsonInteger(), disk_size: jsonInteger(), memory: jsonInteger(), node_types: jsonArray(jsonString()), platform: jsonString(), version: jsonString() }, {}),
-      (c: Capabilities) => ({ cpus: c.capacity.cpus, disk_size: c.capacity.diskBytes, memory: c.capacity.memoryBytes, node_types: [...c.nodeTypes], platform: c.platform, version: c.v3Version }),
+      (c: Capabilities) => ({ cpus: c.capacity.cpus, disk_size: c.capacity.diskBytes, memory: c.capacity.memoryBytes, node_types: c.nodeTypes.filter((t) => V3_NODE_TYPES.includes(t)), platform: c.platform, version: c.v3Version }),
     ),
   }),
   version: onV3(VERSION),

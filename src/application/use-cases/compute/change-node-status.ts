@@ -2,13 +2,14 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNodeType, type NodeStatus, withStatus } from "../../../domain/switching/compute-node.js";
 import { TOKENS } from "../../ports/tokens.js";
-import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal, SYNC_REFUSALS } from "../../errors.js";
+import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
+import { HOST_START_REFUSALS, HostRuntime } from "./host-runtime.js";
 
 /** What ChangeNodeStatus can answer instead of its result. */
-export const CHANGE_NODE_STATUS_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, ...SYNC_REFUSALS] as const;
+export const CHANGE_NODE_STATUS_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, ...HOST_START_REFUSALS] as const;
 export type ChangeNodeStatusError = Refusal<typeof CHANGE_NODE_STATUS_REFUSALS>;
 
 /**
@@ -20,15 +21,34 @@ export class ChangeNodeStatus {
   constructor(
     private readonly lookup: ComputeLookup,
     private readonly changes: NodeChanges,
+    private readonly hosts: HostRuntime,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
   ) {}
+
+  /** Reload: a host's process stops and starts again (GNS3's reload); a switch or hub stays as it is. */
+  reload({ projectId, nodeId, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<ChangeNodeStatusError, void>> {
+    return this.lock.run(nodeId, async () => {
+      const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
+      if (E.isLeft(found) || found.right.nodeType !== "vpcs") return E.map(() => undefined)(found);
+      const stopped = await this.hosts.stop(found.right);
+      if (E.isLeft(stopped)) return stopped;
+      return E.map(() => undefined)(await this.hosts.start(stopped.right));
+    });
+  }
 
   execute({ projectId, nodeId, status, nodeType }: { readonly projectId: string; readonly nodeId: string; readonly status: NodeStatus; readonly nodeType?: ComputeNodeType | undefined }): Promise<E.Either<ChangeNodeStatusError, void>> {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;
-      if (found.right.status === status) return E.right(undefined);
-      return this.changes.apply(found.right, withStatus(found.right, status));
+      const node = found.right;
+      if (node.status === status) return E.right(undefined);
+      if (node.nodeType === "vpcs") {
+        // VPCS has nothing to suspend: GNS3 answers 204 and the process runs on.
+        if (status === "suspended") return E.right(undefined);
+        const changed = status === "started" ? await this.hosts.start(node) : await this.hosts.stop(node);
+        return E.map(() => undefined)(changed);
+      }
+      return this.changes.apply(node, withStatus(node, status));
     });
   }
 }

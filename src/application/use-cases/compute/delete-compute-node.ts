@@ -9,12 +9,14 @@ import { COMPUTE_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
+import { HostRuntime } from "./host-runtime.js";
+import type { ConsolePortPool } from "../../ports/host-processes.js";
 
 /** What DeleteComputeNode can answer instead of its result. */
 export const DELETE_COMPUTE_NODE_REFUSALS = COMPUTE_NODE_LOOKUP_REFUSALS;
 export type DeleteComputeNodeError = Refusal<typeof DELETE_COMPUTE_NODE_REFUSALS>;
 
-/** Deletes a switch or hub whatever NIOs it has (GNS3 crashes with a 500 on non-UDP ones). */
+/** Deletes a switch, hub or host (its process ended first) whatever NIOs it has (GNS3 crashes with a 500 on non-UDP ones). */
 @injectable()
 export class DeleteComputeNode {
   constructor(
@@ -24,6 +26,8 @@ export class DeleteComputeNode {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     private readonly impairments: ImpairmentOverlay,
+    private readonly hosts: HostRuntime,
+    @inject(TOKENS.ConsolePortPool) private readonly consoles: ConsolePortPool,
   ) {}
 
   /** `closing`: the node goes with its project's close, which GNS3 undoes by opening it: its impairments stay (ADR 0067). */
@@ -31,6 +35,11 @@ export class DeleteComputeNode {
     return this.lock.run(nodeId, async () => {
       const found = await this.lookup.nodeOf(projectId, nodeId, nodeType);
       if (E.isLeft(found)) return found;
+      // A host's process ends before the data plane's end of its tunnel closes.
+      if (found.right.nodeType === "vpcs") {
+        await this.hosts.remove(nodeId);
+        if (found.right.console !== null) this.consoles.release(found.right.console);
+      }
       await this.dataPlane.removeNode(nodeId);
       for (const nio of found.right.nios.values()) {
         if (nio.type === "nio_udp") this.pool.release(nio.lport);

@@ -1,6 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
+import { type HostNode, hostFabricRecord } from "../../../domain/switching/host-node.js";
+import { isHostKind } from "../../../domain/switching/node-kind.js";
 import { impairedNode } from "../../../domain/switching/impairment-overlay.js";
 import type { ImpairmentChange, ImpairmentStore } from "../../ports/impairment-store.js";
 import type { Logger } from "../../ports/system.js";
@@ -36,7 +38,9 @@ export class ImpairmentOverlay {
     if (E.isLeft(restored)) this.logger.error("impairment change refused by the data plane, and the store could not put the one before back: listed as changed, not acting", { code: restored.left.code, reason: restored.left.detail });
   }
 
+  /** A host's record has its inside ports laid in too (hostFabricRecord): the data plane pairs them with its link ports. */
   async of<N extends ComputeNode>(node: N): Promise<N> {
-    return impairedNode(node, await this.store.ofNode(node.nodeId));
+    const record = isHostKind(node.nodeType) ? (hostFabricRecord(node as HostNode) as N) : node;
+    return impairedNode(record, await this.store.ofNode(node.nodeId));
   }
 }

@@ -7,7 +7,7 @@ export interface NetworkPorts {
   readonly udpPortRange: readonly [number, number];
   /** Reserved for links or bound by NIOs. */
   readonly udpPorts: readonly number[];
-  /** The console ports clients gave switches (netemu opens none: a switch has no console). */
+  /** The console ports of switches (given by clients, never opened) and of hosts (their processes listen on them). */
   readonly consolePorts: readonly number[];
 }
 
@@ -22,7 +22,7 @@ export class ListNetworkPorts {
   async execute(): Promise<NetworkPorts> {
     const consolePorts: number[] = [];
     for (const node of await this.nodes.list()) {
-      if (node.nodeType === "ethernet_switch" && node.console !== null) consolePorts.push(node.console);
+      if (node.nodeType !== "ethernet_hub" && node.console !== null) consolePorts.push(node.console);
     }
     return { udpPortRange: [this.pool.range.start, this.pool.range.end], udpPorts: this.pool.reserved(), consolePorts: consolePorts.sort((a, b) => a - b) };
   }

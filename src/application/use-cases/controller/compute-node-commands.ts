@@ -11,9 +11,11 @@ import { CREATE_HUB_REFUSALS, CreateHub } from "../compute/create-hub.js";
 import { UPDATE_SWITCH_REFUSALS, UpdateSwitch } from "../compute/update-switch.js";
 import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
+import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS, VpcsNodes } from "../compute/vpcs-nodes.js";
+
 /** What creating or changing a node on the local compute can answer, whatever its type. */
-export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS] as const;
-export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS] as const;
+export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS] as const;
+export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS] as const;
 export type ComputeNodeCreateError = Refusal<typeof COMPUTE_NODE_CREATE_REFUSALS>;
 export type ComputeNodeUpdateError = Refusal<typeof COMPUTE_NODE_UPDATE_REFUSALS>;
 
@@ -21,11 +23,19 @@ interface ComputeNodeSettings {
   readonly name?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
+  /** A host's console port: the one it had (a project opened again) or one a client asked for. */
+  readonly console?: number | null | undefined;
+}
+
+/** What only a new host is made with: its startup script, and its directory in the controller's project. */
+interface HostCreation {
+  readonly startupScript?: string | undefined;
+  readonly directory?: string | undefined;
 }
 
 /**
  * How the controller creates and changes its nodes on the local compute, whatever their type: the
- * one place that picks the switch or the hub use case.
+ * one place that picks the switch's, the hub's or the host's use case.
  */
 @injectable()
 export class ComputeNodeCommands {
@@ -34,20 +44,36 @@ export class ComputeNodeCommands {
     private readonly createHub: CreateHub,
     private readonly updateSwitch: UpdateSwitch,
     private readonly updateHub: UpdateHub,
+    private readonly vpcs: VpcsNodes,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
-  create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & { readonly name: string }): Promise<E.Either<ComputeNodeCreateError, ComputeNode>> {
+  async create(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings & HostCreation & { readonly name: string }): Promise<E.Either<ComputeNodeCreateError, ComputeNode>> {
     const ports = settings.portsMapping;
-    return nodeType === "ethernet_switch"
-      ? this.createSwitch.execute({ projectId, name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined })
-      : this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports as readonly HubPortEntry[] | undefined });
+    switch (nodeType) {
+      case "ethernet_switch":
+        return this.createSwitch.execute({ projectId, name: settings.name, nodeId, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined });
+      case "ethernet_hub":
+        return this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports as readonly HubPortEntry[] | undefined });
+      case "vpcs": {
+        const vpcs = { projectId, nodeId, name: settings.name, consoleType: settings.consoleType, startupScript: settings.startupScript, directory: settings.directory };
+        const made = await this.vpcs.create({ ...vpcs, console: settings.console });
+        // A project opened again whose console port another program took meanwhile gets another one, as GNS3 does.
+        const taken = E.isLeft(made) && made.left._tag === "ConsolePortUnavailable" && settings.console !== undefined && settings.console !== null;
+        return taken ? this.vpcs.create(vpcs) : made;
+      }
+    }
   }
 
   update(projectId: string, nodeId: string, nodeType: NodeType, settings: ComputeNodeSettings): Promise<E.Either<ComputeNodeUpdateError, ComputeNode>> {
     const ports = settings.portsMapping;
-    return nodeType === "ethernet_switch"
-      ? this.updateSwitch.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined })
-      : this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
+    switch (nodeType) {
+      case "ethernet_switch":
+        return this.updateSwitch.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, portsMapping: ports as readonly PortMappingEntry[] | undefined });
+      case "ethernet_hub":
+        return this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
+      case "vpcs":
+        return this.vpcs.update({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
+    }
   }
 }

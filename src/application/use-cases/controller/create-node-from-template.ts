@@ -2,6 +2,7 @@ import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Refusal } from "../../errors.js";
 import { GNS3_BUILTIN_TEMPLATES, isRunnable } from "../../../domain/topology/templates.js";
+import { VPCS_BASE_SCRIPT } from "../../../domain/topology/node.js";
 import { CREATE_NODE_REFUSALS, CreateNode } from "./create-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
@@ -23,7 +24,7 @@ export interface CreateNodeFromTemplateInput {
 
 /**
  * POST /v2/projects/{p}/templates/{t}: a node made from a built-in template, which is how gns3fy
- * and GNS3's GUI make nodes. GNS3's other built-ins (VPCS, Cloud ...) are known but refused with
+ * and GNS3's GUI make nodes. GNS3's other built-ins (Cloud, NAT ...) are known but refused with
  * the same answer as a POST of such a node (ADR 0062).
  */
 @injectable()
@@ -53,6 +54,8 @@ export class CreateNodeFromTemplate {
       y: input.y,
       symbol: template.symbol,
       consoleType: template.consoleType,
+      // GNS3 sends the content of the template's base script file as the node's startup script.
+      ...(template.properties?.["base_script_file"] === "vpcs_base_config.txt" && { startupScript: VPCS_BASE_SCRIPT }),
     });
   }
 }

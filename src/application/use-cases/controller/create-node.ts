@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import { viewOf } from "./node-views.js";
 import * as E from "fp-ts/lib/Either.js";
 import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLabel, defaultSymbol } from "../../../domain/topology/node.js";
 import type { NodeRepository } from "../../ports/repositories.js";
@@ -40,11 +41,15 @@ export interface CreateNodeInput extends NodeSettingsInput {
    * here, under the project's lock, so that two concurrent creates never get one name.
    */
   readonly allocateName?: boolean | undefined;
+  /** A host's console port, when the client asks for one. */
+  readonly console?: number | null | undefined;
+  /** A VPCS's startup script (`properties.startup_script`, or the template's base script). */
+  readonly startupScript?: string | undefined;
 }
 
 const LOCAL_COMPUTE_ID = "local";
 
-/** Creates an Ethernet switch or hub node on the local compute, in process (no HTTP loopback). */
+/** Creates a switch, hub or host node on the local compute, in process (no HTTP loopback). */
 @injectable()
 export class CreateNode {
   constructor(
@@ -78,6 +83,10 @@ export class CreateNode {
         name,
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
+        console: input.console,
+        startupScript: input.startupScript,
+        // A host's files live in the controller's project, as in GNS3 (`project-files/<type>/<node id>`).
+        directory: `${project.right.path}/project-files/${nodeType}/${nodeId}`,
       });
       if (E.isLeft(sw)) return sw;
       const node: ControllerNode = {
@@ -93,11 +102,12 @@ export class CreateNode {
         label: input.label ?? defaultNodeLabel(name),
         symbol: input.symbol ?? defaultSymbol(nodeType),
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
+        consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
+        ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
         ...(input.templateId !== undefined && { templateId: input.templateId }),
       };
       await this.nodes.save(node);
-      return E.right({ node, status: sw.right.status });
+      return E.right(viewOf(node, sw.right));
     });
   }
 }

@@ -1,3 +1,4 @@
+import { ChangeNodeStatus } from "../compute/change-node-status.js";
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
@@ -37,6 +38,7 @@ export class OpenProject {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    private readonly changeStatus: ChangeNodeStatus,
   ) {}
 
   execute({ projectId }: { readonly projectId: string }): Promise<E.Either<OpenProjectError, Project>> {
@@ -48,11 +50,15 @@ export class OpenProject {
       if (unsupportedNodeTypes.length > 0) return E.left({ _tag: "ProjectHasUnsupportedNodes", projectName: project.right.name, nodeTypes: unsupportedNodeTypes });
       await this.createComputeProject.execute({ name: project.right.name, projectId });
       for (const node of await this.nodes.listByProject(projectId)) {
-        await this.computeNodes.create(projectId, node.nodeId, node.nodeType, {
+        const made = await this.computeNodes.create(projectId, node.nodeId, node.nodeType, {
           name: node.name,
           consoleType: node.consoleType ?? undefined,
           portsMapping: node.portsMapping,
+          console: node.console,
+          directory: `${project.right.path}/project-files/${node.nodeType}/${node.nodeId}`,
         });
+        // A host whose console port was taken meanwhile got another: the node (and its file) say which.
+        if (E.isRight(made) && made.right.nodeType === "vpcs" && made.right.console !== (node.console ?? null)) await this.nodes.save({ ...node, console: made.right.console });
       }
       for (const link of await this.links.listByProject(projectId)) {
         const restored = await this.restore(link);
@@ -63,6 +69,13 @@ export class OpenProject {
       }
       const opened: Project = { ...project.right, status: "opened" };
       await this.projects.save(opened);
+      // Hosts come back stopped, as in GNS3, unless the project starts its nodes when opened.
+      if (opened.autoStart) {
+        for (const node of await this.nodes.listByProject(projectId)) {
+          const started = await this.changeStatus.execute({ projectId, nodeId: node.nodeId, status: "started" });
+          if (E.isLeft(started)) this.logger.warn("node of an auto_start project could not be started", { projectId, nodeId: node.nodeId, name: node.name, error: started.left._tag });
+        }
+      }
       return E.right(opened);
     });
   }

@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import { viewOf } from "./node-views.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { ControllerNode, NodePortEntry } from "../../../domain/topology/node.js";
 import type { Label } from "../../../domain/topology/label.js";
@@ -26,6 +27,8 @@ export interface NodeSettingsInput {
   readonly symbol?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
+  /** A host's console port (a switch's is not opened: ignored). */
+  readonly console?: number | null | undefined;
 }
 
 export interface UpdateNodeInput extends NodeSettingsInput {
@@ -50,13 +53,15 @@ export class UpdateNode {
         name: input.name,
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
+        console: input.console,
       });
       if (E.isLeft(sw)) return sw;
       const updated: ControllerNode = {
         ...node.right,
         name: sw.right.name,
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.nodeType === "ethernet_switch" ? sw.right.consoleType : null,
+        consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
+        ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
         x: input.x ?? node.right.x,
         y: input.y ?? node.right.y,
         z: input.z ?? node.right.z,
@@ -65,7 +70,7 @@ export class UpdateNode {
         symbol: input.symbol ?? node.right.symbol,
       };
       await this.nodes.save(updated);
-      return E.right({ node: updated, status: sw.right.status });
+      return E.right(viewOf(updated, sw.right));
     });
   }
 }

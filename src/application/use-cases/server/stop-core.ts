@@ -6,6 +6,7 @@ import type { Logger } from "../../ports/system.js";
 import { ListProjects } from "../controller/list-projects.js";
 import { CloseProject } from "../controller/close-project.js";
 import { CloseComputeProject } from "../compute/close-compute-project.js";
+import { HostRuntime } from "../compute/host-runtime.js";
 
 /**
  * The core's part of a shutdown, in order: every controller project closed (its links' captures
@@ -21,6 +22,7 @@ export class StopCore {
     @inject(TOKENS.ComputeProjectRepository) private readonly computeProjects: ComputeProjectRepository,
     @inject(TOKENS.DataPlane) private readonly dataPlane: DataPlane,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    private readonly hosts: HostRuntime,
   ) {}
 
   async execute(): Promise<void> {
@@ -30,6 +32,8 @@ export class StopCore {
     const computeProjects = await this.computeProjects.list();
     this.logger.info("shutdown: closing compute projects", { count: computeProjects.length });
     for (const project of computeProjects) await this.closeComputeProject.execute({ projectId: project.projectId });
+    // Closing the projects ended their hosts' processes; whatever is left (a start under way) ends here.
+    await this.hosts.stopAll();
     await this.dataPlane.close();
     this.logger.info("shutdown: data plane closed");
   }

@@ -1,0 +1,67 @@
+import type { Nio, UdpNio } from "./nio.js";
+import type { HubPortEntry } from "./ethernet-hub.js";
+import type { ConsoleType } from "./ethernet-switch.js";
+import { HOST_INSIDE_OFFSET, type NodeStatus } from "./node-kind.js";
+
+/**
+ * A VPCS node on the compute (GNS3's `vpcs`): one Ethernet port (adapter 0, port 0) whose link NIO ends
+ * in netemu's data plane, paired there with the port where the VPCS process sends and receives (its
+ * `-s`/`-c` UDP tunnel, ADR 0081), and a telnet console. The process runs while the node is started.
+ */
+export interface VpcsNode {
+  readonly nodeType: "vpcs";
+  readonly nodeId: string;
+  readonly projectId: string;
+  readonly name: string;
+  readonly status: NodeStatus;
+  readonly console: number | null;
+  readonly consoleType: ConsoleType;
+  readonly portsMapping: readonly HubPortEntry[];
+  readonly nios: ReadonlyMap<number, Nio>;
+  /** The data plane's end of each port's tunnel to the host's own stack, while it runs (by port number). */
+  readonly inside: ReadonlyMap<number, UdpNio>;
+  /** The command line the process was last started with ("" before its first start), as GNS3 answers it. */
+  readonly commandLine: string;
+  /** The node's working directory on the compute (its startup script, its log), as GNS3's `node_directory`. */
+  readonly directory: string;
+}
+
+/** Every host kind (a process or a namespace behind its ports); the Linux host joins this union. */
+export type HostNode = VpcsNode;
+
+/** VPCS has one adapter with one Ethernet interface, named as GNS3 names it. */
+export const VPCS_PORTS: readonly HubPortEntry[] = Object.freeze([Object.freeze({ name: "Ethernet0", port_number: 0 })]);
+
+export function createVpcsNode(fields: { readonly nodeId: string; readonly projectId: string; readonly name: string; readonly console: number | null; readonly consoleType: ConsoleType; readonly directory: string }): VpcsNode {
+  return { nodeType: "vpcs", ...fields, status: "stopped", portsMapping: VPCS_PORTS, nios: new Map(), inside: new Map(), commandLine: "" };
+}
+
+/** The host started, with its inside tunnels (the data plane's ends) and the command line that runs it. */
+export function hostStarted(node: HostNode, inside: ReadonlyMap<number, UdpNio>, commandLine: string): HostNode {
+  return { ...node, status: "started", inside, commandLine };
+}
+
+/** The host stopped: its inside ports go (their UDP ports are the caller's to release). */
+export function hostStopped(node: HostNode): HostNode {
+  return { ...node, status: "stopped", inside: new Map() };
+}
+
+/**
+ * What the data plane runs for a host: its ports with their link NIOs, and for each inside tunnel a port
+ * HOST_INSIDE_OFFSET above it with that tunnel, which the host fabric pairs with it.
+ */
+export function hostFabricRecord<N extends HostNode>(node: N): N {
+  if (node.inside.size === 0) return node;
+  const portsMapping = [...node.portsMapping];
+  const nios = new Map(node.nios);
+  for (const [portNumber, tunnel] of node.inside) {
+    portsMapping.push({ name: `${node.name} inside ${portNumber}`, port_number: portNumber + HOST_INSIDE_OFFSET });
+    nios.set(portNumber + HOST_INSIDE_OFFSET, tunnel);
+  }
+  return { ...node, portsMapping, nios };
+}
+
+/** The port a host port is paired with in the data plane (either way). */
+export function hostPairOf(portNumber: number): number {
+  return portNumber >= HOST_INSIDE_OFFSET ? portNumber - HOST_INSIDE_OFFSET : portNumber + HOST_INSIDE_OFFSET;
+}

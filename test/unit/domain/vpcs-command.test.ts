@@ -1,0 +1,31 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import { parseVpcsVersion, vpcsArguments } from "../../../src/domain/switching/vpcs-command.js";
+import { renamedScript } from "../../../src/application/use-cases/compute/vpcs-nodes.js";
+
+const version = (text: string) => parseVpcsVersion(`\nWelcome to Virtual PC Simulator, version ${text}\nDedicated to Daling.\n`);
+
+describe("VPCS command line, as GNS3's compute builds it", () => {
+  it("takes VPCS 0.6.1 and later, and refuses Debian's 0.5b2 (no -F: it daemonizes), saying why", () => {
+    expect(E.isRight(version("0.8.3"))).to.equal(true);
+    expect(E.isRight(version("0.6.1"))).to.equal(true);
+    const old = version("0.5b2");
+    expect(E.isLeft(old) && old.left).to.match(/0\.5b2 is too old.*0\.6\.1/);
+    expect(E.isLeft(parseVpcsVersion("bash: vpcs: command not found"))).to.equal(true);
+  });
+
+  it("runs one instance in the foreground on its console port, with -R from 0.8 and the startup script last", () => {
+    const v = version("0.8.3");
+    if (E.isLeft(v)) throw new Error(v.left);
+    expect(vpcsArguments(v.right, { consolePort: 5000, macId: 3, localPort: 20001, remotePort: 20002, remoteHost: "127.0.0.1", script: "startup.vpc" })).to.deep.equal(
+      ["-p", "5000", "-m", "3", "-i", "1", "-F", "-R", "-s", "20001", "-c", "20002", "-t", "127.0.0.1", "startup.vpc"],
+    );
+    const older = version("0.6.1");
+    if (E.isLeft(older)) throw new Error(older.left);
+    expect(vpcsArguments(older.right, { consolePort: 5000, macId: 0, localPort: 1, remotePort: 2, remoteHost: "127.0.0.1" })).to.not.include("-R");
+  });
+
+  it("renames a node in its script as GNS3 does: the old name replaced and set pcname set", () => {
+    expect(renamedScript("# config for PC1\nset pcname PC1\nip 10.0.0.1/24\n", "PC1", "Web")).to.equal("# config for Web\nset pcname Web\nip 10.0.0.1/24\n");
+  });
+});

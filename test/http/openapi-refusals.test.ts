@@ -5,7 +5,9 @@ import { request } from "node:http";
 import { readFileSync } from "node:fs";
 import { OPENAPI_PATH } from "../../src/adapters/http/openapi/document.js";
 import { FILTERS_FIELDS, FILTERS_REF } from "../../src/adapters/http/openapi/filters.js";
-import { ROUTES_WITH_CONFLICTS } from "../../src/adapters/http/openapi/refusals.js";
+import { createApiRouter } from "../../src/adapters/http/app.js";
+import { refusalStatus } from "../../src/adapters/http/error-mapping.js";
+import { PACKAGE_VERSION } from "../../src/adapters/system/package-version.js";
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../src/domain/filters/catalogue.js";
 import { parseFilterSettings } from "../../src/domain/filters/filter-settings.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
@@ -221,9 +223,19 @@ describe("The refusals the OpenAPI document lists", function () {
     }
   });
 
-  it("are said of routes that exist", () => {
+  it("are said of routes that exist, each with the statuses of the refusals its value declares", () => {
     const ids = new Set(operationsOf(doc).map(({ op }) => op.operationId));
-    for (const name of ROUTES_WITH_CONFLICTS) expect(ids.has(name), name).to.equal(true);
+    const byId = new Map(operationsOf(doc).map(({ op }) => [op.operationId, op] as const));
+    const declaring = createApiRouter({ useCases: s.netemu.useCases, settings: s.netemu.settings, packageVersion: PACKAGE_VERSION }).entries().filter((e) => (e.refusals ?? []).length > 0);
+    expect(declaring.length).to.be.greaterThan(50);
+    for (const { name, template, refusals } of declaring) {
+      expect(ids.has(name), name).to.equal(true);
+      // /v3/compute lists its dialect's refusals, whatever the route (ADR 0066).
+      if (template.startsWith("/v3/")) continue;
+      // A refusal the document lists (a 4xx, or a worker's 503); any other 5xx is the operation's `default`.
+      const statuses = (refusals ?? []).map(refusalStatus).filter((status) => status < 500 || status === 503);
+      expect(Object.keys(byId.get(name)?.responses ?? {}), name).to.include.members(statuses.map(String));
+    }
   });
 });
 

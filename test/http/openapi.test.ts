@@ -6,7 +6,7 @@ import { createApiRouter } from "../../src/adapters/http/app.js";
 import type { ApiRouter } from "../../src/adapters/http/api-router.js";
 import { OPENAPI_PATH, openApiPath } from "../../src/adapters/http/openapi/document.js";
 import { toJsonSchema, UndescribableCodec } from "../../src/adapters/http/openapi/json-schema.js";
-import { SUCCESS_ANSWERS } from "../../src/adapters/http/openapi/responses.js";
+import { WALKED_ANSWERS } from "../support/walked-answers.js";
 import { withTypedFilters } from "../../src/adapters/http/openapi/filters.js";
 import { asOneOf, jsonClosedObject, jsonInteger, jsonString } from "../../src/adapters/http/schema.js";
 import { PACKAGE_VERSION } from "../../src/adapters/system/package-version.js";
@@ -312,7 +312,7 @@ describe("the documented success answers", () => {
   after(async () => s.close());
 
   it("describe real answers: each documented route answered its status with a body that fits its schema", () => {
-    for (const [route, answer] of Object.entries(SUCCESS_ANSWERS)) {
+    for (const [route, answer] of Object.entries(WALKED_ANSWERS)) {
       const seen = answers.filter((a) => a.route === route && a.status >= 200 && a.status < 300);
       expect(seen, `${route} was exercised`).to.not.be.empty;
       for (const a of seen) {
@@ -329,7 +329,7 @@ describe("the documented success answers", () => {
     const names = new Set(createApiRouter({ useCases: s.netemu.useCases, settings: s.netemu.settings, packageVersion: PACKAGE_VERSION }).entries().map((e) => e.name));
     const doc = (await s.request("GET", OPENAPI_PATH)).json as Doc;
     const ops = new Map(Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId as string, op] as const)));
-    for (const [route, answer] of Object.entries(SUCCESS_ANSWERS)) {
+    for (const [route, answer] of Object.entries(WALKED_ANSWERS)) {
       expect(names.has(route), route).to.equal(true);
       const documented = ops.get(route)?.responses?.[String(answer.status)];
       expect(documented?.content?.["application/json"]?.schema, route).to.deep.equal(answer.schema === undefined ? undefined : withTypedFilters(answer.schema));
@@ -338,7 +338,7 @@ describe("the documented success answers", () => {
 
   it("fail a presenter that adds a key the schema does not know", () => {
     const node = { name: "n", node_id: P, project_id: P, status: "started", ports_mapping: [], console: null, console_type: "none" };
-    const schema = SUCCESS_ANSWERS["compute.ethernet_switch.get"]?.schema as never;
+    const schema = WALKED_ANSWERS["compute.ethernet_switch.get"]?.schema as never;
     expect(validates(schema, node)).to.equal(true);
     expect(validates(schema, { ...node, surprise: 1 })).to.equal(false);
   });

@@ -25,9 +25,12 @@ export interface RouteEntry {
   readonly body: t.Type<unknown, unknown, unknown> | undefined;
   /** The route reads the request stream itself (a file upload). */
   readonly rawBody: boolean;
-  /** What a route declared as a value answers on success (ADR 0076); undefined for the others. */
+  /**
+   * What the route's value answers on success and the refusal tags it can answer with (ADR 0076), as
+   * the OpenAPI document describes them; undefined for the routes registered as handlers with `add`
+   * (the two notification streams, which write on the response themselves).
+   */
   readonly answer?: Answer<unknown>;
-  /** The refusal tags a route declared as a value can answer with. */
   readonly refusals?: readonly ErrorTag[];
 }
 
@@ -112,28 +115,27 @@ export class ApiRouter {
       render(x, route.answer, result.right);
     };
     const body = route.body;
-    const exchange = dialect.exchange === undefined ? {} : { exchange: dialect.exchange };
-    if (body !== undefined && isUpload(body)) this.add(route.name, route.method, route.path, (x) => run(x, upload(x)), { ...exchange, rawBody: true });
-    else this.add(route.name, route.method, route.path, body === undefined ? (x) => run(x, undefined) : withBody(body, run), exchange);
-    this.routes.set(route.name, { ...(this.routes.get(route.name) as RouteEntry), answer: route.answer, refusals: route.refusals });
+    const options = { ...(dialect.exchange === undefined ? {} : { exchange: dialect.exchange }), declared: { answer: route.answer, refusals: route.refusals } };
+    if (body !== undefined && isUpload(body)) this.add(route.name, route.method, route.path, (x) => run(x, upload(x)), { ...options, rawBody: true });
+    else this.add(route.name, route.method, route.path, body === undefined ? (x) => run(x, undefined) : withBody(body, run), options);
   }
 
   /**
    * `name` says which handler answered, in the request log and the Koa router (`area.resource.action`,
    * e.g. `compute.ethernet_switch.nio.create`). `{name:.+}` is a parameter spanning several segments (a
    * file path); `rawBody` routes read the request stream themselves (file uploads), so no JSON is parsed
-   * and no body limit applies.
+   * and no body limit applies; `declared` is what a route value says it answers and refuses (`addRoute`).
    */
   add(
     name: string,
     method: Method,
     template: string,
     handler: Handler,
-    options: { readonly rawBody?: boolean; readonly exchange?: ExchangeOf } = {},
+    options: { readonly rawBody?: boolean; readonly exchange?: ExchangeOf; readonly declared?: Pick<RouteEntry, "answer" | "refusals"> } = {},
   ): void {
     const taken = this.routes.get(name);
     if (taken !== undefined) throw new Error(`route name ${name} is already given to ${taken.method} ${taken.template}`);
-    this.routes.set(name, { name, method, template, body: BODY_CODECS.get(handler), rawBody: options.rawBody === true });
+    this.routes.set(name, { name, method, template, body: BODY_CODECS.get(handler), rawBody: options.rawBody === true, ...options.declared });
     const digitParams = [...template.matchAll(/\{(\w+):\\d\+\}/g)].map((m) => m[1] as string);
     const path = template.replace(/\{(\w+):\.\+\}/g, "*$1").replace(/\{(\w+)(?::[^}]*)?\}/g, ":$1");
     if (digitParams.length > 0) {

@@ -1,9 +1,8 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
-import { SUCCESS_ANSWERS } from "./responses.js";
 import { type DescribedAnswer, describeAnswers } from "./answers.js";
 import { filtersSchema, withTypedFilters } from "./filters.js";
-import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusals.js";
+import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusal-answers.js";
 
 /** Where netemu serves its API's description: under /v2, in a segment no GNS3 route uses. */
 export const OPENAPI_PATH = "/v2/netemu/openapi.json";
@@ -47,12 +46,13 @@ function requestBody(route: RouteEntry): JsonSchema | undefined {
   return { required, content: { "application/json": { schema } } };
 }
 
-/** The documented success answers (a route declared as a value may have several statuses), or a generic one for the routes not described yet. */
+/**
+ * The success answers a route's value declares (several statuses for a choice), or a generic one for
+ * the two notification streams, which are handlers that write on the response themselves.
+ */
 function success(route: RouteEntry): Record<string, JsonSchema> {
-  const declared = route.answer === undefined ? undefined : describeAnswers(route.answer);
-  const answers = declared ?? (SUCCESS_ANSWERS[route.name] === undefined ? [] : [SUCCESS_ANSWERS[route.name] as DescribedAnswer]);
-  if (answers.length === 0) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
-  return Object.fromEntries(answers.map((answer) => [String(answer.status), described(answer)]));
+  if (route.answer === undefined) return { "2XX": { description: "GNS3's answer for this route: JSON with sorted keys, a stream, or no body" } };
+  return Object.fromEntries(describeAnswers(route.answer).map((answer) => [String(answer.status), described(answer)]));
 }
 
 function described(answer: DescribedAnswer): JsonSchema {

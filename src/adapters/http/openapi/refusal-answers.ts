@@ -1,3 +1,8 @@
+/**
+ * The refusals the OpenAPI document lists, each described once in components.responses and referred to
+ * by the routes that can answer it: what a route value declares it refuses (its use case's refusal
+ * tags, mapped by error-mapping.ts, ADR 0076), and what every route can meet on its way in.
+ */
 import type { RouteEntry } from "../api-router.js";
 import type { JsonSchema } from "./json-schema.js";
 import { refusalStatus } from "../error-mapping.js";
@@ -6,15 +11,6 @@ export const ERROR_REF = "#/components/schemas/Error";
 
 /** The refusals an operation can answer with GNS3's `{message, status}` body, by status. */
 type RefusalStatus = 400 | 403 | 404 | 409 | 413 | 503;
-
-/**
- * The 403s and 409s of the routes not yet declared as values (ADR 0076, netemu's server routes), by
- * route: what the use cases behind each route return (their error unions in src/application/use-cases)
- * as error-mapping.ts maps it. The other statuses follow from the route
- * itself (see `refusalsOf`). test/http/openapi.test.ts drives refusals and checks each is listed.
- */
-const CONFLICTS: Readonly<Record<string, readonly RefusalStatus[]>> = {
-};
 
 /**
  * Whether the document lists a refusal's status on its route: the 4xx, and 503 (a data-plane worker
@@ -28,7 +24,7 @@ const isListed = (status: number): boolean => status < 500 || status === 503;
  */
 function asRefusalStatus(status: number): RefusalStatus {
   if (status === 400 || status === 403 || status === 404 || status === 409 || status === 413 || status === 503) return status;
-  throw new Error(`the error mapping answers ${status}, which the OpenAPI document does not describe: add it to refusals.ts`);
+  throw new Error(`the error mapping answers ${status}, which the OpenAPI document does not describe: add it to refusal-answers.ts`);
 }
 
 /** Each refusal is described once, in components.responses, under these names. */
@@ -69,14 +65,14 @@ const THROTTLED: JsonSchema = {
 /**
  * The 4xx answers of one route, as references to `refusalAnswers`: 400 and 413 on every route (each
  * reads its body, or an upload's file name and size), 404 where the path names something, the
- * route's own 403/409, and 401/429 on every route when the server checks credentials (`basicAuth`
- * guards the whole app, this document too).
+ * statuses of the refusals its value declares, and 401/429 on every route when the server checks
+ * credentials (`basicAuth` guards the whole app, this document too). The two notification streams,
+ * registered as handlers, declare none.
  */
 export function refusalsOf(route: RouteEntry, auth: boolean): Record<string, JsonSchema> {
   const statuses = new Set<RefusalStatus | 401 | 429>([400, 413]);
   if (/\{\w+/.test(route.template)) statuses.add(404);
-  const own = route.refusals === undefined ? (CONFLICTS[route.name] ?? []) : route.refusals.map(refusalStatus).filter(isListed).map(asRefusalStatus);
-  for (const status of own) statuses.add(status);
+  for (const status of (route.refusals ?? []).map(refusalStatus).filter(isListed).map(asRefusalStatus)) statuses.add(status);
   if (auth) {
     statuses.add(401);
     statuses.add(429);
@@ -94,6 +90,3 @@ export function refusalAnswers(auth: boolean): Record<string, JsonSchema> {
   }
   return answers;
 }
-
-/** The route names the table above speaks of, for the test that they all exist. */
-export const ROUTES_WITH_CONFLICTS: readonly string[] = Object.keys(CONFLICTS);

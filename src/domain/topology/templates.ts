@@ -5,7 +5,7 @@ import { SUPPORTED_NODE_TYPES, type NodeType } from "./node.js";
  * GNS3 2.2.59's built-in templates only, with their fixed ids (GNS3 derives them as
  * uuid3(NAMESPACE_DNS, <template_type>)) and fields, so scripts written against GNS3 find the same ids.
  */
-export interface NodeTemplate {
+interface NodeTemplate {
   readonly templateId: string;
   readonly templateType: string;
   readonly name: string;

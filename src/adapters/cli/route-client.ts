@@ -36,7 +36,7 @@ export type RouteCallFailure =
   | { readonly _tag: "AnswerUnreadable"; readonly server: string; readonly route: string; readonly status: number; readonly problem: string };
 
 /** What a call of the route sends: the template's parameters and the body its codec takes (each left out when the route has none). */
-export type RouteInput<R> =
+type RouteInput<R> =
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   R extends Route<infer Path, infer B, any, any, any>
     ? (unknown extends ParamsOf<Path> ? { readonly params?: undefined } : { readonly params: ParamsOf<Path> }) & (unknown extends B ? { readonly body?: undefined } : { readonly body: B })

@@ -51,7 +51,7 @@ export interface Dialect {
  * A handler whose body is decoded first: a body that does not fit the codec is answered with GNS3's
  * 400 before the handler runs, and the handler gets the typed value.
  */
-export function withBody<A>(codec: t.Type<A, unknown, unknown>, handler: (x: Exchange, body: A) => Promise<void> | void): Handler {
+function withBody<A>(codec: t.Type<A, unknown, unknown>, handler: (x: Exchange, body: A) => Promise<void> | void): Handler {
   const decoding: Handler = (x) => {
     const body = x.decode(codec);
     return E.isLeft(body) ? undefined : handler(x, body.right);

@@ -1,8 +1,7 @@
 import { access } from "node:fs/promises";
 import * as E from "fp-ts/lib/Either.js";
 import type { ActiveCapture } from "../../application/use-cases/compute/locate-capture.js";
-import type { ErrorOf, NetemuError } from "../../application/errors.js";
-import type { Exchange } from "./exchange.js";
+import type { ErrorOf } from "../../application/errors.js";
 import { followFile } from "./follow-file.js";
 import type { Readable } from "node:stream";
 
@@ -24,12 +23,3 @@ export function captureStream(capture: ActiveCapture): Readable {
 
 /** What a capture stream is sent as. */
 export const PCAP = "application/vnd.tcpdump.pcap";
-
-/** Streams the capture file as it grows (`application/vnd.tcpdump.pcap`), until the capture stops. */
-export async function streamCapture(x: Exchange, found: E.Either<NetemuError, ActiveCapture>): Promise<void> {
-  const file = await captureFile(found);
-  if (E.isLeft(file)) return x.fail(file.left);
-  x.ctx.status = 200;
-  x.ctx.set("Content-Type", PCAP);
-  x.ctx.body = captureStream(file.right);
-}

@@ -91,9 +91,6 @@ type ValueOfAnswers<M> = M[keyof M] extends SingleAnswer<infer A, unknown> ? A :
 /** What a client reads off the wire for one answer. */
 type WireOfAnswer<X> = X extends { readonly _W?: infer W } ? W : never;
 
-/** What a client reads from a route's answer on the wire. */
-export type WireOf<R> = R extends { readonly answer: Answer<never, infer W> } ? W : never;
-
 /** A file uploaded as the request's body, read as it arrives (no JSON, no body limit: the use case bounds it). */
 export interface Upload {
   readonly content: AsyncIterable<Uint8Array>;

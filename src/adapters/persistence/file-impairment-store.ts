@@ -6,7 +6,7 @@ import type { Impairment, ImpairmentTarget } from "../../domain/switching/impair
 import { parseFilterSettings, renderFilterSettings } from "../../domain/filters/filter-settings.js";
 import type { ImpairmentChange, ImpairmentStore, ImpairmentStoreRefusal } from "../../application/ports/impairment-store.js";
 import type { Logger } from "../../application/ports/system.js";
-import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
+import { removeStaleTemporaries, writeFileAtomic } from "../shared/atomic-file.js";
 import { ImpairmentIndex } from "./impairment-index.js";
 import { jsonErrorLine } from "./json-error-line.js";
 import { readRegularFile, type UnreadFile } from "./regular-file.js";

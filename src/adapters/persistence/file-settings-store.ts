@@ -6,7 +6,7 @@ import type { ErrorOf } from "../../application/errors.js";
 import type { SettingsStore } from "../../application/ports/settings-store.js";
 import { DEFAULT_IOU_LICENSE, type IouLicense } from "../../domain/server/iou-license.js";
 import { jsonErrorLine } from "./json-error-line.js";
-import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
+import { removeStaleTemporaries, writeFileAtomic } from "../shared/atomic-file.js";
 
 export class CorruptSettingsFile extends Error {
   constructor(readonly path: string, detail: string) {

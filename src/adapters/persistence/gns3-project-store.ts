@@ -13,7 +13,7 @@ import type { Link } from "../../domain/topology/link.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { InMemoryLinkRepository, InMemoryNodeRepository, InMemoryProjectRepository } from "./in-memory-repositories.js";
 import { describeProblem, fileEntryChanged, parseProjectFile, renderProjectFile } from "./gns3-project-format.js";
-import { removeStaleTemporaries, writeFileAtomic } from "./atomic-file.js";
+import { removeStaleTemporaries, writeFileAtomic } from "../shared/atomic-file.js";
 import { readRegularFile } from "./regular-file.js";
 
 const isProjectFile = (name: string): boolean => name.endsWith(".gns3");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { HostCommandOptions, HostCommandResult, HostProblem, HostSpec, NamespaceHost, NamespaceHosts } from "../../application/ports/namespace-hosts.js";
 import type { Logger } from "../../application/ports/system.js";
-import { writeFileAtomic } from "../persistence/atomic-file.js";
+import { writeFileAtomic } from "../shared/atomic-file.js";
 
 /** A command's outcome: its exit code (null when killed) and what it printed. */
 interface RunResult {

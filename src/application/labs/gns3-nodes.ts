@@ -22,7 +22,7 @@ export const NODE_TYPE_OF: Readonly<Record<LabNodeSettings["kind"], string>> = {
 };
 
 /** The VPCS startup script netemu writes for a lab's PC: its address line, then the lab's own lines. */
-export function vpcsStartupScript(node: Extract<LabNodeSettings, { kind: "vpcs" }>): string {
+function vpcsStartupScript(node: Extract<LabNodeSettings, { kind: "vpcs" }>): string {
   const lines = [
     ...(node.address === undefined ? [] : [vpcsAddressLine(node.address, node.gateway)]),
     ...(node.startupScript === undefined ? [] : node.startupScript.split("\n").filter((l) => l.trim() !== "")),
@@ -58,7 +58,7 @@ export interface DeployedNode {
   readonly y: number;
 }
 
-export interface DeployedLinkEnd {
+interface DeployedLinkEnd {
   readonly nodeId: string;
   readonly adapterNumber: number;
   readonly portNumber: number;

@@ -6,7 +6,7 @@ import * as t from "io-ts";
  * (`labJsonSchema`, ADR 0084): the two cannot drift. Every codec reports one failure, with a message that
  * names what was expected; the failure's context is the path of the field, which the parser maps to a line.
  */
-export type Shape =
+type Shape =
   | { readonly kind: "string"; readonly minLength?: number | undefined; readonly pattern?: RegExp | undefined; readonly description?: string | undefined }
   | { readonly kind: "integer"; readonly minimum?: number | undefined; readonly maximum?: number | undefined; readonly description?: string | undefined }
   | { readonly kind: "boolean"; readonly description?: string | undefined }

@@ -12,8 +12,8 @@ import { anyOf, bool, constant, int, jsonSchemaOf, list, map, object, oneOfValue
  */
 
 /** The kinds of node a lab holds: GNS3's node types, and netemu's own Linux host. */
-export const LAB_NODE_KINDS = ["ethernet_switch", "ethernet_hub", "vpcs", "cloud", "host"] as const;
-export type LabNodeKind = (typeof LAB_NODE_KINDS)[number];
+const LAB_NODE_KINDS = ["ethernet_switch", "ethernet_hub", "vpcs", "cloud", "host"] as const;
+type LabNodeKind = (typeof LAB_NODE_KINDS)[number];
 
 /** Node names: no colon (an endpoint is `node:port`), no space at either end. */
 export const NODE_NAME = /^[^:\s](?:[^:]{0,253}[^:\s])?$/;
@@ -21,7 +21,7 @@ const IPV4 = String.raw`(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2
 export const IPV4_ADDRESS = new RegExp(`^${IPV4}$`);
 export const IPV4_INTERFACE = new RegExp(`^${IPV4}/(?:3[0-2]|[12]?\\d)$`);
 /** An endpoint: a node's name, a colon, a port (its name, `eN`, or its number). */
-export const ENDPOINT = /^[^:\s](?:[^:]*[^:\s])?:\S(?:.*\S)?$/;
+const ENDPOINT = /^[^:\s](?:[^:]*[^:\s])?:\S(?:.*\S)?$/;
 
 const position = {
   x: int({ description: "Where the node is drawn in the GNS3 GUI (default: laid out on a grid)." }),

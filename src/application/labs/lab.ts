@@ -60,7 +60,7 @@ export interface LabLink {
   readonly style?: Readonly<Record<string, unknown>> | undefined;
 }
 
-export interface LabPort {
+interface LabPort {
   readonly number: number;
   readonly name: string;
 }

@@ -6,7 +6,7 @@ import { LabCodec, type RawLab, type RawLink } from "./lab-format.js";
 import { type HostInterface, type Lab, type LabLink, type LabLinkEnd, type LabNode, type UdpTunnelPort, defaultHubPorts, defaultSwitchPorts, inSubnet, portsOf, resolvePort } from "./lab.js";
 
 /** A lab file that cannot be used, and where: the file, the line (1-based, 0 when the file is empty) and the field. */
-export interface LabFileInvalid {
+interface LabFileInvalid {
   readonly _tag: "LabFileInvalid";
   readonly file: string;
   readonly line: number;

@@ -36,12 +36,12 @@ export interface LabExists {
   readonly changes: number;
 }
 
-export interface DeployOptions {
+interface DeployOptions {
   readonly reconfigure: boolean;
 }
 
 /** Where a node the lab does not place is drawn: a grid of six columns, 150 px apart, centred on the scene. */
-export function gridPosition(index: number): { x: number; y: number } {
+function gridPosition(index: number): { x: number; y: number } {
   return { x: (index % 6) * 150 - 375, y: Math.floor(index / 6) * 150 - 200 };
 }
 
@@ -159,6 +159,6 @@ function portsChanged(want: LabNode, have: LabNode): boolean {
 }
 
 /** The link ids of a project's links in the order labOfProject reads them. */
-export function linkIdsOf(links: readonly DeployedLink[]): string[] {
+function linkIdsOf(links: readonly DeployedLink[]): string[] {
   return links.map((l) => l.linkId);
 }

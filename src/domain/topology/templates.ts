@@ -5,7 +5,7 @@ import { SUPPORTED_NODE_TYPES, type NodeType } from "./node.js";
  * GNS3 2.2.59's built-in templates only, with their fixed ids (GNS3 derives them as
  * uuid3(NAMESPACE_DNS, <template_type>)) and fields, so scripts written against GNS3 find the same ids.
  */
-export interface NodeTemplate {
+interface NodeTemplate {
   readonly templateId: string;
   readonly templateType: string;
   readonly name: string;
@@ -15,7 +15,8 @@ export interface NodeTemplate {
   readonly symbol: string;
   /** Only the Ethernet switch's template sets one. */
   readonly consoleType?: "none";
-  readonly properties?: Readonly<Record<string, unknown>>;
+  /** Only VPCS's template has properties in GNS3 2.2.59: the file its nodes' startup script comes from. */
+  readonly properties?: { readonly base_script_file: "vpcs_base_config.txt" };
 }
 
 /** Every built-in template of GNS3 2.2.59, in its order (`controller/template_manager.py`). */

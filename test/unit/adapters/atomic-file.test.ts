@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NODE_FILE_SYSTEM, removeStaleTemporaries, writeFileAtomic, type DurableFileSystem } from "../../../src/adapters/persistence/atomic-file.js";
+import { NODE_FILE_SYSTEM, removeStaleTemporaries, writeFileAtomic, type DurableFileSystem } from "../../../src/adapters/shared/atomic-file.js";
 
 /** The real file system, noting each step an atomic write takes (file names relative to the directory). */
 function recordingFileSystem(dir: string): DurableFileSystem & { steps: string[] } {

@@ -6,7 +6,7 @@ import type { LabOperation } from "../../../application/labs/plan-deploy.js";
 import type { LabApi, LabApiFailure } from "./lab-api.js";
 
 /** A lab operation the server refused, with the operation (the steps before it were made). */
-export interface StepFailed {
+interface StepFailed {
   readonly _tag: "StepFailed";
   readonly step: number;
   readonly of: number;

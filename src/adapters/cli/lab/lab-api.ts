@@ -50,7 +50,7 @@ export interface LabApi {
 const record = (u: unknown): Record<string, unknown> => (typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : {});
 
 /** A node of GET /v2/projects/{p}/nodes, the fields a lab reads. */
-export function deployedNode(u: unknown): DeployedNode {
+function deployedNode(u: unknown): DeployedNode {
   const n = record(u);
   return {
     nodeId: String(n["node_id"]),
@@ -66,7 +66,7 @@ export function deployedNode(u: unknown): DeployedNode {
   };
 }
 
-export function deployedLink(u: unknown): DeployedLink {
+function deployedLink(u: unknown): DeployedLink {
   const l = record(u);
   const ends = Array.isArray(l["nodes"]) ? (l["nodes"] as unknown[]) : [];
   return {

@@ -23,7 +23,7 @@ import { consoleAddress, inspectLines } from "./lab-table.js";
 import { addressLineOf, typeIntoConsole } from "./vpcs-console.js";
 import type { RouteServer } from "../route-client.js";
 
-export const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--server URL]
+const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--server URL]
        netemu lab inspect NAME|FILE [--server URL]
        netemu lab save NAME [--schema PATH] [--server URL] > FILE
        netemu lab destroy NAME|FILE [--server URL]
@@ -57,7 +57,7 @@ interface Context {
 }
 
 /** Where the LabApi comes from: the command makes a RouteLabApi; a test may give another. */
-export type LabApiFactory = (server: RouteServer) => LabApi;
+type LabApiFactory = (server: RouteServer) => LabApi;
 
 const fail = (err: Out, message: string, code: number): number => {
   err(`netemu lab: ${message}`);

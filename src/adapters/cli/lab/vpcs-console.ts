@@ -3,7 +3,7 @@ import { connect, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 
 /** Why a line could not be typed into a console, or its answer not read. */
-export type ConsoleFailure =
+type ConsoleFailure =
   | { readonly _tag: "ConsoleUnreachable"; readonly host: string; readonly port: number; readonly reason: string }
   | { readonly _tag: "ConsoleTimedOut"; readonly host: string; readonly port: number; readonly waitingFor: string; readonly printed: string }
   | { readonly _tag: "ConsoleClosed"; readonly host: string; readonly port: number; readonly printed: string };

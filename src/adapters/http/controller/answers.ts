@@ -157,6 +157,9 @@ export const LinkAnswer = jsonClosedObject(
   { ports_statistics: jsonArray(LinkEndStatisticsAnswer) },
 );
 
+/** A built-in template's properties as GNS3 2.2.59 lists them: only VPCS's template has any (ADR 0081). */
+const TemplatePropertiesAnswer = jsonClosedObject("TemplateProperties", { base_script_file: t.literal("vpcs_base_config.txt") }, {});
+
 /** A built-in template of a node type netemu runs, as GNS3 2.2.59 lists it (ADR 0062). */
 export const TemplateAnswer = jsonClosedObject(
   "Template",
@@ -170,7 +173,7 @@ export const TemplateAnswer = jsonClosedObject(
     template_id: Uuid,
     template_type: NodeTypeAnswer,
   },
-  { console_type: t.literal("none"), properties: jsonObject },
+  { console_type: t.literal("none"), properties: TemplatePropertiesAnswer },
 );
 
 const IntParameterAnswer = jsonClosedObject("FilterIntParameter", { name: string, type: t.literal("int"), minimum: integer, maximum: integer, unit: string }, {});

@@ -8,7 +8,7 @@ import { type DocumentedServer, OPENAPI_PATH, openApiDocument } from "./document
  * `GET /v2/netemu/openapi.json`: the description of every route of `api`, this one included. A value
  * made with the router it describes; its body is JSON of its own schema (OpenAPI 3.1's), sent as text.
  */
-export function openApiRoute(api: ApiRouter, server: DocumentedServer) {
+function openApiRoute(api: ApiRouter, server: DocumentedServer) {
   // Built on the first request, once every route is registered, and kept: routes never change after.
   // Compact JSON, not GNS3's indented rendering: the document is netemu's own and large.
   let text: string | undefined;

@@ -37,7 +37,7 @@ const UnwrittenProjectAnswer = jsonClosedObject(
 );
 
 /** A data-plane worker whose nodes forward nothing (ADR 0073). */
-export const DarkWorkerAnswer = jsonClosedObject(
+const DarkWorkerAnswer = jsonClosedObject(
   "DarkWorker",
   {
     worker: jsonInteger(),

@@ -24,7 +24,7 @@ const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
  * (ADR 0043). A value made with the registry it scrapes (the HTTP adapter's own port, not a use case);
  * the document says Prometheus's text format, the wire the registry's own content type.
  */
-export function metricsRoute(metrics: HttpMetrics) {
+function metricsRoute(metrics: HttpMetrics) {
   return route({
     name: "server.metrics",
     method: "GET",

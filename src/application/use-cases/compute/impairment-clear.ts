@@ -18,7 +18,7 @@ import { type ImpairmentSelection, selects } from "./impairment-list.js";
  * cannot be remapped), so the data plane saying so here is a defect, not a refusal.
  */
 export const CLEAR_IMPAIRMENTS_REFUSALS = ["ImpairmentsUnwritable", "UdpConnectionFailed", "NioDeviceFailed", "InvalidFilterSettings", "InvalidConfiguration"] as const;
-export type ClearImpairmentsError = Refusal<typeof CLEAR_IMPAIRMENTS_REFUSALS>;
+type ClearImpairmentsError = Refusal<typeof CLEAR_IMPAIRMENTS_REFUSALS>;
 
 /** The data plane's refusal of a clear's sync, which cannot be about a port (see CLEAR_IMPAIRMENTS_REFUSALS). */
 function refusedClear(error: SyncError): ClearImpairmentsError {

@@ -16,7 +16,7 @@ import { ImpairmentOverlay } from "./impairment-overlay.js";
 export const ATTACH_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotFound", "PortNotFree", ...SYNC_REFUSALS] as const;
 export const REPLACE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotAllocated", ...SYNC_REFUSALS] as const;
 export const DETACH_REFUSALS = REPLACE_REFUSALS;
-export type AttachError = Refusal<typeof ATTACH_REFUSALS>;
+type AttachError = Refusal<typeof ATTACH_REFUSALS>;
 export type ReplaceError = Refusal<typeof REPLACE_REFUSALS>;
 type DetachError = Refusal<typeof DETACH_REFUSALS>;
 

@@ -55,7 +55,7 @@ export class CreateNodeFromTemplate {
       symbol: template.symbol,
       consoleType: template.consoleType,
       // GNS3 sends the content of the template's base script file as the node's startup script.
-      ...(template.properties?.["base_script_file"] === "vpcs_base_config.txt" && { startupScript: VPCS_BASE_SCRIPT }),
+      ...(template.properties?.base_script_file === "vpcs_base_config.txt" && { startupScript: VPCS_BASE_SCRIPT }),
     });
   }
 }

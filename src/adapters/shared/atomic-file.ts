@@ -1,6 +1,8 @@
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
+// In adapters/shared: the project, settings and impairment stores and the namespace hosts' state all write with it.
+
 /** The few file operations an atomic write needs; a test passes one that records their order. */
 export interface DurableFileSystem {
   open(path: string, flags: "w" | "r", mode?: number): Promise<{ writeFile(data: string, encoding: "utf8"): Promise<void>; sync(): Promise<void>; close(): Promise<void> }>;

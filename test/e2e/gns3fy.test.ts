@@ -67,7 +67,7 @@ describe("end to end: gns3fy 0.7.2 drives a lab on netemu's controller API", fun
   it("runs a gns3fy script through every step: version, computes, templates, nodes from the switch template, links by port names, filters, Project.get() and Node.get(), start/stop, close leaving the project closed, delete", async () => {
     server = await serve(join(dir, "config"));
     const flow = await runFlow(join(dir, "gns3fy-0.7.2"), server.url, 45_000);
-    expect(flow.out, "the script's output").to.include("gns3fy flow: ok");
+    expect(flow.out, `the script's output:\n${flow.out}`).to.include("gns3fy flow: ok");
     expect(flow.status).to.equal(0);
   });
 });

@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 import "reflect-metadata";
-import { createNetemu, type Netemu } from "./adapters/composition-root.js";
-import { ConfigError, type NetemuConfig, USAGE, exposureWarning, resolveConfig } from "./adapters/config/server-config.js";
-import { CorruptSettingsFile, FileSettingsStore, UnusableConfigDirectory } from "./adapters/persistence/file-settings-store.js";
-import { ProjectsPathLocked, ProjectsPathUnusable } from "./adapters/persistence/projects-path-lock.js";
-import { PinoLogger } from "./adapters/system/pino-logger.js";
-import { LogFileUnwritable, openLogFile } from "./adapters/system/log-file.js";
-import { runBpfCommand } from "./adapters/cli/bpf-command.js";
-import { runImpairCommand } from "./adapters/cli/impair-command.js";
-import { runLabCommand } from "./adapters/cli/lab/lab-command.js";
+import type { Netemu } from "./adapters/composition-root.js";
+import type { NetemuConfig } from "./adapters/config/server-config.js";
+import type { PinoLogger } from "./adapters/system/pino-logger.js";
 import { PACKAGE_VERSION } from "./adapters/system/package-version.js";
+
+// Each command's modules are loaded when it runs: `netemu lab`, `impair` and `bpf` are clients, and loading
+// the server they do not run (the composition root and all it wires) took most of their start (about a
+// second on a busy 2-core machine; bench/lab-deploy.bench.ts, test/cli/client-commands-start.test.ts).
 
 const HELP = `netemu ${PACKAGE_VERSION}: a GNS3 v2 compatible Ethernet switch and link-filter core
 
@@ -28,6 +26,9 @@ Usage:
 `;
 
 async function serve(args: readonly string[]): Promise<number> {
+  const { ConfigError, USAGE, resolveConfig } = await import("./adapters/config/server-config.js");
+  const { LogFileUnwritable, openLogFile } = await import("./adapters/system/log-file.js");
+  const { PinoLogger } = await import("./adapters/system/pino-logger.js");
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(USAGE);
     return 0;
@@ -66,6 +67,10 @@ async function serve(args: readonly string[]): Promise<number> {
 }
 
 async function serveWith(config: NetemuConfig, logger: PinoLogger): Promise<number> {
+  const { createNetemu } = await import("./adapters/composition-root.js");
+  const { exposureWarning } = await import("./adapters/config/server-config.js");
+  const { CorruptSettingsFile, FileSettingsStore, UnusableConfigDirectory } = await import("./adapters/persistence/file-settings-store.js");
+  const { ProjectsPathLocked, ProjectsPathUnusable } = await import("./adapters/persistence/projects-path-lock.js");
   // The config directory must be writable and the settings file valid (never silently replaced),
   // or the server would start and fail on the first PUT /v2/iou_license or POST /v2/debug.
   const settingsStore = new FileSettingsStore(config.configDir);
@@ -144,12 +149,18 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case "serve":
       return serve(rest);
-    case "bpf":
+    case "bpf": {
+      const { runBpfCommand } = await import("./adapters/cli/bpf-command.js");
       return runBpfCommand(rest, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
-    case "impair":
+    }
+    case "impair": {
+      const { runImpairCommand } = await import("./adapters/cli/impair-command.js");
       return runImpairCommand(rest, process.env, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
-    case "lab":
+    }
+    case "lab": {
+      const { runLabCommand } = await import("./adapters/cli/lab/lab-command.js");
       return runLabCommand(rest, process.env, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
+    }
     case "--version":
     case "-v":
       process.stdout.write(`${PACKAGE_VERSION}\n`);

@@ -1,0 +1,329 @@
+/**
+ * Lab deploy (issue 27): `netemu lab deploy FILE` and `netemu lab destroy NAME` of a 100-node and a
+ * 1,000-node lab file, against the same topology built through the controller API call by call, as a
+ * script would with fetch. Time, and the server's memory.
+ *
+ *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--server-flags "--cpu-prof --cpu-prof-dir DIR"] [--cli PATH] [--cli-flags "..."]
+ *
+ * `--cli PATH`: another build's cli.js for the `netemu lab` commands (the server stays dist/cli.js): before/after.
+ * `--server-flags`, `--cli-flags`: node flags for each `netemu serve`, each `netemu lab` (e.g. a CPU profile,
+ * written when the process ends).
+ *
+ * The topology: a ring of Ethernet switches (8 access ports each), four hubs hanging off each switch
+ * (a fifth of the nodes are switches): one link per node, every tenth link with one-way impairments
+ * (`a_to_b`, `b_to_a`), every tenth (offset) with GNS3's both-ways `filters`. VPCS and Linux hosts are
+ * left out: main's controller runs switches and hubs only (docs/benchmarks.md says so).
+ *
+ * Each measurement has its own `netemu serve` (the built CLI, dist/cli.js, 127.0.0.1, a free port, a
+ * temporary config and projects directory removed after, its own UDP port range), stopped with SIGTERM:
+ *
+ * - lab: `node dist/cli.js lab deploy FILE` as a child process, wall time to its exit; then
+ *   `node dist/cli.js lab destroy NAME`, wall time.
+ * - API: a script (lab-deploy-api-child.ts) as a child process, as a user would run one: with fetch, one
+ *   call at a time, POST the project, POST each node, POST each link, PUT each impaired link's filters,
+ *   POST nodes/start (deploy starts every node too); wall time to its exit. Then DELETE the project from
+ *   this process (what destroy does).
+ * - The CLI's own start (`node dist/cli.js lab --help`), timed in the same rounds: the part of the lab's
+ *   figure that is node loading the CLI, not the deploy.
+ *
+ * The server's RSS (VmRSS of /proc/PID/status) before, after the deploy and after the destroy, and its
+ * peak (VmHWM). Rounds alternate lab and API; each cell is the median of the rounds, and the ratio also
+ * round by round (lab over the API of the same round: the pairs a busy moment hits alike). Prints markdown
+ * tables on stdout, progress on stderr.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? (argv[at + 1] ?? fallback) : fallback;
+};
+const ROUNDS = Number(option("--rounds", "3"));
+const SIZES = option("--sizes", "100,1000").split(",").map(Number);
+const ONLY = option("--only", "");
+const LAB_CLI = option("--cli", CLI);
+const CLI_FLAGS = option("--cli-flags", "").split(" ").filter((f) => f !== "");
+const SERVER_FLAGS = option("--server-flags", "").split(" ").filter((f) => f !== "");
+
+// ---------------------------------------------------------------------------------------------- topology
+
+type Kind = "ethernet_switch" | "ethernet_hub";
+interface End {
+  readonly node: string;
+  readonly port: number;
+}
+interface Impairments {
+  readonly filters?: Record<string, number[]>;
+  readonly aToB?: Record<string, number[]>;
+  readonly bToA?: Record<string, number[]>;
+}
+interface Topology {
+  readonly name: string;
+  readonly nodes: readonly { readonly name: string; readonly kind: Kind }[];
+  readonly links: readonly ({ readonly a: End; readonly b: End } & Impairments)[];
+}
+
+const PORTS = 8;
+
+/** A ring of switches (e0 to the next one's e1), four hubs on e2..e5 of each: `size` nodes, `size` links. */
+function topology(size: number): Topology {
+  const switches = Math.max(2, Math.round(size / 5));
+  const nodes: { name: string; kind: Kind }[] = [];
+  const links: ({ a: End; b: End } & Impairments)[] = [];
+  for (let s = 0; s < switches; s++) nodes.push({ name: `sw${s}`, kind: "ethernet_switch" });
+  for (let s = 0; s < switches; s++) links.push({ a: { node: `sw${s}`, port: 0 }, b: { node: `sw${(s + 1) % switches}`, port: 1 } });
+  for (let h = 0; nodes.length < size; h++) {
+    const name = `hub${h}`;
+    nodes.push({ name, kind: "ethernet_hub" });
+    links.push({ a: { node: `sw${h % switches}`, port: 2 + Math.floor(h / switches) }, b: { node: name, port: 0 } });
+  }
+  if (Math.floor((size - switches) / switches) > PORTS - 2) throw new Error("too many hubs per switch");
+  const impaired = links.map((l, i) => {
+    if (i % 10 === 3) return { ...l, aToB: { delay: [20, 5], bandwidth: [10000] }, bToA: { delay: [20], packet_loss: [1] } };
+    if (i % 10 === 8) return { ...l, filters: { delay: [10], packet_loss: [2] } };
+    return l;
+  });
+  return { name: `bench-lab-${size}`, nodes, links: impaired };
+}
+
+const flow = (f: Record<string, number[]>): string =>
+  `{${Object.entries(f)
+    .map(([k, v]) => `${k}: ${v.length === 1 ? String(v[0]) : `[${v.join(", ")}]`}`)
+    .join(", ")}}`;
+
+function labFile(t: Topology): string {
+  const lines = [`name: ${t.name}`, "nodes:"];
+  for (const n of t.nodes) lines.push(`  ${n.name}: {kind: ${n.kind}, ports: ${PORTS}}`);
+  lines.push("links:");
+  for (const l of t.links) {
+    lines.push(`  - endpoints: [${l.a.node}:e${l.a.port}, ${l.b.node}:e${l.b.port}]`);
+    if (l.filters !== undefined) lines.push(`    filters: ${flow(l.filters)}`);
+    if (l.aToB !== undefined) lines.push(`    a_to_b: ${flow(l.aToB)}`);
+    if (l.bToA !== undefined) lines.push(`    b_to_a: ${flow(l.bToA)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+// ------------------------------------------------------------------------------------------------ server
+
+interface Server {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `netemu serve` in a fresh temporary directory; answers once /v2/version does. */
+async function startServer(udpStart: number): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), "netemu-bench-lab-"));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...SERVER_FLAGS, CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udpStart), "--udp-end-port", String(udpStart + 4999)],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let err = "";
+  child.stdout.resume(); // the request log (info, as a user runs it), read and dropped
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`netemu serve exited ${child.exitCode}: ${err}`);
+    try {
+      if ((await fetch(`${url}/v2/version`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - t0 > 60_000) throw new Error("netemu serve did not answer within 60 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    pid: child.pid ?? -1,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** VmRSS and VmHWM of a process, MiB. */
+function memory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** Lets the server finish what a call left (the project file written, sockets closed) before memory is read. */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1000));
+
+// ----------------------------------------------------------------------------------------------- methods
+
+/** The built CLI as a child process: wall time to its exit, ms; throws on a non-zero exit. */
+function cli(args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [...CLI_FLAGS, LAB_CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const ms = performance.now() - t0;
+      if (code === 0) resolve(ms);
+      else reject(new Error(`netemu ${args.join(" ")} exited ${code}: ${out.slice(-2000)}`));
+    });
+  });
+}
+
+const API_CHILD = fileURLToPath(new URL("./lab-deploy-api-child.js", import.meta.url));
+
+/** The call-by-call script (lab-deploy-api-child) as a child process: wall time to its exit, and what it made. */
+function deployByApi(base: string, topologyFile: string): Promise<{ ms: number; projectId: string; calls: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [API_CHILD, base, topologyFile], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`the API script exited ${code}: ${err.slice(-2000)}`));
+      const made = JSON.parse(out) as { projectId: string; calls: number };
+      resolve({ ms, ...made });
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------------------------- rounds
+
+interface Sample {
+  readonly deployMs: number;
+  readonly destroyMs: number;
+  readonly before: number;
+  readonly deployed: number;
+  readonly destroyed: number;
+  readonly peak: number;
+}
+
+let udpStart = 40000;
+const nextRange = (): number => {
+  udpStart = udpStart >= 55000 ? 40000 : udpStart + 5000;
+  return udpStart;
+};
+
+let apiCalls = 0;
+
+async function measure(how: "lab" | "api", t: Topology, file: string, topologyFile: string): Promise<Sample> {
+  const server = await startServer(nextRange());
+  try {
+    await settle();
+    const before = memory(server.pid).rss;
+    let deployMs: number;
+    let destroyMs: number;
+    let after: number;
+    if (how === "lab") {
+      deployMs = await cli(["lab", "deploy", file, "--server", server.url]);
+      await settle();
+      after = memory(server.pid).rss;
+      destroyMs = await cli(["lab", "destroy", t.name, "--server", server.url]);
+    } else {
+      const made = await deployByApi(server.url, topologyFile);
+      deployMs = made.ms;
+      apiCalls = made.calls;
+      await settle();
+      after = memory(server.pid).rss;
+      const t1 = performance.now();
+      const deleted = await fetch(`${server.url}/v2/projects/${made.projectId}`, { method: "DELETE" });
+      destroyMs = performance.now() - t1;
+      if (!deleted.ok) throw new Error(`DELETE project: ${deleted.status}`);
+    }
+    await settle();
+    const m = memory(server.pid);
+    return { deployMs, destroyMs, before, deployed: after, destroyed: m.rss, peak: m.hwm };
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const ms = (x: number): string => (x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(1));
+const mib = (x: number): string => x.toFixed(0);
+const all = (xs: readonly number[], f: (x: number) => string): string => `${f(median(xs))} [${xs.map(f).join(", ")}]`;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "netemu-bench-labfiles-"));
+  const timing: string[] = ["| nodes (switches + hubs) | links (impaired) | API calls | lab deploy ms | API deploy ms | lab / API (medians) | lab / API (each round, median) | lab destroy ms | API DELETE ms | CLI start ms |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
+  const memoryRows: string[] = ["| nodes | how | RSS before MiB | after deploy | after destroy | peak (VmHWM) |", "| --- | --- | --- | --- | --- | --- |"];
+  try {
+    for (const size of SIZES) {
+      const t = topology(size);
+      const file = join(dir, `${t.name}.yml`);
+      writeFileSync(file, labFile(t));
+      const topologyFile = join(dir, `${t.name}.json`);
+      writeFileSync(topologyFile, JSON.stringify({ ...t, ports: PORTS }));
+      const samples: Record<"lab" | "api", Sample[]> = { lab: [], api: [] };
+      const starts: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternating which goes first: a busy moment of the shared machine hits both alike.
+        for (const how of round % 2 === 0 ? (["lab", "api"] as const) : (["api", "lab"] as const)) {
+          if (ONLY !== "" && how !== ONLY) continue;
+          const s = await measure(how, t, file, topologyFile);
+          samples[how].push(s);
+          process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: deploy ${ms(s.deployMs)} ms, destroy ${ms(s.destroyMs)} ms, RSS ${mib(s.before)} -> ${mib(s.deployed)} -> ${mib(s.destroyed)} MiB (peak ${mib(s.peak)})\n`);
+        }
+        starts.push(await cli(["lab", "--help"]).catch(() => NaN));
+      }
+      const switches = t.nodes.filter((n) => n.kind === "ethernet_switch").length;
+      const impaired = t.links.filter((l) => l.filters !== undefined || l.aToB !== undefined).length;
+      const lab = samples.lab;
+      const api = samples.api;
+      timing.push(
+        `| ${size.toLocaleString("en-US")} (${switches} + ${size - switches}) | ${t.links.length} (${impaired}) | ${apiCalls} | ${all(lab.map((s) => s.deployMs), ms)} | ${all(api.map((s) => s.deployMs), ms)} | ${(median(lab.map((s) => s.deployMs)) / median(api.map((s) => s.deployMs))).toFixed(2)} | ${all(lab.map((s, i) => s.deployMs / (api[i]?.deployMs ?? NaN)), (x) => x.toFixed(2))} | ${all(lab.map((s) => s.destroyMs), ms)} | ${all(api.map((s) => s.destroyMs), ms)} | ${ms(median(starts))} |`,
+      );
+      for (const [how, xs] of [["lab", lab], ["API", api]] as const) {
+        memoryRows.push(`| ${size.toLocaleString("en-US")} | ${how} | ${mib(median(xs.map((s) => s.before)))} | ${mib(median(xs.map((s) => s.deployed)))} | ${mib(median(xs.map((s) => s.destroyed)))} | ${mib(median(xs.map((s) => s.peak)))} |`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.stdout.write(`\n${ROUNDS} rounds; median [each round]\n\n${timing.join("\n")}\n\nServer memory, median of the rounds\n\n${memoryRows.join("\n")}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -51,6 +51,16 @@ export class World {
   static async create(options: NetemuOptions = {}): Promise<World> {
     // /v3/compute served without credentials, as auth is off here (ADR 0066).
     const s = await startTestServer({ ...options, settings: { v3: { gns3Version: "3.0.6", noAuth: true }, ...(options as { settings?: object }).settings } });
+    // A world whose setup fails closes its server: one left listening keeps mocha from ever exiting.
+    try {
+      return await World.populate(s);
+    } catch (error) {
+      await s.close();
+      throw error;
+    }
+  }
+
+  private static async populate(s: TestServer): Promise<World> {
     const must = async (method: string, path: string, body: unknown, status: number): Promise<any> => {
       const r = await s.request(method, path, body);
       if (r.status !== status) throw new Error(`world setup: ${method} ${path} gave ${r.status} ${r.text}`);

@@ -1,16 +1,21 @@
 import { expect } from "chai";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { freeTcpPort } from "../support/free-tcp-port.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireTool } from "../support/vpcs.js";
+import { gns3PeerPrefix, requireGns3Peer } from "../support/gns3-peer.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CLI = join(ROOT, "dist", "cli.js");
 const BLOCK_MS = 90_000;
+/** The VPCS netemu runs for VPCS nodes (0.8.3; Debian's vpcs 0.5b2 on PATH is refused), as .ci/run installs it. */
+const PEER_VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
+/** `needs VPCS 0.8.3`: a block whose VPCS nodes netemu runs (the GNS3 peer's VPCS), not Debian's vpcs on PATH. */
+const PEER_VPCS_TOOL = "VPCS 0.8.3";
 
 /**
  * What the HTML comment just above a block says: `<!-- readme-test: skip, REASON -->` (never run),
@@ -30,6 +35,7 @@ function directiveOf(comment: string | undefined, line: number): Directive {
   if (m === null) return { kind: "run" };
   const [word, ...rest] = (m[1] as string).split(",").map((s) => s.trim());
   if (word === "skip" && rest.join(",").length > 0) return { kind: "skip", reason: rest.join(", ") };
+  if (word === `needs ${PEER_VPCS_TOOL}`) return { kind: "needs", tool: PEER_VPCS_TOOL };
   const needs = /^needs (\S+)$/.exec(word ?? "");
   if (needs !== null) return { kind: "needs", tool: needs[1] as string };
   if (word === "runs") return { kind: "run" };
@@ -82,6 +88,8 @@ function shims(dir: string): string {
 async function startNetemu(port: number, configDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", configDir, "--log-level", "warn"], {
     stdio: "ignore",
+    // netemu runs `vpcs` from PATH unless told: Debian's 0.5b2 there is refused, the GNS3 peer's 0.8.3 is not.
+    env: existsSync(PEER_VPCS) ? { ...process.env, NETEMU_VPCS_PATH: PEER_VPCS } : process.env,
   });
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -144,7 +152,10 @@ describe("the README's shell blocks", function () {
     it(`run as written: line ${block.line}, ${firstLine.slice(0, 60)}`, async function () {
       this.timeout(BLOCK_MS + 30_000);
       const d = block.directive;
-      if (d.kind === "needs") requireTool(this, d.tool, d.tool);
+      if (d.kind === "needs") {
+        if (d.tool === PEER_VPCS_TOOL) requireGns3Peer(this);
+        else requireTool(this, d.tool, d.tool);
+      }
       const dir = mkdtempSync(join(tmpdir(), "netemu-readme-"));
       const port = await freeTcpPort();
       // A block that starts its own server gets none from the test: both would want the port.
@@ -156,6 +167,10 @@ describe("the README's shell blocks", function () {
         const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${shims(dir)}:${process.env["PATH"] ?? ""}`, NETEMU_CONFIG_DIR: join(dir, "config"), NETEMU_LOG_LEVEL: "warn" };
         // `npm start` serves on 3080 unless told: the same replacement, through netemu's environment.
         env["NETEMU_PORT"] = String(port);
+        // `netemu lab` talks to 127.0.0.1:3080 unless told: the test's server instead.
+        env["NETEMU_SERVER"] = `http://127.0.0.1:${port}`;
+        // The lab files the README names (labs/vpcs.yml), where the block runs.
+        cpSync(join(ROOT, "labs"), join(dir, "labs"), { recursive: true });
         const { code, output } = await runBlock(text, dir, env);
         expect(code, output).to.equal(0);
         expect(output, "no GNS3 error answer").not.to.match(/"status": [45]\d\d/);

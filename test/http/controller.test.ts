@@ -115,6 +115,21 @@ describe("HTTP: controller projects, nodes and links", () => {
       expect(r.json.ports).to.have.length(1);
     });
 
+    it("hands a VPCS's startup script in properties to the compute, which keeps it as the node's startup.vpc", async () => {
+      const r = await s.request("POST", `/v2/projects/${projectId}/nodes`, {
+        name: "PC1", node_type: "vpcs", compute_id: "local",
+        properties: { startup_script: "ip 10.0.0.1/24 10.0.0.254\n" },
+      });
+      expect(r.status).to.equal(201);
+      expect(readFileSync(`${r.json.node_directory as string}/startup.vpc`, "utf8")).to.equal("ip 10.0.0.1/24 10.0.0.254\n");
+    });
+
+    it("refuses a VPCS's startup script that is not a string", async () => {
+      const r = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "PC1", node_type: "vpcs", compute_id: "local", properties: { startup_script: 5 } });
+      expect(r.status).to.equal(400);
+      expect(r.json.message).to.include("5 is not of type 'string'");
+    });
+
     it("refuses other node types, other computes and bad bodies", async () => {
       const qemu = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "R1", node_type: "qemu", compute_id: "local" });
       expect(qemu.json).to.deep.equal({ message: "Node type qemu is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs nodes only", status: 409 });

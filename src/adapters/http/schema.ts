@@ -242,6 +242,25 @@ export function jsonAnyOf<Bs extends readonly [t.Mixed, t.Mixed, ...t.Mixed[]]>(
 }
 
 /**
+ * `codec`'s check, answering the value as it came: for a part whose keys belong to different readers
+ * (a node's `properties`, checked here for a switch's or hub's ports and read again by the node's type),
+ * where a branch's decoded value would drop a key another reader needs (a VPCS's `startup_script`).
+ */
+export function checkedAsGiven<C extends t.Mixed>(codec: C): C {
+  const kept = new t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown>(
+    codec.name,
+    codec.is,
+    (u, c) => {
+      const r = codec.validate(u, c);
+      return r._tag === "Right" ? t.success(u as t.TypeOf<C>) : r;
+    },
+    codec.encode,
+  ) as unknown as C;
+  const shape = SHAPES.get(codec);
+  return shape === undefined ? kept : shaped(kept, shape);
+}
+
+/**
  * A JSON object a client owns (GNS3 keeps it as given, e.g. a link's `link_style`): the properties
  * named here are checked when present, any other key is kept as it came.
  */

@@ -114,7 +114,9 @@ function converge(lab: Lab, current: CurrentLab): LabOperation[] {
   for (const node of lab.nodes) {
     const old = have.get(node.name);
     if (old === undefined) created.push(node);
-    else if (old.kind !== node.kind) remade.add(node.name);
+    // A PC's address and lines live in its startup script, which VPCS reads as it starts and GNS3's node
+    // PUT does not take (its compute refuses startup_script on an update): a changed PC is made again.
+    else if (old.kind !== node.kind || (node.kind === "vpcs" && !sameValue(settingsOf(node), settingsOf(old)))) remade.add(node.name);
     else {
       const moved = (node.x !== undefined && node.x !== old.x) || (node.y !== undefined && node.y !== old.y);
       if (!sameValue(settingsOf(node), settingsOf(old)) || moved) updated.push(node);

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
+import { checkedAsGiven, jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
 import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
@@ -30,9 +30,10 @@ export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_s
 
 /**
  * A node's `properties` in a body: a switch's or a hub's (GNS3's node schema leaves them free; its
- * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts).
+ * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts), so the
+ * properties go on as given: a branch's decoded value would drop a VPCS's `startup_script`.
  */
-export const NodeProperties = jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]);
+export const NodeProperties = checkedAsGiven(jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]));
 
 /**
  * A link's drawing style, as the GUI and the web UI send it (GNS3 3.x's LinkStyle): kept as given,

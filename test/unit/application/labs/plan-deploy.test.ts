@@ -100,6 +100,15 @@ describe("lab deploy plan (ADR 0084)", () => {
     expect(plan(want, running(lab(...BASE)))).to.deep.equal(["deleteLink l1", "deleteNode hub1", "createNode hub1 at -75,-200", "createLink hub1:0-sw1:0", "startNodes"]);
   });
 
+  it("re-makes a PC whose address or script changed, with its links (VPCS reads its script as it starts; GNS3's node PUT takes no script), and only moves a PC placed elsewhere", () => {
+    const pcs = (pc1: string) => lab("name: lab", "nodes:", "  sw1: {kind: ethernet_switch}", `  pc1: {kind: vpcs, ${pc1}}`, "links:", "  - endpoints: [pc1:e0, sw1:e0]");
+    const have = labOfRunning(pcs("address: 10.0.0.1/24"));
+    expect(plan(pcs("address: 10.0.0.1/24"), running(have))).to.deep.equal([]);
+    expect(plan(pcs("address: 10.0.0.9/24"), running(have))).to.deep.equal(["deleteLink l0", "deleteNode pc1", "createNode pc1 at -225,-200", "createLink pc1:0-sw1:0", "startNodes"]);
+    expect(plan(pcs("address: 10.0.0.1/24, startup_script: \"set mtu 1400\""), running(have))).to.deep.equal(["deleteLink l0", "deleteNode pc1", "createNode pc1 at -225,-200", "createLink pc1:0-sw1:0", "startNodes"]);
+    expect(plan(pcs("address: 10.0.0.1/24, x: 5, y: 5"), running(have))).to.deep.equal(["updateNode pc1"]);
+  });
+
   it("moves a node the lab places elsewhere, and leaves where the lab does not say", () => {
     const have = labOfRunning(lab(...BASE));
     expect(plan(lab(...BASE), running(have))).to.deep.equal([]);

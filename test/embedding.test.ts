@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { createNetemu, InMemoryProjectRepository, type Project } from "../src/index.js";
+import { freeUdpPort } from "./support/udp-peer.js";
 
 /** The README's embedding example, run as written (with a scratch config dir and a free UDP range). */
 describe("embedding netemu as a library", () => {
@@ -12,7 +13,9 @@ describe("embedding netemu as a library", () => {
     expect(readme).to.include("const sw = await uc.createSwitch.execute({ projectId: project.right.projectId, name: \"SW1\" });");
 
     const configDir = mkdtempSync(join(tmpdir(), "netemu-embed-"));
-    const start = 41000 + (process.pid % 100) * 10;
+    // A port the OS handed out a moment ago, not a fixed one: other test processes on the host bind
+    // UDP ranges from 40000 up, and a port of theirs made addNio refuse with port-in-use.
+    const start = await freeUdpPort();
     const netemu = createNetemu({ logLevel: "silent", settings: { configDir, udpPortRange: { start, end: start + 9 } } });
     const uc = netemu.useCases;
     try {
@@ -22,7 +25,7 @@ describe("embedding netemu as a library", () => {
       if (E.isLeft(sw)) throw new Error(sw.left._tag);
       const port = { projectId: project.right.projectId, nodeId: sw.right.nodeId, adapterNumber: 0, portNumber: 0 };
       const nio = await uc.addNio.execute({ port, nio: { type: "nio_udp", lport: start, rhost: "127.0.0.1", rport: start + 1, filters: { delay: [20, 0] } } });
-      expect(E.isRight(nio)).to.equal(true);
+      expect(E.isRight(nio), E.isLeft(nio) ? JSON.stringify(nio.left) : "").to.equal(true);
 
       const { url } = await netemu.listen(0, "127.0.0.1");
       const view = await fetch(`${url}/v2/compute/projects/${project.right.projectId}/ethernet_switch/nodes/${sw.right.nodeId}`);

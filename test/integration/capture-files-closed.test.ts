@@ -121,7 +121,8 @@ describe("a worker data plane closed while a capture starts (real workers, socke
       await wiredSwitch(dp, createEthernetSwitch({ nodeId, projectId: PROJECT, name: "SW1", console: null, consoleType: "none", portsMapping: defaultPortsMapping() }), opened);
       const starting = dp.start(nodeId, 0, join(dir, "closing.pcap"));
       await dp.close();
-      expect(E.isRight(await starting), "the start was answered, in its turn before the close").to.equal(true);
+      const started = await starting;
+      expect(E.isRight(started), `the start was answered, in its turn before the close: ${JSON.stringify(started)}`).to.equal(true);
       expect(await openPcapFiles(dir)).to.deep.equal([]);
     } finally {
       await dp.close();

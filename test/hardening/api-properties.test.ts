@@ -300,6 +300,12 @@ const ROUTES: readonly RouteCase[] = [
   },
   { method: "GET", template: "/v2/projects", ok: 200, after: "none" },
   { method: "GET", template: "/v2/projects/{project_id}", ok: 200, after: "none" },
+  // GNS3 2.2's load of a .gns3 file by path (ADR 0085), given the world's own project's file. The world's
+  // server keeps its projects in memory only (no persistProjects), so every load is refused (409 or 400):
+  // what is checked here is that a refusal changes nothing and every answer is a JSON 4xx.
+  { method: "POST", template: "/v2/projects/load", ok: 201, after: "reset", body: (w) => ({ path: w.CP_FILE }) },
+  // The .gns3 files left out at start (ADR 0085): the world's server left none out.
+  { method: "GET", template: "/v2/netemu/projects/skipped", ok: 200, after: "none" },
   { method: "DELETE", template: "/v2/projects/{project_id}", ok: 204, after: "reset" },
   { method: "POST", template: "/v2/projects/{project_id}/open", ok: 201, after: "reset" },
   { method: "POST", template: "/v2/projects/{project_id}/close", ok: 204, after: "reset" },

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { startTestServer, type TestServer } from "./http-harness.js";
 import type { NetemuOptions } from "../../src/adapters/composition-root.js";
 import { computeProjectRepository, freeUdpPorts, rawHttp, switchRepository, udpPool } from "./hardening-kit.js";
@@ -43,6 +44,8 @@ export class World {
     /** A VPCS (never started: Debian's VPCS is refused) with a UDP NIO on its one port. */
     readonly PC: string,
     readonly pcNioLport: number,
+    /** The controller project's .gns3 file, as POST /v2/projects/load is given it. */
+    readonly CP_FILE: string,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -95,7 +98,7 @@ export class World {
     const [spareLport] = await freeUdpPorts(1, spareFrom);
     spareFrom = spareLport! + 1 > 39000 ? 33000 : spareLport! + 1;
     const CP = randomUUID();
-    await must("POST", "/v2/projects", { name: "fuzz-controller", project_id: CP }, 201);
+    const cp = await must("POST", "/v2/projects", { name: "fuzz-controller", project_id: CP }, 201);
     const N1 = randomUUID();
     const N2 = randomUUID();
     for (const [id, name] of [
@@ -116,7 +119,7 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport);
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string));
   }
 
   get url(): string {

@@ -131,24 +131,18 @@ export function parseNio(raw: unknown, field = ""): E.Either<NioProblem, Nio> {
   if (E.isLeft(rport)) return rport;
   const rportValue = readInteger(rport.right, fieldOf(field, "rport"), UDP_PORT_MIN, UDP_PORT_MAX);
   if (E.isLeft(rportValue)) return rportValue;
-  const suspendRaw = own(o, "suspend");
-  const suspend = suspendRaw === undefined ? E.right(false) : readBoolean(suspendRaw, fieldOf(field, "suspend"));
-  if (E.isLeft(suspend)) return suspend;
-  const filters = optionalFilters(own(o, "filters"), fieldOf(field, "filters"));
-  if (E.isLeft(filters)) return filters;
-  const filtersIn = optionalFilters(own(o, "filtersIn"), fieldOf(field, "filters_in"));
-  if (E.isLeft(filtersIn)) return filtersIn;
-  const filtersOut = optionalFilters(own(o, "filtersOut"), fieldOf(field, "filters_out"));
-  if (E.isLeft(filtersOut)) return filtersOut;
+  const filtering = parseFiltering(o, field);
+  if (E.isLeft(filtering)) return filtering;
+  const f = filtering.right;
   return E.right(
     Object.freeze({
       type: "nio_udp",
       lport: lportValue.right,
       rhost: rhostValue.right,
       rport: rportValue.right,
-      filters: filters.right,
-      ...directional({ filtersIn: filtersIn.right, filtersOut: filtersOut.right }),
-      suspend: suspend.right,
+      filters: f.filters,
+      ...directional(f),
+      suspend: f.suspend,
     }),
   );
 }
@@ -171,7 +165,7 @@ function parseDeviceNio(o: Readonly<Record<string, unknown>>, type: "nio_tap" | 
   return E.right(Object.freeze({ ...nio, filters: f.filters, ...directional(f), suspend: f.suspend }) as TapNio | EthernetNio);
 }
 
-/** `suspend`, `filters`, `filtersIn` and `filtersOut` of a frame NIO, each optional. */
+/** `suspend`, `filters`, `filtersIn` and `filtersOut` of any frame NIO (UDP, TAP or Ethernet), each optional. */
 function parseFiltering(o: Readonly<Record<string, unknown>>, field: string): E.Either<NioProblem, NioFilters & { readonly suspend: boolean }> {
   const suspendRaw = own(o, "suspend");
   const suspend = suspendRaw === undefined ? E.right(false) : readBoolean(suspendRaw, fieldOf(field, "suspend"));

@@ -159,8 +159,3 @@ function portsChanged(want: LabNode, have: LabNode): boolean {
   const ports = (n: LabNode): unknown => ("ports" in n ? n.ports : "interfaces" in n ? n.interfaces : undefined);
   return !sameValue(ports(want), ports(have));
 }
-
-/** The link ids of a project's links in the order labOfProject reads them. */
-function linkIdsOf(links: readonly DeployedLink[]): string[] {
-  return links.map((l) => l.linkId);
-}

@@ -1,6 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type FilterSettings, filterSettingsEqual } from "../../domain/filters/filter-settings.js";
-import type { DeployedLink } from "./gns3-nodes.js";
 import type { Lab, LabLink, LabLinkEnd, LabNode, LabNodeSettings } from "./lab.js";
 
 /**

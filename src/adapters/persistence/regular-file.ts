@@ -25,6 +25,17 @@ export type UnreadFile =
  * the host other than a missing file are thrown.
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<{ readonly text: string; readonly bytes: Buffer } | { readonly unread: UnreadFile }> {
+  // A file swapped by an atomic rename between the look and the open (netemu's own project writer does
+  // that) is whole again at once: looked at anew, a few times, before it is called replaced.
+  for (let attempt = 1; ; attempt++) {
+    const read = await readOnce(file, maxBytes);
+    if (!("unread" in read) || read.unread._tag !== "replaced" || attempt === REPLACED_ATTEMPTS) return read;
+  }
+}
+
+const REPLACED_ATTEMPTS = 3;
+
+async function readOnce(file: string, maxBytes: number): Promise<{ readonly text: string; readonly bytes: Buffer } | { readonly unread: UnreadFile }> {
   let info: Stats;
   try {
     info = await lstat(file);

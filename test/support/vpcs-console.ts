@@ -1,8 +1,10 @@
 import { connect, type Socket } from "node:net";
 import type { PingResult } from "./vpcs.js";
 
-/** VPCS 0.8.3, as GNS3 2.2 runs it (`../shared/gns3-peer`); Debian's 0.5b2 cannot stay in the foreground. */
+/** VPCS 0.8.3, as GNS3 2.2 runs it (`../shared/gns3-peer`). */
 export const GNS3_PEER_VPCS = "/opt/gns3-peer/bin/vpcs";
+/** Debian's VPCS 0.5b2: no -F, it daemonizes (ADR 0088). */
+export const DEBIAN_VPCS = "/usr/bin/vpcs";
 
 /**
  * A VPCS telnet console, as a GUI user types into it: a line sent, its output read until the prompt.

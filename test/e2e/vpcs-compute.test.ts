@@ -104,6 +104,47 @@ describe(`end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     });
   }
 
+  it("serves VPCS on /v3/compute as GNS3 3.0.6's compute does: created, started, pinging through a switch, stopped, deleted", async () => {
+    await s.close();
+    s = await startTestServer({ settings: { vpcsPath: vpcs.path, v3: { gns3Version: "3.0.6", noAuth: true } } });
+    const v3 = `/v3/compute/projects/${projectId}`;
+    expect((await s.request("POST", "/v3/compute/projects", { name: "vpcs3", project_id: projectId })).status).to.equal(201);
+    expect((await s.request("GET", "/v3/compute/capabilities")).json.node_types).to.include("vpcs");
+    const sw = (await s.request("POST", `${v3}/ethernet_switch/nodes`, { name: "SW1", builtin: true, console_type: "none" })).json.node_id;
+    const pcs = [];
+    for (const name of ["PC1", "PC2"]) {
+      // What a 3.x controller sends for a node from the built-in VPCS template.
+      const r = await s.request("POST", `${v3}/vpcs/nodes`, { name, usage: "", console_type: "telnet", startup_script: null, builtin: true });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.json).to.include({ name, status: "stopped", usage: "", startup_script: null, console_type: "telnet" });
+      pcs.push(r.json);
+    }
+    for (const [i, pc] of pcs.entries()) {
+      const port = async () => (await s.request("POST", `${v3}/ports/udp`, {})).json.udp_port;
+      const [a, b] = [await port(), await port()];
+      const toSwitch = await s.request("POST", `${v3}/vpcs/nodes/${pc.node_id}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: a, rhost: "127.0.0.1", rport: b, filters: {}, suspend: false });
+      expect(toSwitch.status, toSwitch.text).to.equal(201);
+      const toVpcs = await s.request("POST", `${v3}/ethernet_switch/nodes/${sw}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport: b, rhost: "127.0.0.1", rport: a, filters: {}, suspend: false });
+      expect(toVpcs.status, toVpcs.text).to.equal(201);
+    }
+    for (const pc of pcs) expect((await s.request("POST", `${v3}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[0].node_id}`)).json).to.include({ status: "started", usage: "" });
+    const [c1, c2] = [await VpcsConsole.open(pcs[0].console), await VpcsConsole.open(pcs[1].console)];
+    consoles.push(c1, c2);
+    await c1.command("ip 10.0.3.1/24");
+    await c2.command("ip 10.0.3.2/24");
+    const ping = await c1.ping("10.0.3.2", 3);
+    expect(ping.replies, ping.output).to.be.at.least(2);
+    const pid = processes().pidOf(pcs[0].node_id) as number;
+    expect((await s.request("POST", `${v3}/vpcs/nodes/${pcs[0].node_id}/stop`, {})).status).to.equal(204);
+    await until("its process to be gone", () => !alive(pid), 5000);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[0].node_id}`)).json.status).to.equal("stopped");
+    const other = processes().pidOf(pcs[1].node_id) as number;
+    expect((await s.request("DELETE", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(204);
+    await until("the deleted node's process to be gone", () => !alive(other), 5000);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(404);
+  });
+
   it("ends the process on stop, and a process that dies on its own makes its node stopped with a log.error, never hung", async () => {
     const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1" })).json;
     expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);

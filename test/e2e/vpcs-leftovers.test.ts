@@ -63,13 +63,14 @@ for (const [version, vpcsPath] of [["0.8.3", GNS3_PEER_VPCS], ["0.5b2", DEBIAN_V
       const decoyDir = mkdtempSync(join(tmpdir(), "netemu-decoy-"));
       const decoy = spawn(vpcsPath, ["-p", "9911", "-m", "7", "-i", "1", ...(version === "0.8.3" ? ["-F"] : []), "-s", "39911", "-c", "39912"], { cwd: decoyDir, stdio: "ignore", detached: true });
       const decoyPid = decoy.pid as number;
+      let pids: number[] = [];
       try {
         const child = spawn(process.execPath, ["--input-type=module", "-e", serverScript(configDir, vpcsPath)], { stdio: ["ignore", "pipe", "inherit"] });
         const line = await new Promise<string>((resolve, reject) => {
           child.stdout.once("data", (d: Buffer) => resolve(d.toString()));
           child.once("exit", (code) => reject(new Error(`the server exited with ${String(code)}`)));
         });
-        const pids = JSON.parse(line) as number[];
+        pids = JSON.parse(line) as number[];
         expect(pids.length, "VPCS and what it forked").to.be.at.least(2);
         child.kill("SIGKILL");
         await new Promise((r) => child.once("exit", r));
@@ -87,7 +88,8 @@ for (const [version, vpcsPath] of [["0.8.3", GNS3_PEER_VPCS], ["0.5b2", DEBIAN_V
         // 0.5b2 daemonizes: the decoy's daemon is not its launcher; the decoy's directory finds them.
         expect(runningIn(vpcsPath, decoyDir).length, "the decoy still runs").to.be.at.least(1);
       } finally {
-        for (const pid of [...runningIn(vpcsPath, decoyDir), decoyPid].filter(alive)) process.kill(pid, "SIGKILL");
+        // Nothing of this test outlives it, whether it passed or not.
+        for (const pid of [...runningIn(vpcsPath, decoyDir), decoyPid, ...pids].filter(alive)) process.kill(pid, "SIGKILL");
         rmSync(configDir, { recursive: true, force: true });
         rmSync(decoyDir, { recursive: true, force: true });
       }

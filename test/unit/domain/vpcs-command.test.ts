@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import { parseVpcsVersion, vpcsCommand } from "../../../src/domain/switching/vpcs-command.js";
-import { renamedScript } from "../../../src/application/use-cases/compute/vpcs-nodes.js";
+import { renamedScript } from "../../../src/application/use-cases/compute/update-vpcs.js";
 
 const version = (text: string) => parseVpcsVersion(`\nWelcome to Virtual PC Simulator, version ${text}\nDedicated to Daling.\n`);
 

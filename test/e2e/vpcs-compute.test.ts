@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -16,6 +17,20 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The live processes of `exe` working in `cwd` (a node's directory). */
+function runningIn(exe: string, cwd: string): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/exe`) === exe && readlinkSync(`/proc/${pid}/cwd`) === cwd && alive(pid);
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -143,6 +158,24 @@ describe(`end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     expect((await s.request("DELETE", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(204);
     await until("the deleted node's process to be gone", () => !alive(other), 5000);
     expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(404);
+  });
+
+  it("refuses a start whose console port another program holds (409 with what VPCS said), the node stopped and nothing of it left", async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, "0.0.0.0", r));
+    try {
+      const taken = (holder.address() as { port: number }).port;
+      const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1", console: taken })).json;
+      expect(pc.console).to.equal(taken);
+      const r = await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {});
+      expect(r.status, r.text).to.equal(409);
+      expect(r.json.message).to.match(new RegExp(`^Could not start PC1 with ${vpcs.path}: `)).and.match(/Address already in use/);
+      expect((await s.request("GET", `${base()}/vpcs/nodes/${pc.node_id}`)).json.status).to.equal("stopped");
+      expect(processes().pidOf(pc.node_id)).to.equal(undefined);
+      expect(runningIn(vpcs.path, pc.node_directory)).to.deep.equal([]);
+    } finally {
+      holder.close();
+    }
   });
 
   it("ends the process on stop, and a process that dies on its own makes its node stopped with a log.error, never hung", async () => {

@@ -68,6 +68,22 @@ function tail(path: string): string {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The processes running `exe` in `cwd` (its links resolved as /proc shows them). */
+function processesIn(exe: string, cwd: string): readonly number[] {
+  try {
+    return processesOf(exe, realpathSync(cwd), 0).all;
+  } catch {
+    return [];
+  }
+}
+
+/** SIGKILL to each still known, and wait (up to the stop grace) until none runs: a refusal leaves nothing. */
+async function endAll(processes: readonly KnownProcess[]): Promise<void> {
+  for (const p of processes) signalKnown(p, "SIGKILL");
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (processes.some(stillRuns) && Date.now() < deadline) await sleep(20);
+}
+
 function known(pids: readonly number[]): KnownProcess[] {
   return pids.map(knownProcess).filter((p): p is KnownProcess => p !== undefined);
 }
@@ -181,7 +197,11 @@ export class ChildHostProcesses implements HostProcesses {
     await Promise.race([exited, sleep(START_SETTLE_MS)]);
     const processes = [...(self === undefined ? [] : [self]), ...known(childrenOf(pid))];
     if (status !== undefined) {
-      for (const p of processes) signalKnown(p, "SIGKILL");
+      // What it forked before it died (0.8.3's console pty child, a session of its own) is no longer its
+      // child: found as that program in the node's directory.
+      const exe = self?.exe ?? programFile(spec.program);
+      const left = exe === undefined ? [] : known(processesIn(exe, spec.cwd));
+      await endAll([...processes, ...left]);
       const how = status.signal === null ? `exit code ${String(status.code)}` : `signal ${status.signal}`;
       return E.left(`it ended at once (${how}): ${tail(spec.logFile).trim()}`);
     }
@@ -242,7 +262,7 @@ export class ChildHostProcesses implements HostProcesses {
     }
     const instance = found.boundPort[0];
     if (instance === undefined) {
-      for (const p of known(found.all)) signalKnown(p, "SIGKILL");
+      await endAll(known(found.all));
       return E.left(`no process of it bound UDP port ${udpPort} within ${DAEMON_FIND_MS} ms (the port taken, or its console port: VPCS 0.5b2 then exits 0 or runs without it): ${tail(spec.logFile).trim()}`);
     }
     const parent = parentOf(instance);

@@ -37,7 +37,8 @@ export type { NodeAction } from "./application/use-cases/controller/control-node
 export type { CreateLinkInput, LinkEndRequest } from "./application/use-cases/controller/create-link.js";
 export type { UpdateLinkInput } from "./application/use-cases/controller/update-link.js";
 // Host nodes (ADR 0081): the VPCS use cases' inputs and refusals, and what runs their processes.
-export type { CreateVpcsInput, UpdateVpcsInput, CreateVpcsError, UpdateVpcsError } from "./application/use-cases/compute/vpcs-nodes.js";
+export type { CreateVpcsInput, CreateVpcsError } from "./application/use-cases/compute/create-vpcs.js";
+export type { UpdateVpcsInput, UpdateVpcsError } from "./application/use-cases/compute/update-vpcs.js";
 export type { HostStartError } from "./application/use-cases/compute/host-runtime.js";
 export type { HostProcesses, ProcessSpec, ProcessExit, ConsolePortPool } from "./application/ports/host-processes.js";
 export type {

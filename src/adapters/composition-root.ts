@@ -268,7 +268,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.UdpPortPool, new DgramUdpPortPool(settings.udpPortRange.start, settings.udpPortRange.end, transport.bindHost.includes(":") ? "0.0.0.0" : transport.bindHost));
   value(TOKENS.CaptureSink, o.captureSink ?? new PcapFileSink());
   // Host nodes' processes and their consoles (ADR 0081); one runtime holds what each running host holds.
-  const hostProcesses = o.hostProcesses ?? new ChildHostProcesses(logger);
+  const childProcesses = o.hostProcesses === undefined ? new ChildHostProcesses(logger, join(settings.configDir, "host-processes")) : undefined;
+  // What a netemu killed with -9 left running (its VPCS, by its record) ends at this start; starts wait for it (ADR 0088).
+  const processesEnded = childProcesses?.endLeftovers().catch((err: unknown) => {
+    logger.error("host processes left behind could not be ended", { reason: err instanceof Error ? err.message : String(err) });
+    return [];
+  });
+  const hostProcesses = o.hostProcesses ?? (childProcesses as ChildHostProcesses);
   value(TOKENS.HostProcesses, hostProcesses);
   value(TOKENS.ConsolePortPool, new TcpConsolePortPool(DEFAULT_CONSOLE_PORTS));
   c.registerSingleton(HostRuntime);
@@ -308,7 +314,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     stopCore: () => c.resolve(StopCore).execute(),
     filterPrograms: programs,
     impairments: impairmentFiles,
-    namespaceHosts: { close: async () => void (await leftoversRemoved, await namespaceHosts.close()) },
+    namespaceHosts: { close: async () => void (await leftoversRemoved, await processesEnded, await namespaceHosts.close()) },
     projectFiles,
     projectsPath: settings.projectsPath,
     projectsLock,

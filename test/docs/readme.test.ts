@@ -12,7 +12,7 @@ import { gns3PeerPrefix, requireGns3Peer } from "../support/gns3-peer.js";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CLI = join(ROOT, "dist", "cli.js");
 const BLOCK_MS = 90_000;
-/** The VPCS netemu runs for VPCS nodes (0.8.3; Debian's vpcs 0.5b2 on PATH is refused), as .ci/run installs it. */
+/** The VPCS the README's lab blocks run (GNS3's 0.8.3, as .ci/run installs it; Debian's 0.5b2 on PATH runs nodes too, ADR 0088). */
 const PEER_VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
 /** `needs VPCS 0.8.3`: a block whose VPCS nodes netemu runs (the GNS3 peer's VPCS), not Debian's vpcs on PATH. */
 const PEER_VPCS_TOOL = "VPCS 0.8.3";

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNetemu, type Netemu } from "../../src/adapters/composition-root.js";
 import { Gns3Server, requireGns3Peer, waitUntil, type Gns3Reply } from "../support/gns3-peer.js";
-import { TelnetConsole } from "../support/telnet-console.js";
 import { VpcsConsole } from "../support/vpcs-console.js";
 
 /** netemu as a second compute on this machine: its own loopback address and a UDP range of its own. */
@@ -71,7 +70,7 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
   this.timeout(300_000);
   let gns3: Gns3Server | undefined;
   let compute: NetemuCompute | undefined;
-  const consoles: TelnetConsole[] = [];
+  const consoles: VpcsConsole[] = [];
   const vpcsConsoles: VpcsConsole[] = [];
 
   before(function () {
@@ -148,9 +147,9 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
     const l2 = await link(sw, 1, pc2, 0);
     ok(await g.request("POST", `/v2/projects/${p}/nodes/start`), 204, "start all", g);
 
-    const openConsole = async (nodeId: string): Promise<TelnetConsole> => {
+    const openConsole = async (nodeId: string): Promise<VpcsConsole> => {
       const n = (await g.request("GET", `/v2/projects/${p}/nodes/${nodeId}`)).json;
-      const con = await TelnetConsole.connect(n.console, n.console_host);
+      const con = await VpcsConsole.connect(n.console, n.console_host);
       consoles.push(con);
       return con;
     };

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createNetemu, type Netemu } from "../../src/adapters/composition-root.js";
+import { VpcsConsole } from "../support/vpcs-console.js";
 import { Gns3Server, requireGns3Peer, waitUntil, type Gns3Reply } from "../support/gns3-peer.js";
-import { TelnetConsole } from "../support/telnet-console.js";
 
 const CLI = join(fileURLToPath(new URL("../../../", import.meta.url)), "dist", "cli.js");
 /** One way: what the switch port sends towards PC2. VPCS waits 1 s for a reply, so both ways stay under it. */
@@ -45,7 +45,7 @@ describe("end to end: netemu's impairments in a lab a real GNS3 2.2.59 controlle
   let gns3: Gns3Server | undefined;
   let netemu: Netemu | undefined;
   let dir: string | undefined;
-  const consoles: TelnetConsole[] = [];
+  const consoles: VpcsConsole[] = [];
 
   before(function () {
     requireGns3Peer(this);
@@ -89,13 +89,13 @@ describe("end to end: netemu's impairments in a lab a real GNS3 2.2.59 controlle
     const towardsPc2 = await link(sw, 2, pc2, 0);
 
     /** Starts every node, opens both consoles and gives the PCs their addresses (VPCS forgets them when closed). */
-    let c1: TelnetConsole;
+    let c1: VpcsConsole;
     const startLab = async (): Promise<void> => {
       await Promise.all(consoles.splice(0).map((c) => c.close()));
       ok(await g.request("POST", `/v2/projects/${p}/nodes/start`), 204, "start all");
-      const open = async (id: string): Promise<TelnetConsole> => {
+      const open = async (id: string): Promise<VpcsConsole> => {
         const n = (await g.request("GET", `/v2/projects/${p}/nodes/${id}`)).json;
-        const con = await TelnetConsole.connect(n.console, n.console_host);
+        const con = await VpcsConsole.connect(n.console, n.console_host);
         consoles.push(con);
         return con;
       };

@@ -1,12 +1,12 @@
 import { expect } from "chai";
+import { VpcsConsole } from "../support/vpcs-console.js";
 import { Gns3Server, requireGns3Peer } from "../support/gns3-peer.js";
-import { TelnetConsole } from "../support/telnet-console.js";
 
 /** Proves the harness the GNS3-compatibility tests rely on: a real GNS3 2.2.59 with VPCS 0.8.3. */
 describe("the GNS3 2.2.59 peer used by the end-to-end tests", function () {
   this.timeout(120_000);
   let server: Gns3Server | undefined;
-  const consoles: TelnetConsole[] = [];
+  const consoles: VpcsConsole[] = [];
 
   before(function () {
     requireGns3Peer(this);
@@ -48,11 +48,11 @@ describe("the GNS3 2.2.59 peer used by the end-to-end tests", function () {
     const started = await gns3.request("POST", `/v2/projects/${p}/nodes/start`);
     expect(started.status, `${started.text}\n${gns3.log()}`).to.equal(204);
 
-    const openConsole = async (nodeId: string): Promise<TelnetConsole> => {
+    const openConsole = async (nodeId: string): Promise<VpcsConsole> => {
       const node = (await gns3.request("GET", `/v2/projects/${p}/nodes/${nodeId}`)).json;
       expect(node.status).to.equal("started");
       expect(node.console_type).to.equal("telnet");
-      const c = await TelnetConsole.connect(node.console, node.console_host);
+      const c = await VpcsConsole.connect(node.console, node.console_host);
       consoles.push(c);
       return c;
     };

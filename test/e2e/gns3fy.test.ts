@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve, type Served } from "../support/netemu-cli.js";
+import { DEBIAN_VPCS, GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const FLOW = join(ROOT, "test", "fixtures", "gns3fy-flow.py");
+const VPCS_FLOW = join(ROOT, "test", "fixtures", "gns3fy-vpcs-flow.py");
 /** gns3fy 0.7.2's unmodified source, kept beside the repository (shared/clients/README.md). */
 const GNS3FY_TARBALL = join(ROOT, "..", "shared", "clients", "gns3fy-0.7.2.tar.gz");
 /** Debian's Python: gns3fy runs on its python3-requests and python3-pydantic (1.10), not on a pydantic 2 elsewhere on PATH. */
@@ -70,4 +72,41 @@ describe("end to end: gns3fy 0.7.2 drives a lab on netemu's controller API", fun
     expect(flow.out, `the script's output:\n${flow.out}`).to.include("gns3fy flow: ok");
     expect(flow.status).to.equal(0);
   });
+
+  for (const [version, vpcsPath] of [["0.5b2, Debian's, the vpcs on PATH", DEBIAN_VPCS], ["0.8.3, GNS3's", GNS3_PEER_VPCS]] as const) {
+    it(`makes GNS3's hello world from the built-in VPCS template: two PCs and a switch, linked, started, pinging from their consoles, stopped, deleted (VPCS ${version})`, async function () {
+      if (!existsSync(vpcsPath)) this.skip();
+      if (server !== undefined && server.child.exitCode === null) {
+        server.child.kill("SIGTERM");
+        await server.exit;
+      }
+      server = await serve(join(dir, `config-vpcs-${version.slice(0, 5)}`), vpcsPath === DEBIAN_VPCS ? [] : ["--vpcs-path", vpcsPath]);
+      const child = spawn(PYTHON, [VPCS_FLOW, server.url], { env: { ...process.env, PYTHONPATH: join(dir, "gns3fy-0.7.2"), PYTHONDONTWRITEBYTECODE: "1" } });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const consoles: VpcsConsole[] = [];
+      try {
+        const deadline = Date.now() + 30_000;
+        while (!/^consoles: /m.test(out) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        const line = /^consoles: (.*)$/m.exec(out);
+        expect(line, `the script's output:\n${out}`).to.not.equal(null);
+        const ports = JSON.parse((line as RegExpExecArray)[1] as string) as Record<string, number>;
+        const [pc1, pc2] = [await VpcsConsole.open(ports["pc1"] as number), await VpcsConsole.open(ports["pc2"] as number)];
+        consoles.push(pc1, pc2);
+        await pc1.command("ip 10.0.7.1/24");
+        await pc2.command("ip 10.0.7.2/24");
+        const ping = await pc1.ping("10.0.7.2", 3);
+        expect(ping.replies, ping.output).to.be.at.least(2);
+      } finally {
+        for (const c of consoles) c.close();
+        child.stdin.end("done\n");
+      }
+      const status = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000))]);
+      if (status === "timeout") child.kill("SIGKILL");
+      expect(out, `the script's output:\n${out}`).to.include("gns3fy vpcs flow: ok");
+      expect(status).to.equal(0);
+    });
+  }
 });

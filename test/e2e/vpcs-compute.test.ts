@@ -1,18 +1,36 @@
 import { expect } from "chai";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
+import { DEBIAN_VPCS, GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { HostProcesses } from "../../src/application/ports/host-processes.js";
 
+/** Whether the pid runs: a zombie has ended (a daemon's is reaped by init, whenever init gets to it). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
   } catch {
     return false;
   }
+}
+
+/** The live processes of `exe` working in `cwd` (a node's directory). */
+function runningIn(exe: string, cwd: string): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/exe`) === exe && readlinkSync(`/proc/${pid}/cwd`) === cwd && alive(pid);
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -23,18 +41,25 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
   }
 }
 
-describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (real VPCS 0.8.3)", function () {
+/** GNS3's VPCS (stays in the foreground with -F) and Debian's (daemonizes: found by its UDP port, ADR 0088). */
+const PROGRAMS = [
+  { path: GNS3_PEER_VPCS, version: "0.8.3", flags: "-F -R " },
+  { path: DEBIAN_VPCS, version: "0.5b2", flags: "" },
+] as const;
+
+for (const vpcs of PROGRAMS)
+describe(`end to end: netemu's compute runs VPCS nodes as GNS3's compute does (real VPCS ${vpcs.version})`, function () {
   this.timeout(90_000);
   let s: TestServer;
   let projectId: string;
   const consoles: VpcsConsole[] = [];
 
   before(function () {
-    if (!existsSync(GNS3_PEER_VPCS)) this.skip();
+    if (!existsSync(vpcs.path)) this.skip();
   });
 
   beforeEach(async () => {
-    s = await startTestServer({ settings: { vpcsPath: GNS3_PEER_VPCS } });
+    s = await startTestServer({ settings: { vpcsPath: vpcs.path } });
     projectId = randomUUID();
     expect((await s.request("POST", "/v2/compute/projects", { name: "vpcs", project_id: projectId })).status).to.equal(201);
   });
@@ -73,7 +98,7 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     it(`starts one VPCS process per node whose frames cross a netemu switch: the two ping each other from their consoles (${workers === 0 ? "main-thread" : "worker"} data plane)`, async () => {
       if (workers > 0) {
         await s.close();
-        s = await startTestServer({ settings: { vpcsPath: GNS3_PEER_VPCS }, dataPlaneWorkers: workers });
+        s = await startTestServer({ settings: { vpcsPath: vpcs.path }, dataPlaneWorkers: workers });
         await s.request("POST", "/v2/compute/projects", { name: "vpcs", project_id: projectId });
       }
       const sw = (await s.request("POST", `${base()}/ethernet_switch/nodes`, { name: "SW1" })).json.node_id;
@@ -84,7 +109,7 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
       for (const pc of pcs) expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
       const started = (await s.request("GET", `${base()}/vpcs/nodes/${pcs[0].node_id}`)).json;
       expect(started.status).to.equal("started");
-      expect(started.command_line).to.match(new RegExp(`^${GNS3_PEER_VPCS} -p ${pcs[0].console} -m \\d+ -i 1 -F -R -s \\d+ -c \\d+ -t 127.0.0.1$`));
+      expect(started.command_line).to.match(new RegExp(`^${vpcs.path} -p ${pcs[0].console} -m \\d+ -i 1 ${vpcs.flags}-s \\d+ -c \\d+ -t 127.0.0.1$`));
       const [c1, c2] = [await VpcsConsole.open(pcs[0].console), await VpcsConsole.open(pcs[1].console)];
       consoles.push(c1, c2);
       await c1.command("ip 10.0.0.1/24");
@@ -93,6 +118,65 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
       expect(ping.replies, ping.output).to.be.at.least(2);
     });
   }
+
+  it("serves VPCS on /v3/compute as GNS3 3.0.6's compute does: created, started, pinging through a switch, stopped, deleted", async () => {
+    await s.close();
+    s = await startTestServer({ settings: { vpcsPath: vpcs.path, v3: { gns3Version: "3.0.6", noAuth: true } } });
+    const v3 = `/v3/compute/projects/${projectId}`;
+    expect((await s.request("POST", "/v3/compute/projects", { name: "vpcs3", project_id: projectId })).status).to.equal(201);
+    expect((await s.request("GET", "/v3/compute/capabilities")).json.node_types).to.include("vpcs");
+    const sw = (await s.request("POST", `${v3}/ethernet_switch/nodes`, { name: "SW1", builtin: true, console_type: "none" })).json.node_id;
+    const pcs = [];
+    for (const name of ["PC1", "PC2"]) {
+      // What a 3.x controller sends for a node from the built-in VPCS template.
+      const r = await s.request("POST", `${v3}/vpcs/nodes`, { name, usage: "", console_type: "telnet", startup_script: null, builtin: true });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.json).to.include({ name, status: "stopped", usage: "", startup_script: null, console_type: "telnet" });
+      pcs.push(r.json);
+    }
+    for (const [i, pc] of pcs.entries()) {
+      const port = async () => (await s.request("POST", `${v3}/ports/udp`, {})).json.udp_port;
+      const [a, b] = [await port(), await port()];
+      const toSwitch = await s.request("POST", `${v3}/vpcs/nodes/${pc.node_id}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: a, rhost: "127.0.0.1", rport: b, filters: {}, suspend: false });
+      expect(toSwitch.status, toSwitch.text).to.equal(201);
+      const toVpcs = await s.request("POST", `${v3}/ethernet_switch/nodes/${sw}/adapters/0/ports/${i}/nio`, { type: "nio_udp", lport: b, rhost: "127.0.0.1", rport: a, filters: {}, suspend: false });
+      expect(toVpcs.status, toVpcs.text).to.equal(201);
+    }
+    for (const pc of pcs) expect((await s.request("POST", `${v3}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[0].node_id}`)).json).to.include({ status: "started", usage: "" });
+    const [c1, c2] = [await VpcsConsole.open(pcs[0].console), await VpcsConsole.open(pcs[1].console)];
+    consoles.push(c1, c2);
+    await c1.command("ip 10.0.3.1/24");
+    await c2.command("ip 10.0.3.2/24");
+    const ping = await c1.ping("10.0.3.2", 3);
+    expect(ping.replies, ping.output).to.be.at.least(2);
+    const pid = processes().pidOf(pcs[0].node_id) as number;
+    expect((await s.request("POST", `${v3}/vpcs/nodes/${pcs[0].node_id}/stop`, {})).status).to.equal(204);
+    await until("its process to be gone", () => !alive(pid), 5000);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[0].node_id}`)).json.status).to.equal("stopped");
+    const other = processes().pidOf(pcs[1].node_id) as number;
+    expect((await s.request("DELETE", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(204);
+    await until("the deleted node's process to be gone", () => !alive(other), 5000);
+    expect((await s.request("GET", `${v3}/vpcs/nodes/${pcs[1].node_id}`)).status).to.equal(404);
+  });
+
+  it("refuses a start whose console port another program holds (409 with what VPCS said), the node stopped and nothing of it left", async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, "0.0.0.0", r));
+    try {
+      const taken = (holder.address() as { port: number }).port;
+      const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1", console: taken })).json;
+      expect(pc.console).to.equal(taken);
+      const r = await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {});
+      expect(r.status, r.text).to.equal(409);
+      expect(r.json.message).to.match(new RegExp(`^Could not start PC1 with ${vpcs.path}: `)).and.match(/Address already in use/);
+      expect((await s.request("GET", `${base()}/vpcs/nodes/${pc.node_id}`)).json.status).to.equal("stopped");
+      expect(processes().pidOf(pc.node_id)).to.equal(undefined);
+      expect(runningIn(vpcs.path, pc.node_directory)).to.deep.equal([]);
+    } finally {
+      holder.close();
+    }
+  });
 
   it("ends the process on stop, and a process that dies on its own makes its node stopped with a log.error, never hung", async () => {
     const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1" })).json;
@@ -107,7 +191,8 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     s.netemu.container.resolve<{ subscribe(l: (n: unknown) => void): () => void }>(TOKENS.Notifications).subscribe((n) => heard.push(n));
     expect((await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {})).status).to.equal(204);
     const again = processes().pidOf(pc.node_id) as number;
-    // VPCS forks its console pty into a session of its own, which ignores SIGHUP: it must not outlive it.
+    // VPCS 0.8.3 forks its console pty into a session of its own, which ignores SIGHUP: it must not outlive it.
+    // VPCS 0.5b2's daemon (the pid known) forks the instance that holds the UDP socket: it must not either.
     const forked = readFileSync(`/proc/${again}/task/${again}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
     expect(forked).to.have.length.at.least(1);
     process.kill(again, "SIGKILL");
@@ -136,14 +221,42 @@ describe("end to end: netemu's compute runs VPCS nodes as GNS3's compute does (r
     expect(pids.concat(last).filter(alive)).to.deep.equal([]);
   });
 
-  it("refuses to start with a program that is not a usable VPCS, naming the node and the setting, and stays stopped", async () => {
-    await s.close();
-    s = await startTestServer({ settings: { vpcsPath: "/usr/bin/vpcs" } });
-    await s.request("POST", "/v2/compute/projects", { name: "vpcs", project_id: projectId });
-    const pc = (await s.request("POST", `${base()}/vpcs/nodes`, { name: "PC1" })).json;
-    const r = await s.request("POST", `${base()}/vpcs/nodes/${pc.node_id}/start`, {});
-    expect(r.status).to.equal(409);
-    expect(r.json.message).to.match(/Cannot start PC1: .*0\.5b2 is too old.*--vpcs-path/);
-    expect((await s.request("GET", `${base()}/vpcs/nodes/${pc.node_id}`)).json.status).to.equal("stopped");
+});
+
+describe("end to end: netemu's compute refuses to start a VPCS with a program it cannot run", function () {
+  this.timeout(30_000);
+  let s: TestServer | undefined;
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "netemu-not-vpcs-"));
   });
+
+  afterEach(async () => {
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A program that prints `text` for `-v` and would otherwise run for a minute. */
+  function program(text: string): string {
+    const path = join(dir, "vpcs");
+    writeFileSync(path, `#!/bin/sh\n[ "$1" = -v ] && { printf '%s\\n' ${JSON.stringify(text)}; exit 0; }\nsleep 60\n`, { mode: 0o755 });
+    return path;
+  }
+
+  for (const [what, text, reason] of [
+    ["that is not a VPCS", "hello", /does not print a VPCS version/],
+    ["a VPCS older than 0.5b2", "Welcome to Virtual PC Simulator, version 0.4.2", /0\.4\.2 is too old: netemu needs 0\.5b2/],
+  ] as const) {
+    it(`refuses ${what}, naming the node and the setting, and the node stays stopped`, async () => {
+      s = await startTestServer({ settings: { vpcsPath: program(text) } });
+      const projectId = randomUUID();
+      await s.request("POST", "/v2/compute/projects", { name: "vpcs", project_id: projectId });
+      const pc = (await s.request("POST", `/v2/compute/projects/${projectId}/vpcs/nodes`, { name: "PC1" })).json;
+      const r = await s.request("POST", `/v2/compute/projects/${projectId}/vpcs/nodes/${pc.node_id}/start`, {});
+      expect(r.status).to.equal(409);
+      expect(r.json.message).to.match(/Cannot start PC1: /).and.match(reason).and.match(/--vpcs-path/);
+      expect((await s.request("GET", `/v2/compute/projects/${projectId}/vpcs/nodes/${pc.node_id}`)).json.status).to.equal("stopped");
+    });
+  }
 });

@@ -119,4 +119,55 @@ describe("/v3/compute projects, switches, hubs and NIOs", () => {
     expect(r.status).to.equal(409);
     expect(r.json).to.deep.equal({ exception: "NodeError", message: "Port 0 is not allocated" });
   });
+
+  describe("VPCS (ADR 0088), where 3.0.6 refuses", () => {
+    let PC: string;
+    const VPCS = () => `/projects/${P}/vpcs/nodes/${PC}`;
+
+    beforeEach(async () => {
+      const r = await v3("POST", `/projects/${P}/vpcs/nodes`, { name: "PC1", usage: "", builtin: true, startup_script: null });
+      expect(r.status, r.text).to.equal(201);
+      PC = r.json.node_id;
+    });
+
+    it("answers a VPCS in 3.0.6's shape: 2.2's keys, usage and the model's startup_script", async () => {
+      const r = await v3("GET", VPCS());
+      expect(Object.keys(r.json).sort()).to.deep.equal(["command_line", "console", "console_type", "name", "node_directory", "node_id", "project_id", "startup_script", "status", "usage"]);
+      expect(r.json).to.include({ name: "PC1", usage: "", startup_script: null, status: "stopped", console_type: "telnet" });
+    });
+
+    it("refuses a console type 3.0.6 does not know and a console port out of range with a 422, making nothing", async () => {
+      for (const body of [{ name: "PC2", console_type: "vnc" }, { name: "PC2", console: 0 }, { console_type: "telnet" }]) {
+        const r = await v3("POST", `/projects/${P}/vpcs/nodes`, body);
+        expect(r.status, JSON.stringify(body)).to.equal(422);
+        expect(r.json).to.have.key("detail");
+      }
+      expect((await s.request("GET", `/v2/compute/projects/${P}/vpcs/nodes/${PC}`)).status).to.equal(200);
+    });
+
+    it("takes adapter 0 only on its NIO and capture routes, NIO update included, with a 422 for any other", async () => {
+      for (const [method, path, body] of [
+        ["POST", "nio", { type: "nio_udp", lport: 20001, rhost: "127.0.0.1", rport: 9 }],
+        ["PUT", "nio", { type: "nio_udp", lport: 20001, rhost: "127.0.0.1", rport: 9, filters: {} }],
+        ["DELETE", "nio", undefined],
+        ["POST", "capture/start", { capture_file_name: "x.pcap", data_link_type: "DLT_EN10MB" }],
+      ] as const) {
+        const r = await v3(method, `${VPCS()}/adapters/1/ports/0/${path}`, body);
+        expect(r.status, `${method} ${path}`).to.equal(422);
+        expect(r.json.detail[0].loc).to.deep.equal(["path", "adapter_number"]);
+      }
+    });
+
+    it("resets the console of a VPCS that exists (204) and answers 3.x's 404 for one that does not", async () => {
+      expect((await v3("POST", `${VPCS()}/console/reset`)).status).to.equal(204);
+      const r = await v3("POST", `/projects/${P}/vpcs/nodes/${randomUUID()}/console/reset`);
+      expect(r.status).to.equal(404);
+      expect(Object.keys(r.json)).to.deep.equal(["message"]);
+    });
+
+    it("does not answer a switch on a VPCS route, nor a VPCS on a switch route", async () => {
+      expect((await v3("GET", `/projects/${P}/vpcs/nodes/${SW}`)).status).to.equal(404);
+      expect((await v3("GET", `/projects/${P}/ethernet_switch/nodes/${PC}`)).status).to.equal(404);
+    });
+  });
 });

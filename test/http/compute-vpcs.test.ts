@@ -64,6 +64,24 @@ describe("HTTP: the compute's VPCS nodes (GNS3 2.2's vpcs routes), processes fak
     expect((await s.request("GET", `${base()}/${pc.node_id}`)).json.status).to.equal("started");
   });
 
+  it("starts Debian's 0.5b2 without -F and -R, as a daemon found by the UDP port it is told to bind, and says its death's status is unknown", async () => {
+    await s.close();
+    processes = new FakeHostProcesses("0.5b2");
+    s = await startTestServer({ overrides: { hostProcesses: processes } });
+    await s.request("POST", "/v2/compute/projects", { name: "p", project_id: projectId });
+    const pc = await create();
+    expect((await s.request("POST", `${base()}/${pc.node_id}/start`)).status).to.equal(204);
+    const [spec] = processes.started;
+    expect(spec?.args).to.not.include.members(["-F", "-R"]);
+    expect(spec?.daemon).to.deep.equal({ udpPort: Number(spec?.args[spec.args.indexOf("-s") + 1]) });
+    const heard: ComputeNotification[] = [];
+    s.netemu.container.resolve<Notifications>(TOKENS.Notifications).subscribe((n) => heard.push(n));
+    processes.die(pc.node_id, null);
+    for (let i = 0; i < 50 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await s.request("GET", `${base()}/${pc.node_id}`)).json.status).to.equal("stopped");
+    expect(heard.find((n) => n.kind === "log")).to.deep.include({ severity: "error", message: "VPCS process of PC1 has stopped, return code: unknown (a daemon's status goes to init)\n" });
+  });
+
   it("refuses a start whose process dies at once with GNS3's VPCSError, and gives back the ports it took", async () => {
     const pc = await create();
     const pool = s.netemu.container.resolve<UdpPortPool>(TOKENS.UdpPortPool);

@@ -304,6 +304,25 @@ describe("the documented success answers", () => {
       await ok("DELETE", `${node}/adapters/0/ports/1/nio`);
       await ok("DELETE", node);
     }
+    {
+      // 3.0.6's VPCS routes (ADR 0088): its one port is 0, NIO filters updated, a console reset.
+      const nodes = `/v3/compute/projects/${V3P}/vpcs/nodes`;
+      const node = `${nodes}/${(await ok("POST", nodes, { name: "PC1", usage: "", startup_script: "ip 10.0.0.1/24", builtin: true })).node_id as string}`;
+      await ok("PUT", node, { name: "PC2", usage: "", console_type: "telnet" });
+      const copy = "7f4e4a2d-0000-4000-8000-000000000006";
+      await ok("POST", nodes, { name: "PC3", node_id: copy });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["start", "suspend", "reload", "stop", "start"]) await ok("POST", `${node}/${action}`);
+      await ok("POST", `${node}/console/reset`);
+      const lport = (await ok("POST", `/v3/compute/projects/${V3P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false });
+      await ok("PUT", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] }, suspend: false });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/0/capture/start`, { capture_file_name: "vpcs3.pcap", data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/0/capture/stop`);
+      await ok("DELETE", `${node}/adapters/0/ports/0/nio`);
+      await ok("DELETE", node);
+    }
     await ok("POST", `/v3/compute/projects/${V3P}/close`);
     await ok("POST", "/v3/compute/projects", { name: "doc3", project_id: V3P });
     await ok("DELETE", `/v3/compute/projects/${V3P}`);

@@ -55,8 +55,8 @@ export class FakeHostProcesses implements HostProcesses {
     this.running.clear();
   }
 
-  /** The key's process ends on its own with `code`, having written `output`. */
-  die(key: string, code: number, output = ""): void {
+  /** The key's process ends on its own with `code` (null: a daemon, whose status netemu never sees), having written `output`. */
+  die(key: string, code: number | null, output = ""): void {
     const pid = this.running.get(key);
     if (pid === undefined) return;
     this.running.delete(key);

@@ -160,7 +160,7 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --gns3-version V        GNS3 version reported by /v2/version (NETEMU_GNS3_VERSION, default ${DEFAULTS.gns3Version})
   --udp-start-port N      first UDP port for links (NETEMU_UDP_START_PORT, default ${DEFAULTS.udpStart})
   --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
-  --vpcs-path PROGRAM     the VPCS (0.6.1 or later) that VPCS nodes run (NETEMU_VPCS_PATH, vpcs_path in [VPCS]
+  --vpcs-path PROGRAM     the VPCS (0.5b2 or later) that VPCS nodes run (NETEMU_VPCS_PATH, vpcs_path in [VPCS]
                           or [Server], default: vpcs in PATH)
   --config-dir DIR        settings and debug bundles, must be writable (NETEMU_CONFIG_DIR, default ~/.config/netemu)
   --config FILE           server config file (NETEMU_CONFIG, default <config dir>/gns3_server.conf)

@@ -1,31 +1,51 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { HostProcesses, ProcessExit, ProcessSpec } from "../../application/ports/host-processes.js";
 import type { Logger } from "../../application/ports/system.js";
+import { writeFileAtomic } from "../shared/atomic-file.js";
+import { type KnownProcess, knownProcess, parentOf, processesOf, programFile, signalKnown, stillRuns } from "./proc-processes.js";
 
 /** How long a process has to end on SIGTERM before SIGKILL (GNS3 waits 3 s for VPCS). */
 const STOP_GRACE_MS = 3_000;
 /** A process that dies this soon after its spawn failed to start: its start is refused with its output. */
 const START_SETTLE_MS = 300;
+/** How long a daemonizing program's command may take to exit, and then its daemon to bind its UDP port. */
+const DAEMON_LAUNCH_MS = 5_000;
+const DAEMON_FIND_MS = 3_000;
+/** How often a daemon (not netemu's child: no exit event) is looked at to hear its death. */
+const DAEMON_POLL_MS = 250;
 /** How long a probe (`vpcs -v`) may run. */
 const PROBE_TIMEOUT_MS = 5_000;
 /** What a log file gives back of a dead process (its last bytes). */
 const OUTPUT_TAIL_BYTES = 4_096;
+const RECORD = /^processes-(\d+)\.json$/;
 
 interface Running {
-  readonly child: ChildProcess;
   readonly spec: ProcessSpec;
+  /** The pid pidOf answers: the child, or the daemon that serves the console. */
+  readonly pid: number;
   /**
-   * What it forked, read once it settled: VPCS's console pty child runs in a session of its own and
-   * ignores SIGHUP, so neither the group signal nor its parent's death ends it. Ended by pid.
+   * Every process it runs, ended with it and recorded for the next start: a foreground VPCS and the
+   * console pty child it forks (in a session of its own, ignoring SIGHUP); a daemon and its instance.
    */
-  forked: readonly number[];
+  processes: readonly KnownProcess[];
   /** Set once stop() asked: its exit is then not a death to report. */
   stopping: boolean;
   readonly exited: Promise<void>;
+  /** Its exit code or signal, when netemu is its parent and heard them. */
+  readonly status: () => { readonly code: number | null; readonly signal: string | null };
+  /** Asks it to end (SIGTERM) or makes it (SIGKILL). */
+  readonly signal: (signal: NodeJS.Signals) => void;
+}
+
+/** What a netemu process recorded of the host processes it runs: by its own pid and start time. */
+interface ProcessesRecord {
+  readonly pid: number;
+  readonly started: string;
+  readonly processes: readonly (KnownProcess & { readonly key: string })[];
 }
 
 /** The children of a process (Linux's /proc), empty where that cannot be read. */
@@ -34,15 +54,6 @@ function childrenOf(pid: number): number[] {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
-  }
-}
-
-/** Whether a pid still runs `program` (a pid the kernel gave to another program since is left alone). */
-function runs(pid: number, program: string): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === program;
-  } catch {
-    return false;
   }
 }
 
@@ -55,16 +66,49 @@ function tail(path: string): string {
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The processes running `exe` in `cwd` (its links resolved as /proc shows them). */
+function processesIn(exe: string, cwd: string): readonly number[] {
+  try {
+    return processesOf(exe, realpathSync(cwd), 0).all;
+  } catch {
+    return [];
+  }
+}
+
+/** SIGKILL to each still known, and wait (up to the stop grace) until none runs: a refusal leaves nothing. */
+async function endAll(processes: readonly KnownProcess[]): Promise<void> {
+  for (const p of processes) signalKnown(p, "SIGKILL");
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (processes.some(stillRuns) && Date.now() < deadline) await sleep(20);
+}
+
+function known(pids: readonly number[]): KnownProcess[] {
+  return pids.map(knownProcess).filter((p): p is KnownProcess => p !== undefined);
+}
+
 /**
- * Host processes as children of netemu (ADR 0081): spawned in their own process group with their output
- * in a log file, tracked and ended by pid (the group's, so a VPCS's console child ends with it), a death
- * nobody asked for reported to the listeners. stopAll() at shutdown leaves none behind.
+ * Host processes (ADR 0081, 0088): a program that stays in the foreground is netemu's child, spawned in
+ * its own process group with its output in a log file; one that daemonizes (VPCS 0.5b2) is found by the
+ * UDP port it was told to bind, in its node's directory, and watched by polling. Each is ended by pid,
+ * checked first to be the same process (start time, program), never by name; a death nobody asked for is
+ * reported to the listeners. What runs is recorded in `<stateDir>/processes-<netemu pid>.json`, so that
+ * what a netemu killed with -9 left is ended by the next start (endLeftovers). stopAll() at shutdown.
  */
 export class ChildHostProcesses implements HostProcesses {
   private readonly running = new Map<string, Running>();
   private readonly listeners = new Set<(exit: ProcessExit) => void>();
+  private netemuStarted: string | undefined;
+  /** Record writes one at a time, in order. */
+  private writing: Promise<void> = Promise.resolve();
+  /** Starts wait for the leftovers of a netemu killed with -9 to be gone (they may hold the same ports). */
+  private leftovers: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly stateDir?: string,
+  ) {}
 
   probe(program: string, args: readonly string[], cwd: string): Promise<E.Either<string, string>> {
     return new Promise((resolve) => {
@@ -109,6 +153,7 @@ export class ChildHostProcesses implements HostProcesses {
   }
 
   async start(spec: ProcessSpec): Promise<E.Either<string, { readonly pid: number }>> {
+    await this.leftovers;
     if (this.running.has(spec.key)) await this.stop(spec.key);
     let log: number;
     try {
@@ -129,38 +174,139 @@ export class ChildHostProcesses implements HostProcesses {
       child.once("error", (e: NodeJS.ErrnoException) => resolve(E.left(e.code === "ENOENT" ? `${spec.program} was not found` : e.message)));
     });
     if (E.isLeft(spawned)) return spawned;
-    const pid = spawned.right;
-    let exitedEarly: { code: number | null; signal: string | null } | undefined;
+    const entry = spec.daemon === undefined ? await this.foreground(spec, child, spawned.right) : await this.daemon(spec, child, spec.daemon.udpPort);
+    if (E.isLeft(entry)) return entry;
+    this.running.set(spec.key, entry.right);
+    void entry.right.exited.then(() => this.ended(entry.right));
+    await this.record();
+    this.logger.info("host process started", { key: spec.key, pid: entry.right.pid, pids: entry.right.processes.map((p) => p.pid), program: spec.program, args: spec.args.join(" ") });
+    return E.right({ pid: entry.right.pid });
+  }
+
+  /** A program that stays in the foreground: netemu's child, its exit heard from the kernel. */
+  private async foreground(spec: ProcessSpec, child: ChildProcess, pid: number): Promise<E.Either<string, Running>> {
+    let status: { code: number | null; signal: string | null } | undefined;
     const exited = new Promise<void>((resolve) =>
       child.once("exit", (code, signal) => {
-        exitedEarly = { code, signal };
+        status = { code, signal };
         resolve();
       }),
     );
-    const entry: Running = { child, spec, stopping: false, exited, forked: [] };
-    this.running.set(spec.key, entry);
+    const self = knownProcess(pid);
     // A program that cannot run as told (a bad argument, a port in use) dies at once: a refused start, not a death.
-    await Promise.race([exited, new Promise((r) => setTimeout(r, START_SETTLE_MS))]);
-    entry.forked = childrenOf(pid);
-    if (exitedEarly !== undefined) {
-      this.endForked(entry);
-      this.running.delete(spec.key);
-      const how = exitedEarly.signal === null ? `exit code ${String(exitedEarly.code)}` : `signal ${exitedEarly.signal}`;
+    await Promise.race([exited, sleep(START_SETTLE_MS)]);
+    const processes = [...(self === undefined ? [] : [self]), ...known(childrenOf(pid))];
+    if (status !== undefined) {
+      // What it forked before it died (0.8.3's console pty child, a session of its own) is no longer its
+      // child: found as that program in the node's directory.
+      const exe = self?.exe ?? programFile(spec.program);
+      const left = exe === undefined ? [] : known(processesIn(exe, spec.cwd));
+      await endAll([...processes, ...left]);
+      const how = status.signal === null ? `exit code ${String(status.code)}` : `signal ${status.signal}`;
       return E.left(`it ended at once (${how}): ${tail(spec.logFile).trim()}`);
     }
-    void exited.then(() => this.ended(entry, pid));
-    this.logger.info("host process started", { key: spec.key, pid, program: spec.program, args: spec.args.join(" ") });
-    return E.right({ pid });
+    return E.right({
+      spec,
+      pid,
+      processes,
+      stopping: false,
+      exited,
+      status: () => status ?? { code: null, signal: null },
+      signal: (signal) => {
+        try {
+          process.kill(-pid, signal);
+        } catch {
+          // The group is gone already.
+        }
+      },
+    });
   }
 
-  private ended(entry: Running, pid: number): void {
+  /**
+   * A program that daemonizes (VPCS 0.5b2 with -p): the command exits once it has forked; the daemon
+   * (the console) and its instance (the UDP socket) run in the node's directory. They are found as the
+   * processes of that program in that directory, the instance being the one with the given UDP port
+   * bound: VPCS 0.5b2 runs on without its UDP socket when the port is taken, so a start whose port no
+   * process of it holds is refused and what it left is ended.
+   */
+  private async daemon(spec: ProcessSpec, launcher: ChildProcess, udpPort: number): Promise<E.Either<string, Running>> {
+    const launched = await new Promise<{ code: number | null; signal: string | null } | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), DAEMON_LAUNCH_MS);
+      launcher.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      });
+    });
+    if (launched === undefined) {
+      try {
+        process.kill(-(launcher.pid as number), "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+      return E.left(`it was expected to daemonize, but still ran after ${DAEMON_LAUNCH_MS} ms: ${tail(spec.logFile).trim()}`);
+    }
+    if (launched.code !== 0) return E.left(`it ended (${launched.signal === null ? `exit code ${String(launched.code)}` : `signal ${launched.signal}`}): ${tail(spec.logFile).trim()}`);
+    const exe = programFile(spec.program);
+    let cwd: string;
+    try {
+      cwd = realpathSync(spec.cwd);
+    } catch (e) {
+      return E.left((e as Error).message);
+    }
+    if (exe === undefined) return E.left(`${spec.program} was not found`);
+    const deadline = Date.now() + DAEMON_FIND_MS;
+    let found = processesOf(exe, cwd, udpPort);
+    while (found.boundPort.length === 0 && Date.now() < deadline) {
+      await sleep(50);
+      found = processesOf(exe, cwd, udpPort);
+    }
+    const instance = found.boundPort[0];
+    if (instance === undefined) {
+      await endAll(known(found.all));
+      return E.left(`no process of it bound UDP port ${udpPort} within ${DAEMON_FIND_MS} ms (the port taken, or its console port: VPCS 0.5b2 then exits 0 or runs without it): ${tail(spec.logFile).trim()}`);
+    }
+    const parent = parentOf(instance);
+    const daemonPid = parent !== undefined && found.all.includes(parent) ? parent : instance;
+    const processes = known([...new Set([daemonPid, instance, ...found.all])]);
+    const main = processes.find((p) => p.pid === daemonPid);
+    if (main === undefined || !processes.some((p) => p.pid === instance)) return E.left(`it ended at once: ${tail(spec.logFile).trim()}`);
+    // Not netemu's child: its death is seen by looking (the instance or the daemon gone ends both).
+    let timer: NodeJS.Timeout | undefined;
+    const exited = new Promise<void>((resolve) => {
+      timer = setInterval(() => {
+        if (!entry.processes.every(stillRuns)) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, DAEMON_POLL_MS);
+      timer.unref();
+    });
+    const entry: Running = {
+      spec,
+      pid: daemonPid,
+      processes,
+      stopping: false,
+      exited,
+      status: () => ({ code: null, signal: null }),
+      signal: (signal) => {
+        // The daemon ends its instance on SIGTERM; SIGKILL goes to each.
+        if (signal === "SIGTERM") signalKnown(main, signal);
+        else for (const p of entry.processes) signalKnown(p, signal);
+      },
+    };
+    return E.right(entry);
+  }
+
+  private ended(entry: Running): void {
     if (this.running.get(entry.spec.key) === entry) this.running.delete(entry.spec.key);
-    // Whatever it forked ends with it: no console pty left behind.
-    this.signalGroup(pid, "SIGKILL");
-    this.endForked(entry);
+    // Whatever it forked ends with it: no console pty, no daemon without its instance, left behind.
+    entry.signal("SIGKILL");
+    for (const p of entry.processes) signalKnown(p, "SIGKILL");
+    void this.record();
     if (entry.stopping) return;
-    const exit: ProcessExit = { key: entry.spec.key, pid, code: entry.child.exitCode, signal: entry.child.signalCode, output: tail(entry.spec.logFile) };
-    this.logger.warn("host process ended on its own", { key: exit.key, pid, code: exit.code, signal: exit.signal });
+    const { code, signal } = entry.status();
+    const exit: ProcessExit = { key: entry.spec.key, pid: entry.pid, code, signal, output: tail(entry.spec.logFile) };
+    this.logger.warn("host process ended on its own", { key: exit.key, pid: exit.pid, code: exit.code, signal: exit.signal });
     for (const listener of this.listeners) {
       try {
         listener(exit);
@@ -170,46 +316,27 @@ export class ChildHostProcesses implements HostProcesses {
     }
   }
 
-  private endForked(entry: Running): void {
-    for (const pid of entry.forked) {
-      if (!runs(pid, entry.spec.program)) continue;
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Gone already.
-      }
-    }
-  }
-
-  private signalGroup(pid: number, signal: NodeJS.Signals): void {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group is gone already.
-    }
-  }
-
   async stop(key: string): Promise<void> {
     const entry = this.running.get(key);
     if (entry === undefined) return;
     entry.stopping = true;
-    const pid = entry.child.pid as number;
-    this.signalGroup(pid, "SIGTERM");
+    entry.signal("SIGTERM");
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        this.signalGroup(pid, "SIGKILL");
+        entry.signal("SIGKILL");
         resolve();
       }, STOP_GRACE_MS);
     });
     await Promise.race([entry.exited, killed]);
     await entry.exited;
     clearTimeout(timer);
-    this.running.delete(key);
+    if (this.running.get(key) === entry) this.running.delete(key);
+    await this.record();
   }
 
   pidOf(key: string): number | undefined {
-    return this.running.get(key)?.child.pid;
+    return this.running.get(key)?.pid;
   }
 
   onExit(listener: (exit: ProcessExit) => void): () => void {
@@ -219,5 +346,77 @@ export class ChildHostProcesses implements HostProcesses {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.running.keys()].map((key) => this.stop(key)));
+    await this.writing;
+  }
+
+  private get recordFile(): string | undefined {
+    return this.stateDir === undefined ? undefined : join(this.stateDir, `processes-${process.pid}.json`);
+  }
+
+  /** Writes down what runs now (its pids, start times, programs), or removes the record when nothing does. */
+  private record(): Promise<void> {
+    const file = this.recordFile;
+    if (file === undefined || this.stateDir === undefined) return Promise.resolve();
+    const stateDir = this.stateDir;
+    const write = async (): Promise<void> => {
+      const processes = [...this.running.values()].flatMap((r) => r.processes.map((p) => ({ key: r.spec.key, ...p })));
+      try {
+        if (processes.length === 0) {
+          await rm(file, { force: true });
+          return;
+        }
+        this.netemuStarted ??= knownProcess(process.pid)?.started ?? "";
+        await mkdir(stateDir, { recursive: true });
+        const record: ProcessesRecord = { pid: process.pid, started: this.netemuStarted, processes };
+        await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+      } catch (e) {
+        this.logger.error("the record of running host processes could not be written", { path: file, reason: (e as Error).message });
+      }
+    };
+    this.writing = this.writing.then(write, write);
+    return this.writing;
+  }
+
+  /**
+   * Ends the host processes a netemu that is gone (killed with -9) recorded: each only while it is still
+   * the process recorded (pid, start time, program); a record of a netemu that still runs is its own.
+   * Starts wait for it. Answers the pids ended.
+   */
+  endLeftovers(): Promise<readonly number[]> {
+    const run = async (): Promise<number[]> => {
+      if (this.stateDir === undefined) return [];
+      let files: string[];
+      try {
+        files = await readdir(this.stateDir);
+      } catch {
+        return [];
+      }
+      const ended: number[] = [];
+      for (const file of files) {
+        const match = RECORD.exec(file);
+        if (match === null || Number(match[1]) === process.pid) continue;
+        const path = join(this.stateDir, file);
+        let record: ProcessesRecord;
+        try {
+          record = JSON.parse(await readFile(path, "utf8")) as ProcessesRecord;
+        } catch {
+          continue;
+        }
+        const maker = knownProcess(Number(match[1]));
+        if (maker !== undefined && record.started !== "" && maker.started === record.started) continue;
+        const leftovers = (Array.isArray(record.processes) ? record.processes : []).filter(
+          (p) => typeof p?.pid === "number" && Number.isInteger(p.pid) && p.pid > 1 && typeof p.started === "string" && typeof p.exe === "string",
+        );
+        for (const p of leftovers) if (signalKnown(p, "SIGKILL")) ended.push(p.pid);
+        const deadline = Date.now() + STOP_GRACE_MS;
+        while (leftovers.some(stillRuns) && Date.now() < deadline) await sleep(20);
+        await rm(path, { force: true });
+        if (ended.length > 0) this.logger.warn("ended the host processes a netemu that is gone left running", { record: path, pids: ended });
+      }
+      return ended;
+    };
+    const done = run();
+    this.leftovers = done.catch(() => undefined);
+    return done;
   }
 }

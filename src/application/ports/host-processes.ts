@@ -10,12 +10,18 @@ export interface ProcessSpec {
   readonly cwd: string;
   /** Its standard output and error, replaced at each start (GNS3's `vpcs.log`). */
   readonly logFile: string;
+  /**
+   * Set for a program that daemonizes (VPCS before 0.6.1): the command exits at once, and the process
+   * to track is the one with this UDP port bound, running the program in `cwd` (ADR 0088).
+   */
+  readonly daemon?: { readonly udpPort: number };
 }
 
 /** A process that ended without being asked to: its code or signal, and what it wrote last. */
 export interface ProcessExit {
   readonly key: string;
   readonly pid: number;
+  /** Both null for a daemon, whose exit status goes to its parent (init), not to netemu. */
   readonly code: number | null;
   readonly signal: string | null;
   readonly output: string;

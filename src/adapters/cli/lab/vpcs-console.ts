@@ -2,8 +2,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { connect, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 
-/** Why a line could not be typed into a console, or its answer not read. */
-type ConsoleFailure =
+/** Why a console could not be reached, a line typed into it, or its answer read. */
+export type ConsoleFailure =
   | { readonly _tag: "ConsoleUnreachable"; readonly host: string; readonly port: number; readonly reason: string }
   | { readonly _tag: "ConsoleTimedOut"; readonly host: string; readonly port: number; readonly waitingFor: string; readonly printed: string }
   | { readonly _tag: "ConsoleClosed"; readonly host: string; readonly port: number; readonly printed: string };
@@ -11,44 +11,97 @@ type ConsoleFailure =
 // Telnet (RFC 854/855) bytes.
 const IAC = 255;
 const DONT = 254;
+const DO = 253;
+const WONT = 252;
 const WILL = 251;
 const SB = 250;
 const SE = 240;
+const ECHO = 1;
+const SGA = 3;
 
 /** A VPCS prompt (`VPCS> `, `pc1> `) at the very end of the output. */
 const PROMPT = /(?:^|\n)\S+> $/;
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+type TelnetState = "data" | "iac" | "option" | "sb" | "sb-iac";
+
+export interface ConsoleOptions {
+  /** How long connecting (tried again while nothing listens yet) and the first prompt may take. */
+  readonly timeoutMs: number;
+  /**
+   * Whether telnet option requests are answered. Not for a VPCS whose console netemu serves as VPCS's own:
+   * VPCS reads a reply's bytes as keys typed, which interrupts the startup script's duplicate-address
+   * check and garbles the prompt. GNS3 2.2 puts its own telnet proxy in front of VPCS, which asks for
+   * ECHO and SGA and swallows the answers: there, they are answered (ECHO and SGA taken, the rest refused,
+   * each once so no negotiation loop can start).
+   */
+  readonly answerOptions?: boolean;
+}
+
 /**
- * Types one line into a VPCS telnet console and answers what the command printed, without its echo and
- * the prompt after it (what `netemu lab exec pc1 -- ping 10.0.0.2` prints). Telnet commands are read
- * and dropped; option requests are not answered (see Session.receive).
+ * A VPCS telnet console as a user types into it: a line sent (CR LF, 0xFF doubled), what it printed read
+ * until the next prompt, telnet commands dropped. What `netemu lab exec` and `lab deploy` use, and the
+ * tests' consoles (test/support/vpcs-console.ts).
  */
-export async function typeIntoConsole(host: string, port: number, line: string, timeoutMs: number): Promise<E.Either<ConsoleFailure, string>> {
-  const deadline = Date.now() + timeoutMs;
-  let socket: Socket | undefined;
-  // A PC just started may not listen yet: connecting is tried again until the time is up.
-  while (socket === undefined) {
-    try {
-      socket = await open(host, port, Math.max(100, Math.min(deadline - Date.now(), 10_000)));
-    } catch (e) {
-      if (Date.now() + 200 >= deadline) return E.left({ _tag: "ConsoleUnreachable", host, port, reason: (e as Error).message });
-      await new Promise((r) => setTimeout(r, 200));
-    }
+export class VpcsConsoleSession {
+  private received = "";
+  private closed = false;
+  private state: TelnetState = "data";
+  private verb = 0;
+  private readonly answered = new Set<string>();
+  private readonly decoder = new StringDecoder("utf8");
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly host: string,
+    readonly port: number,
+    private readonly answerOptions: boolean,
+  ) {
+    socket.on("data", (chunk: Buffer) => this.receive(chunk));
+    socket.on("close", () => (this.closed = true));
+    socket.on("error", () => (this.closed = true));
   }
-  const session = new Session(socket);
-  try {
+
+  /** Connects (again while nothing listens yet: a PC just started) and waits for a prompt. */
+  static async open(host: string, port: number, options: ConsoleOptions): Promise<E.Either<ConsoleFailure, VpcsConsoleSession>> {
+    const deadline = Date.now() + options.timeoutMs;
+    let socket: Socket | undefined;
+    while (socket === undefined) {
+      try {
+        socket = await openSocket(host, port, Math.max(100, Math.min(deadline - Date.now(), 10_000)));
+      } catch (e) {
+        if (Date.now() + 200 >= deadline) return E.left({ _tag: "ConsoleUnreachable", host, port, reason: (e as Error).message });
+        await sleep(200);
+      }
+    }
+    const session = new VpcsConsoleSession(socket, host, port, options.answerOptions === true);
     // A first connection gets the banner, then the prompt once the startup script has run (its `ip` checks
     // for a duplicate address for seconds, and a key typed meanwhile interrupts it): while text comes, wait.
     // A later connection may get nothing until a line is sent.
-    if (!(await session.waitFor(() => PROMPT.test(session.text), Math.min(1000, timeoutMs)))) {
-      if (session.text.trim() === "") session.send("");
-      if (!(await session.waitFor(() => PROMPT.test(session.text), deadline - Date.now()))) return E.left(session.failure(host, port, "a prompt"));
+    if (!(await session.waitFor(() => PROMPT.test(session.received), Math.min(1000, options.timeoutMs)))) {
+      if (session.received.trim() === "") session.send("");
+      if (!(await session.waitFor(() => PROMPT.test(session.received), deadline - Date.now()))) {
+        const failure = session.failure("a prompt");
+        session.destroy();
+        return E.left(failure);
+      }
     }
-    const from = session.text.length;
-    session.send(line);
+    return E.right(session);
+  }
+
+  /** Everything printed so far, telnet commands and carriage returns removed. */
+  get output(): string {
+    return this.received;
+  }
+
+  /** Types a line and answers what it printed: without its echo and the prompt after it. */
+  async type(line: string, timeoutMs: number): Promise<E.Either<ConsoleFailure, string>> {
+    const from = this.received.length;
+    this.send(line);
     let output = "";
-    const answered = await session.waitFor(() => {
-      const since = session.text.slice(from);
+    const answered = await this.waitFor(() => {
+      const since = this.received.slice(from);
       // The prompt after the line: the first line break (the echo's end, or the answer's first line) comes before it.
       const prompt = since.includes("\n") ? PROMPT.exec(since) : null;
       if (prompt === null) return false;
@@ -58,67 +111,54 @@ export async function typeIntoConsole(host: string, port: number, line: string, 
       const start = echoed >= 0 && answer.slice(0, echoed).trim() === "" ? answer.indexOf("\n", echoed) + 1 : 0;
       output = answer.slice(start).replace(/^\n+|\n+$/g, "");
       return true;
-    }, deadline - Date.now());
-    return answered ? E.right(output) : E.left(session.failure(host, port, `the prompt after \`${line}\``));
-  } finally {
-    socket.destroy();
-  }
-}
-
-function open(host: string, port: number, ms: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host, port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no connection within ${ms} ms`));
-    }, ms);
-    socket.once("connect", () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
-
-type TelnetState = "data" | "iac" | "option" | "sb" | "sb-iac";
-
-class Session {
-  text = "";
-  closed = false;
-  private state: TelnetState = "data";
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(private readonly socket: Socket) {
-    socket.on("data", (chunk: Buffer) => this.receive(chunk));
-    socket.on("close", () => (this.closed = true));
-    socket.on("error", () => (this.closed = true));
+    }, timeoutMs);
+    return answered ? E.right(output) : E.left(this.failure(`the prompt after \`${line}\``));
   }
 
-  failure(host: string, port: number, waitingFor: string): ConsoleFailure {
-    const printed = this.text.slice(-2000);
-    return this.closed ? { _tag: "ConsoleClosed", host, port, printed } : { _tag: "ConsoleTimedOut", host, port, waitingFor, printed };
+  /** Closes the connection (VPCS keeps running); bounded to 2 s. */
+  async close(): Promise<void> {
+    if (this.socket.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.socket.destroy();
+        resolve();
+      }, 2000);
+      this.socket.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.socket.end();
+    });
+  }
+
+  /** Drops the connection at once. */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private failure(waitingFor: string): ConsoleFailure {
+    const printed = this.received.slice(-2000);
+    return this.closed ? { _tag: "ConsoleClosed", host: this.host, port: this.port, printed } : { _tag: "ConsoleTimedOut", host: this.host, port: this.port, waitingFor, printed };
   }
 
   /** Sends a line as CR LF (telnet's end of line; VPCS takes it as one Enter), 0xFF doubled. */
-  send(line: string): void {
+  private send(line: string): void {
     const escaped: number[] = [];
     for (const b of Buffer.from(`${line}\r\n`, "utf8")) escaped.push(...(b === IAC ? [IAC, IAC] : [b]));
     this.socket.write(Buffer.from(escaped));
   }
 
   /** Whether `done` holds before `ms` pass (false as soon as the console closes). */
-  async waitFor(done: () => boolean, ms: number): Promise<boolean> {
+  private async waitFor(done: () => boolean, ms: number): Promise<boolean> {
     const deadline = Date.now() + Math.max(0, ms);
     for (;;) {
       if (done()) return true;
       if (this.closed || Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
   }
 
+  /** Strips telnet commands (even split across chunks), answering option requests when told to. */
   private receive(chunk: Buffer): void {
     const data: number[] = [];
     for (const b of chunk) {
@@ -131,13 +171,13 @@ class Session {
           if (b === IAC) {
             data.push(IAC);
             this.state = "data";
-          } else if (b >= WILL && b <= DONT) this.state = "option";
-          else this.state = b === SB ? "sb" : "data";
+          } else if (b >= WILL && b <= DONT) {
+            this.verb = b;
+            this.state = "option";
+          } else this.state = b === SB ? "sb" : "data"; // other two-byte commands (NOP, GA, ...) carry nothing
           break;
         case "option":
-          // Left unanswered: netemu runs VPCS with its console on the port itself (no telnet proxy in front,
-          // as GNS3 has), and VPCS reads a reply's bytes as keys typed, which interrupts the startup script's
-          // duplicate-address check and garbles the prompt. Unanswered, each option stays off.
+          if (this.answerOptions) this.answer(this.verb, b);
           this.state = "data";
           break;
         case "sb":
@@ -148,8 +188,54 @@ class Session {
           break;
       }
     }
-    this.text += this.decoder.write(Buffer.from(data)).replace(/\r/g, "");
+    this.received += this.decoder.write(Buffer.from(data)).replace(/\r/g, "");
   }
+
+  /** Lets the server echo and suppress go-ahead, refuses every other option, each request answered once. */
+  private answer(verb: number, option: number): void {
+    let reply: number | undefined;
+    if (verb === WILL) reply = option === ECHO || option === SGA ? DO : DONT;
+    else if (verb === DO) reply = WONT;
+    if (reply === undefined) return; // WONT/DONT: the option is off, as wanted
+    const key = `${verb}/${option}`;
+    if (this.answered.has(key)) return;
+    this.answered.add(key);
+    if (!this.socket.destroyed) this.socket.write(Buffer.from([IAC, reply, option]));
+  }
+}
+
+/**
+ * Types one line into a VPCS telnet console and answers what the command printed, without its echo and
+ * the prompt after it (what `netemu lab exec pc1 -- ping 10.0.0.2` prints).
+ */
+export async function typeIntoConsole(host: string, port: number, line: string, timeoutMs: number): Promise<E.Either<ConsoleFailure, string>> {
+  const deadline = Date.now() + timeoutMs;
+  const opened = await VpcsConsoleSession.open(host, port, { timeoutMs });
+  if (E.isLeft(opened)) return opened;
+  try {
+    return await opened.right.type(line, deadline - Date.now());
+  } finally {
+    opened.right.destroy();
+  }
+}
+
+function openSocket(host: string, port: number, ms: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection within ${ms} ms`));
+    }, ms);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("error", (e) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(e);
+    });
+  });
 }
 
 /**

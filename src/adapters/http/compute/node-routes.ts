@@ -21,7 +21,8 @@ import { type AnyRoute, empty, json, route } from "../route.js";
 import { DuplicateBody, HubCreateBody, HubUpdateBody, NioBody, SwitchCreateBody, SwitchUpdateBody, VpcsCreateBody, VpcsUpdateBody } from "./codecs.js";
 import { EthernetHubAnswer, EthernetSwitchAnswer, MacTableAnswer, NODE_ANSWERS, NioAddedAnswer, NioUpdatedAnswer, VpcsAnswer } from "./answers.js";
 import { presentAddedNio, presentComputeNode, presentHub, presentSwitch, presentUpdatedNio, presentVpcs } from "./presenters.js";
-import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS } from "../../../application/use-cases/compute/vpcs-nodes.js";
+import { CREATE_VPCS_REFUSALS } from "../../../application/use-cases/compute/create-vpcs.js";
+import { UPDATE_VPCS_REFUSALS } from "../../../application/use-cases/compute/update-vpcs.js";
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
@@ -179,7 +180,7 @@ const VPCS_ROUTES: readonly AnyRoute[] = [
     body: VpcsCreateBody,
     refusals: CREATE_VPCS_REFUSALS,
     run: (uc, { params, body }) =>
-      uc.vpcsNodes.create({ projectId: params.project_id, name: body.name, nodeId: body.node_id, console: body.console, consoleType: body.console_type, startupScript: body.startup_script }),
+      uc.createVpcs.execute({ projectId: params.project_id, name: body.name, nodeId: body.node_id, console: body.console, consoleType: body.console_type, startupScript: body.startup_script }),
     answer: json(201, VpcsAnswer, (node: VpcsNode) => presentVpcs(node)),
   }),
   route({
@@ -189,7 +190,7 @@ const VPCS_ROUTES: readonly AnyRoute[] = [
     body: VpcsUpdateBody,
     refusals: UPDATE_VPCS_REFUSALS,
     run: (uc, { params, body }) =>
-      uc.vpcsNodes.update({ projectId: params.project_id, nodeId: params.node_id, name: body.name ?? undefined, console: body.console, consoleType: body.console_type }),
+      uc.updateVpcs.execute({ projectId: params.project_id, nodeId: params.node_id, name: body.name ?? undefined, console: body.console, consoleType: body.console_type }),
     answer: json(200, VpcsAnswer, (node: VpcsNode) => presentVpcs(node)),
   }),
   route({

@@ -89,6 +89,17 @@ export const V3CaptureBody = jsonClosedObject(
   open,
 );
 
+/** 3.0.6's VPCSCreate and VPCSUpdate (`schemas/compute/vpcs_nodes.py`): pydantic's, open and nullable. */
+const vpcsFields = {
+  node_id: Uuid,
+  usage: nullable(jsonString()),
+  console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+  console_type: nullable(jsonEnum(["telnet", "none"] as const)),
+  startup_script: nullable(jsonString()),
+};
+export const V3VpcsCreateBody = jsonClosedObject("V3VpcsCreate", { name: jsonString() }, vpcsFields, open);
+export const V3VpcsUpdateBody = jsonClosedObject("V3VpcsUpdate", {}, { name: nullable(jsonString()), ...vpcsFields }, open);
+
 export const V3DuplicateBody = jsonClosedObject("V3Duplicate", { destination_node_id: Uuid }, {}, open);
 
 /**

@@ -9,10 +9,11 @@ import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, empty, json, route } from "../route.js";
 import { COMPUTE_NODE_ROUTES } from "../compute/node-routes.js";
 import { captureRoutes } from "../compute/capture-routes.js";
-import { presentHub, presentSwitch } from "../compute/presenters.js";
+import { presentHub, presentSwitch, presentVpcs } from "../compute/presenters.js";
+import type { VpcsNode } from "../../../domain/switching/host-node.js";
 import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonString, nullable } from "../schema.js";
 import { Uuid } from "../compute/codecs.js";
-import { V3CaptureBody, V3DuplicateBody, V3HubCreateBody, V3HubUpdateBody, V3SwitchCreateBody, V3SwitchUpdateBody, V3UdpNioBody, v3PortsMapping } from "./codecs.js";
+import { V3CaptureBody, V3DuplicateBody, V3HubCreateBody, V3HubUpdateBody, V3SwitchCreateBody, V3SwitchUpdateBody, V3UdpNioBody, V3VpcsCreateBody, V3VpcsUpdateBody, v3PortsMapping } from "./codecs.js";
 import type { V3ValidationDetail } from "./error-mapping.js";
 import { onV3, registerOnV3, sameBody, v3Body, type V3Route } from "./dialect.js";
 
@@ -29,12 +30,28 @@ const V3SwitchAnswer = jsonClosedObject(
   {},
 );
 const V3HubAnswer = jsonClosedObject("EthernetHubV3", { ...nodeFields, ports_mapping: jsonArray(jsonClosedObject("EthernetHubPort", { name: jsonString(), port_number: jsonInteger() }, {})) }, {});
-type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer>;
-/** The kinds /v3/compute serves so far (VPCS there is left for later, ADR 0081). */
-type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub">;
+/**
+ * A VPCS as 3.0.6 answers it (response_model `schemas.VPCS`): 2.2's keys, `usage` as every 3.x node has it,
+ * and `startup_script`, a field of the model that the node's own answer does not fill (pydantic's null).
+ */
+const V3VpcsAnswer = jsonClosedObject(
+  "VpcsV3",
+  {
+    ...nodeFields,
+    node_directory: jsonString(),
+    console: nullable(jsonInteger({ nullable: true })),
+    console_type: jsonEnum(["telnet", "none"] as const),
+    command_line: jsonString(),
+    startup_script: nullable(jsonString()),
+  },
+  {},
+);
+type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer> | t.TypeOf<typeof V3VpcsAnswer>;
+/** The kinds /v3/compute serves. */
+type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub" | "vpcs">;
 /** What the 3.x capabilities list: the kinds /v3/compute has routes for. */
-export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch"] satisfies readonly V3NodeType[];
-const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer };
+export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch", "vpcs"] satisfies readonly V3NodeType[];
+const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer, vpcs: V3VpcsAnswer };
 
 /** netemu keeps no `usage`: always "". A port's ethertype as pydantic fills the default (0x8100, which 2.2's "" stands for). */
 function presentV3Switch(node: EthernetSwitch): t.TypeOf<typeof V3SwitchAnswer> {
@@ -45,8 +62,21 @@ function presentV3Hub(node: EthernetHub): t.TypeOf<typeof V3HubAnswer> {
   return { ...presentHub(node), usage: "" };
 }
 
+function presentV3Vpcs(node: VpcsNode): t.TypeOf<typeof V3VpcsAnswer> {
+  return { ...presentVpcs(node), usage: "", startup_script: null };
+}
+
 /** A v3 route finds its node by its type (a switch route never answers a hub, nor a VPCS). */
-const presentV3Node = (node: ComputeNode): V3NodeAnswer => (node.nodeType === "ethernet_switch" ? presentV3Switch(node) : presentV3Hub(node as EthernetHub));
+function presentV3Node(node: ComputeNode): V3NodeAnswer {
+  switch (node.nodeType) {
+    case "ethernet_switch":
+      return presentV3Switch(node);
+    case "ethernet_hub":
+      return presentV3Hub(node);
+    case "vpcs":
+      return presentV3Vpcs(node);
+  }
+}
 
 /** The v2 route values, by name: /v3 serves the same ones. */
 const V2 = new Map([...COMPUTE_NODE_ROUTES, ...COMPUTE_NODE_TYPES.flatMap(captureRoutes)].map((r) => [r.name, r] as const));
@@ -66,7 +96,11 @@ function switchPorts(ports: readonly V3SwitchPort[] | null | undefined): E.Eithe
 
 const hubPorts = (ports: readonly { readonly name: string; readonly port_number: number }[] | null | undefined) => ports?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined;
 
-/** What 3.0.6 shares between the switch and the hub: the v2 values, with 3.x's bodies, answers and names. */
+/** pydantic reads the controller's `suspend: false` as an int: any value is a boolean here. */
+const udpNio = (b: t.TypeOf<typeof V3UdpNioBody>) =>
+  E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) });
+
+/** What 3.0.6 shares between the switch, the hub and the VPCS: the v2 values, with 3.x's bodies, answers and names. */
 function commonV3Routes(nodeType: V3NodeType): V3Route[] {
   const at = (action: string) => `compute.${nodeType}.${action}`;
   const node = V3_NODE_ANSWERS[nodeType];
@@ -76,11 +110,9 @@ function commonV3Routes(nodeType: V3NodeType): V3Route[] {
     onV3(v2(at("delete"))),
     onV3(v2(at("duplicate")), { body: sameBody(V3DuplicateBody), answer: json(201, node, presentV3Node) }),
     ...["start", "stop", "suspend"].map((action) => onV3(v2(at(action)))),
-    onV3(v2(at("nio.create")), {
-      // pydantic reads the controller's `suspend: false` as an int: any value is a boolean here.
-      body: v3Body(V3UdpNioBody, (b) => E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) })),
-      adapterZero: true,
-    }),
+    onV3(v2(at("nio.create")), { body: v3Body(V3UdpNioBody, udpNio), adapterZero: true }),
+    // 3.0.6 updates a NIO (its filters) on a VPCS only: a switch's and a hub's NIO never get filters.
+    ...(nodeType === "vpcs" ? [onV3(v2(at("nio.update")), { body: v3Body(V3UdpNioBody, udpNio), adapterZero: true })] : []),
     onV3(v2(at("nio.delete")), { adapterZero: true }),
     onV3(v2(at("start_capture")), { as: { action: "capture.start", segments: "capture/start" }, body: sameBody(V3CaptureBody), adapterZero: true }),
     onV3(v2(at("stop_capture")), { as: { action: "capture.stop", segments: "capture/stop" }, adapterZero: true }),
@@ -98,7 +130,20 @@ const RELOAD = route({
   answer: empty(204),
 });
 
-/** Every /v3/compute switch and hub route: v2's values through the 3.x dialect (ADR 0076). */
+/**
+ * 3.0.6 restarts its own telnet server in front of the VPCS (`reset_console`). netemu has none: VPCS
+ * serves its console itself (ADR 0081), so there is nothing to restart; the node must exist.
+ */
+const VPCS_CONSOLE_RESET = route({
+  name: "compute.vpcs.console_reset",
+  method: "POST",
+  path: "/projects/{project_id}/vpcs/nodes/{node_id}/console/reset",
+  refusals: GET_COMPUTE_NODE_REFUSALS,
+  run: (uc, { params }) => uc.getComputeNode.execute({ projectId: params.project_id, nodeId: params.node_id, nodeType: "vpcs" }),
+  answer: empty(204),
+});
+
+/** Every /v3/compute switch, hub and VPCS route: v2's values through the 3.x dialect (ADR 0076). */
 export const V3_NODE_ROUTES: readonly V3Route[] = [
   /** The controller sends back everything it kept from the last answer (`usage`, `builtin` ...): ignored. */
   onV3(v2("compute.ethernet_switch.create"), {
@@ -122,6 +167,17 @@ export const V3_NODE_ROUTES: readonly V3Route[] = [
     answer: json(200, V3HubAnswer, presentV3Hub),
   }),
   ...commonV3Routes("ethernet_hub"),
+  onV3(v2("compute.vpcs.create"), {
+    body: v3Body(V3VpcsCreateBody, (b) => E.right({ name: b.name, node_id: b.node_id, console: b.console, console_type: b.console_type ?? undefined, startup_script: b.startup_script })),
+    answer: json(201, V3VpcsAnswer, presentV3Vpcs),
+  }),
+  onV3(v2("compute.vpcs.update"), {
+    body: v3Body(V3VpcsUpdateBody, (b) => E.right({ name: b.name ?? undefined, console: b.console, console_type: b.console_type ?? undefined })),
+    answer: json(200, V3VpcsAnswer, presentV3Vpcs),
+  }),
+  onV3(v2("compute.vpcs.reload")),
+  onV3(VPCS_CONSOLE_RESET),
+  ...commonV3Routes("vpcs"),
 ];
 
 export function registerV3NodeRoutes(api: ApiRouter, uc: UseCases): void {

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UdpNio } from "../../../domain/switching/nio.js";
 import { NO_FILTERS } from "../../../domain/filters/filter-settings.js";
 import { type HostNode, hostStarted, hostStopped } from "../../../domain/switching/host-node.js";
-import { parseVpcsVersion, vpcsArguments } from "../../../domain/switching/vpcs-command.js";
+import { parseVpcsVersion, vpcsCommand } from "../../../domain/switching/vpcs-command.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { ConsolePortPool, HostProcesses, ProcessExit } from "../../ports/host-processes.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
@@ -89,8 +89,8 @@ export class HostRuntime {
     const inside: UdpNio = { type: "nio_udp", lport: ours.right, rhost: processHost(host), rport: theirs.right, filters: NO_FILTERS, suspend: false };
     const script = await this.processes.readFile(`${node.directory}/${VPCS_SCRIPT}`);
     const macId = await this.macIdFor(node);
-    const args = vpcsArguments(version.right, { consolePort, macId, localPort: theirs.right, remotePort: ours.right, remoteHost: host, ...(script === undefined ? {} : { script: VPCS_SCRIPT }) });
-    const started = hostStarted(node, new Map([[0, inside]]), [program, ...args].join(" "));
+    const command = vpcsCommand(version.right, { consolePort, macId, localPort: theirs.right, remotePort: ours.right, remoteHost: host, ...(script === undefined ? {} : { script: VPCS_SCRIPT }) });
+    const started = hostStarted(node, new Map([[0, inside]]), [program, ...command.args].join(" "));
     const release = () => {
       releaseConsole();
       this.pool.release(ours.right);
@@ -99,7 +99,15 @@ export class HostRuntime {
     // The data plane's end first: VPCS's first frames (its router solicitations) find it open.
     const synced = await this.changes.apply(node, started);
     if (E.isLeft(synced)) return release(), synced;
-    const run = await this.processes.start({ key: node.nodeId, program, args, cwd: node.directory, logFile: `${node.directory}/${VPCS_LOG}` });
+    const run = await this.processes.start({
+      key: node.nodeId,
+      program,
+      args: command.args,
+      cwd: node.directory,
+      logFile: `${node.directory}/${VPCS_LOG}`,
+      // A VPCS that daemonizes is found by the UDP port it was told to bind (ADR 0088).
+      ...(command.daemonizes ? { daemon: { udpPort: theirs.right } } : {}),
+    });
     if (E.isLeft(run)) {
       await this.changes.apply(started, hostStopped({ ...started, commandLine: node.commandLine }));
       release();
@@ -154,7 +162,7 @@ export class HostRuntime {
       if (node === undefined || node.nodeType !== "vpcs") return;
       const synced = await this.changes.apply(node, hostStopped(node));
       if (E.isLeft(synced)) this.logger.error("a host whose process died could not be stopped in the data plane", { nodeId: node.nodeId, reason: synced.left._tag });
-      const how = exit.signal === null ? String(exit.code) : exit.signal;
+      const how = exit.signal !== null ? exit.signal : exit.code !== null ? String(exit.code) : "unknown (a daemon's status goes to init)";
       this.notifications.publish({ kind: "log", severity: "error", projectId: node.projectId, message: `VPCS process of ${node.name} has stopped, return code: ${how}\n${exit.output}` });
     });
   }

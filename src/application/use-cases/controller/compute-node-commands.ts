@@ -11,7 +11,8 @@ import { CREATE_HUB_REFUSALS, CreateHub } from "../compute/create-hub.js";
 import { UPDATE_SWITCH_REFUSALS, UpdateSwitch } from "../compute/update-switch.js";
 import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
-import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS, VpcsNodes } from "../compute/vpcs-nodes.js";
+import { CREATE_VPCS_REFUSALS, CreateVpcs } from "../compute/create-vpcs.js";
+import { UPDATE_VPCS_REFUSALS, UpdateVpcs } from "../compute/update-vpcs.js";
 
 /** What creating or changing a node on the local compute can answer, whatever its type. */
 export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS] as const;
@@ -44,7 +45,8 @@ export class ComputeNodeCommands {
     private readonly createHub: CreateHub,
     private readonly updateSwitch: UpdateSwitch,
     private readonly updateHub: UpdateHub,
-    private readonly vpcs: VpcsNodes,
+    private readonly createVpcs: CreateVpcs,
+    private readonly updateVpcs: UpdateVpcs,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
@@ -57,10 +59,10 @@ export class ComputeNodeCommands {
         return this.createHub.execute({ projectId, name: settings.name, nodeId, portsMapping: ports as readonly HubPortEntry[] | undefined });
       case "vpcs": {
         const vpcs = { projectId, nodeId, name: settings.name, consoleType: settings.consoleType, startupScript: settings.startupScript, directory: settings.directory };
-        const made = await this.vpcs.create({ ...vpcs, console: settings.console });
+        const made = await this.createVpcs.execute({ ...vpcs, console: settings.console });
         // A project opened again whose console port another program took meanwhile gets another one, as GNS3 does.
         const taken = E.isLeft(made) && made.left._tag === "ConsolePortUnavailable" && settings.console !== undefined && settings.console !== null;
-        return taken ? this.vpcs.create(vpcs) : made;
+        return taken ? this.createVpcs.execute(vpcs) : made;
       }
     }
   }
@@ -73,7 +75,7 @@ export class ComputeNodeCommands {
       case "ethernet_hub":
         return this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
       case "vpcs":
-        return this.vpcs.update({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
+        return this.updateVpcs.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
     }
   }
 }

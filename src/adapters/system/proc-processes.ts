@@ -67,10 +67,6 @@ export function parentOf(pid: number): number | undefined {
   return stat(pid)?.ppid;
 }
 
-export function cwdOf(pid: number): string | undefined {
-  return link(`/proc/${pid}/cwd`);
-}
-
 /** The file a program name runs (PATH searched as execvp does), its links resolved; undefined when none. */
 export function programFile(program: string): string | undefined {
   const candidates = program.includes("/") ? [resolve(program)] : (process.env["PATH"] ?? "").split(delimiter).filter(isAbsolute).map((d) => join(d, program));

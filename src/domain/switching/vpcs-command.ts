@@ -7,7 +7,7 @@ const FOREGROUND_FLAG_FROM = [0, 6, 1] as const;
 /** From 0.8b VPCS relays frames between its instances unless told not to (`-R`). */
 const RELAY_FLAG_FROM = [0, 8] as const;
 
-export interface VpcsVersion {
+interface VpcsVersion {
   readonly text: string;
   readonly parts: readonly number[];
 }
@@ -48,7 +48,7 @@ interface VpcsLaunch {
 }
 
 /** How a VPCS runs: in the foreground as netemu's child, or as a daemon netemu must find (before 0.6.1). */
-export interface VpcsCommand {
+interface VpcsCommand {
   readonly args: readonly string[];
   readonly daemonizes: boolean;
 }

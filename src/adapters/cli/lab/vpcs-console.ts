@@ -26,7 +26,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 type TelnetState = "data" | "iac" | "option" | "sb" | "sb-iac";
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   /** How long connecting (tried again while nothing listens yet) and the first prompt may take. */
   readonly timeoutMs: number;
   /**

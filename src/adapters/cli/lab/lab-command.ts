@@ -162,7 +162,9 @@ function describeStep(step: LabOperation): string {
 async function inspectProject(c: Context, projectId: string, name: string): Promise<number> {
   const project = await readProject(c.api, { projectId, name, status: "opened" });
   if (E.isLeft(project)) return fail(c.err, failureText(project.left), failureCode(project.left));
-  for (const line of inspectLines(project.right, new URL(c.api.server).hostname)) c.out(line);
+  const impairments = await c.api.portImpairments(projectId);
+  if (E.isLeft(impairments)) return fail(c.err, failureText(impairments.left), failureCode(impairments.left));
+  for (const line of inspectLines(project.right, new URL(c.api.server).hostname, impairments.right)) c.out(line);
   return 0;
 }
 

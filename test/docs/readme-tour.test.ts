@@ -109,6 +109,7 @@ describe("the README's quick tour, run as written on a fresh clone (ADR 0089)", 
       // 200 ms more on sw1 -> pc1: the fastest echoes compared (the first of a run may wait for ARP);
       // at least 190 ms more, and at most 600 (a busy 2-core machine adds its own waits).
       expect(Math.min(...after) - Math.min(...before), output).to.be.within(190, 600);
+      console.log(`      round trips before the impairment ${before.join(", ")} ms; after ${after.join(", ")} ms`);
 
       // destroy: the PCs' processes (their pids from the server's log) ended, their consoles closed.
       const pids = [...log.matchAll(/"pid":(\d+),"program":"[^"]*vpcs"/g)].map((m) => Number(m[1]));

@@ -78,6 +78,23 @@ function pathBetween(lab: Lab, from: string, to: string): { link: LabLink; forwa
 /** One direction's settings of a link: the direction's own kinds over the link's `filters` (docs/labs.md). */
 const direction = (link: LabLink, aToB: boolean): FilterSettings => ({ ...link.filters, ...(aToB ? link.aToB : link.bToA) });
 const latency = (f: FilterSettings): number => Number((f.delay as readonly number[] | undefined)?.[0] ?? 0);
+const bandwidth = (f: FilterSettings): number | undefined => (f.bandwidth as readonly number[] | undefined)?.[0];
+
+/** VPCS's default echo data (56 bytes) and the large one: the frames differ by this many bytes on every link. */
+const SMALL_DATA = 56;
+const LARGE_DATA = 1400;
+
+/**
+ * How much longer a round trip with the large echo takes than with the small one, from the lab's
+ * bandwidths: each direction with a rate sends the extra bytes at that rate (a frame leaves a
+ * `bandwidth` transmitter when its last bit has, README "Filters"). Undefined: no rate on the way.
+ */
+function extraRoundTripMs(lab: Lab, from: string, to: string): number | undefined {
+  const rates = pathBetween(lab, from, to).flatMap(({ link }) => [bandwidth(direction(link, true)), bandwidth(direction(link, false))].flatMap((r) => (r === undefined ? [] : [r])));
+  if (rates.length === 0) return undefined;
+  // kbit/s is bits per millisecond.
+  return rates.reduce((sum, kbits) => sum + ((LARGE_DATA - SMALL_DATA) * 8) / kbits, 0);
+}
 
 /** The least round trip a ping from `from` to `to` can take: every latency on the way there and back. */
 function leastRoundTrip(lab: Lab, from: string, to: string): number {
@@ -153,11 +170,12 @@ describe("the example labs in labs/, deployed, pinged, restarted and destroyed (
   it("are each deployed by this file or name the test that deploys them", () => {
     const shipped = readdirSync(LABS).filter((f) => f.endsWith(".yml")).sort();
     expect(shipped).to.deep.equal([...Object.keys(VPCS_LABS), ...Object.keys(ELSEWHERE)].sort());
-    // A VPCS lab that sets a bandwidth must have it measured: no VPCS lab sets one today.
-    for (const file of Object.keys(VPCS_LABS)) {
+    // A link with a bandwidth must be on the way of an answered ping, where the rate is measured.
+    for (const [file, pings] of Object.entries(VPCS_LABS)) {
       const lab = readLabFile(file);
-      const withBandwidth = lab.links.filter((l) => [direction(l, true), direction(l, false)].some((f) => f.bandwidth !== undefined));
-      expect(withBandwidth, `${file} sets a bandwidth: measure it here`).to.deep.equal([]);
+      const measured = new Set(pings.filter((p) => p.apart === undefined).flatMap((p) => pathBetween(lab, p.from, p.to).map((step) => step.link)));
+      const unmeasured = lab.links.filter((l) => [direction(l, true), direction(l, false)].some((f) => f.bandwidth !== undefined) && !measured.has(l));
+      expect(unmeasured.map((l) => l.ends.map((e) => `${e.node}:${e.port}`).join(" ")), `${file}: a bandwidth on no pinged path`).to.deep.equal([]);
     }
   });
 
@@ -213,7 +231,28 @@ describe("the example labs in labs/, deployed, pinged, restarted and destroyed (
           expect(rtts.length, `${from} -> ${to}:\n${run.out.join("\n")}`).to.be.at.least(2);
           // A delay is never early (ADR 0031); above, a generous bound for a busy 2-core machine.
           for (const rtt of rtts) expect(rtt, `${from} -> ${to}: the lab's ${least} ms a round trip`).to.be.at.least(least).and.below(least + 400);
+          const extra = extraRoundTripMs(l, from, to);
+          if (extra !== undefined) await measureRate(l, from, to, extra, Math.min(...rtts));
         }
+      }
+
+      /**
+       * The lab's bandwidth, measured by what it does to frames: echoes with 1,400 bytes of data take
+       * longer than 56-byte ones by the time the extra bytes take at the configured rates, each way. The
+       * fastest of five of each are compared (a busy machine only adds time): at least 80 % of the extra
+       * time the rates give (frames cannot pass faster than the rate), at most 15 ms over it.
+       */
+      async function measureRate(l: Lab, from: string, to: string, extraMs: number, smallMs: number): Promise<void> {
+        const run = await lab(["exec", from, "--timeout", "60", "--", "ping", addressOf(l, to), "-c", "5", "-l", String(LARGE_DATA)]);
+        expect([run.code, run.err]).to.deep.equal([0, []]);
+        const large = run.out.flatMap((line) => new RegExp(`^${LARGE_DATA + 28} bytes from [\\d.]+ icmp_seq=\\d+ ttl=\\d+ time=([\\d.]+) ms`).exec(line)?.[1] ?? []).map(Number);
+        expect(large.length, `${from} -> ${to} with ${LARGE_DATA} bytes:\n${run.out.join("\n")}`).to.be.at.least(3);
+        const small = await lab(["exec", from, "--timeout", "60", "--", "ping", addressOf(l, to), "-c", "5"]);
+        const smalls = [smallMs, ...small.out.flatMap((line) => /bytes from [\d.]+ icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms/.exec(line)?.[1] ?? []).map(Number)];
+        const measured = Math.min(...large) - Math.min(...smalls);
+        const kbits = (2 * (LARGE_DATA - SMALL_DATA) * 8) / measured;
+        console.log(`      ${from} -> ${to}: ${LARGE_DATA}-byte echoes ${measured.toFixed(1)} ms slower than ${SMALL_DATA}-byte ones, the rates give ${extraMs.toFixed(1)} ms (${kbits.toFixed(0)} kbit/s each way if both ways are equal)`);
+        expect(measured, `${from} -> ${to}: ${LARGE_DATA}-byte echoes vs ${SMALL_DATA}-byte ones`).to.be.at.least(0.8 * extraMs).and.at.most(extraMs + 15);
       }
 
       it("deploys, pings across with the lab's delay, pings again after a restart of the server without making its nodes again, and destroy leaves no process, console or socket", async () => {

@@ -114,10 +114,11 @@ const PROMISES: Readonly<Record<string, (output: string) => void>> = {
       expect(rtts.length, output).to.be.at.least(2);
       expect(Math.min(...rtts), output).to.be.at.least(20).and.below(420);
     }
-    // 1,400 bytes of data: 1,344 more bytes at 1 Mbit/s each way, 21.5 ms more than the small echoes.
+    // 1,400 bytes of data: 1,344 more bytes at 1 Mbit/s each way, 21.5 ms more than the small echoes
+    // (wide bounds: a machine under load moves either side; without the rate it is under a millisecond).
     const large = [...output.matchAll(/1428 bytes from 10\.0\.0\.3 icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms/g)].map((m) => Number(m[1]));
     expect(large.length, output).to.be.at.least(2);
-    expect(Math.min(...large) - Math.min(...vpcsRtts(output, "10.0.0.3")), output).to.be.at.least(17).and.below(60);
+    expect(Math.min(...large) - Math.min(...vpcsRtts(output, "10.0.0.3")), output).to.be.at.least(10).and.below(85);
     // pc1 (VLAN 10) to pc4 (VLAN 20): the two echoes of the third ping unanswered.
     expect(vpcsRtts(output, "10.0.0.4").length, output).to.be.at.most(3);
     expect(output, "pc1 cannot reach pc4").to.match(/not reachable|timeout/);

@@ -239,8 +239,10 @@ describe("the example labs in labs/, deployed, pinged, restarted and destroyed (
       /**
        * The lab's bandwidth, measured by what it does to frames: echoes with 1,400 bytes of data take
        * longer than 56-byte ones by the time the extra bytes take at the configured rates, each way. The
-       * fastest of five of each are compared (a busy machine only adds time): at least 80 % of the extra
-       * time the rates give (frames cannot pass faster than the rate), at most 15 ms over it.
+       * fastest of five of each are compared. A quiet machine gives 21 to 23 ms for the trunk's 21.5; one
+       * under a load of 40 on 2 cores gave 16 to 65 (a slow small echo lowers the difference, slow large
+       * ones raise it), so the bounds are wide: at least half the time the rates give, at most three times
+       * it and 20 ms. Without the rate the difference is well under a millisecond.
        */
       async function measureRate(l: Lab, from: string, to: string, extraMs: number, smallMs: number): Promise<void> {
         const run = await lab(["exec", from, "--timeout", "60", "--", "ping", addressOf(l, to), "-c", "5", "-l", String(LARGE_DATA)]);
@@ -252,7 +254,7 @@ describe("the example labs in labs/, deployed, pinged, restarted and destroyed (
         const measured = Math.min(...large) - Math.min(...smalls);
         const kbits = (2 * (LARGE_DATA - SMALL_DATA) * 8) / measured;
         console.log(`      ${from} -> ${to}: ${LARGE_DATA}-byte echoes ${measured.toFixed(1)} ms slower than ${SMALL_DATA}-byte ones, the rates give ${extraMs.toFixed(1)} ms (${kbits.toFixed(0)} kbit/s each way if both ways are equal)`);
-        expect(measured, `${from} -> ${to}: ${LARGE_DATA}-byte echoes vs ${SMALL_DATA}-byte ones`).to.be.at.least(0.8 * extraMs).and.at.most(extraMs + 15);
+        expect(measured, `${from} -> ${to}: ${LARGE_DATA}-byte echoes vs ${SMALL_DATA}-byte ones`).to.be.at.least(0.5 * extraMs).and.at.most(3 * extraMs + 20);
       }
 
       it("deploys, pings across with the lab's delay, pings again after a restart of the server without making its nodes again, and destroy leaves no process, console or socket", async () => {

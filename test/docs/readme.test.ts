@@ -8,60 +8,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireTool } from "../support/vpcs.js";
 import { gns3PeerPrefix, requireGns3Peer } from "../support/gns3-peer.js";
+import { PEER_VPCS_TOOL, shellBlocks } from "../support/readme-blocks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CLI = join(ROOT, "dist", "cli.js");
 const BLOCK_MS = 90_000;
 /** The VPCS the README's lab blocks run (GNS3's 0.8.3, as .ci/run installs it; Debian's 0.5b2 on PATH runs nodes too, ADR 0088). */
 const PEER_VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
-/** `needs VPCS 0.8.3`: a block whose VPCS nodes netemu runs (the GNS3 peer's VPCS), not Debian's vpcs on PATH. */
-const PEER_VPCS_TOOL = "VPCS 0.8.3";
-
-/**
- * What the HTML comment just above a block says: `<!-- readme-test: skip, REASON -->` (never run),
- * `<!-- readme-test: needs TOOL, ... -->` (run when TOOL is installed; under CI=true a missing one
- * fails, as every test needing a tool), or nothing, or `<!-- readme-test: runs, ... -->` (run).
- */
-type Directive = { readonly kind: "run" } | { readonly kind: "skip"; readonly reason: string } | { readonly kind: "needs"; readonly tool: string };
-
-interface ShellBlock {
-  readonly line: number;
-  readonly text: string;
-  readonly directive: Directive;
-}
-
-function directiveOf(comment: string | undefined, line: number): Directive {
-  const m = comment === undefined ? null : /^<!--\s*readme-test:\s*(.*?)\s*-->$/.exec(comment.trim());
-  if (m === null) return { kind: "run" };
-  const [word, ...rest] = (m[1] as string).split(",").map((s) => s.trim());
-  if (word === "skip" && rest.join(",").length > 0) return { kind: "skip", reason: rest.join(", ") };
-  if (word === `needs ${PEER_VPCS_TOOL}`) return { kind: "needs", tool: PEER_VPCS_TOOL };
-  const needs = /^needs (\S+)$/.exec(word ?? "");
-  if (needs !== null) return { kind: "needs", tool: needs[1] as string };
-  if (word === "runs") return { kind: "run" };
-  throw new Error(`README line ${line}: "${comment}" is not a readme-test directive (skip, REASON | needs TOOL | runs)`);
-}
-
-/** The README's ```sh blocks, dedented (blocks in list items are indented), with their directives. */
-function shellBlocks(markdown: string): ShellBlock[] {
-  const lines = markdown.split("\n");
-  const blocks: ShellBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[i] as string);
-    if (open === null) continue;
-    const indent = (open[1] as string).length;
-    let previous = i - 1;
-    while (previous >= 0 && (lines[previous] as string).trim() === "") previous--;
-    const directive = directiveOf((lines[previous] ?? "").trim().startsWith("<!--") ? lines[previous] : undefined, i + 1);
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j] as string); j++) body.push((lines[j] as string).slice(indent));
-    blocks.push({ line: i + 1, text: body.join("\n") + "\n", directive });
-    i = j;
-  }
-  return blocks;
-}
-
 /**
  * `npm` and `npx` as the README's reader has them, with two differences: `npm install` does nothing
  * (the test runs where the dependencies are installed, and must not change them) and `npm start`
@@ -140,14 +93,17 @@ describe("the README's shell blocks", function () {
 
   it("are each run by this test or say why not", () => {
     expect(blocks.length).to.be.greaterThan(0);
-    const run = blocks.filter((b) => b.directive.kind !== "skip");
-    expect(run.map((b) => b.text).join("\n"), "the quick tour runs").to.include("npm start");
+    // The quick tour is run by test/docs/readme-tour.test.ts, on a fresh clone: one block, starting the server.
+    const tours = blocks.filter((b) => b.directive.kind === "tour");
+    expect(tours, "one block is the quick tour").to.have.length(1);
+    expect(tours[0]?.text, "the quick tour starts the server").to.include("npm start");
     // A block the test does not run must say why, in the README itself (parsed above: a skip without a reason throws).
     for (const b of blocks) if (b.directive.kind === "skip") expect(b.directive.reason, `README line ${b.line}`).to.match(/\w{3,}/);
   });
 
   // The blocks the README marks `skip` (with their reason) get no test of their own: nothing here could fail.
-  for (const block of blocks.filter((b) => b.directive.kind !== "skip")) {
+  // The tour has its own test, on a fresh clone (test/docs/readme-tour.test.ts).
+  for (const block of blocks.filter((b) => b.directive.kind !== "skip" && b.directive.kind !== "tour")) {
     const firstLine = block.text.split("\n")[0] as string;
     it(`run as written: line ${block.line}, ${firstLine.slice(0, 60)}`, async function () {
       this.timeout(BLOCK_MS + 30_000);

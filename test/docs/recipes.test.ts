@@ -6,29 +6,41 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freeTcpPort } from "../support/free-tcp-port.js";
 import { requireTool } from "../support/vpcs.js";
+import { gns3PeerPrefix, requireGns3Peer } from "../support/gns3-peer.js";
+import { startTestServer } from "../support/http-harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RECIPES = join(ROOT, "docs", "recipes");
 const CLI = join(ROOT, "dist", "cli.js");
-const RUN_MS = 150_000;
+// The trunk recipe took 53 s on a quiet machine, 77 s and once over 150 s beside a 100-PC benchmark.
+const RUN_MS = 240_000;
 
-/** A recipe's shell block and what its `<!-- recipe-test: runs as root, needs TOOL, namespaces A B -->` says. */
+/**
+ * A recipe's shell block and what its `<!-- recipe-test: runs[ as root], needs TOOL, namespaces A B -->`
+ * says. Two needs are not tools: `needs VPCS 0.8.3` (netemu runs the GNS3 peer's VPCS for the lab's PCs)
+ * and `needs host nodes` (a netemu whose controller runs Linux hosts, kind `host`).
+ */
 interface RecipeBlock {
   readonly file: string;
   readonly text: string;
+  readonly asRoot: boolean;
   readonly tools: readonly string[];
   readonly namespaces: readonly string[];
 }
+
+const PEER_VPCS_NEED = "VPCS 0.8.3";
+const HOST_NODES_NEED = "host nodes";
 
 function recipeBlocks(): RecipeBlock[] {
   const blocks: RecipeBlock[] = [];
   for (const file of readdirSync(RECIPES).filter((f) => f.endsWith(".md")).sort()) {
     const text = readFileSync(join(RECIPES, file), "utf8");
-    for (const m of text.matchAll(/<!-- recipe-test: runs as root((?:, [^,>]+)*) -->\n```sh\n([\s\S]*?)\n```/g)) {
-      const parts = (m[1] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    for (const m of text.matchAll(/<!-- recipe-test: runs( as root)?((?:, [^,>]+)*) -->\n```sh\n([\s\S]*?)\n```/g)) {
+      const parts = (m[2] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
       blocks.push({
         file,
-        text: m[2] as string,
+        text: m[3] as string,
+        asRoot: m[1] !== undefined,
         tools: parts.filter((p) => p.startsWith("needs ")).map((p) => p.slice("needs ".length)),
         namespaces: parts.filter((p) => p.startsWith("namespaces ")).flatMap((p) => p.slice("namespaces ".length).split(" ")),
       });
@@ -38,8 +50,8 @@ function recipeBlocks(): RecipeBlock[] {
 }
 
 /**
- * Runs a block as its reader would, pasted into a root shell in the repository, with three changes:
- * port 3080 is a free port, /tmp is a scratch directory, and `npx netemu` runs the built dist/cli.js
+ * Runs a block as its reader would, pasted into a shell in the repository, with three changes:
+ * port 3080 is a free port (in the text, and as NETEMU_PORT and NETEMU_SERVER), /tmp is a scratch directory, and `npx netemu` runs the built dist/cli.js
  * (npx would otherwise install the package into its cache first). The block's process group (netemu,
  * socat) is ended and its namespaces removed afterwards, whatever happened.
  */
@@ -52,10 +64,12 @@ async function runRecipe(block: RecipeBlock): Promise<{ code: number | null; out
   chmodSync(join(bin, "npx"), 0o755);
   const port = await freeTcpPort();
   const script = block.text.replaceAll("3080", String(port)).replaceAll("/tmp/", `${scratch}/`);
+  const vpcs = block.tools.includes(PEER_VPCS_NEED) ? { NETEMU_VPCS_PATH: join(gns3PeerPrefix(), "bin", "vpcs") } : {};
   const child = spawn("sh", ["-e", "-c", script], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, HOME: scratch, PATH: `${bin}:${process.env["PATH"] ?? ""}` },
+    // A recipe that starts netemu without --port, and the lab commands, reach the free port through the environment.
+    env: { ...process.env, HOME: scratch, PATH: `${bin}:${process.env["PATH"] ?? ""}`, NETEMU_PORT: String(port), NETEMU_SERVER: `http://127.0.0.1:${port}`, ...vpcs },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -81,21 +95,52 @@ async function runRecipe(block: RecipeBlock): Promise<{ code: number | null; out
 /** `rtt min/avg/max/mdev = a/b/c/d ms` of each ping summary, as numbers. */
 const rttSummaries = (output: string) => [...output.matchAll(/rtt min\/avg\/max\/mdev = ([\d.]+)\/([\d.]+)\/([\d.]+)/g)].map((m) => ({ min: Number(m[1]), avg: Number(m[2]), max: Number(m[3]) }));
 
+/** VPCS's echo lines to an address, their times. */
+const vpcsRtts = (output: string, to: string) => [...output.matchAll(new RegExp(`bytes from ${to.replaceAll(".", "\\.")} icmp_seq=\\d+ ttl=\\d+ time=([\\d.]+) ms`, "g"))].map((m) => Number(m[1]));
+
 /** What each recipe promises its reader, checked on what its block printed. */
 const PROMISES: Readonly<Record<string, (output: string) => void>> = {
   "wan-link.md": (output) => {
     const [rtt] = rttSummaries(output);
     expect(rtt, output).to.not.equal(undefined);
-    // 40 ms each way: no round trip can be shorter than 80 ms; the bound above is generous (a busy host).
-    expect(rtt!.min, output).to.be.at.least(80).and.below(400);
-    expect(output).to.match(/5 packets transmitted, 5 received/);
+    // 40 ± 5 ms each way: no round trip can be shorter than 70 ms; the bound above is generous (a busy host).
+    expect(rtt!.min, output).to.be.at.least(70).and.below(400);
+    // 1 % loss on the way up: one echo of five may be lost.
+    expect(output).to.match(/5 packets transmitted, [45] received/);
   },
   "trunk-between-switches.md": (output) => {
-    expect(output).to.include("red reaches red").and.include("red cannot reach blue");
-    expect(output).to.match(/3 packets transmitted, 3 received/);
-    expect(output).to.match(/3 packets transmitted, 0 received/);
+    // 10 ms each way on the trunk: no round trip under 20 ms, in either VLAN.
+    for (const to of ["10.0.0.3", "10.0.0.4"]) {
+      const rtts = vpcsRtts(output, to);
+      expect(rtts.length, output).to.be.at.least(2);
+      expect(Math.min(...rtts), output).to.be.at.least(20).and.below(420);
+    }
+    // 1,400 bytes of data: 1,344 more bytes at 1 Mbit/s each way, 21.5 ms more than the small echoes
+    // (wide bounds: a machine under load moves either side; without the rate it is under a millisecond).
+    const large = [...output.matchAll(/1428 bytes from 10\.0\.0\.3 icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms/g)].map((m) => Number(m[1]));
+    expect(large.length, output).to.be.at.least(2);
+    expect(Math.min(...large) - Math.min(...vpcsRtts(output, "10.0.0.3")), output).to.be.at.least(10).and.below(85);
+    // pc1 (VLAN 10) to pc4 (VLAN 20): the two echoes of the third ping unanswered.
+    expect(vpcsRtts(output, "10.0.0.4").length, output).to.be.at.most(3);
+    expect(output, "pc1 cannot reach pc4").to.match(/not reachable|timeout/);
   },
 };
+
+/**
+ * `needs host nodes`: skipped where this netemu's controller does not run Linux hosts (node type
+ * `netemu_host`, issue 27's host nodes, another change), as its capabilities say; run once it does.
+ */
+async function requireHostNodes(ctx: Mocha.Context): Promise<void> {
+  const s = await startTestServer();
+  try {
+    const types = ((await s.request("GET", "/v2/compute/capabilities")).json as { node_types: string[] }).node_types;
+    if (types.includes("netemu_host")) return;
+  } finally {
+    await s.close();
+  }
+  console.log("      skipped: this netemu does not run Linux hosts (kind host): the recipe deploys labs/wan.yml");
+  ctx.skip();
+}
 
 describe("the recipes in docs/recipes, run as written", function () {
   this.timeout(RUN_MS + 30_000);
@@ -106,13 +151,16 @@ describe("the recipes in docs/recipes, run as written", function () {
   });
 
   for (const block of blocks) {
-    it(`runs ${block.file} as root and shows what it says`, async function () {
-      if (process.getuid?.() !== 0) {
+    it(`runs ${block.file}${block.asRoot ? " as root" : ""} and shows what it says`, async function () {
+      if (block.asRoot && process.getuid?.() !== 0) {
         if (process.env["CI"] === "true") throw new Error("the recipes need root (CI=true: a test that cannot run fails)");
         console.log("      skipped: the recipes attach Linux network namespaces, which needs root");
         this.skip();
       }
-      for (const tool of ["ip", "ping", "curl", ...block.tools]) requireTool(this, tool, tool === "ip" ? "iproute2" : tool === "ping" ? "iputils-ping" : tool);
+      if (block.tools.includes(PEER_VPCS_NEED)) requireGns3Peer(this);
+      if (block.tools.includes(HOST_NODES_NEED)) await requireHostNodes(this);
+      const tools = block.tools.filter((t) => t !== PEER_VPCS_NEED && t !== HOST_NODES_NEED);
+      for (const tool of [...(block.asRoot ? ["ip", "ping"] : []), "curl", ...tools]) requireTool(this, tool, tool === "ip" ? "iproute2" : tool === "ping" ? "iputils-ping" : tool);
       const { code, output } = await runRecipe(block);
       expect(code, output).to.equal(0);
       PROMISES[block.file]?.(output);

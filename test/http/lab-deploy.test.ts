@@ -222,6 +222,6 @@ describe("netemu lab against a real netemu: deploy, inspect, save, destroy (ADR 
     expect(await run(["frobnicate"])).to.deep.include({ code: 2, err: ['netemu lab: unknown lab command "frobnicate" (netemu lab --help)'] });
     expect(await run(["inspect", "x", "--server", "localhost:3080"])).to.deep.include({ code: 2, err: ["netemu lab: --server localhost:3080: give the server's address, e.g. http://127.0.0.1:3080"] });
     const help = await run(["--help"]);
-    expect([help.code, help.out[0]?.split("\n")[0]]).to.deep.equal([0, "usage: netemu lab deploy FILE [--reconfigure] [--server URL]"]);
+    expect([help.code, help.out[0]?.split("\n")[0]]).to.deep.equal([0, "usage: netemu lab deploy FILE [--reconfigure] [--wait SECONDS] [--server URL]"]);
   });
 });

@@ -198,3 +198,41 @@ describe("naming the port of an impairment", function () {
     expect(listed._tag === "Right" && listed.right).to.deep.equal([]);
   });
 });
+
+/**
+ * `netemu impair` on a port of a project of netemu's own controller (the quick tour's lab): deleting
+ * the project (`netemu lab destroy`) forgets the impairment, as a compute does when GNS3 deletes a
+ * project there; a lab deployed again under the same name gets new ids and must not list it (ADR 0089).
+ */
+describe("impairments on a port of netemu's own controller's project", function () {
+  this.timeout(10_000);
+  let s: TestServer;
+  beforeEach(async () => {
+    s = await startTestServer();
+  });
+  afterEach(() => s.close());
+
+  it("are forgotten when the project is deleted, and not listed for a project made again under its name", async () => {
+    const project = (await s.request("POST", "/v2/projects", { name: "vpcs" })).json.project_id as string;
+    expect((await s.request("POST", `/v2/projects/${project}/nodes`, { name: "sw1", node_type: "ethernet_switch", compute_id: "local" })).status).to.equal(201);
+    const set = await s.netemu.useCases.setImpairment.execute({ project: "vpcs", node: "sw1", port: "Ethernet0", out: { delay: [200] } });
+    expect(set._tag, JSON.stringify(set)).to.equal("Right");
+    expect((await s.request("DELETE", `/v2/projects/${project}`)).status).to.equal(204);
+    const listed = await s.netemu.useCases.listImpairments.execute();
+    expect(listed._tag === "Right" && listed.right).to.deep.equal([]);
+
+    const again = (await s.request("POST", "/v2/projects", { name: "vpcs" })).json.project_id as string;
+    expect((await s.request("POST", `/v2/projects/${again}/nodes`, { name: "sw1", node_type: "ethernet_switch", compute_id: "local" })).status).to.equal(201);
+    const relisted = await s.netemu.useCases.listImpairments.execute();
+    expect(relisted._tag === "Right" && relisted.right).to.deep.equal([]);
+  });
+
+  it("are kept when the project is only closed, and act again when it is opened", async () => {
+    const project = (await s.request("POST", "/v2/projects", { name: "kept" })).json.project_id as string;
+    expect((await s.request("POST", `/v2/projects/${project}/nodes`, { name: "sw1", node_type: "ethernet_switch", compute_id: "local" })).status).to.equal(201);
+    expect((await s.netemu.useCases.setImpairment.execute({ project: "kept", node: "sw1", port: "Ethernet0", out: { delay: [200] } }))._tag).to.equal("Right");
+    expect((await s.request("POST", `/v2/projects/${project}/close`)).status).to.equal(204);
+    const listed = await s.netemu.useCases.listImpairments.execute();
+    expect(listed._tag === "Right" && listed.right.map((i) => [i.projectName, i.nodeName, i.portName])).to.deep.equal([["kept", "sw1", "Ethernet0"]]);
+  });
+});

@@ -3,6 +3,7 @@ import type { DeployedLink, DeployedNode } from "../../../application/labs/gns3-
 import { CONTROLLER_LINK_ROUTES } from "../../http/controller/link-routes.js";
 import { controllerNodeRoutes } from "../../http/controller/node-routes.js";
 import { CONTROLLER_PROJECT_ROUTES } from "../../http/controller/project-routes.js";
+import { IMPAIRMENT_ROUTES } from "../../http/server/impairment-routes.js";
 import type { AnyRoute } from "../../http/route.js";
 import { type RouteCallFailure, type RouteServer, callRoute, describeFailure } from "../route-client.js";
 
@@ -30,8 +31,17 @@ export interface ProjectSummary {
   readonly status: string;
 }
 
+/** An impairment `netemu impair` put on a port of the project (ADR 0067): not the link's, the port's. */
+export interface PortImpairment {
+  readonly nodeId: string;
+  readonly portName: string;
+  readonly in: Readonly<Record<string, unknown>>;
+  readonly out: Readonly<Record<string, unknown>>;
+}
+
 export interface LabApi {
   readonly server: string;
+  portImpairments(projectId: string): Answer<readonly PortImpairment[]>;
   projects(): Answer<readonly ProjectSummary[]>;
   createProject(name: string): Answer<ProjectSummary>;
   openProject(projectId: string): Answer<void>;
@@ -131,6 +141,16 @@ export class RouteLabApi implements LabApi {
 
   deleteProject(projectId: string): Answer<void> {
     return this.done(this.call(CONTROLLER_PROJECT_ROUTES.delete, { params: { project_id: projectId } }, "delete the project"));
+  }
+
+  portImpairments(projectId: string): Answer<readonly PortImpairment[]> {
+    // Every impairment, kept to the project's by its id: a selection by project would be refused for a
+    // project the overlay cannot name (two of one name), where the id says which.
+    return this.map(this.call(IMPAIRMENT_ROUTES.list, { body: {} }, "list the impairments"), (u) =>
+      (Array.isArray(u) ? u.map(record) : [])
+        .filter((i) => i["project_id"] === projectId)
+        .map((i) => ({ nodeId: String(i["node_id"]), portName: String(i["port_name"]), in: record(i["filters_in"]), out: record(i["filters_out"]) })),
+    );
   }
 
   nodes(projectId: string): Answer<readonly DeployedNode[]> {

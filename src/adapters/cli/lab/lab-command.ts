@@ -23,7 +23,7 @@ import { consoleAddress, inspectLines } from "./lab-table.js";
 import { addressLineOf, typeIntoConsole } from "./vpcs-console.js";
 import type { RouteServer } from "../route-client.js";
 
-const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--server URL]
+const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--wait SECONDS] [--server URL]
        netemu lab inspect NAME|FILE [--server URL]
        netemu lab save NAME [--schema PATH] [--server URL] > FILE
        netemu lab destroy NAME|FILE [--server URL]
@@ -33,7 +33,9 @@ Labs as YAML files (docs/labs.md; the JSON Schema for editors is schemas/lab.sch
 
   deploy FILE       makes the lab on the server: its project, nodes, links and their impairments, then starts
                     the nodes and prints them. A lab whose project exists is left alone and said so, unless
-  --reconfigure     makes the project what the file says: adds, changes and removes what differs
+  --reconfigure     makes the project what the file says: adds, changes and removes what differs (a closed
+                    project, as after a restart of the server, is opened and its nodes started first)
+  --wait S          deploy: wait up to S seconds for the server to answer (one started just before, still building)
   inspect           the lab's nodes (kind, status, console, addresses) and links (filters, each direction's impairments)
   save NAME         prints a running project as a lab file (deploy of it makes the same lab)
   --schema PATH     save: start the file with a yaml-language-server line pointing at the schema
@@ -160,14 +162,30 @@ function describeStep(step: LabOperation): string {
 async function inspectProject(c: Context, projectId: string, name: string): Promise<number> {
   const project = await readProject(c.api, { projectId, name, status: "opened" });
   if (E.isLeft(project)) return fail(c.err, failureText(project.left), failureCode(project.left));
-  for (const line of inspectLines(project.right, new URL(c.api.server).hostname)) c.out(line);
+  const impairments = await c.api.portImpairments(projectId);
+  if (E.isLeft(impairments)) return fail(c.err, failureText(impairments.left), failureCode(impairments.left));
+  for (const line of inspectLines(project.right, new URL(c.api.server).hostname, impairments.right)) c.out(line);
   return 0;
 }
 
-async function deploy(c: Context, file: string, reconfigure: boolean): Promise<number> {
+/**
+ * The projects, asked again every half second while nothing answers at the address, up to waitMs: a server
+ * started in the background a moment ago (`npm start &` builds first) answers after some seconds.
+ */
+async function projectWhenAnswering(api: LabApi, name: string, waitMs: number): Promise<E.Either<LabApiFailure, ProjectSummary | undefined>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const found = await findProject(api, name);
+    if (E.isRight(found) || found.left.failure._tag !== "NoAnswer" || Date.now() >= deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+  }
+}
+
+async function deploy(c: Context, file: string, reconfigure: boolean, waitMs: number): Promise<number> {
   const lab = readLab(file);
   if (E.isLeft(lab)) return fail(c.err, lab.left, 2);
-  const found = await findProject(c.api, lab.right.name);
+  const found = await projectWhenAnswering(c.api, lab.right.name, waitMs);
+  if (E.isLeft(found) && found.left.failure._tag === "NoAnswer" && waitMs > 0) return fail(c.err, `${failureText(found.left)} (waited ${waitMs / 1000} s)`, 2);
   if (E.isLeft(found)) return fail(c.err, failureText(found.left), failureCode(found.left));
   let current: CurrentLab | undefined;
   const ids = new Map<string, string>();
@@ -178,6 +196,10 @@ async function deploy(c: Context, file: string, reconfigure: boolean): Promise<n
       if (!reconfigure) return fail(c.err, `lab ${name} exists (project ${existing.projectId}, closed); nothing changed (--reconfigure opens it and makes it what ${terminalText(file)} says)`, 1);
       const opened = await c.api.openProject(existing.projectId);
       if (E.isLeft(opened)) return fail(c.err, failureText(opened.left), failureCode(opened.left));
+      // Opened, its nodes are stopped: a stopped PC shows no address, so the plan would make every PC again.
+      // Started, each PC runs its startup script (kept in the project) and shows the address it had.
+      const started = await c.api.startNodes(existing.projectId);
+      if (E.isLeft(started)) return fail(c.err, failureText(started.left), failureCode(started.left));
     }
     const project = await readProject(c.api, existing);
     if (E.isLeft(project)) return fail(c.err, failureText(project.left), failureCode(project.left));
@@ -311,6 +333,7 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
         schema: { type: "string" },
         lab: { type: "string" },
         timeout: { type: "string" },
+        wait: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -338,9 +361,12 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
   };
   switch (action) {
     case "deploy": {
-      if (!only(["reconfigure"])) return 2;
+      if (!only(["reconfigure", "wait"])) return 2;
       const file = one("lab file");
-      return file === undefined ? 2 : deploy(c, file, o.reconfigure === true);
+      if (file === undefined) return 2;
+      const wait = o.wait === undefined ? 0 : Number(o.wait);
+      if (!Number.isFinite(wait) || wait < 0) return fail(err, `--wait ${terminalText(o.wait ?? "")}: give a number of seconds`, 2);
+      return deploy(c, file, o.reconfigure === true, wait * 1000);
     }
     case "inspect": {
       if (!only([])) return 2;

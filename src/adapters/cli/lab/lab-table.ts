@@ -2,6 +2,7 @@ import { parseFilterSettings, renderFilterSettings } from "../../../domain/filte
 import * as E from "fp-ts/lib/Either.js";
 import { LINUX_HOST_NODE_TYPE, type DeployedNode, type DeployedProject } from "../../../application/labs/gns3-nodes.js";
 import { terminalText } from "../terminal-text.js";
+import type { PortImpairment } from "./lab-api.js";
 
 /** Columns padded to their widest cell, two spaces apart; the last column unpadded. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -62,8 +63,12 @@ function portName(node: DeployedNode | undefined, port: number): string {
   return `e${port}`;
 }
 
-/** `netemu lab inspect`'s table: the nodes (kind, status, console, addresses), then the links and their impairments. */
-export function inspectLines(project: DeployedProject, serverHost: string): string[] {
+/**
+ * `netemu lab inspect`'s table: the nodes (kind, status, console, addresses), then the links and their
+ * impairments, then, when there are any, the impairments `netemu impair` put on ports (they act with the
+ * link's, and are not in the lab file).
+ */
+export function inspectLines(project: DeployedProject, serverHost: string, portImpairments: readonly PortImpairment[] = []): string[] {
   const nodes = table(
     ["NODE", "KIND", "STATUS", "CONSOLE", "ADDRESSES"],
     project.nodes.map((n) => {
@@ -82,5 +87,9 @@ export function inspectLines(project: DeployedProject, serverHost: string): stri
     ["A", "B", "FILTERS", "A->B", "B->A"],
     project.links.map((l) => [end(0, l), end(1, l), `${l.suspend ? "suspended " : ""}${terminalText(filtersText(l.filters))}`, terminalText(filtersText(l.ends[0]?.filters ?? {})), terminalText(filtersText(l.ends[1]?.filters ?? {}))]),
   );
-  return [...nodes, "", ...(project.links.length === 0 ? ["(no links)"] : links)];
+  const ports = table(
+    ["PORT (netemu impair)", "IN", "OUT"],
+    portImpairments.map((i) => [`${terminalText(byId.get(i.nodeId)?.name ?? i.nodeId)}:${terminalText(i.portName)}`, terminalText(filtersText(i.in)), terminalText(filtersText(i.out))]),
+  );
+  return [...nodes, "", ...(project.links.length === 0 ? ["(no links)"] : links), ...(portImpairments.length === 0 ? [] : ["", ...ports])];
 }

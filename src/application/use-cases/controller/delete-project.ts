@@ -4,6 +4,7 @@ import type { ProjectRepository, NodeRepository, LinkRepository } from "../../po
 import { TOKENS } from "../../ports/tokens.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 
+import { ImpairmentOverlay } from "../compute/impairment-overlay.js";
 import { CloseProject } from "./close-project.js";
 import type { Refusal } from "../../errors.js";
 import { CLOSE_PROJECT_REFUSALS } from "./close-project.js";
@@ -15,7 +16,9 @@ export type DeleteProjectError = Refusal<typeof DELETE_PROJECT_REFUSALS>;
 /**
  * Closes the project (freeing its live resources), then forgets it with its nodes and links, and
  * removes what its local compute project wrote (captures), as GNS3's controller deletes the project
- * on each of its computes.
+ * on each of its computes. Deleted, its ports' impairments (`netemu impair`) are forgotten with it, as a
+ * compute forgets them when GNS3 deletes the project there (ADR 0067): its ids never come back, and a
+ * lab deployed again under the same name must not list them as if they acted (ADR 0089).
  */
 @injectable()
 export class DeleteProject {
@@ -25,6 +28,7 @@ export class DeleteProject {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.ProjectFiles) private readonly computeFiles: ProjectFiles,
+    private readonly impairments: ImpairmentOverlay,
   ) {}
 
   async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteProjectError, void>> {
@@ -34,6 +38,7 @@ export class DeleteProject {
     for (const node of await this.nodes.listByProject(projectId)) await this.nodes.delete(projectId, node.nodeId);
     await this.projects.delete(projectId);
     await this.computeFiles.remove(projectId);
+    await this.impairments.forget({ projectId });
     return E.right(undefined);
   }
 }

@@ -273,7 +273,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   // Host nodes' processes and their consoles (ADR 0081); one runtime holds what each running host holds.
   const hostProcesses = o.hostProcesses ?? new ChildHostProcesses(logger);
   value(TOKENS.HostProcesses, hostProcesses);
-  value(TOKENS.ConsolePortPool, new TcpConsolePortPool(DEFAULT_CONSOLE_PORTS));
+  value(TOKENS.ConsolePortPool, new TcpConsolePortPool(settings.consolePortRange ?? DEFAULT_CONSOLE_PORTS));
   c.registerSingleton(HostRuntime);
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).

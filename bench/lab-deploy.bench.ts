@@ -3,7 +3,7 @@
  * 1,000-node lab file, against the same topology built through the controller API call by call, as a
  * script would with fetch. Time, and the server's memory.
  *
- *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--hosts-per-switch N] [--udp-range 20000-29999]
+ *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--hosts-per-switch N] [--udp-range 20000-29999] [--console-range 31000-31999]
  *     [--vpcs PATH] [--server-flags "--cpu-prof --cpu-prof-dir DIR"] [--server-cli PATH] [--cli PATH] [--cli-flags "..."]
  *
  * `--cli PATH`: another build's cli.js for the `netemu lab` commands (the server stays dist/cli.js): before/after.
@@ -18,7 +18,9 @@
  * the deploy and after the destroy.
  *
  * `--udp-range FIRST-LAST` (default 20000-29999): the servers' UDP ports, outside 40000–60099 where test
- * servers of a shared machine bind. `--server-cli PATH`: another build's cli.js for `netemu serve`.
+ * servers of a shared machine bind; `--console-range FIRST-LAST` (default 31000-31999): the VPCS consoles'
+ * TCP ports. `--server-cli PATH`: another build's cli.js for `netemu serve` (given no console range: an
+ * older build would refuse the flag).
  *
  * Each measurement has its own `netemu serve` (the built CLI, dist/cli.js, 127.0.0.1, a free port, a
  * temporary config and projects directory removed after, its own UDP port range), stopped with SIGTERM:
@@ -57,6 +59,16 @@ const ONLY = option("--only", "");
 const LAB_CLI = option("--cli", CLI);
 const CLI_FLAGS = option("--cli-flags", "").split(" ").filter((f) => f !== "");
 const SERVER_FLAGS = option("--server-flags", "").split(" ").filter((f) => f !== "");
+/**
+ * The TCP ports the VPCS consoles take: not netemu's default 5000–10000, where the VPCS of tests running
+ * beside the bench take theirs (a port checked free and then taken by another's VPCS failed a start), and
+ * below the kernel's ephemeral ports (32768–60999). A `--server-cli` older than the setting ignores it.
+ */
+const CONSOLE_RANGE = (() => {
+  const [first, last] = option("--console-range", "31000-31999").split("-").map(Number) as [number, number];
+  if (!(first > 0 && last <= 65535 && last >= first)) throw new Error("--console-range FIRST-LAST");
+  return { first, last };
+})();
 /** Another build's cli.js for `netemu serve` (before/after a server change); the lab commands stay LAB_CLI. */
 const SERVER_CLI = option("--server-cli", CLI);
 /**
@@ -178,7 +190,7 @@ async function startServer(udp: { readonly start: number; readonly end: number }
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...SERVER_FLAGS, SERVER_CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udp.start), "--udp-end-port", String(udp.end), "--vpcs-path", VPCS],
+    [...SERVER_FLAGS, SERVER_CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udp.start), "--udp-end-port", String(udp.end), "--vpcs-path", VPCS, ...(SERVER_CLI === CLI ? ["--console-start-port", String(CONSOLE_RANGE.first), "--console-end-port", String(CONSOLE_RANGE.last)] : [])],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let err = "";

@@ -382,6 +382,7 @@ const all = (xs: readonly number[], f: (x: number) => string): string => `${f(me
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-bench-labfiles-"));
+  const failures: string[] = [];
   const timing: string[] = ["| nodes (switches + hubs + VPCS) | links (impaired) | API calls | lab deploy ms | API deploy ms | lab / API (medians) | lab / API (each round, median) | lab destroy ms | API DELETE ms | CLI start ms |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
   const memoryRows: string[] = ["| nodes | how | server RSS before MiB | after deploy | after destroy | peak (VmHWM) | VPCS running after deploy / after destroy | VPCS RSS together MiB |", "| --- | --- | --- | --- | --- | --- | --- | --- |"];
   try {
@@ -397,7 +398,16 @@ async function main(): Promise<void> {
         // Alternating which goes first: a busy moment of the shared machine hits both alike.
         for (const how of round % 2 === 0 ? (["lab", "api"] as const) : (["api", "lab"] as const)) {
           if (ONLY !== "" && how !== ONLY) continue;
-          const s = await measure(how, t, file, topologyFile);
+          let s: Sample;
+          try {
+            s = await measure(how, t, file, topologyFile);
+          } catch (err) {
+            // A failed deploy is a result too (the lab's start step outlasting the CLI's timeout): said, and the other way still measured.
+            const reason = (err as Error).message.split("\n")[0] ?? "";
+            failures.push(`${size} nodes, round ${round + 1}, ${how}: ${reason}`);
+            process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: FAILED ${reason}\n`);
+            continue;
+          }
           samples[how].push(s);
           process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: deploy ${ms(s.deployMs)} ms, destroy ${ms(s.destroyMs)} ms, RSS ${mib(s.before)} -> ${mib(s.deployed)} -> ${mib(s.destroyed)} MiB (peak ${mib(s.peak)}), VPCS ${s.hosts} -> ${s.hostsLeft} (${mib(s.hostsRss)} MiB)\n`);
         }
@@ -418,7 +428,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  process.stdout.write(`\n${ROUNDS} rounds; median [each round]\n\n${timing.join("\n")}\n\nServer memory, median of the rounds\n\n${memoryRows.join("\n")}\n`);
+  process.stdout.write(`\n${ROUNDS} rounds; median [each round]\n\n${timing.join("\n")}\n\nServer memory, median of the rounds\n\n${memoryRows.join("\n")}\n${failures.length === 0 ? "" : `\nFailed:\n\n${failures.map((f) => `- ${f}`).join("\n")}\n`}`);
 }
 
 main().then(

@@ -117,6 +117,8 @@ describe("when a project file is written (ADR 0086)", () => {
 
   /** A project with one switch, written, and the clock well past it. */
   async function writtenLab(s: Gns3ProjectStore): Promise<void> {
+    // The projects path is read first (real I/O, slow on a busy machine): the clock moves by hand only after it.
+    await s.projects.list();
     await s.projects.save(createProject(PROJECT, "lab", join(projectsPath, PROJECT)));
     await s.nodes.save(switchNode("SW1"));
     await time.advance(5000);

@@ -3,7 +3,7 @@
  * 1,000-node lab file, against the same topology built through the controller API call by call, as a
  * script would with fetch. Time, and the server's memory.
  *
- *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--hosts-per-switch N] [--udp-range 20000-29999] [--console-range 31000-31999]
+ *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--hosts-per-switch N] [--udp-range 10000-19999] [--console-range 31000-31999]
  *     [--vpcs PATH] [--server-flags "--cpu-prof --cpu-prof-dir DIR"] [--server-cli PATH] [--cli PATH] [--cli-flags "..."]
  *
  * `--cli PATH`: another build's cli.js for the `netemu lab` commands (the server stays dist/cli.js): before/after.
@@ -17,8 +17,8 @@
  * VPCS run (`--vpcs PATH`, default /opt/gns3-peer/bin/vpcs, 0.8.3); their count and RSS are read after
  * the deploy and after the destroy.
  *
- * `--udp-range FIRST-LAST` (default 20000-29999): the servers' UDP ports, outside 40000–60099 where test
- * servers of a shared machine bind; `--console-range FIRST-LAST` (default 31000-31999): the VPCS consoles'
+ * `--udp-range FIRST-LAST` (default 10000-19999): the servers' UDP ports, outside 40000–60099 where test
+ * servers of a shared machine bind and netemu's default 20000–30000; `--console-range FIRST-LAST` (default 31000-31999): the VPCS consoles'
  * TCP ports. `--server-cli PATH`: another build's cli.js for `netemu serve` (given no console range: an
  * older build would refuse the flag).
  *
@@ -81,10 +81,11 @@ const VPCS = option("--vpcs", "/opt/gns3-peer/bin/vpcs");
 /**
  * The UDP ports the servers take (links' tunnels, the VPCS' own ends), split in two halves that the
  * measurements take in turn. Kept out of 40000–60099 by default: the test servers of a shared machine
- * bind there, and a bench beside them made them fail by the hundred.
+ * bind there, and a bench beside them made them fail by the hundred; and out of netemu's default
+ * 20000–30000, where tests that keep the default bind (a 1,000-node start met EADDRINUSE on 22003 there).
  */
 const UDP_RANGE = (() => {
-  const [first, last] = option("--udp-range", "20000-29999").split("-").map(Number) as [number, number];
+  const [first, last] = option("--udp-range", "10000-19999").split("-").map(Number) as [number, number];
   if (!(first > 0 && last <= 65535 && last - first >= 2 * 3000)) throw new Error("--udp-range FIRST-LAST needs two halves of 3,000 ports at least");
   return { first, last };
 })();

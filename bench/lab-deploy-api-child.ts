@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 
-type Kind = "ethernet_switch" | "ethernet_hub";
+type Kind = "ethernet_switch" | "ethernet_hub" | "vpcs";
 interface End {
   readonly node: string;
   readonly port: number;
@@ -16,7 +16,7 @@ type Filters = Record<string, number[]>;
 interface Topology {
   readonly name: string;
   readonly ports: number;
-  readonly nodes: readonly { readonly name: string; readonly kind: Kind }[];
+  readonly nodes: readonly { readonly name: string; readonly kind: Kind; readonly address?: string }[];
   readonly links: readonly { readonly a: End; readonly b: End; readonly filters?: Filters; readonly aToB?: Filters; readonly bToA?: Filters }[];
 }
 
@@ -32,6 +32,9 @@ async function call(method: string, url: string, body?: unknown): Promise<Record
   return text === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
+// What the lab gives a PC: its address line as the startup script (gns3-nodes.ts, vpcsStartupScript).
+const propertiesOf = (n: Topology["nodes"][number]): Record<string, unknown> =>
+  n.kind === "vpcs" ? { startup_script: n.address === undefined ? "" : `ip ${n.address}\n` } : { ports_mapping: portsMapping(n.kind) };
 const portsMapping = (kind: Kind): Record<string, unknown>[] =>
   Array.from({ length: t.ports }, (_, p) => (kind === "ethernet_switch" ? { name: `Ethernet${p}`, port_number: p, type: "access", vlan: 1 } : { name: `Ethernet${p}`, port_number: p }));
 
@@ -40,7 +43,7 @@ const p = `${base}/v2/projects/${project}`;
 const ids = new Map<string, string>();
 for (const [i, n] of t.nodes.entries()) {
   // The same body and place as the lab's deploy gives the node (its grid of six columns).
-  const made = await call("POST", `${p}/nodes`, { name: n.name, node_type: n.kind, compute_id: "local", properties: { ports_mapping: portsMapping(n.kind) }, x: (i % 6) * 150 - 375, y: Math.floor(i / 6) * 150 - 200 });
+  const made = await call("POST", `${p}/nodes`, { name: n.name, node_type: n.kind, compute_id: "local", properties: propertiesOf(n), x: (i % 6) * 150 - 375, y: Math.floor(i / 6) * 150 - 200 });
   ids.set(n.name, String(made["node_id"]));
 }
 const end = (e: End, filters?: Filters) => ({ node_id: ids.get(e.node), adapter_number: 0, port_number: e.port, ...(filters === undefined ? {} : { filters }) });

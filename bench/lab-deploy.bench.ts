@@ -3,16 +3,24 @@
  * 1,000-node lab file, against the same topology built through the controller API call by call, as a
  * script would with fetch. Time, and the server's memory.
  *
- *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--server-flags "--cpu-prof --cpu-prof-dir DIR"] [--cli PATH] [--cli-flags "..."]
+ *   node build/bench/lab-deploy.bench.js [--rounds N] [--sizes 100,1000] [--only lab|api] [--hosts-per-switch N] [--udp-range 10000-19999] [--console-range 31000-31999]
+ *     [--vpcs PATH] [--server-flags "--cpu-prof --cpu-prof-dir DIR"] [--server-cli PATH] [--cli PATH] [--cli-flags "..."]
  *
  * `--cli PATH`: another build's cli.js for the `netemu lab` commands (the server stays dist/cli.js): before/after.
  * `--server-flags`, `--cli-flags`: node flags for each `netemu serve`, each `netemu lab` (e.g. a CPU profile,
  * written when the process ends).
  *
- * The topology: a ring of Ethernet switches (8 access ports each), four hubs hanging off each switch
- * (a fifth of the nodes are switches): one link per node, every tenth link with one-way impairments
- * (`a_to_b`, `b_to_a`), every tenth (offset) with GNS3's both-ways `filters`. VPCS and Linux hosts are
- * left out: main's controller runs switches and hubs only (docs/benchmarks.md says so).
+ * The topology: a chain of Ethernet switches (8 access ports each; a fifth of the nodes), on each switch
+ * `--hosts-per-switch` VPCS (default 0.25: one switch in four has a PC, 50 real VPCS processes at 1,000 nodes)
+ * and hubs on its other ports: `size - 1` links, every tenth with one-way impairments (`a_to_b`,
+ * `b_to_a`), every tenth (offset) with GNS3's both-ways `filters`. Deploy starts every node, so the
+ * VPCS run (`--vpcs PATH`, default /opt/gns3-peer/bin/vpcs, 0.8.3); their count and RSS are read after
+ * the deploy and after the destroy.
+ *
+ * `--udp-range FIRST-LAST` (default 10000-19999): the servers' UDP ports, outside 40000–60099 where test
+ * servers of a shared machine bind and netemu's default 20000–30000; `--console-range FIRST-LAST` (default 31000-31999): the VPCS consoles'
+ * TCP ports. `--server-cli PATH`: another build's cli.js for `netemu serve` (given no console range: an
+ * older build would refuse the flag).
  *
  * Each measurement has its own `netemu serve` (the built CLI, dist/cli.js, 127.0.0.1, a free port, a
  * temporary config and projects directory removed after, its own UDP port range), stopped with SIGTERM:
@@ -32,7 +40,7 @@
  * tables on stdout, progress on stderr.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,10 +59,40 @@ const ONLY = option("--only", "");
 const LAB_CLI = option("--cli", CLI);
 const CLI_FLAGS = option("--cli-flags", "").split(" ").filter((f) => f !== "");
 const SERVER_FLAGS = option("--server-flags", "").split(" ").filter((f) => f !== "");
+/**
+ * The TCP ports the VPCS consoles take: not netemu's default 5000–10000, where the VPCS of tests running
+ * beside the bench take theirs (a port checked free and then taken by another's VPCS failed a start), and
+ * below the kernel's ephemeral ports (32768–60999). A `--server-cli` older than the setting ignores it.
+ */
+const CONSOLE_RANGE = (() => {
+  const [first, last] = option("--console-range", "31000-31999").split("-").map(Number) as [number, number];
+  if (!(first > 0 && last <= 65535 && last >= first)) throw new Error("--console-range FIRST-LAST");
+  return { first, last };
+})();
+/** Another build's cli.js for `netemu serve` (before/after a server change); the lab commands stay LAB_CLI. */
+const SERVER_CLI = option("--server-cli", CLI);
+/**
+ * VPCS per switch, a fraction allowed (0.25: one switch in four has one). More than ~0.3 makes the
+ * 1,000-node `lab deploy` fail: netemu starts hosts one after the other (a `vpcs -v` probe and a 300 ms
+ * settle each), and 200 of them took longer than the CLI's 60 s per call (docs/benchmarks.md).
+ */
+const HOSTS_PER_SWITCH = Number(option("--hosts-per-switch", "0.25"));
+const VPCS = option("--vpcs", "/opt/gns3-peer/bin/vpcs");
+/**
+ * The UDP ports the servers take (links' tunnels, the VPCS' own ends), split in two halves that the
+ * measurements take in turn. Kept out of 40000–60099 by default: the test servers of a shared machine
+ * bind there, and a bench beside them made them fail by the hundred; and out of netemu's default
+ * 20000–30000, where tests that keep the default bind (a 1,000-node start met EADDRINUSE on 22003 there).
+ */
+const UDP_RANGE = (() => {
+  const [first, last] = option("--udp-range", "10000-19999").split("-").map(Number) as [number, number];
+  if (!(first > 0 && last <= 65535 && last - first >= 2 * 3000)) throw new Error("--udp-range FIRST-LAST needs two halves of 3,000 ports at least");
+  return { first, last };
+})();
 
 // ---------------------------------------------------------------------------------------------- topology
 
-type Kind = "ethernet_switch" | "ethernet_hub";
+type Kind = "ethernet_switch" | "ethernet_hub" | "vpcs";
 interface End {
   readonly node: string;
   readonly port: number;
@@ -64,27 +102,44 @@ interface Impairments {
   readonly aToB?: Record<string, number[]>;
   readonly bToA?: Record<string, number[]>;
 }
+interface LabNode {
+  readonly name: string;
+  readonly kind: Kind;
+  /** A VPCS's address, with its prefix length. */
+  readonly address?: string;
+}
 interface Topology {
   readonly name: string;
-  readonly nodes: readonly { readonly name: string; readonly kind: Kind }[];
+  readonly nodes: readonly LabNode[];
   readonly links: readonly ({ readonly a: End; readonly b: End } & Impairments)[];
 }
 
 const PORTS = 8;
 
-/** A ring of switches (e0 to the next one's e1), four hubs on e2..e5 of each: `size` nodes, `size` links. */
-function topology(size: number): Topology {
+/**
+ * A chain of switches (e0 to the next one's e1; a chain, not a ring: the switches run no spanning tree
+ * and the started VPCS send broadcasts), `hostsPerSwitch` VPCS on e2.. of each switch, hubs on the
+ * ports after them, until there are `size` nodes (a fifth of them switches): `size - 1` links.
+ */
+function topology(size: number, hostsPerSwitch: number): Topology {
   const switches = Math.max(2, Math.round(size / 5));
-  const nodes: { name: string; kind: Kind }[] = [];
+  const hosts = Math.min(Math.round(switches * hostsPerSwitch), size - switches);
+  const nodes: LabNode[] = [];
   const links: ({ a: End; b: End } & Impairments)[] = [];
   for (let s = 0; s < switches; s++) nodes.push({ name: `sw${s}`, kind: "ethernet_switch" });
-  for (let s = 0; s < switches; s++) links.push({ a: { node: `sw${s}`, port: 0 }, b: { node: `sw${(s + 1) % switches}`, port: 1 } });
+  for (let s = 0; s + 1 < switches; s++) links.push({ a: { node: `sw${s}`, port: 0 }, b: { node: `sw${s + 1}`, port: 1 } });
+  for (let h = 0; h < hosts; h++) {
+    const name = `pc${h}`;
+    nodes.push({ name, kind: "vpcs", address: `10.0.${Math.floor(h / 250)}.${(h % 250) + 1}/16` });
+    links.push({ a: { node: `sw${h % switches}`, port: 2 + Math.floor(h / switches) }, b: { node: name, port: 0 } });
+  }
+  const firstHubPort = 2 + Math.ceil(hosts / switches);
   for (let h = 0; nodes.length < size; h++) {
     const name = `hub${h}`;
     nodes.push({ name, kind: "ethernet_hub" });
-    links.push({ a: { node: `sw${h % switches}`, port: 2 + Math.floor(h / switches) }, b: { node: name, port: 0 } });
+    links.push({ a: { node: `sw${h % switches}`, port: firstHubPort + Math.floor(h / switches) }, b: { node: name, port: 0 } });
   }
-  if (Math.floor((size - switches) / switches) > PORTS - 2) throw new Error("too many hubs per switch");
+  if (links.some((l) => l.a.port >= PORTS)) throw new Error("too many hubs and hosts per switch");
   const impaired = links.map((l, i) => {
     if (i % 10 === 3) return { ...l, aToB: { delay: [20, 5], bandwidth: [10000] }, bToA: { delay: [20], packet_loss: [1] } };
     if (i % 10 === 8) return { ...l, filters: { delay: [10], packet_loss: [2] } };
@@ -100,7 +155,7 @@ const flow = (f: Record<string, number[]>): string =>
 
 function labFile(t: Topology): string {
   const lines = [`name: ${t.name}`, "nodes:"];
-  for (const n of t.nodes) lines.push(`  ${n.name}: {kind: ${n.kind}, ports: ${PORTS}}`);
+  for (const n of t.nodes) lines.push(n.kind === "vpcs" ? `  ${n.name}: {kind: vpcs, address: ${n.address ?? ""}}` : `  ${n.name}: {kind: ${n.kind}, ports: ${PORTS}}`);
   lines.push("links:");
   for (const l of t.links) {
     lines.push(`  - endpoints: [${l.a.node}:e${l.a.port}, ${l.b.node}:e${l.b.port}]`);
@@ -131,12 +186,12 @@ function freePort(): Promise<number> {
 }
 
 /** `netemu serve` in a fresh temporary directory; answers once /v2/version does. */
-async function startServer(udpStart: number): Promise<Server> {
+async function startServer(udp: { readonly start: number; readonly end: number }): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-bench-lab-"));
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...SERVER_FLAGS, CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udpStart), "--udp-end-port", String(udpStart + 4999)],
+    [...SERVER_FLAGS, SERVER_CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udp.start), "--udp-end-port", String(udp.end), "--vpcs-path", VPCS, ...(SERVER_CLI === CLI ? ["--console-start-port", String(CONSOLE_RANGE.first), "--console-end-port", String(CONSOLE_RANGE.last)] : [])],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let err = "";
@@ -168,6 +223,40 @@ async function startServer(udpStart: number): Promise<Server> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every process's parent and command, read once from /proc. */
+function processTable(): { readonly pid: number; readonly ppid: number; readonly comm: string }[] {
+  const table: { pid: number; ppid: number; comm: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid ...": comm may hold spaces, so read from its closing parenthesis.
+      const close = stat.lastIndexOf(")");
+      table.push({ pid: Number(entry), comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(stat.slice(close + 2).split(" ")[1]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
+/** How many VPCS the server runs, and their RSS together with what each forked (its console pty), MiB. */
+function hostProcesses(pid: number): { count: number; rss: number } {
+  const table = processTable();
+  const vpcs = table.filter((p) => p.ppid === pid && p.comm === "vpcs").map((p) => p.pid);
+  const theirs = new Set(vpcs);
+  const forked = table.filter((p) => theirs.has(p.ppid)).map((p) => p.pid);
+  let rss = 0;
+  for (const p of [...vpcs, ...forked]) {
+    try {
+      rss += memory(p).rss;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return { count: vpcs.length, rss };
 }
 
 /** VmRSS and VmHWM of a process, MiB. */
@@ -229,12 +318,21 @@ interface Sample {
   readonly deployed: number;
   readonly destroyed: number;
   readonly peak: number;
+  /** VPCS processes running after the deploy, and after the destroy (0 unless the destroy left some). */
+  readonly hosts: number;
+  readonly hostsLeft: number;
+  /** The VPCS processes' RSS together after the deploy, MiB. */
+  readonly hostsRss: number;
 }
 
-let udpStart = 40000;
-const nextRange = (): number => {
-  udpStart = udpStart >= 55000 ? 40000 : udpStart + 5000;
-  return udpStart;
+// Each measurement's server takes the other half of UDP_RANGE than the one before: a server that has
+// just stopped may leave a socket or a VPCS closing on its ports.
+let half = 1;
+const nextRange = (): { start: number; end: number } => {
+  half = 1 - half;
+  const size = Math.floor((UDP_RANGE.last - UDP_RANGE.first + 1) / 2);
+  const start = UDP_RANGE.first + half * size;
+  return { start, end: start + size - 1 };
 };
 
 let apiCalls = 0;
@@ -247,10 +345,12 @@ async function measure(how: "lab" | "api", t: Topology, file: string, topologyFi
     let deployMs: number;
     let destroyMs: number;
     let after: number;
+    let hosts: { count: number; rss: number };
     if (how === "lab") {
       deployMs = await cli(["lab", "deploy", file, "--server", server.url]);
       await settle();
       after = memory(server.pid).rss;
+      hosts = hostProcesses(server.pid);
       destroyMs = await cli(["lab", "destroy", t.name, "--server", server.url]);
     } else {
       const made = await deployByApi(server.url, topologyFile);
@@ -258,6 +358,7 @@ async function measure(how: "lab" | "api", t: Topology, file: string, topologyFi
       apiCalls = made.calls;
       await settle();
       after = memory(server.pid).rss;
+      hosts = hostProcesses(server.pid);
       const t1 = performance.now();
       const deleted = await fetch(`${server.url}/v2/projects/${made.projectId}`, { method: "DELETE" });
       destroyMs = performance.now() - t1;
@@ -265,7 +366,7 @@ async function measure(how: "lab" | "api", t: Topology, file: string, topologyFi
     }
     await settle();
     const m = memory(server.pid);
-    return { deployMs, destroyMs, before, deployed: after, destroyed: m.rss, peak: m.hwm };
+    return { deployMs, destroyMs, before, deployed: after, destroyed: m.rss, peak: m.hwm, hosts: hosts.count, hostsLeft: hostProcesses(server.pid).count, hostsRss: hosts.rss };
   } finally {
     await server.stop();
   }
@@ -282,11 +383,12 @@ const all = (xs: readonly number[], f: (x: number) => string): string => `${f(me
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-bench-labfiles-"));
-  const timing: string[] = ["| nodes (switches + hubs) | links (impaired) | API calls | lab deploy ms | API deploy ms | lab / API (medians) | lab / API (each round, median) | lab destroy ms | API DELETE ms | CLI start ms |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
-  const memoryRows: string[] = ["| nodes | how | RSS before MiB | after deploy | after destroy | peak (VmHWM) |", "| --- | --- | --- | --- | --- | --- |"];
+  const failures: string[] = [];
+  const timing: string[] = ["| nodes (switches + hubs + VPCS) | links (impaired) | API calls | lab deploy ms | API deploy ms | lab / API (medians) | lab / API (each round, median) | lab destroy ms | API DELETE ms | CLI start ms |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
+  const memoryRows: string[] = ["| nodes | how | server RSS before MiB | after deploy | after destroy | peak (VmHWM) | VPCS running after deploy / after destroy | VPCS RSS together MiB |", "| --- | --- | --- | --- | --- | --- | --- | --- |"];
   try {
     for (const size of SIZES) {
-      const t = topology(size);
+      const t = topology(size, HOSTS_PER_SWITCH);
       const file = join(dir, `${t.name}.yml`);
       writeFileSync(file, labFile(t));
       const topologyFile = join(dir, `${t.name}.json`);
@@ -297,27 +399,37 @@ async function main(): Promise<void> {
         // Alternating which goes first: a busy moment of the shared machine hits both alike.
         for (const how of round % 2 === 0 ? (["lab", "api"] as const) : (["api", "lab"] as const)) {
           if (ONLY !== "" && how !== ONLY) continue;
-          const s = await measure(how, t, file, topologyFile);
+          let s: Sample;
+          try {
+            s = await measure(how, t, file, topologyFile);
+          } catch (err) {
+            // A failed deploy is a result too (the lab's start step outlasting the CLI's timeout): said, and the other way still measured.
+            const reason = (err as Error).message.split("\n")[0] ?? "";
+            failures.push(`${size} nodes, round ${round + 1}, ${how}: ${reason}`);
+            process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: FAILED ${reason}\n`);
+            continue;
+          }
           samples[how].push(s);
-          process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: deploy ${ms(s.deployMs)} ms, destroy ${ms(s.destroyMs)} ms, RSS ${mib(s.before)} -> ${mib(s.deployed)} -> ${mib(s.destroyed)} MiB (peak ${mib(s.peak)})\n`);
+          process.stderr.write(`${size} nodes, round ${round + 1}, ${how}: deploy ${ms(s.deployMs)} ms, destroy ${ms(s.destroyMs)} ms, RSS ${mib(s.before)} -> ${mib(s.deployed)} -> ${mib(s.destroyed)} MiB (peak ${mib(s.peak)}), VPCS ${s.hosts} -> ${s.hostsLeft} (${mib(s.hostsRss)} MiB)\n`);
         }
         starts.push(await cli(["lab", "--help"]).catch(() => NaN));
       }
       const switches = t.nodes.filter((n) => n.kind === "ethernet_switch").length;
+      const vpcs = t.nodes.filter((n) => n.kind === "vpcs").length;
       const impaired = t.links.filter((l) => l.filters !== undefined || l.aToB !== undefined).length;
       const lab = samples.lab;
       const api = samples.api;
       timing.push(
-        `| ${size.toLocaleString("en-US")} (${switches} + ${size - switches}) | ${t.links.length} (${impaired}) | ${apiCalls} | ${all(lab.map((s) => s.deployMs), ms)} | ${all(api.map((s) => s.deployMs), ms)} | ${(median(lab.map((s) => s.deployMs)) / median(api.map((s) => s.deployMs))).toFixed(2)} | ${all(lab.map((s, i) => s.deployMs / (api[i]?.deployMs ?? NaN)), (x) => x.toFixed(2))} | ${all(lab.map((s) => s.destroyMs), ms)} | ${all(api.map((s) => s.destroyMs), ms)} | ${ms(median(starts))} |`,
+        `| ${size.toLocaleString("en-US")} (${switches} + ${size - switches - vpcs} + ${vpcs}) | ${t.links.length} (${impaired}) | ${apiCalls} | ${all(lab.map((s) => s.deployMs), ms)} | ${all(api.map((s) => s.deployMs), ms)} | ${(median(lab.map((s) => s.deployMs)) / median(api.map((s) => s.deployMs))).toFixed(2)} | ${all(lab.map((s, i) => s.deployMs / (api[i]?.deployMs ?? NaN)), (x) => x.toFixed(2))} | ${all(lab.map((s) => s.destroyMs), ms)} | ${all(api.map((s) => s.destroyMs), ms)} | ${ms(median(starts))} |`,
       );
       for (const [how, xs] of [["lab", lab], ["API", api]] as const) {
-        memoryRows.push(`| ${size.toLocaleString("en-US")} | ${how} | ${mib(median(xs.map((s) => s.before)))} | ${mib(median(xs.map((s) => s.deployed)))} | ${mib(median(xs.map((s) => s.destroyed)))} | ${mib(median(xs.map((s) => s.peak)))} |`);
+        memoryRows.push(`| ${size.toLocaleString("en-US")} | ${how} | ${mib(median(xs.map((s) => s.before)))} | ${mib(median(xs.map((s) => s.deployed)))} | ${mib(median(xs.map((s) => s.destroyed)))} | ${mib(median(xs.map((s) => s.peak)))} | ${median(xs.map((s) => s.hosts))} / ${Math.max(0, ...xs.map((s) => s.hostsLeft))} | ${mib(median(xs.map((s) => s.hostsRss)))} |`);
       }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  process.stdout.write(`\n${ROUNDS} rounds; median [each round]\n\n${timing.join("\n")}\n\nServer memory, median of the rounds\n\n${memoryRows.join("\n")}\n`);
+  process.stdout.write(`\n${ROUNDS} rounds; median [each round]\n\n${timing.join("\n")}\n\nServer memory, median of the rounds\n\n${memoryRows.join("\n")}\n${failures.length === 0 ? "" : `\nFailed:\n\n${failures.map((f) => `- ${f}`).join("\n")}\n`}`);
 }
 
 main().then(

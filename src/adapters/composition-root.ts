@@ -57,7 +57,7 @@ import { DEFAULT_PLACEMENT_POLICY } from "../domain/placement/placement.js";
 import { WorkerDataPlane } from "./threads/data-plane/worker-data-plane.js";
 import { FileImpairmentStore } from "./persistence/file-impairment-store.js";
 import type { ImpairmentStore } from "../application/ports/impairment-store.js";
-import { Gns3ProjectStore } from "./persistence/gns3-project-store.js";
+import { Gns3ProjectStore, type WriteDelay } from "./persistence/gns3-project-store.js";
 import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { NO_TOPOLOGY_FILES } from "../application/ports/topology-files.js";
@@ -150,8 +150,11 @@ export interface NetemuOptions {
    * holder, when another live server holds it (ADR 0058).
    */
   readonly persistProjects?: boolean;
-  /** Limits on the project files read at start, and how long shutdown waits for writes that fail (ADR 0057). */
-  readonly projectFiles?: { readonly maxFileBytes?: number; readonly maxNodes?: number; readonly flushTimeoutMs?: number };
+  /**
+   * Limits on the project files read at start, how long shutdown waits for writes that fail (ADR 0057),
+   * and when a changed project is written (ADR 0086: after 100 ms without a change, at the latest 1 s after the first unwritten one).
+   */
+  readonly projectFiles?: { readonly maxFileBytes?: number; readonly maxNodes?: number; readonly flushTimeoutMs?: number; readonly writeDelay?: WriteDelay };
   /** Caps on the compute files API's uploads, one file and one project's files (ADR 0060). */
   readonly uploadLimits?: Partial<UploadLimits>;
   readonly overrides?: PortOverrides;
@@ -276,7 +279,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   });
   const hostProcesses = o.hostProcesses ?? (childProcesses as ChildHostProcesses);
   value(TOKENS.HostProcesses, hostProcesses);
-  value(TOKENS.ConsolePortPool, new TcpConsolePortPool(DEFAULT_CONSOLE_PORTS));
+  value(TOKENS.ConsolePortPool, new TcpConsolePortPool(settings.consolePortRange ?? DEFAULT_CONSOLE_PORTS));
   c.registerSingleton(HostRuntime);
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).

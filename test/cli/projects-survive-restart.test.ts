@@ -132,12 +132,17 @@ describe("a lab survives a restart of netemu serve (projects as GNS3 project fil
   it("after kill -9 in the middle of writes, the next start finds whole files only and no leftovers", async () => {
     const s = (running = await serve(configDir));
     const p = (await call(s, "POST", "/v2/projects", { name: "busy" })).json.project_id as string;
-    // Keep the project file being rewritten, then kill the process without warning.
-    const creating = Array.from({ length: 60 }, (_, i) => call(s, "POST", `/v2/projects/${p}/nodes`, { name: `SW${i}`, node_type: "ethernet_switch", compute_id: "local" }).catch(() => undefined));
-    await new Promise((r) => setTimeout(r, 150));
+    // Keep the project changing, so that its file is rewritten (at least once a second while changes
+    // keep coming, ADR 0086), then kill the process without warning, most likely mid-write.
+    let killed = false;
+    const creating = (async () => {
+      for (let i = 0; !killed; i++) await call(s, "POST", `/v2/projects/${p}/nodes`, { name: `SW${i}`, node_type: "ethernet_switch", compute_id: "local" }).catch(() => undefined);
+    })();
+    await new Promise((r) => setTimeout(r, 1500));
+    killed = true;
     s.child.kill("SIGKILL");
     await s.exit;
-    await Promise.all(creating);
+    await creating;
 
     const again = (running = await serve(configDir));
     const listed = (await call(again, "GET", "/v2/projects")).json as { project_id: string }[];

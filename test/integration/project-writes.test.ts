@@ -64,6 +64,8 @@ describe("project writes that tell the truth (ADR 0057)", () => {
       pause: pause.pause,
       now: () => clock,
       flushTimeoutMs: 10_000,
+      // Written at once after each change: the pauses here are the retries' (ADR 0086's delay has its own tests).
+      writeDelay: { quietMs: 0, maxMs: 0 },
     });
   const file = (): string => join(projectsPath, PROJECT, "lab.gns3");
   const nameInFile = (): string | undefined => (JSON.parse(disk.files.get(file()) ?? "{}") as { topology?: { nodes: { name: string }[] } }).topology?.nodes[0]?.name;

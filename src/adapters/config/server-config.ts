@@ -44,6 +44,8 @@ export const DEFAULTS = {
   gns3V3Version: "3.0.6",
   udpStart: 20000,
   udpEnd: 30000,
+  consoleStart: 5000,
+  consoleEnd: 10000,
   logLevel: "info" as LogLevel,
   bodyLimitBytes: 1024 * 1024,
   udpBufferBytes: 4 * 1024 * 1024,
@@ -71,6 +73,8 @@ export const SETTINGS = {
   gns3Version: { flag: "gns3-version", env: "NETEMU_GNS3_VERSION", ini: "gns3_version" },
   udpStart: { flag: "udp-start-port", env: "NETEMU_UDP_START_PORT", ini: "udp_start_port_range" },
   udpEnd: { flag: "udp-end-port", env: "NETEMU_UDP_END_PORT", ini: "udp_end_port_range" },
+  consoleStart: { flag: "console-start-port", env: "NETEMU_CONSOLE_START_PORT", ini: "console_start_port_range" },
+  consoleEnd: { flag: "console-end-port", env: "NETEMU_CONSOLE_END_PORT", ini: "console_end_port_range" },
   projectsPath: { flag: "projects-path", env: "NETEMU_PROJECTS_PATH", ini: "projects_path" },
   auth: { flag: "auth", env: "NETEMU_AUTH", ini: "auth" },
   user: { flag: "user", env: "NETEMU_USER", ini: "user" },
@@ -108,6 +112,8 @@ export const SERVE_OPTIONS = {
   "udp-start-port": { type: "string" },
   "vpcs-path": { type: "string" },
   "udp-end-port": { type: "string" },
+  "console-start-port": { type: "string" },
+  "console-end-port": { type: "string" },
   "config-dir": { type: "string" },
   config: { type: "string" },
   "projects-path": { type: "string" },
@@ -160,6 +166,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   --gns3-version V        GNS3 version reported by /v2/version (NETEMU_GNS3_VERSION, default ${DEFAULTS.gns3Version})
   --udp-start-port N      first UDP port for links (NETEMU_UDP_START_PORT, default ${DEFAULTS.udpStart})
   --udp-end-port N        last UDP port for links (NETEMU_UDP_END_PORT, default ${DEFAULTS.udpEnd})
+  --console-start-port N  first TCP port for host consoles (NETEMU_CONSOLE_START_PORT, default ${DEFAULTS.consoleStart})
+  --console-end-port N    last TCP port for host consoles (NETEMU_CONSOLE_END_PORT, default ${DEFAULTS.consoleEnd})
   --vpcs-path PROGRAM     the VPCS (0.5b2 or later) that VPCS nodes run (NETEMU_VPCS_PATH, vpcs_path in [VPCS]
                           or [Server], default: vpcs in PATH)
   --config-dir DIR        settings and debug bundles, must be writable (NETEMU_CONFIG_DIR, default ~/.config/netemu)
@@ -302,6 +310,9 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const udpStart = int("udpStart", DEFAULTS.udpStart, 1, 65535);
   const udpEnd = int("udpEnd", DEFAULTS.udpEnd, 1, 65535);
   if (udpEnd < udpStart) throw new ConfigError(`The UDP port range ${udpStart}-${udpEnd} is empty`);
+  const consoleStart = int("consoleStart", DEFAULTS.consoleStart, 1, 65535);
+  const consoleEnd = int("consoleEnd", DEFAULTS.consoleEnd, 1, 65535);
+  if (consoleEnd < consoleStart) throw new ConfigError(`The console port range ${consoleStart}-${consoleEnd} is empty`);
   // Read by the transport itself (ADR 0068); checked here so a typo stops the start instead of being ignored.
   const udpPath = env["NETEMU_UDP_PATH"];
   if (udpPath !== undefined && udpPath !== "" && udpPath !== "dgram") throw new ConfigError(`NETEMU_UDP_PATH must be dgram or unset, got "${udpPath}"`);
@@ -328,6 +339,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     local,
     gns3Version: str("gns3Version", DEFAULTS.gns3Version),
     udpPortRange: { start: udpStart, end: udpEnd },
+    consolePortRange: { start: consoleStart, end: consoleEnd },
     configDir,
     projectsPath: resolve(expandHome(str("projectsPath", join(configDir, "projects")))),
     auth,

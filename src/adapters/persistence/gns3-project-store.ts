@@ -51,6 +51,12 @@ export interface ProjectStoreOptions {
   readonly retry?: { readonly firstMs: number; readonly maxMs: number };
   /** How long flush() waits for writes that keep failing (default 10 s). */
   readonly flushTimeoutMs?: number;
+  /**
+   * When a changed project's file is written (ADR 0086): once no change came for `quietMs`, and at the
+   * latest `maxMs` after the first change the file does not hold yet (defaults 100 ms and 1 s). Both 0:
+   * at once after each change, as before ADR 0086.
+   */
+  readonly writeDelay?: WriteDelay;
   readonly writer?: ProjectFileWriter;
   /** Resolves after `ms`, or at once when `cancel` aborts (tests pass one they resolve by hand). */
   readonly pause?: (ms: number, cancel: AbortSignal) => Promise<void>;
@@ -58,6 +64,14 @@ export interface ProjectStoreOptions {
 }
 
 const DEFAULT_MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** How long a project's changes wait before its file is written (ADR 0086). */
+export interface WriteDelay {
+  readonly quietMs: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_WRITE_DELAY: WriteDelay = { quietMs: 100, maxMs: 1000 };
 
 /** A file's text, or why it is not read; only a regular file, never followed through a link, at most `maxBytes` (regular-file.ts). */
 async function readProjectText(file: string, maxBytes: number, missing: string): Promise<{ readonly text: string } | { readonly skip: string }> {
@@ -98,7 +112,10 @@ interface Episode {
  * The controller's projects, nodes and links kept as GNS3 project files (ADR 0042): each project in
  * `<path>/<name>.gns3`, by default `<projects_path>/<project_id>/`. The records live in memory, as in
  * the in-memory repositories; every change marks its project for writing, and the file is rewritten
- * atomically in the background (changes made during a write are coalesced into the next one). A
+ * whole and atomically in the background, once the changes pause for `quietMs` and at the latest
+ * `maxMs` after the first unwritten one (ADR 0086): a project built call by call is written about once
+ * a second, not once per call (each write renders the whole project). Closing a project writes it at
+ * once. Changes made during a write wait for the next one. A
  * write that fails is tried again, with a growing delay, until it succeeds: the change is kept in
  * memory meanwhile, and `unwritten()` says which projects the disk is behind on (ADR 0057).
  * `flush()` waits until every file says what memory says, within a bound. At start the projects
@@ -114,6 +131,16 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
   /** Where each project's file was last written, to remove it when the project goes. */
   private readonly writtenFiles = new Map<string, string>();
   private readonly dirty = new Set<string>();
+  /** When each dirty project's latest change came, and the first change its file does not hold yet. */
+  private readonly lastChange = new Map<string, number>();
+  private readonly unwrittenSince = new Map<string, number>();
+  /** Projects to write without waiting out the quiet period (closed ones). */
+  private readonly atOnce = new Set<string>();
+  /** Each project's wait for a quiet moment, which a close ends early. */
+  private readonly quietWaits = new Map<string, AbortController>();
+  /** Set while flush() runs: nothing waits for a quiet moment then. */
+  private flushing = 0;
+  private writes = 0;
   private readonly writing = new Map<string, Promise<void>>();
   private readonly episodes = new Map<string, Episode>();
   private readonly failures = new Map<string, number>();
@@ -127,6 +154,7 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
   private readonly maxNodes: number;
   private readonly retry: { readonly firstMs: number; readonly maxMs: number };
   private readonly flushTimeoutMs: number;
+  private readonly writeDelay: WriteDelay;
   private readonly files: ProjectFileWriter;
   private readonly pause: (ms: number, cancel: AbortSignal) => Promise<void>;
   private readonly now: () => number;
@@ -142,6 +170,7 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     this.maxNodes = Math.min(options.maxNodes ?? CONFIGURATION_LIMITS.nodesPerProject, CONFIGURATION_LIMITS.nodesPerProject);
     this.retry = options.retry ?? { firstMs: 100, maxMs: 5000 };
     this.flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
+    this.writeDelay = options.writeDelay ?? DEFAULT_WRITE_DELAY;
     this.files = options.writer ?? NODE_PROJECT_FILE_WRITER;
     this.pause = options.pause ?? timerPause;
     this.now = options.now ?? Date.now;
@@ -156,19 +185,22 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
       this.markDirty(projectIdOf(...args));
     };
     // A save writes the file only when the record's entry in it changed (not a link's new tunnel ports).
-    const saved = <R>(projectIdOf: (r: R) => string, before: (r: R) => Promise<R | undefined>, save: (r: R) => Promise<void>, shows: (before: R | undefined, after: R) => boolean) => async (r: R): Promise<void> => {
+    const saved = <R>(projectIdOf: (r: R) => string, before: (r: R) => Promise<R | undefined>, save: (r: R) => Promise<void>, shows: (before: R | undefined, after: R) => boolean, now = (_before: R | undefined, _after: R) => false) => async (r: R): Promise<void> => {
       await this.loaded;
       const was = await before(r);
       await save(r);
       if (shows(was, r)) this.markDirty(projectIdOf(r));
+      if (now(was, r)) this.writeNow(projectIdOf(r));
     };
+    // A project closed is written without waiting for a quiet moment: whoever closed it may copy its directory next.
+    const closing = (was: Project | undefined, project: Project): boolean => project.status === "closed" && was !== undefined && was.status !== "closed";
     const p = this.projectRecords;
     const n = this.nodeRecords;
     const l = this.linkRecords;
     this.projects = {
       get: ready((id: string) => p.get(id)),
       list: ready(() => p.list()),
-      save: saved((project: Project) => project.projectId, (project) => p.get(project.projectId), (project) => p.save(project), fileEntryChanged.project),
+      save: saved((project: Project) => project.projectId, (project) => p.get(project.projectId), (project) => p.save(project), fileEntryChanged.project, closing),
       delete: changed((id: string) => id, (id: string) => p.delete(id)),
     };
     this.nodes = {
@@ -192,13 +224,18 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
    */
   async flush(): Promise<void> {
     await this.loaded;
-    // A retry waiting out its delay tries now: the disk may have room again.
-    for (const sleep of this.sleeping) sleep.abort();
+    this.flushing += 1;
     let timedOut = false;
     const bound = new AbortController();
-    const deadline = this.pause(this.flushTimeoutMs, bound.signal).then(() => void (timedOut = !bound.signal.aborted));
-    while (this.writing.size > 0 && !timedOut) await Promise.race([Promise.all(this.writing.values()), deadline]);
-    bound.abort();
+    try {
+      // A retry waiting out its delay tries now (the disk may have room again), and a change waiting for a quiet moment is written now.
+      for (const sleep of this.sleeping) sleep.abort();
+      const deadline = this.pause(this.flushTimeoutMs, bound.signal).then(() => void (timedOut = !bound.signal.aborted));
+      while (this.writing.size > 0 && !timedOut) await Promise.race([Promise.all(this.writing.values()), deadline]);
+    } finally {
+      bound.abort();
+      this.flushing -= 1;
+    }
     if (!timedOut) return;
     this.gaveUp = true;
     for (const sleep of this.sleeping) sleep.abort();
@@ -230,17 +267,32 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     return this.failures;
   }
 
+  /** Project files written since start (a whole `.gns3` file, or a deleted project's removed). */
+  completedWrites(): number {
+    return this.writes;
+  }
+
   private markDirty(projectId: string): void {
+    const now = this.now();
     this.dirty.add(projectId);
+    this.lastChange.set(projectId, now);
+    if (!this.unwrittenSince.has(projectId)) this.unwrittenSince.set(projectId, now);
     if (this.writing.has(projectId)) return;
     const run = (async () => {
       try {
-        while (this.dirty.delete(projectId)) {
+        while (this.dirty.has(projectId)) {
+          await this.quietMoment(projectId);
+          const since = this.unwrittenSince.get(projectId) ?? now;
+          // The write takes every change made until it starts: later ones wait for the next write.
+          this.dirty.delete(projectId);
+          this.unwrittenSince.delete(projectId);
+          this.atOnce.delete(projectId);
           const failed = await this.write(projectId);
           if (failed === undefined) this.writeSucceeded(projectId);
           else {
             // The change stays unwritten: memory keeps it, and the write is tried again after a delay.
             this.dirty.add(projectId);
+            this.unwrittenSince.set(projectId, Math.min(since, this.unwrittenSince.get(projectId) ?? since));
             const delay = this.failedWrite(projectId, failed);
             if (this.gaveUp) break;
             await this.sleep(delay);
@@ -248,9 +300,44 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
         }
       } finally {
         this.writing.delete(projectId);
+        this.lastChange.delete(projectId);
+        this.unwrittenSince.delete(projectId);
+        this.atOnce.delete(projectId);
       }
     })();
     this.writing.set(projectId, run);
+  }
+
+  /** Writes the project's pending changes without waiting for a quiet moment (a close). */
+  private writeNow(projectId: string): void {
+    if (!this.dirty.has(projectId)) return;
+    this.atOnce.add(projectId);
+    this.quietWaits.get(projectId)?.abort();
+  }
+
+  /**
+   * Waits until no change came for `quietMs`, or `maxMs` after the first change the file does not hold
+   * (ADR 0086): a client making one call at a time gets a write a second, whatever its pace; a lone
+   * change waits `quietMs`. Not while flush() runs, nor for a project being closed.
+   */
+  private async quietMoment(projectId: string): Promise<void> {
+    for (;;) {
+      if (this.flushing > 0 || this.gaveUp || this.atOnce.has(projectId)) return;
+      const last = this.lastChange.get(projectId);
+      const since = this.unwrittenSince.get(projectId);
+      if (last === undefined || since === undefined) return;
+      const wait = Math.min(last + this.writeDelay.quietMs, since + this.writeDelay.maxMs) - this.now();
+      if (wait <= 0) return;
+      const quiet = new AbortController();
+      this.quietWaits.set(projectId, quiet);
+      this.sleeping.add(quiet);
+      try {
+        await this.pause(wait, quiet.signal);
+      } finally {
+        this.sleeping.delete(quiet);
+        this.quietWaits.delete(projectId);
+      }
+    }
   }
 
   /** Counts a failed write, logs the first of an episode, and answers how long to wait before the next. */
@@ -295,7 +382,10 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     try {
       if (project === undefined) {
         file = previous;
-        if (previous !== undefined) await this.files.remove(previous);
+        if (previous !== undefined) {
+          await this.files.remove(previous);
+          this.writes += 1;
+        }
         this.writtenFiles.delete(projectId);
         return undefined;
       }
@@ -305,6 +395,7 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
       await this.files.makeDirectory(project.path);
       const topology = { project, nodes: await this.nodeRecords.listByProject(projectId), links: await this.linkRecords.listByProject(projectId) };
       await this.files.write(file, renderProjectFile(topology, this.gns3Version));
+      this.writes += 1;
       if (previous !== undefined && previous !== file) await this.files.remove(previous);
       this.writtenFiles.set(projectId, file);
       return undefined;

@@ -5,6 +5,8 @@ export interface ServerSettings {
   readonly host: string;
   readonly port: number;
   readonly udpPortRange: { readonly start: number; readonly end: number };
+  /** The TCP ports host consoles (VPCS) are given; GNS3's 5000–10000 when left out. */
+  readonly consolePortRange?: { readonly start: number; readonly end: number };
   readonly configDir: string;
   readonly projectsPath: string;
   readonly auth: { readonly enabled: boolean; readonly user: string; readonly password: string };

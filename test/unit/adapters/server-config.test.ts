@@ -69,6 +69,15 @@ describe("server configuration", () => {
     expect(() => resolveConfig(["--config-dir", dir], { NETEMU_DELAY_LIMIT_WORKER: "lots" })).to.throw(ConfigError, "NETEMU_DELAY_LIMIT_WORKER must be a size");
   });
 
+  it("gives host consoles GNS3's 5000-10000 unless told another range (flag over environment over file), and refuses an empty one", () => {
+    expect(resolveConfig(["--config-dir", dir], {}).consolePortRange).to.deep.equal({ start: 5000, end: 10000 });
+    writeFileSync(join(dir, "gns3_server.conf"), "[Server]\nconsole_start_port_range = 31000\nconsole_end_port_range = 31999\n");
+    expect(resolveConfig(["--config-dir", dir], {}).consolePortRange).to.deep.equal({ start: 31000, end: 31999 });
+    expect(resolveConfig(["--config-dir", dir], { NETEMU_CONSOLE_START_PORT: "31500" }).consolePortRange).to.deep.equal({ start: 31500, end: 31999 });
+    expect(resolveConfig(["--config-dir", dir, "--console-start-port", "30000", "--console-end-port", "30099"], { NETEMU_CONSOLE_START_PORT: "31500" }).consolePortRange).to.deep.equal({ start: 30000, end: 30099 });
+    expect(() => resolveConfig(["--config-dir", dir, "--console-start-port", "30100", "--console-end-port", "30099"], {})).to.throw(ConfigError, "The console port range 30100-30099 is empty");
+  });
+
   it("refuses bad values, naming where they came from", () => {
     const refuse = (args: string[], env: Record<string, string> = {}) => {
       try {

@@ -8,6 +8,12 @@ function quoted(got: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+const FORMAT_WORDS = {
+  ip_interface: "an IPv4 or IPv6 address with its prefix length (10.0.0.1/24, fd00::1/64)",
+  ip_address: "an IPv4 or IPv6 address",
+  mac_address: "a unicast MAC address (02:00:00:00:00:01)",
+} as const;
+
 /** The 400 message for a configuration value that breaks a rule: the field, then the rule in jsonschema's words. */
 export function configurationMessage(e: InvalidConfiguration): string {
   const r = e.rule;
@@ -37,6 +43,8 @@ export function configurationMessage(e: InvalidConfiguration): string {
         return `port ${quoted(e.got)} is not in ports_mapping`;
       case "interface_name":
         return `${quoted(e.got)} is not a network interface name (no '/', ':' or white space, not '.' or '..')`;
+      case "format":
+        return `${quoted(e.got)} is not ${FORMAT_WORDS[r.format]}`;
     }
   })();
   return `${e.field}: ${what}`;

@@ -25,6 +25,7 @@ import { VpcsNodes } from "./compute/vpcs-nodes.js";
 import { DeleteComputeNode } from "./compute/delete-compute-node.js";
 import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
 import { ChangeNodeStatus } from "./compute/change-node-status.js";
+import { LinuxHostNodes } from "./compute/linux-hosts.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
 import { GetHostLoad } from "./compute/get-host-load.js";
@@ -103,6 +104,7 @@ export const USE_CASES = {
   updateSwitch: UpdateSwitch,
   updateHub: UpdateHub,
   vpcsNodes: VpcsNodes,
+  linuxHostNodes: LinuxHostNodes,
   deleteComputeNode: DeleteComputeNode,
   duplicateComputeNode: DuplicateComputeNode,
   changeNodeStatus: ChangeNodeStatus,
@@ -166,6 +168,7 @@ export const USE_CASES = {
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
+export { LinuxHostNodes };
 export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };

@@ -149,7 +149,15 @@ describe("Linux hosts on the compute: namespaces behind TAPs netemu opens, linke
       for (const nodeId of hosts) await s.request("POST", `/v2/compute/projects/${PROJECT}/netemu_host/nodes/${nodeId}/start`);
       expect((await ping(s, HOST_A, "10.87.0.2")).json.exit_code).to.equal(0);
       // A switch named crash... makes the test worker die (an uncaught exception, as a bug would).
-      await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "crash-me" });
+      const told: string[] = [];
+      notifications.subscribe((n) => told.push(n.kind === "log" ? n.message : n.kind));
+      const crash = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "crash-me" })).json;
+      // A node without NIOs is not sent to a worker: its first NIO sends it.
+      const crashed = await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${crash.node_id}/adapters/0/ports/0/nio`, { type: "nio_null" });
+      expect(crashed.status, crashed.text).to.be.at.least(500);
+      const back = () => told.filter((m) => /^The data plane of host\d forwards again$/.test(m)).length === 2;
+      for (let i = 0; i < 100 && !back(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(back(), `the worker died and took the hosts back: ${told.join(" / ")}`).to.equal(true);
       let last: unknown;
       for (let attempt = 0; attempt < 40; attempt++) {
         const r = await exec(s, HOST_A, ["ping", "-n", "-c", "1", "-W", "1", "10.87.0.2"], { timeout: 5 });

@@ -86,6 +86,8 @@ export type NetemuError =
   | { readonly _tag: "HostStartFailed"; readonly nodeName: string; readonly program: string; readonly reason: string }
   /** A Linux host's namespace or TAPs could not be made, wired or used (ADR 0087): nothing was left half made. */
   | { readonly _tag: "LinuxHostFailed"; readonly nodeName: string; readonly problem: HostProblem }
+  /** A command asked to run inside a node that has no place for one (only Linux hosts run programs). */
+  | { readonly _tag: "ExecNotSupported"; readonly nodeName: string; readonly nodeType: ComputeNodeType }
   /** What needs a running node (a command run inside a Linux host) asked of a stopped one. */
   | { readonly _tag: "NodeNotStarted"; readonly nodeName: string; readonly nodeType: ComputeNodeType }
   /** A change only a stopped node takes (a Linux host's interfaces or gateway) asked of a running one. */

@@ -84,6 +84,11 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   HostProgramUnusable: { status: 409, exception: "VPCSError", message: (error) => `Cannot start ${error.nodeName}: ${error.reason} (the program is set with --vpcs-path or [VPCS] vpcs_path)` },
   HostStartFailed: { status: 409, exception: "VPCSError", message: (error) => `Could not start ${error.nodeName} with ${error.program}: ${error.reason}` },
   LinuxHostFailed: { status: 409, message: (error) => linuxHostMessage(error.nodeName, error.problem) },
+  ExecNotSupported: {
+    status: 409,
+    message: (error) =>
+      `${error.nodeName} is a ${nodeKindName(error.nodeType)}: commands run inside Linux hosts only${error.nodeType === "vpcs" ? " (a VPCS takes commands on its console: netemu lab exec types them there)" : ""}`,
+  },
   NodeNotStarted: { status: 409, message: (error) => `${nodeKindName(error.nodeType)} ${error.nodeName} is not started: start it first` },
   NodeNotStopped: { status: 409, message: (error) => `${error.nodeName} is running: stop it to change its ${error.change}` },
   ConsolePortUnavailable: { status: 409, message: (error) => error.port === undefined ? `Could not find a free console port between ${error.start} and ${error.end}` : `Console port ${error.port} is already used by another node` },

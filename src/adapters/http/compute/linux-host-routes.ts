@@ -1,12 +1,10 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
-import { CREATE_LINUX_HOST_REFUSALS, EXEC_IN_LINUX_HOST_REFUSALS, EXEC_LIMITS, UPDATE_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/linux-hosts.js";
+import { CREATE_LINUX_HOST_REFUSALS, EXEC_IN_LINUX_HOST_REFUSALS, UPDATE_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/linux-hosts.js";
 import { CHANGE_NODE_STATUS_REFUSALS } from "../../../application/use-cases/compute/change-node-status.js";
-import type { HostCommandResult } from "../../../application/ports/namespace-hosts.js";
 import type { NetemuHostNode } from "../../../domain/switching/netemu-host-node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, empty, json, route } from "../route.js";
-import { jsonArray, jsonBoolean, jsonClosedObject, jsonInteger, jsonString, nullable } from "../schema.js";
-import { Uuid } from "./codecs.js";
+import { ExecAnswer, ExecBody, LinuxHostCreateBody, LinuxHostUpdateBody, presentExec } from "./linux-host-codecs.js";
 import { LinuxHostAnswer } from "./answers.js";
 import { presentLinuxHost } from "./presenters.js";
 import { commonRoutes } from "./node-routes.js";
@@ -16,29 +14,6 @@ import { commonRoutes } from "./node-routes.js";
  * the routes every kind shares (get, delete, duplicate, start/stop/suspend, NIOs, captures), reload, and
  * `exec`, which runs a command inside the host's namespace.
  */
-const HostInterfaceBody = jsonClosedObject("LinuxHostInterfaceBody", { name: jsonString({ minLength: 1, maxLength: 15 }) }, { address: nullable(jsonString()), mac: nullable(jsonString()) });
-const hostSettings = { interfaces: nullable(jsonArray(HostInterfaceBody)), gateway: nullable(jsonString()) };
-
-export const LinuxHostCreateBody = jsonClosedObject("LinuxHostCreate", { name: jsonString({ minLength: 1 }) }, { node_id: Uuid, ...hostSettings });
-export const LinuxHostUpdateBody = jsonClosedObject("LinuxHostUpdate", {}, { name: nullable(jsonString({ minLength: 1 })), ...hostSettings });
-
-/** A command run inside a host: its argv (no shell), a time bound in seconds, an output bound in bytes. */
-export const ExecBody = jsonClosedObject(
-  "HostExec",
-  { argv: jsonArray(jsonString()) },
-  { timeout: jsonInteger({ minimum: 1, maximum: EXEC_LIMITS.maxTimeoutSeconds }), max_output_bytes: jsonInteger({ minimum: 1, maximum: EXEC_LIMITS.maxOutputBytes }) },
-);
-/** What the command did: its exit code (null when a signal ended it), its output, whether a bound cut it. */
-export const ExecAnswer = jsonClosedObject(
-  "HostExecResult",
-  { exit_code: nullable(jsonInteger({ nullable: true })), signal: nullable(jsonString()), stdout: jsonString(), stderr: jsonString(), timed_out: jsonBoolean, truncated: jsonBoolean },
-  {},
-);
-
-export function presentExec(r: HostCommandResult) {
-  return { exit_code: r.exitCode, signal: r.signal, stdout: r.stdout, stderr: r.stderr, timed_out: r.timedOut, truncated: r.truncated };
-}
-
 const NODES = "/v2/compute/projects/{project_id}/netemu_host/nodes" as const;
 
 export const LINUX_HOST_ROUTES: readonly AnyRoute[] = [

@@ -73,15 +73,28 @@ export const EXEC_LIMITS = { argvItems: 256, argLength: 65_536, defaultTimeoutSe
 export class LinuxHostRuntime {
   constructor(
     @inject(TOKENS.NamespaceHosts) private readonly hosts: NamespaceHosts,
-    @inject(TOKENS.Notifications) notifications: Notifications,
+    @inject(TOKENS.Notifications) private readonly notifications: Notifications,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     private readonly changes: NodeChanges,
     private readonly lookup: ComputeLookup,
-  ) {
-    notifications.subscribe((n) => {
-      if (n.kind === "node.restored" && n.node.nodeType === "netemu_host" && n.node.status === "started") void this.plugAgain(n.node.projectId, n.node.nodeId);
-    });
+  ) {}
+
+  /** The hosts running now; a restarted worker's node.restored is listened for only while there are some. */
+  private readonly running = new Set<string>();
+  private unsubscribe: (() => void) | undefined;
+
+  private ran(nodeId: string, running: boolean): void {
+    if (running) this.running.add(nodeId);
+    else this.running.delete(nodeId);
+    if (this.running.size > 0 && this.unsubscribe === undefined) {
+      this.unsubscribe = this.notifications.subscribe((n) => {
+        if (n.kind === "node.restored" && n.node.nodeType === "netemu_host" && this.running.has(n.node.nodeId)) void this.plugAgain(n.node.projectId, n.node.nodeId);
+      });
+    } else if (this.running.size === 0 && this.unsubscribe !== undefined) {
+      this.unsubscribe();
+      this.unsubscribe = undefined;
+    }
   }
 
   async start(node: NetemuHostNode): Promise<E.Either<LinuxHostStartError, NetemuHostNode>> {
@@ -101,6 +114,7 @@ export class LinuxHostRuntime {
       await this.hosts.destroy(node.nodeId);
       return E.left({ _tag: "LinuxHostFailed", nodeName: node.name, problem: plugged.left });
     }
+    this.ran(node.nodeId, true);
     this.logger.info("Linux host started", { nodeId: node.nodeId, name: node.name, taps: made.right.taps, namespace: made.right.namespace });
     return E.right(started);
   }
@@ -110,12 +124,14 @@ export class LinuxHostRuntime {
     const stopped = hostStopped(node);
     const synced = await this.changes.apply(node, stopped);
     await this.hosts.destroy(node.nodeId);
+    this.ran(node.nodeId, false);
     return E.isLeft(synced) ? synced : E.right(stopped);
   }
 
   /** Before a delete: the namespace goes (the data plane's node goes with the delete). */
   async remove(nodeId: string): Promise<void> {
     await this.hosts.destroy(nodeId);
+    this.ran(nodeId, false);
   }
 
   exec(node: NetemuHostNode, argv: readonly string[], timeoutMs: number, maxOutputBytes: number): Promise<E.Either<ExecInLinuxHostError, HostCommandResult>> {

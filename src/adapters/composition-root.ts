@@ -68,7 +68,7 @@ import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
 import { ChildHostProcesses } from "./system/child-host-processes.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
-import { LinuxHostRuntime } from "../application/use-cases/compute/linux-hosts.js";
+import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
 
 /** GNS3's console port range (console_start_port_range .. console_end_port_range). */
 const DEFAULT_CONSOLE_PORTS = { start: 5000, end: 10000 } as const;

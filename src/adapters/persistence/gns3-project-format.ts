@@ -197,7 +197,8 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
   if (nodeType === "vpcs") return E.right(VPCS_PORTS);
   if (raw === undefined) return E.right([]);
-  return nodeType === "ethernet_hub" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
+  // A hub's and a Linux host's ports are a name and a number (a host's follow from its interfaces).
+  return nodeType === "ethernet_hub" || nodeType === "netemu_host" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
 
 /**

@@ -300,8 +300,10 @@ async function execInHost(c: Context, projectId: string, nodeId: string, shown: 
   if (E.isLeft(ran)) return fail(c.err, failureText(ran.left), failureCode(ran.left));
   const r = ran.right;
   const lines = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
-  for (const line of lines(r.stdout)) c.out(terminalText(line));
-  for (const line of lines(r.stderr)) c.err(terminalText(line));
+  // The program's own text: its tabs and backslashes as they are (iperf3 -J stays JSON), only what could drive the terminal escaped.
+  const shownLine = (line: string) => line.split("\t").map((part) => terminalText(part, "kept")).join("\t");
+  for (const line of lines(r.stdout)) c.out(shownLine(line));
+  for (const line of lines(r.stderr)) c.err(shownLine(line));
   if (r.truncated) c.err(`(${shown}'s output was cut: netemu keeps at most 1 MiB of it)`);
   if (r.timedOut) return fail(c.err, `${terminalText(argv[0] ?? "")} in ${shown} did not end within ${timeoutMs / 1000} s: it was killed (--timeout sets the bound)`, 1);
   if (r.exitCode === null) return fail(c.err, `${terminalText(argv[0] ?? "")} in ${shown} was ended by ${r.signal ?? "a signal"}`, 1);

@@ -7,7 +7,7 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { NodeChanges } from "./node-changes.js";
 import { HOST_START_REFUSALS, HostRuntime } from "./host-runtime.js";
-import { LINUX_HOST_START_REFUSALS, LinuxHostRuntime } from "./linux-hosts.js";
+import { LINUX_HOST_START_REFUSALS, LinuxHostRuntime } from "./linux-host-runtime.js";
 
 /** What ChangeNodeStatus can answer instead of its result. */
 export const CHANGE_NODE_STATUS_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, ...HOST_START_REFUSALS, ...LINUX_HOST_START_REFUSALS] as const;

@@ -10,7 +10,7 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { HostRuntime } from "./host-runtime.js";
-import { LinuxHostRuntime } from "./linux-hosts.js";
+import { LinuxHostRuntime } from "./linux-host-runtime.js";
 import type { ConsolePortPool } from "../../ports/host-processes.js";
 
 /** What DeleteComputeNode can answer instead of its result. */

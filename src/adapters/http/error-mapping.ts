@@ -87,7 +87,7 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   ExecNotSupported: {
     status: 409,
     message: (error) =>
-      `${error.nodeName} is a ${nodeKindName(error.nodeType)}: commands run inside Linux hosts only${error.nodeType === "vpcs" ? " (a VPCS takes commands on its console: netemu lab exec types them there)" : ""}`,
+      `${error.nodeName} is a node of type ${error.nodeType}: commands run inside Linux hosts (netemu_host) only${error.nodeType === "vpcs" ? " (a VPCS takes commands on its console: netemu lab exec types them there)" : ""}`,
   },
   NodeNotStarted: { status: 409, message: (error) => `${nodeKindName(error.nodeType)} ${error.nodeName} is not started: start it first` },
   NodeNotStopped: { status: 409, message: (error) => `${error.nodeName} is running: stop it to change its ${error.change}` },

@@ -38,7 +38,7 @@ export function configurationMessage(e: InvalidConfiguration): string {
       case "one_of":
         return `${quoted(e.got)} is not one of [${r.choices.map((c) => pythonRepr(c)).join(", ")}]`;
       case "duplicate":
-        return `port number ${quoted(e.got)} is already given by ${r.first}`;
+        return `${typeof e.got === "number" ? "port number " : ""}${quoted(e.got)} is already given by ${r.first}`;
       case "port_not_in_mapping":
         return `port ${quoted(e.got)} is not in ports_mapping`;
       case "interface_name":

@@ -95,6 +95,10 @@ describe("Linux hosts on the compute: namespaces behind TAPs netemu opens, linke
         const { hosts } = await twoHostsOnASwitch(s);
         for (const nodeId of hosts) expect((await s.request("POST", `/v2/compute/projects/${PROJECT}/netemu_host/nodes/${nodeId}/start`)).status).to.equal(204);
         expect(await traces(hosts)).to.have.members([`namespace ${PREFIX}${HOST_A}`, `namespace ${PREFIX}${HOST_B}`]);
+        const running = await s.request("PUT", `/v2/compute/projects/${PROJECT}/netemu_host/nodes/${HOST_A}`, { gateway: null });
+        expect([running.status, running.json.message]).to.deep.equal([409, "host1 is running: stop it to change its interfaces and gateway"]);
+        // A rename changes nothing of the namespace: taken while it runs.
+        expect((await s.request("PUT", `/v2/compute/projects/${PROJECT}/netemu_host/nodes/${HOST_A}`, { name: "host1" })).status).to.equal(200);
 
         const pinged = await ping(s, HOST_A, "10.87.0.2");
         expect(pinged.status, pinged.text).to.equal(200);
@@ -169,6 +173,46 @@ describe("Linux hosts on the compute: namespaces behind TAPs netemu opens, linke
     } finally {
       await s.close();
       await dataPlane.close();
+    }
+  });
+
+  it("removes at the next start the namespace and TAP of a host whose netemu was killed with -9", async () => {
+    const configDir = mkdtempSync(join(tmpdir(), "netemu-killed-"));
+    const nodeId = "87878787-0000-4000-8000-00000000000c";
+    const root = new URL("../../src/", import.meta.url).pathname;
+    // A netemu in a process of its own, with a started Linux host, killed as `kill -9` would.
+    const script = [
+      `const { createNetemu } = await import(${JSON.stringify(join(root, "adapters", "composition-root.js"))});`,
+      `const netemu = createNetemu({ logLevel: "silent", settings: { host: "127.0.0.1", port: 0, configDir: ${JSON.stringify(configDir)}, udpPortRange: { start: 47100, end: 47199 } } });`,
+      "const { url } = await netemu.listen(0, '127.0.0.1');",
+      "const call = (m, p, b) => fetch(url + p, { method: m, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b ?? {}) });",
+      `await call("POST", "/v2/compute/projects", { name: "killed", project_id: ${JSON.stringify(PROJECT)} });`,
+      `await call("POST", "/v2/compute/projects/${PROJECT}/netemu_host/nodes", { name: "h", node_id: ${JSON.stringify(nodeId)} });`,
+      `const started = await call("POST", "/v2/compute/projects/${PROJECT}/netemu_host/nodes/${nodeId}/start");`,
+      "console.log(String(started.status));",
+      "setInterval(() => {}, 1000);",
+    ].join("\n");
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["-r", "reflect-metadata", "--input-type=module", "-e", `import "reflect-metadata";\n${script}`], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const line = await new Promise<string>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim())));
+      expect(line, "the killed netemu had started its host").to.equal("204");
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      const namespace = `netemu-${nodeId}`;
+      expect((await sh("ip", "netns", "list")).includes(namespace), "its namespace outlived it").to.equal(true);
+      const next = await startTestServer({ settings: { configDir } });
+      try {
+        for (let i = 0; i < 100 && (await sh("ip", "netns", "list")).includes(namespace); i++) await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        await next.close();
+      }
+      expect((await sh("ip", "netns", "list")).includes(namespace), "the next start removed it").to.equal(false);
+      expect(existsSync(`/sys/class/net/${hostTapName(nodeId, 0)}`), "and its TAP").to.equal(false);
+    } finally {
+      child.kill("SIGKILL");
+      await sh("ip", "netns", "del", `netemu-${nodeId}`).catch(() => undefined);
+      rmSync(configDir, { recursive: true, force: true });
     }
   });
 

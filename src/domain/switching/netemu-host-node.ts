@@ -48,7 +48,7 @@ export interface NetemuHostSettings {
 /** A host made without interfaces has one, eth0, without an address (the lab format's default). */
 export const DEFAULT_HOST_INTERFACES: readonly HostInterfaceSettings[] = Object.freeze([Object.freeze({ name: "eth0" })]);
 /** At most this many interfaces (the lab format's bound). */
-export const MAX_HOST_INTERFACES = 64;
+const MAX_HOST_INTERFACES = 64;
 
 /**
  * Interface names `ip` is given: letters, digits, `_`, `.`, `-`, at most 15 bytes, not "." or "..".
@@ -82,7 +82,7 @@ function isIpv6(text: string): boolean {
   return halves.length === 2 ? count <= 7 : count === 8;
 }
 
-export function isIpAddress(text: string): boolean {
+function isIpAddress(text: string): boolean {
   return isIpv4(text) || isIpv6(text);
 }
 

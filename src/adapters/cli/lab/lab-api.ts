@@ -50,7 +50,7 @@ export interface LabApi {
 }
 
 /** What a command run inside a Linux host did. */
-export interface HostCommandOutcome {
+interface HostCommandOutcome {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stdout: string;

@@ -28,7 +28,7 @@ export type UpdateLinuxHostError = Refusal<typeof UPDATE_LINUX_HOST_REFUSALS>;
 export const EXEC_IN_LINUX_HOST_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, "InvalidConfiguration", "NodeNotStarted", "LinuxHostFailed"] as const;
 export type ExecInLinuxHostError = Refusal<typeof EXEC_IN_LINUX_HOST_REFUSALS>;
 
-export interface LinuxHostSettingsInput {
+interface LinuxHostSettingsInput {
   /** `[{name, address?, mac?}]`; left out on create: one interface, eth0, without an address. */
   readonly interfaces?: unknown;
   readonly gateway?: unknown;

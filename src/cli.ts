@@ -21,7 +21,8 @@ Usage:
   netemu lab deploy FILE [--reconfigure]        a lab from a YAML file (docs/labs.md; netemu lab --help)
   netemu lab inspect | destroy NAME|FILE        its nodes, consoles, addresses, links and impairments; or remove it
   netemu lab save NAME > FILE                   a running project as a lab file
-  netemu lab exec NODE -- COMMAND               a line typed into a VPCS console, its answer printed
+  netemu lab exec NODE -- COMMAND               a line typed into a VPCS console, its answer printed; or
+                                                a command run inside a Linux host, with its exit code
   netemu --version
 `;
 

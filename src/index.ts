@@ -39,6 +39,12 @@ export type { UpdateLinkInput } from "./application/use-cases/controller/update-
 // Host nodes (ADR 0081): the VPCS use cases' inputs and refusals, and what runs their processes.
 export type { CreateVpcsInput, CreateVpcsError } from "./application/use-cases/compute/create-vpcs.js";
 export type { UpdateVpcsInput, UpdateVpcsError } from "./application/use-cases/compute/update-vpcs.js";
+// netemu's Linux hosts (ADR 0087): their use cases' inputs and refusals, the node, and its template's id.
+export type { CreateLinuxHostInput, UpdateLinuxHostInput, CreateLinuxHostError, UpdateLinuxHostError, ExecInLinuxHostError } from "./application/use-cases/compute/linux-hosts.js";
+export type { LinuxHostStartError } from "./application/use-cases/compute/linux-host-runtime.js";
+export type { ExecInNodeError } from "./application/use-cases/controller/exec-in-node.js";
+export type { NetemuHostNode, HostInterfaceSettings } from "./domain/switching/netemu-host-node.js";
+export { LINUX_HOST_TEMPLATE_ID } from "./domain/topology/templates.js";
 export type { HostStartError } from "./application/use-cases/compute/host-runtime.js";
 export type { HostProcesses, ProcessSpec, ProcessExit, ConsolePortPool } from "./application/ports/host-processes.js";
 export type {

@@ -68,6 +68,7 @@ import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
 import { ChildHostProcesses } from "./system/child-host-processes.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
+import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
 
 /** GNS3's console port range (console_start_port_range .. console_end_port_range). */
 const DEFAULT_CONSOLE_PORTS = { start: 5000, end: 10000 } as const;
@@ -281,6 +282,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.HostProcesses, hostProcesses);
   value(TOKENS.ConsolePortPool, new TcpConsolePortPool(settings.consolePortRange ?? DEFAULT_CONSOLE_PORTS));
   c.registerSingleton(HostRuntime);
+  // One runtime for Linux hosts: it hears a restarted worker's node.restored and plugs the host's TAPs again (ADR 0087).
+  c.registerSingleton(LinuxHostRuntime);
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };

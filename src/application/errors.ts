@@ -4,6 +4,7 @@ import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js
 import type { InvalidConfiguration } from "../domain/configuration/invalid-configuration.js";
 import type { NioTypeNotSupported } from "../domain/switching/nio.js";
 import type { HostDeviceProblem } from "./ports/host-devices.js";
+import type { HostProblem } from "./ports/namespace-hosts.js";
 
 /**
  * Every expected failure of a use case, as a closed tagged union. The HTTP adapter maps it to a
@@ -83,6 +84,14 @@ export type NetemuError =
   | { readonly _tag: "HostProgramUnusable"; readonly nodeName: string; readonly program: string; readonly reason: string }
   /** A host node's process could not be started, or died as it started: the OS's reason and what it wrote. */
   | { readonly _tag: "HostStartFailed"; readonly nodeName: string; readonly program: string; readonly reason: string }
+  /** A Linux host's namespace or TAPs could not be made, wired or used (ADR 0087): nothing was left half made. */
+  | { readonly _tag: "LinuxHostFailed"; readonly nodeName: string; readonly problem: HostProblem }
+  /** A command asked to run inside a node that has no place for one (only Linux hosts run programs). */
+  | { readonly _tag: "ExecNotSupported"; readonly nodeName: string; readonly nodeType: ComputeNodeType }
+  /** What needs a running node (a command run inside a Linux host) asked of a stopped one. */
+  | { readonly _tag: "NodeNotStarted"; readonly nodeName: string; readonly nodeType: ComputeNodeType }
+  /** A change only a stopped node takes (a Linux host's interfaces or gateway) asked of a running one. */
+  | { readonly _tag: "NodeNotStopped"; readonly nodeName: string; readonly change: string }
   /** No console port of the range could be bound, or the one asked for is taken. */
   | { readonly _tag: "ConsolePortUnavailable"; readonly port?: number; readonly start: number; readonly end: number }
   | NodeRuleViolation

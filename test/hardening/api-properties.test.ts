@@ -291,6 +291,43 @@ const ROUTES: readonly RouteCase[] = [
   },
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
   { method: "GET", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
+  // netemu's Linux host (ADR 0087): its start, reload and exec are refused here (no namespaces), changing nothing.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes", ok: 201, after: "reset", body: () => ({ name: "H9", interfaces: [{ name: "eth0", address: "10.0.0.9/24", mac: "02:00:00:00:00:09" }], gateway: "10.0.0.1" }) },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "H1b", interfaces: [{ name: "eth0" }, { name: "eth1", address: "fd00::1/64" }], gateway: null }) },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.HOST }) },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/start", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/stop", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/suspend", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/reload", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/exec", ok: 200, after: "reset", body: () => ({ argv: ["ip", "addr"], timeout: 5, max_output_bytes: 1000 }) },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.hostNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
+    ok: 200,
+    after: "reset",
+    body: () => ({ capture_file_name: "fuzz-host.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
+  // On N1, a switch: refused (409), as exec runs in Linux hosts only.
+  { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/netemu/exec", ok: 200, after: "reset", body: () => ({ argv: ["true"] }) },
   {
     method: "POST",
     template: "/v2/projects",
@@ -400,7 +437,7 @@ function validParams(w: World, template: string): Record<string, string> {
   const controller = template.startsWith("/v2/projects");
   return {
     project_id: controller ? w.CP : w.P,
-    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : w.SW,
+    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : template.includes("/netemu_host/") ? w.HOST : w.SW,
     link_id: w.LINK,
     path: w.FILE,
     file_path: w.FILE,

@@ -43,6 +43,19 @@ const GNS3_HUB_TEMPLATE = {
   template_type: "ethernet_hub",
 };
 
+/** netemu's own Linux host template (ADR 0087): its id uuid3(NAMESPACE_DNS, "netemu_host"), as GNS3 derives its built-ins'. */
+const LINUX_HOST_TEMPLATE = "49c9e132-ed0b-3d47-99ef-9c6b462e1c42";
+const NETEMU_LINUX_HOST_TEMPLATE = {
+  builtin: true,
+  category: "guest",
+  compute_id: null,
+  default_name_format: "Host{0}",
+  name: "Linux host",
+  symbol: ":/symbols/linux_guest.svg",
+  template_id: LINUX_HOST_TEMPLATE,
+  template_type: "netemu_host",
+};
+
 describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates, computes, stats, a node's links)", () => {
   let s: TestServer;
   let projectId: string;
@@ -56,16 +69,17 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
   afterEach(async () => s.close());
 
   describe("templates", () => {
-    it("lists GNS3's built-in VPCS, Ethernet switch and hub templates with their ids and fields, in GNS3's order, and only those", async () => {
+    it("lists GNS3's built-in VPCS, Ethernet switch and hub templates with their ids and fields, in GNS3's order, then netemu's Linux host, and only those", async () => {
       const r = await s.request("GET", "/v2/templates");
       expect(r.status).to.equal(200);
       expect(r.headers.get("x-route")).to.equal("/v2/templates");
-      expect(r.json).to.deep.equal([GNS3_VPCS_TEMPLATE, GNS3_SWITCH_TEMPLATE, GNS3_HUB_TEMPLATE]);
+      expect(r.json).to.deep.equal([GNS3_VPCS_TEMPLATE, GNS3_SWITCH_TEMPLATE, GNS3_HUB_TEMPLATE, NETEMU_LINUX_HOST_TEMPLATE]);
     });
 
     it("answers one template by id, and GNS3's 404 for any other id (Cloud's included: netemu does not run it)", async () => {
       expect((await s.request("GET", `/v2/templates/${HUB_TEMPLATE}`)).json).to.deep.equal(GNS3_HUB_TEMPLATE);
       expect((await s.request("GET", `/v2/templates/${VPCS_TEMPLATE}`)).json).to.deep.equal(GNS3_VPCS_TEMPLATE);
+      expect((await s.request("GET", `/v2/templates/${LINUX_HOST_TEMPLATE}`)).json).to.deep.equal(NETEMU_LINUX_HOST_TEMPLATE);
       for (const id of [CLOUD_TEMPLATE, "xyz"]) {
         const r = await s.request("GET", `/v2/templates/${id}`);
         expect(r.json).to.deep.equal({ message: `Template ID ${id} doesn't exist`, status: 404 });
@@ -88,6 +102,13 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
       // The switch runs on the compute under the same id, and GET says the template.
       expect((await s.request("GET", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${first.json.node_id}`)).json.name).to.equal("Switch1");
       expect((await s.request("GET", `/v2/projects/${projectId}/nodes/${first.json.node_id}`)).json.template_id).to.equal(SWITCH_TEMPLATE);
+    });
+
+    it("makes a stopped Linux host from netemu's template, named Host1, with one interface eth0 and no address", async () => {
+      const made = await fromTemplate(LINUX_HOST_TEMPLATE, { x: 0, y: 0, compute_id: "local" });
+      expect(made.status, made.text).to.equal(201);
+      expect(made.json).to.deep.include({ name: "Host1", node_type: "netemu_host", template_id: LINUX_HOST_TEMPLATE, symbol: ":/symbols/linux_guest.svg", status: "stopped", console_type: "none", console: null });
+      expect(made.json.properties).to.deep.equal({ ports_mapping: [{ name: "eth0", port_number: 0 }], interfaces: [{ name: "eth0" }], gateway: null });
     });
 
     it("takes the first free number, and a name given by the client as it is", async () => {
@@ -113,7 +134,7 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
 
     it("refuses GNS3's other built-in templates with 409, as a node of their type, making nothing", async () => {
       const r = await fromTemplate(CLOUD_TEMPLATE, { x: 0, y: 0, compute_id: "local" });
-      expect(r.json).to.deep.equal({ message: "Node type cloud is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs nodes only", status: 409 });
+      expect(r.json).to.deep.equal({ message: "Node type cloud is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs, netemu_host nodes only", status: 409 });
       expect(await nodeCount()).to.equal(0);
     });
 
@@ -157,7 +178,7 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
       expect(r.json).to.have.length(1);
       expect(local).to.deep.include({
         compute_id: "local", connected: true, host: "127.0.0.1", port: s.netemu.settings.port, protocol: "http", user: null, last_error: null, name: hostname(),
-        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs"], platform: process.platform, version: "2.2.59" },
+        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "netemu_host"], platform: process.platform, version: "2.2.59" },
       });
       expect(local?.["cpu_usage_percent"]).to.be.a("number");
       expect(local?.["memory_usage_percent"]).to.be.a("number");

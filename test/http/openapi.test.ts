@@ -231,6 +231,24 @@ describe("the documented success answers", () => {
       await ok("DELETE", `${node}/adapters/0/ports/0/nio`);
       await ok("DELETE", node);
     }
+    {
+      // netemu's Linux host (ADR 0087), stopped: starting it needs root, which the e2e tests have.
+      const nodes = `/v2/compute/projects/${P}/netemu_host/nodes`;
+      const node = `${nodes}/${(await ok("POST", nodes, { name: "H1", interfaces: [{ name: "eth0", address: "10.0.0.1/24" }, { name: "eth1" }], gateway: "10.0.0.254" })).node_id as string}`;
+      await ok("PUT", node, { name: "H2", gateway: null });
+      const copy = "7f4e4a2d-0000-4000-8000-000000000006";
+      await ok("POST", nodes, { name: "H3", node_id: copy });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["suspend", "stop"]) await ok("POST", `${node}/${action}`);
+      const lport = (await ok("POST", `/v2/compute/projects/${P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
+      await ok("PUT", `${node}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] } });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/1/start_capture`, { capture_file_name: "host.pcap", data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/1/stop_capture`);
+      await ok("DELETE", `${node}/adapters/0/ports/1/nio`);
+      await ok("DELETE", node);
+    }
     await ok("POST", `/v2/compute/projects/${P}/close`);
     await ok("DELETE", `/v2/compute/projects/${P2}`);
     // The controller API: a project with two switches linked, driven through each documented route.

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { IpNamespaceHosts } from "../../src/adapters/system/namespace-hosts.js";
+
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 import { startTestServer, type TestServer } from "./http-harness.js";
 import type { NetemuOptions } from "../../src/adapters/composition-root.js";
 import { computeProjectRepository, freeUdpPorts, rawHttp, switchRepository, udpPool } from "./hardening-kit.js";
@@ -46,6 +50,9 @@ export class World {
     readonly pcNioLport: number,
     /** The controller project's .gns3 file, as POST /v2/projects/load is given it. */
     readonly CP_FILE: string,
+    /** A Linux host (ADR 0087) with a UDP NIO on its port 1; netemu here may not make namespaces: its start is refused. */
+    readonly HOST: string,
+    readonly hostNioLport: number,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -53,7 +60,9 @@ export class World {
 
   static async create(options: NetemuOptions = {}): Promise<World> {
     // /v3/compute served without credentials, as auth is off here (ADR 0066).
-    const s = await startTestServer({ ...options, settings: { v3: { gns3Version: "3.0.6", noAuth: true }, ...(options as { settings?: object }).settings } });
+    // Linux hosts are refused as without root: a start (a 409) changes nothing, whoever runs the test.
+    const namespaceHosts = new IpNamespaceHosts(join(tmpdir(), `netemu-fuzz-hosts-${process.pid}`), SILENT, { privileged: () => false });
+    const s = await startTestServer({ ...options, overrides: { namespaceHosts, ...options.overrides }, settings: { v3: { gns3Version: "3.0.6", noAuth: true }, ...(options as { settings?: object }).settings } });
     // A world whose setup fails closes its server: one left listening keeps mocha from ever exiting.
     try {
       return await World.populate(s);
@@ -93,6 +102,10 @@ export class World {
     await must("POST", `/v2/compute/projects/${P}/vpcs/nodes`, { name: "PC1", node_id: PC }, 201);
     const pcNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
     await must("POST", `/v2/compute/projects/${P}/vpcs/nodes/${PC}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: pcNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
+    const HOST = randomUUID();
+    await must("POST", `/v2/compute/projects/${P}/netemu_host/nodes`, { name: "H1", node_id: HOST, interfaces: [{ name: "eth0" }, { name: "eth1" }] }, 201);
+    const hostNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must("POST", `/v2/compute/projects/${P}/netemu_host/nodes/${HOST}/adapters/0/ports/1/nio`, { type: "nio_udp", lport: hostNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
     const upload = await rawHttp(s.url, "POST", `/v2/compute/projects/${P}/files/${WORLD_FILE}`, WORLD_FILE);
     if (upload.status !== 201) throw new Error(`world setup: upload gave ${upload.status} ${upload.text}`);
     const [spareLport] = await freeUdpPorts(1, spareFrom);
@@ -119,7 +132,7 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string));
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), HOST, hostNioLport);
   }
 
   get url(): string {
@@ -136,6 +149,7 @@ export class World {
       `/v2/compute/projects/${this.P}/ethernet_switch/nodes/${this.SW}`,
       `/v2/compute/projects/${this.P}/ethernet_hub/nodes/${this.HUB}`,
       `/v2/compute/projects/${this.P}/vpcs/nodes/${this.PC}`,
+      `/v2/compute/projects/${this.P}/netemu_host/nodes/${this.HOST}`,
       `/v2/compute/projects/${this.P}/files`,
       `/v2/compute/projects`,
       `/v2/projects`,

@@ -1,6 +1,7 @@
 import type { AnyRoute } from "../../src/adapters/http/route.js";
 import { type DescribedAnswer, describeAnswer } from "../../src/adapters/http/openapi/answers.js";
 import { COMPUTE_NODE_ROUTES } from "../../src/adapters/http/compute/node-routes.js";
+import { LINUX_HOST_ROUTES } from "../../src/adapters/http/compute/linux-host-routes.js";
 import { captureRoutes } from "../../src/adapters/http/compute/capture-routes.js";
 import { COMPUTE_PROJECT_ROUTES } from "../../src/adapters/http/compute/project-routes.js";
 import { COMPUTE_SERVER_ROUTES } from "../../src/adapters/http/compute/server-routes.js";
@@ -28,7 +29,8 @@ import { READINESS_ROUTES } from "../../src/adapters/http/server/readiness-route
 const WALKED_ROUTES: readonly AnyRoute[] = [
   ...Object.values(CONTROLLER_PROJECT_ROUTES),
   ...Object.values(CONTROLLER_COMPUTE_ROUTES),
-  ...controllerNodeRoutes("console-host"),
+  // exec needs a started Linux host (root): test/e2e/linux-host-*.test.ts reads its answers.
+  ...controllerNodeRoutes("console-host").filter((r) => r.name !== "controller.node.exec"),
   ...Object.values(CONTROLLER_LINK_ROUTES).filter((r) => r !== CONTROLLER_LINK_ROUTES.availableFilters),
   LINK_CAPTURE_ROUTES.start,
   LINK_CAPTURE_ROUTES.stop,
@@ -36,6 +38,8 @@ const WALKED_ROUTES: readonly AnyRoute[] = [
   ...[V3_SERVER_ROUTES.capabilities, V3_SERVER_ROUTES.version, ...V3_NODE_ROUTES].map((r) => r.route),
   ...[V3_PROJECT_ROUTES.create, V3_PROJECT_ROUTES.list, V3_PROJECT_ROUTES.get, V3_PROJECT_ROUTES.update, V3_PROJECT_ROUTES.close, V3_PROJECT_ROUTES.delete, V3_PROJECT_ROUTES.udpPort, V3_PROJECT_ROUTES.fileWrite].map((r) => r.route),
   ...COMPUTE_NODE_ROUTES,
+  // A Linux host's routes but those that need its namespace (root): start, reload, exec (ADR 0087).
+  ...LINUX_HOST_ROUTES.filter((r) => !/\.(start|reload|exec)$/.test(r.name)),
   ...COMPUTE_NODE_TYPES.flatMap(captureRoutes),
   ...[COMPUTE_PROJECT_ROUTES.create, COMPUTE_PROJECT_ROUTES.list, COMPUTE_PROJECT_ROUTES.get, COMPUTE_PROJECT_ROUTES.update, COMPUTE_PROJECT_ROUTES.delete, COMPUTE_PROJECT_ROUTES.close, COMPUTE_PROJECT_ROUTES.udpPort],
   COMPUTE_SERVER_ROUTES.capabilities,

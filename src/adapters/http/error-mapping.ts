@@ -3,6 +3,7 @@ import { COMPUTE_NODE_TYPES, type HeldNio, nodeKindName } from "../../domain/swi
 import { filterProblemMessage } from "../shared/filter-messages.js";
 import { configurationMessage } from "../shared/configuration-messages.js";
 import { osReason } from "./os-reasons.js";
+import type { HostProblem } from "../../application/ports/namespace-hosts.js";
 
 export interface HttpError {
   readonly status: number;
@@ -82,6 +83,14 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   // GNS3 answers its VPCSError with 409 and the exception's name; netemu's messages name the node and program.
   HostProgramUnusable: { status: 409, exception: "VPCSError", message: (error) => `Cannot start ${error.nodeName}: ${error.reason} (the program is set with --vpcs-path or [VPCS] vpcs_path)` },
   HostStartFailed: { status: 409, exception: "VPCSError", message: (error) => `Could not start ${error.nodeName} with ${error.program}: ${error.reason}` },
+  LinuxHostFailed: { status: 409, message: (error) => linuxHostMessage(error.nodeName, error.problem) },
+  ExecNotSupported: {
+    status: 409,
+    message: (error) =>
+      `${error.nodeName} is a node of type ${error.nodeType}: commands run inside Linux hosts (netemu_host) only${error.nodeType === "vpcs" ? " (a VPCS takes commands on its console: netemu lab exec types them there)" : ""}`,
+  },
+  NodeNotStarted: { status: 409, message: (error) => `${nodeKindName(error.nodeType)} ${error.nodeName} is not started: start it first` },
+  NodeNotStopped: { status: 409, message: (error) => `${error.nodeName} is running: stop it to change its ${error.change}` },
   ConsolePortUnavailable: { status: 409, message: (error) => error.port === undefined ? `Could not find a free console port between ${error.start} and ${error.end}` : `Console port ${error.port} is already used by another node` },
   PathOutsideProject: { status: 403, message: (error) => `Path ${error.path} is outside the project directory` },
   ProjectFileUnwritable: { status: 409, message: (error) => `Cannot write the project file ${error.path}: ${error.reason}` },
@@ -143,5 +152,21 @@ function nioDeviceMessage(error: ErrorOf<"NioDeviceFailed">): string {
       return `${what} cannot be opened: ${p.reason}`;
     case "os_error":
       return `${what} cannot be opened: ${osReason(p.code, p.detail)}`;
+  }
+}
+
+/** Why a Linux host could not be made or used, naming the host and what is missing (ADR 0087). */
+function linuxHostMessage(nodeName: string, problem: HostProblem): string {
+  switch (problem.problem) {
+    case "not_root":
+      return `Cannot start Linux host ${nodeName}: netemu does not run as root, and a Linux host needs root (CAP_SYS_ADMIN for its network namespace, CAP_NET_ADMIN for its TAP devices); run netemu as root`;
+    case "exists":
+      return `Cannot start Linux host ${nodeName}: the ${problem.what} it needs exists already`;
+    case "not_found":
+      return `Linux host ${nodeName} has no network namespace (it is not running)`;
+    case "invalid_name":
+      return `Cannot start Linux host ${nodeName}: ${JSON.stringify(problem.name)} cannot name a network namespace or interface`;
+    case "command_failed":
+      return `Linux host ${nodeName}: ${problem.command} failed: ${problem.detail}`;
   }
 }

@@ -4,6 +4,7 @@ import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../
 import type { Project } from "../../domain/topology/project.js";
 import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType, defaultSymbol } from "../../domain/topology/node.js";
 import { VPCS_PORTS } from "../../domain/switching/host-node.js";
+import { hostPorts, parseNetemuHostSettings } from "../../domain/switching/netemu-host-node.js";
 import type { Link, LinkEnd } from "../../domain/topology/link.js";
 import type { Label } from "../../domain/topology/label.js";
 import { parseSwitchPorts } from "../../domain/switching/port.js";
@@ -52,7 +53,7 @@ const NodeCodec = t.intersection([
     x: t.number,
     y: t.number,
     z: t.number,
-    properties: t.partial({ ports_mapping: t.unknown }),
+    properties: t.partial({ ports_mapping: t.unknown, interfaces: t.unknown, gateway: t.unknown }),
     template_id: t.unknown,
   }),
 ]);
@@ -196,7 +197,8 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
   if (nodeType === "vpcs") return E.right(VPCS_PORTS);
   if (raw === undefined) return E.right([]);
-  return nodeType === "ethernet_hub" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
+  // A hub's and a Linux host's ports are a name and a number (a host's follow from its interfaces).
+  return nodeType === "ethernet_hub" || nodeType === "netemu_host" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
 
 /**
@@ -257,6 +259,9 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     if (E.isLeft(name)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: name.left });
     const ports = portEntries(nodeType, n.properties?.ports_mapping, `${at}.properties.ports_mapping`);
     if (E.isLeft(ports)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: ports.left });
+    // A Linux host's interfaces and gateway, by the one parse its compute use case makes too (ADR 0087).
+    const host = nodeType === "netemu_host" ? parseNetemuHostSettings(n.properties?.interfaces, n.properties?.gateway, `${at}.properties`) : undefined;
+    if (host !== undefined && E.isLeft(host)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: host.left });
     nodes.push({
       nodeId: n.node_id,
       projectId: file.project_id,
@@ -270,9 +275,10 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       locked: n.locked ?? false,
       label: label(n.label, { text: n.name, style: null, x: null, y: -40, rotation: 0 }),
       symbol: n.symbol ?? defaultSymbol(nodeType),
-      portsMapping: ports.right,
+      portsMapping: host === undefined ? ports.right : hostPorts(host.right.interfaces),
+      ...(host !== undefined && { host: host.right }),
       // A VPCS's console is telnet unless GNS3 wrote none; a switch's is none unless telnet.
-      consoleType: nodeType === "ethernet_hub" ? null : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
+      consoleType: nodeType === "ethernet_hub" ? null : nodeType === "netemu_host" ? "none" : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
       // A host's console port, asked for again when the project opens (another one if it was taken meanwhile).
       ...(nodeType === "vpcs" && { console: typeof n.console === "number" && Number.isInteger(n.console) && n.console >= 1 && n.console <= 65_535 ? n.console : null }),
       // Kept only when it is a template id's shape: it is informative, never worth refusing a file for.
@@ -377,7 +383,7 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
     port_name_format: "Ethernet{0}",
     port_segment_size: 0,
     // GNS3 writes a VPCS's properties empty (its startup script is a file of its own, startup.vpc).
-    properties: n.nodeType === "vpcs" ? {} : { ports_mapping: n.portsMapping },
+    properties: n.nodeType === "vpcs" ? {} : n.nodeType === "netemu_host" ? { ports_mapping: n.portsMapping, interfaces: n.host?.interfaces ?? [], gateway: n.host?.gateway ?? null } : { ports_mapping: n.portsMapping },
     symbol: n.symbol,
     template_id: n.templateId ?? null,
     width: 65,

@@ -8,6 +8,12 @@ function quoted(got: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+const FORMAT_WORDS = {
+  ip_interface: "an IPv4 or IPv6 address with its prefix length (10.0.0.1/24, fd00::1/64)",
+  ip_address: "an IPv4 or IPv6 address",
+  mac_address: "a unicast MAC address (02:00:00:00:00:01)",
+} as const;
+
 /** The 400 message for a configuration value that breaks a rule: the field, then the rule in jsonschema's words. */
 export function configurationMessage(e: InvalidConfiguration): string {
   const r = e.rule;
@@ -32,11 +38,13 @@ export function configurationMessage(e: InvalidConfiguration): string {
       case "one_of":
         return `${quoted(e.got)} is not one of [${r.choices.map((c) => pythonRepr(c)).join(", ")}]`;
       case "duplicate":
-        return `port number ${quoted(e.got)} is already given by ${r.first}`;
+        return `${typeof e.got === "number" ? "port number " : ""}${quoted(e.got)} is already given by ${r.first}`;
       case "port_not_in_mapping":
         return `port ${quoted(e.got)} is not in ports_mapping`;
       case "interface_name":
         return `${quoted(e.got)} is not a network interface name (no '/', ':' or white space, not '.' or '..')`;
+      case "format":
+        return `${quoted(e.got)} is not ${FORMAT_WORDS[r.format]}`;
     }
   })();
   return `${e.field}: ${what}`;

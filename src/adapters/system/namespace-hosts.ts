@@ -148,6 +148,12 @@ export class IpNamespaceHosts implements NamespaceHosts {
     if (host === undefined) return E.left({ problem: "not_found", name });
     const ns = host.namespace;
     for (const i of host.spec.interfaces) {
+      // Plugged again (a data-plane worker restarted and opened the TAP anew, a new device in netemu's
+      // namespace): the old one, closed and dark inside, gives its name to the new one.
+      if (existsSync(`/sys/class/net/${i.tap}`) && (await this.run("ip", ["-n", ns, "link", "show", "dev", i.inside])).code === 0) {
+        const removed = await this.step(["-n", ns, "link", "del", "dev", i.inside]);
+        if (E.isLeft(removed)) return removed;
+      }
       const steps: (readonly string[])[] = [
         ["link", "set", "dev", i.tap, "netns", ns],
         ...(i.inside === i.tap ? [] : [["-n", ns, "link", "set", "dev", i.tap, "name", i.inside]]),
@@ -161,7 +167,7 @@ export class IpNamespaceHosts implements NamespaceHosts {
       }
     }
     if (host.spec.gateway !== undefined) {
-      const done = await this.step(["-n", ns, "route", "add", "default", "via", host.spec.gateway]);
+      const done = await this.step(["-n", ns, "route", "replace", "default", "via", host.spec.gateway]);
       if (E.isLeft(done)) return done;
     }
     return E.right(undefined);

@@ -15,6 +15,8 @@ export type ComputeNotification =
   | { readonly kind: "device_failed"; readonly node: ComputeNode; readonly portNumber: number; readonly device: string; readonly reason: string }
   /** A port's capture could not write its file any more and stopped. */
   | { readonly kind: "capture_failed"; readonly node: ComputeNode; readonly portNumber: number; readonly filePath: string; readonly reason: string }
+  /** A restarted data-plane worker took the node back (its devices opened again by name, ADR 0087). */
+  | { readonly kind: "node.restored"; readonly node: ComputeNode }
   | { readonly kind: "log"; readonly severity: LogSeverity; readonly message: string; readonly projectId?: string };
 
 /** The project a notification belongs to, if any. */

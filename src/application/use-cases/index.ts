@@ -26,6 +26,8 @@ import { UpdateVpcs } from "./compute/update-vpcs.js";
 import { DeleteComputeNode } from "./compute/delete-compute-node.js";
 import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
 import { ChangeNodeStatus } from "./compute/change-node-status.js";
+import { LinuxHostNodes } from "./compute/linux-hosts.js";
+import { ExecInNode } from "./controller/exec-in-node.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
 import { GetHostLoad } from "./compute/get-host-load.js";
@@ -105,6 +107,8 @@ export const USE_CASES = {
   updateHub: UpdateHub,
   createVpcs: CreateVpcs,
   updateVpcs: UpdateVpcs,
+  linuxHostNodes: LinuxHostNodes,
+  execInNode: ExecInNode,
   deleteComputeNode: DeleteComputeNode,
   duplicateComputeNode: DuplicateComputeNode,
   changeNodeStatus: ChangeNodeStatus,
@@ -168,6 +172,7 @@ export const USE_CASES = {
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
+export { LinuxHostNodes, ExecInNode };
 export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };

@@ -17,7 +17,9 @@ export type ConfigurationRule =
   /** A NIO on a port number the node's ports_mapping does not have. */
   | { readonly rule: "port_not_in_mapping" }
   /** A network interface name the kernel would refuse ("/", ":" or white space in it, "." or ".."). */
-  | { readonly rule: "interface_name" };
+  | { readonly rule: "interface_name" }
+  /** A text that is not the address it must be: an IPv4/IPv6 address with its prefix length, an address, a MAC address. */
+  | { readonly rule: "format"; readonly format: "ip_interface" | "ip_address" | "mac_address" };
 
 export interface InvalidConfiguration {
   readonly _tag: "InvalidConfiguration";

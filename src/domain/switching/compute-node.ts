@@ -4,6 +4,7 @@ import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType, type HeldNio, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
 import type { HostNode } from "./host-node.js";
+import { hostSettingsChanged, parseNetemuHostSettings } from "./netemu-host-node.js";
 import { parseSwitchPorts, portsMappingEqual } from "./port.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readChoice, readInteger, readObject, readString, required } from "../configuration/read.js";
@@ -61,6 +62,7 @@ export function answerChanged(before: ComputeNode, after: ComputeNode): boolean 
   if (before.name !== after.name || before.status !== after.status) return true;
   if (!portsMappingEqual(before.portsMapping, after.portsMapping)) return true;
   if (before.nodeType === "ethernet_hub" || after.nodeType === "ethernet_hub") return false;
+  if (before.nodeType === "netemu_host" && after.nodeType === "netemu_host") return hostSettingsChanged(before, after);
   return before.console !== after.console || before.consoleType !== after.consoleType || (before.nodeType === "vpcs" && after.nodeType === "vpcs" && before.commandLine !== after.commandLine);
 }
 
@@ -125,7 +127,13 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
   const directoryRaw = own(o, "directory");
   const directory = directoryRaw === undefined ? E.right("") : readString(directoryRaw, fieldOf(field, "directory"), 0, 4096);
   if (E.isLeft(directory)) return directory;
-  return E.right({ nodeType: type.right, ...common, console: console.right, consoleType: consoleType.right, inside: new Map(), commandLine: commandLine.right, directory: directory.right });
+  const host = { ...common, inside: new Map(), commandLine: commandLine.right, directory: directory.right };
+  if (type.right === "netemu_host") {
+    const settings = parseNetemuHostSettings(own(o, "interfaces"), own(o, "gateway"), field);
+    if (E.isLeft(settings)) return settings;
+    return E.right({ nodeType: "netemu_host", ...host, console: null, consoleType: "none", ...settings.right });
+  }
+  return E.right({ nodeType: type.right, ...host, console: console.right, consoleType: consoleType.right });
 }
 
 /** A node type's ports_mapping, by that type's parse. */

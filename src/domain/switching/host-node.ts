@@ -1,6 +1,7 @@
 import type { Nio, UdpNio } from "./nio.js";
 import type { HubPortEntry } from "./ethernet-hub.js";
 import type { ConsoleType } from "./ethernet-switch.js";
+import type { NetemuHostNode } from "./netemu-host-node.js";
 import { HOST_INSIDE_OFFSET, type NodeStatus } from "./node-kind.js";
 
 /**
@@ -26,8 +27,8 @@ export interface VpcsNode {
   readonly directory: string;
 }
 
-/** Every host kind (a process or a namespace behind its ports); the Linux host joins this union. */
-export type HostNode = VpcsNode;
+/** Every host kind: a process (VPCS) or a namespace (netemu's Linux host, ADR 0087) behind its ports. */
+export type HostNode = VpcsNode | NetemuHostNode;
 
 /** VPCS has one adapter with one Ethernet interface, named as GNS3 names it. */
 export const VPCS_PORTS: readonly HubPortEntry[] = Object.freeze([Object.freeze({ name: "Ethernet0", port_number: 0 })]);
@@ -37,12 +38,12 @@ export function createVpcsNode(fields: { readonly nodeId: string; readonly proje
 }
 
 /** The host started, with its inside tunnels (the data plane's ends) and the command line that runs it. */
-export function hostStarted(node: HostNode, inside: ReadonlyMap<number, UdpNio>, commandLine: string): HostNode {
+export function hostStarted(node: VpcsNode, inside: ReadonlyMap<number, UdpNio>, commandLine: string): VpcsNode {
   return { ...node, status: "started", inside, commandLine };
 }
 
 /** The host stopped: its inside ports go (their UDP ports are the caller's to release). */
-export function hostStopped(node: HostNode): HostNode {
+export function hostStopped<N extends HostNode>(node: N): N {
   return { ...node, status: "stopped", inside: new Map() };
 }
 
@@ -54,7 +55,7 @@ export function hostFabricRecord<N extends HostNode>(node: N): N {
   if (node.inside.size === 0) return node;
   const portsMapping = [...node.portsMapping];
   const nios = new Map(node.nios);
-  for (const [portNumber, tunnel] of node.inside) {
+  for (const [portNumber, tunnel] of node.inside as ReadonlyMap<number, Nio>) {
     portsMapping.push({ name: `${node.name} inside ${portNumber}`, port_number: portNumber + HOST_INSIDE_OFFSET });
     nios.set(portNumber + HOST_INSIDE_OFFSET, tunnel);
   }

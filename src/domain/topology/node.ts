@@ -2,6 +2,7 @@ import type { Label } from "./label.js";
 import type { PortMappingEntry } from "../switching/port.js";
 import type { HubPortEntry } from "../switching/ethernet-hub.js";
 import type { ConsoleType } from "../switching/ethernet-switch.js";
+import type { NetemuHostSettings } from "../switching/netemu-host-node.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-node.js";
 
 export const SUPPORTED_NODE_TYPES = COMPUTE_NODE_TYPES;
@@ -32,6 +33,8 @@ export interface ControllerNode {
   readonly consoleType: ConsoleType | null;
   /** A host's console port, kept so that it is the same when the project opens again (a switch's: none). */
   readonly console?: number | null;
+  /** A Linux host's interfaces and gateway (its `properties`, ADR 0087), kept so that it is made again on open. */
+  readonly host?: NetemuHostSettings;
   /** The built-in template it was made from, when it was (GNS3's `template_id`; null otherwise). */
   readonly templateId?: string;
 }
@@ -45,6 +48,8 @@ const DEFAULT_SYMBOLS: { readonly [K in NodeType]: string } = {
   ethernet_hub: ":/symbols/hub.svg",
   ethernet_switch: ":/symbols/ethernet_switch.svg",
   vpcs: ":/symbols/computer.svg",
+  // GNS3's symbol for a Linux guest (its Docker and QEMU Linux templates use it).
+  netemu_host: ":/symbols/linux_guest.svg",
 };
 
 export function defaultSymbol(nodeType: NodeType): string {

@@ -57,10 +57,19 @@ export function isRunnable(template: NodeTemplate): template is RunnableTemplate
 }
 
 /**
+ * netemu's own built-in templates (ADR 0087): its Linux host, whose id is derived as GNS3 derives its
+ * built-in ones, uuid3(NAMESPACE_DNS, "netemu_host") = LINUX_HOST_TEMPLATE_ID, so that it never changes.
+ */
+export const LINUX_HOST_TEMPLATE_ID = "49c9e132-ed0b-3d47-99ef-9c6b462e1c42";
+const NETEMU_OWN_TEMPLATES: readonly RunnableTemplate[] = [
+  { templateId: LINUX_HOST_TEMPLATE_ID, templateType: "netemu_host", name: "Linux host", defaultNameFormat: "Host{0}", category: "guest", symbol: ":/symbols/linux_guest.svg" },
+];
+
+/**
  * The templates netemu lists: only those whose nodes it runs (ADR 0062, VPCS since ADR 0081). Listing
  * Cloud or NAT would offer clients nodes that every use refuses.
  */
-export const NETEMU_TEMPLATES: readonly RunnableTemplate[] = GNS3_BUILTIN_TEMPLATES.filter(isRunnable);
+export const NETEMU_TEMPLATES: readonly RunnableTemplate[] = [...GNS3_BUILTIN_TEMPLATES.filter(isRunnable), ...NETEMU_OWN_TEMPLATES];
 
 /**
  * A node name from a template's name format, as GNS3 allocates it: spaces removed, `{0}` (or `{id}`)

@@ -2,12 +2,14 @@ import { expect } from "chai";
 import { GNS3_BUILTIN_TEMPLATES, NETEMU_TEMPLATES, allocateNodeName } from "../../../src/domain/topology/templates.js";
 
 describe("node templates", () => {
-  it("has GNS3 2.2.59's seven built-ins, and lists for use only VPCS, the Ethernet switch and hub", () => {
+  it("has GNS3 2.2.59's seven built-ins, and lists for use only VPCS, the Ethernet switch and hub, then netemu's own Linux host", () => {
     expect(GNS3_BUILTIN_TEMPLATES.map((t) => t.templateType)).to.deep.equal(["cloud", "nat", "vpcs", "ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch"]);
     expect(NETEMU_TEMPLATES.map((t) => [t.name, t.templateId])).to.deep.equal([
       ["VPCS", "19021f99-e36f-394d-b4a1-8aaa902ab9cc"],
       ["Ethernet switch", "1966b864-93e7-32d5-965f-001384eec461"],
       ["Ethernet hub", "b4503ea9-d6b6-3695-9fe4-1db3b39290b0"],
+      // uuid3(NAMESPACE_DNS, "netemu_host"), derived as GNS3 derives its built-ins' ids (ADR 0087).
+      ["Linux host", "49c9e132-ed0b-3d47-99ef-9c6b462e1c42"],
     ]);
   });
 

@@ -55,6 +55,18 @@ export interface LabApi {
   createLink(projectId: string, body: Readonly<Record<string, unknown>>): Answer<void>;
   updateLink(projectId: string, linkId: string, body: Readonly<Record<string, unknown>>): Answer<void>;
   deleteLink(projectId: string, linkId: string): Answer<void>;
+  /** Runs argv inside a Linux host (ADR 0087), bounded by `timeoutSeconds`. */
+  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandOutcome>;
+}
+
+/** What a command run inside a Linux host did. */
+interface HostCommandOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  readonly truncated: boolean;
 }
 
 const record = (u: unknown): Record<string, unknown> => (typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : {});
@@ -187,5 +199,19 @@ export class RouteLabApi implements LabApi {
 
   deleteLink(projectId: string, linkId: string): Answer<void> {
     return this.done(this.call(CONTROLLER_LINK_ROUTES.delete, { params: { project_id: projectId, link_id: linkId } }, "delete a link"));
+  }
+
+  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandOutcome> {
+    return this.map(this.call(nodeRoute("controller.node.exec"), { params: { project_id: projectId, node_id: nodeId }, body: { argv, timeout: timeoutSeconds } }, "run the command"), (u) => {
+      const r = record(u);
+      return {
+        exitCode: typeof r["exit_code"] === "number" ? r["exit_code"] : null,
+        signal: typeof r["signal"] === "string" ? r["signal"] : null,
+        stdout: String(r["stdout"] ?? ""),
+        stderr: String(r["stderr"] ?? ""),
+        timedOut: r["timed_out"] === true,
+        truncated: r["truncated"] === true,
+      };
+    });
   }
 }

@@ -40,7 +40,8 @@ Labs as YAML files (docs/labs.md; the JSON Schema for editors is schemas/lab.sch
   save NAME         prints a running project as a lab file (deploy of it makes the same lab)
   --schema PATH     save: start the file with a yaml-language-server line pointing at the schema
   destroy           deletes the lab's project, its nodes and links
-  exec NODE -- CMD  types CMD into a VPCS node's console and prints its answer (e.g. exec pc1 -- ping 10.0.0.2)
+  exec NODE -- CMD  types CMD into a VPCS node's console and prints its answer (e.g. exec pc1 -- ping 10.0.0.2);
+                    in a Linux host, runs CMD inside it and exits with its exit code (e.g. exec h1 -- ip addr)
   --lab NAME|FILE   exec: the lab that holds NODE (needed when several labs have a node of that name)
   --timeout S       exec: how long to wait for the command's answer (default 60)
   --server URL      netemu's address (NETEMU_SERVER, default http://127.0.0.1:3080)
@@ -273,7 +274,8 @@ async function save(c: Context, arg: string, schema: string | undefined): Promis
   return 0;
 }
 
-async function exec(c: Context, lab: string | undefined, node: string, command: string, timeoutMs: number): Promise<number> {
+async function exec(c: Context, lab: string | undefined, node: string, argv: readonly string[], timeoutMs: number): Promise<number> {
+  const command = argv.join(" ");
   let projects: readonly ProjectSummary[];
   if (lab !== undefined) {
     const one = await byName(c, lab);
@@ -294,7 +296,7 @@ async function exec(c: Context, lab: string | undefined, node: string, command: 
   if (matches.length === 0) return fail(c.err, `no node ${shown} in ${lab === undefined ? "any open lab" : `lab ${terminalText(lab)}`} on ${terminalText(c.api.server)}`, 1);
   if (matches.length > 1) return fail(c.err, `node ${shown} is in several labs (${matches.map((m) => terminalText(m.project.name)).join(", ")}): give --lab`, 2);
   const target = (matches[0] as (typeof matches)[number]).node;
-  if (target.nodeType === LINUX_HOST_NODE_TYPE) return fail(c.err, `node ${shown} is a Linux host: running commands in hosts comes with netemu's Linux host nodes (issue 27), not in this netemu`, 1);
+  if (target.nodeType === LINUX_HOST_NODE_TYPE) return execInHost(c, (matches[0] as (typeof matches)[number]).project.projectId, target.nodeId, shown, argv, timeoutMs);
   if (target.nodeType !== "vpcs") return fail(c.err, `node ${shown} is a node of type ${terminalText(target.nodeType)}: exec types into VPCS consoles (and Linux hosts) only`, 1);
   const address = consoleAddress(target, new URL(c.api.server).hostname);
   if (address === undefined || target.console === null) return fail(c.err, `node ${shown} has no console (is it started? netemu lab inspect shows it)`, 1);
@@ -309,6 +311,25 @@ async function exec(c: Context, lab: string | undefined, node: string, command: 
   }
   for (const line of answer.right.split("\n")) c.out(terminalText(line));
   return 0;
+}
+
+/**
+ * A command run inside a Linux host (ADR 0087), as its own argv (no shell): its output printed as it
+ * came, stdout to stdout and stderr to stderr, and its exit code netemu lab's own (Mininet's `h1 cmd`).
+ */
+async function execInHost(c: Context, projectId: string, nodeId: string, shown: string, argv: readonly string[], timeoutMs: number): Promise<number> {
+  const ran = await c.api.exec(projectId, nodeId, argv, Math.max(1, Math.ceil(timeoutMs / 1000)));
+  if (E.isLeft(ran)) return fail(c.err, failureText(ran.left), failureCode(ran.left));
+  const r = ran.right;
+  const lines = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
+  // The program's own text: its tabs and backslashes as they are (iperf3 -J stays JSON), only what could drive the terminal escaped.
+  const shownLine = (line: string) => line.split("\t").map((part) => terminalText(part, "kept")).join("\t");
+  for (const line of lines(r.stdout)) c.out(shownLine(line));
+  for (const line of lines(r.stderr)) c.err(shownLine(line));
+  if (r.truncated) c.err(`(${shown}'s output was cut: netemu keeps at most 1 MiB of it)`);
+  if (r.timedOut) return fail(c.err, `${terminalText(argv[0] ?? "")} in ${shown} did not end within ${timeoutMs / 1000} s: it was killed (--timeout sets the bound)`, 1);
+  if (r.exitCode === null) return fail(c.err, `${terminalText(argv[0] ?? "")} in ${shown} was ended by ${r.signal ?? "a signal"}`, 1);
+  return r.exitCode;
 }
 
 export async function runLabCommand(argv: readonly string[], env: NodeJS.ProcessEnv, out: Out, err: Out, makeApi: LabApiFactory = (server) => new RouteLabApi(server)): Promise<number> {
@@ -390,7 +411,7 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
       if (dash < 0 || command.length === 0) return fail(err, "exec NODE -- COMMAND: give the command after -- (netemu lab --help)", 2);
       const seconds = o.timeout === undefined ? 60 : Number(o.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0) return fail(err, `--timeout ${terminalText(o.timeout ?? "")}: give a number of seconds`, 2);
-      return exec(c, o.lab, node, command.join(" "), seconds * 1000);
+      return exec(c, o.lab, node, command, seconds * 1000);
     }
     default:
       return fail(err, `unknown lab command "${terminalText(action)}" (netemu lab --help)`, 2);

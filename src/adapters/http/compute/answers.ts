@@ -53,16 +53,27 @@ export const VpcsAnswer = jsonClosedObject(
   statistics,
 );
 
+/** One interface of a Linux host as its properties give it back. */
+export const HostInterfaceAnswer = jsonClosedObject("LinuxHostInterface", { name: string }, { address: string, mac: string });
+/** netemu's Linux host (ADR 0087): its interfaces (a port each, named as the interface) and gateway. */
+export const LinuxHostAnswer = jsonClosedObject(
+  "LinuxHost",
+  { ...nodeFields, ports_mapping: jsonArray(HubPortAnswer), interfaces: jsonArray(HostInterfaceAnswer), gateway: nullable(jsonString()), node_directory: string },
+  statistics,
+);
+
 export type EthernetSwitchAnswer = t.TypeOf<typeof EthernetSwitchAnswer>;
 export type EthernetHubAnswer = t.TypeOf<typeof EthernetHubAnswer>;
 export type VpcsAnswer = t.TypeOf<typeof VpcsAnswer>;
-export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer | VpcsAnswer;
+export type LinuxHostAnswer = t.TypeOf<typeof LinuxHostAnswer>;
+export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer | VpcsAnswer | LinuxHostAnswer;
 
 /** The answer codec of a node type's routes. */
 export const NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: ComputeNodeAnswer } } = {
   ethernet_switch: EthernetSwitchAnswer,
   ethernet_hub: EthernetHubAnswer,
   vpcs: VpcsAnswer,
+  netemu_host: LinuxHostAnswer,
 };
 
 const udpNio = { type: tt.literal("nio_udp"), lport: integer, rhost: string, rport: integer };

@@ -49,7 +49,7 @@ export function portOf(nodeType: ComputeNodeType, params: { readonly project_id:
 const STATUS_OF_ACTION: Readonly<Record<string, NodeStatus>> = { start: "started", stop: "stopped", suspend: "suspended" };
 
 /** What the switch and the hub routes share: get, delete, duplicate, status, NIOs. */
-function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
+export function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
   const NODE = nodePath(nodeType);
   const NIO = `${portPath(nodeType)}/nio` as const;
   const node = NODE_ANSWERS[nodeType];

@@ -8,10 +8,11 @@ import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
+import type { NetemuHostNode } from "../../../domain/switching/netemu-host-node.js";
 import { HOST_INSIDE_OFFSET } from "../../../domain/switching/node-kind.js";
 
 /** Wire shapes of GNS3 2.2's compute answers, field for field. */
@@ -77,6 +78,8 @@ export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<num
       return presentHub(node, counters);
     case "vpcs":
       return presentVpcs(node, counters);
+    case "netemu_host":
+      return presentLinuxHost(node, counters);
   }
 }
 
@@ -97,6 +100,18 @@ export function presentHub(node: EthernetHub, counters?: ReadonlyMap<number, Por
 export function presentVpcs(node: VpcsNode, counters?: ReadonlyMap<number, PortCounters>): VpcsAnswer {
   const linkPorts = counters === undefined ? undefined : new Map([...counters].filter(([port]) => port < HOST_INSIDE_OFFSET));
   return { ...nodeFields(node, linkPorts), node_directory: node.directory, console: node.console, console_type: node.consoleType, command_line: node.commandLine };
+}
+
+/** A Linux host: its interfaces and gateway as given, its inside TAP ports never shown (ADR 0087). */
+export function presentLinuxHost(node: NetemuHostNode, counters?: ReadonlyMap<number, PortCounters>): LinuxHostAnswer {
+  const linkPorts = counters === undefined ? undefined : new Map([...counters].filter(([port]) => port < HOST_INSIDE_OFFSET));
+  return {
+    ...nodeFields(node, linkPorts),
+    ports_mapping: [...node.portsMapping],
+    interfaces: node.interfaces.map((i) => ({ ...i })),
+    gateway: node.gateway,
+    node_directory: node.directory,
+  };
 }
 
 /**
@@ -120,6 +135,8 @@ export function presentNotification(n: ComputeNotification): Record<string, unkn
         event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name} port ${n.portNumber}: its device ${n.device} failed (${n.reason})` },
         project_id: n.node.projectId,
       };
+    case "node.restored":
+      return { action: "log.info", event: { message: `${nodeKindName(n.node.nodeType)} ${n.node.name}: taken back by its restarted data plane worker` }, project_id: n.node.projectId };
     case "capture_failed":
       return {
         action: "log.error",

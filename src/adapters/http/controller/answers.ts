@@ -4,6 +4,7 @@ import { ConsoleType, Uuid } from "../compute/codecs.js";
 import { HubPortAnswer, PORT_COUNTERS_FIELDS, PortStatisticsAnswer, SwitchPortAnswer } from "../compute/answers.js";
 import { Label, LinkStyle } from "./codecs.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
+import { HostInterfaceAnswer } from "../compute/answers.js";
 import { FILTER_KINDS } from "../../../domain/filters/catalogue.js";
 
 /**
@@ -120,7 +121,7 @@ export const NodeAnswer = jsonClosedObject(
     ports: jsonArray(NodePortAnswer),
     project_id: Uuid,
     /** A switch's and hub's ports_mapping; a VPCS's properties are empty, as GNS3 answers them. */
-    properties: jsonClosedObject("NodeProperties", {}, { ports_mapping: jsonArray(NodePortMappingAnswer) }),
+    properties: jsonClosedObject("NodeProperties", {}, { ports_mapping: jsonArray(NodePortMappingAnswer), interfaces: jsonArray(HostInterfaceAnswer), gateway: nullable(string) }),
     status: jsonEnum(["started", "stopped", "suspended"] as const),
     symbol: string,
     template_id: nullable(string),

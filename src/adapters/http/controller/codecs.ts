@@ -1,4 +1,5 @@
 import * as t from "io-ts";
+import { HostInterfaceBody } from "../compute/linux-host-codecs.js";
 import { checkedAsGiven, jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
 import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
 
@@ -27,6 +28,9 @@ export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {},
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
 /** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
 export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
+
+/** A Linux host's properties (ADR 0087): its interfaces and gateway; its ports_mapping follows from them. */
+export const LinuxHostProperties = jsonClosedObject("LinuxHostProperties", {}, { interfaces: nullable(jsonArray(HostInterfaceBody)), gateway: nullable(jsonString()) }, { additional: true });
 
 /**
  * A node's `properties` in a body: a switch's or a hub's (GNS3's node schema leaves them free; its

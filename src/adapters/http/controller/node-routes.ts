@@ -14,8 +14,10 @@ import type { ControllerNodeDetail, ControllerNodeView } from "../../../applicat
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route } from "../route.js";
-import { HubProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
+import { HubProperties, LinuxHostProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
+import { ExecAnswer, ExecBody, presentExec } from "../compute/linux-host-codecs.js";
+import { EXEC_IN_NODE_REFUSALS } from "../../../application/use-cases/controller/exec-in-node.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
 const NODES = "/v2/projects/{project_id}/nodes";
@@ -24,10 +26,20 @@ const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload
 
 /** The ports_mapping of a node's properties, read as its node type has them (a hub's entries have no type). */
 function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
-  // A VPCS has one fixed port: its properties say nothing of ports.
-  if (properties === undefined || nodeType === "vpcs") return E.right(undefined);
+  // A VPCS has one fixed port, a Linux host one per interface: their properties say nothing of ports.
+  if (properties === undefined || nodeType === "vpcs" || nodeType === "netemu_host") return E.right(undefined);
   const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : decodePart(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
+}
+
+type LinuxHostSettings = { readonly interfaces?: unknown; readonly gateway?: unknown };
+
+/** A Linux host's interfaces and gateway from its properties (what is left out stays as it is). */
+function linuxHostOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, LinuxHostSettings> {
+  if (properties === undefined || nodeType !== "netemu_host") return E.right({});
+  const decoded = decodePart(LinuxHostProperties, properties);
+  if (E.isLeft(decoded)) return decoded;
+  return E.right({ ...(decoded.right.interfaces === undefined ? {} : { interfaces: decoded.right.interfaces }), ...(decoded.right.gateway === undefined ? {} : { gateway: decoded.right.gateway }) });
 }
 
 /**
@@ -50,7 +62,10 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
         // A VPCS's startup script, which GNS3's controller sends to the compute once (ADR 0081).
         const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? decodePart(VpcsProperties, b.properties) : E.right(undefined);
         if (E.isLeft(vpcs)) return vpcs;
+        const host = linuxHostOf(b.node_type, b.properties);
+        if (E.isLeft(host)) return host;
         return uc.createNode.execute({
+          ...host.right,
           projectId: params.project_id,
           name: b.name,
           nodeType: b.node_type,
@@ -103,6 +118,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
       refusals: UPDATE_NODE_REFUSALS,
       run: async (uc, { params, body: b }) => {
         let portsMapping: readonly NodePortEntry[] | undefined;
+        let host: LinuxHostSettings = {};
         if (b.properties !== undefined) {
           // Which entries fit depends on the node's type, known once the node is found.
           const node = await uc.getNode.execute({ projectId: params.project_id, nodeId: params.node_id });
@@ -110,6 +126,9 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           const ports = portsOf(node.right.node.nodeType, b.properties);
           if (E.isLeft(ports)) return ports;
           portsMapping = ports.right;
+          const read = linuxHostOf(node.right.node.nodeType, b.properties);
+          if (E.isLeft(read)) return read;
+          host = read.right;
         }
         return uc.updateNode.execute({
           projectId: params.project_id,
@@ -124,6 +143,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           consoleType: b.console_type,
           console: b.console,
           portsMapping,
+          ...host,
         });
       },
       answer: json(200, NodeAnswer, present),
@@ -154,6 +174,16 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
         answer: json(200, NodeAnswer, present),
       }),
     ]),
+    // netemu extension (ADR 0087): a command run inside a Linux host; under `netemu/` as GNS3 has no such route.
+    route({
+      name: "controller.node.exec",
+      method: "POST",
+      path: `${NODE}/netemu/exec`,
+      body: ExecBody,
+      refusals: EXEC_IN_NODE_REFUSALS,
+      run: (uc, { params, body }) => uc.execInNode.execute({ projectId: params.project_id, nodeId: params.node_id, argv: body.argv, timeout: body.timeout, maxOutputBytes: body.max_output_bytes }),
+      answer: json(200, ExecAnswer, presentExec),
+    }),
   ];
   return routes;
 }

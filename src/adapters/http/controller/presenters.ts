@@ -39,6 +39,7 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
 
 /** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
 function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
+  if (node.nodeType === "netemu_host") return { ports_mapping: [...node.portsMapping], interfaces: (node.host?.interfaces ?? []).map((i) => ({ ...i })), gateway: node.host?.gateway ?? null };
   return node.nodeType === "vpcs" ? {} : { ports_mapping: [...node.portsMapping] };
 }
 

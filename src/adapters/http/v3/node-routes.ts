@@ -75,6 +75,9 @@ function presentV3Node(node: ComputeNode): V3NodeAnswer {
       return presentV3Hub(node);
     case "vpcs":
       return presentV3Vpcs(node);
+    case "netemu_host":
+      // /v3/compute has no routes for it (ADR 0087): a v3 switch, hub or VPCS route never finds one.
+      throw new Error(`no v3 node answer for a ${node.nodeType}`);
   }
 }
 

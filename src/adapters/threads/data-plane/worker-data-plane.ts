@@ -322,7 +322,12 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
             return now === undefined || this.slotOf(node.nodeId) !== slot ? E.right(undefined) : this.syncOn(slot, now);
           }).catch((err: Error) => E.left(err));
           if (slot.worker !== worker) return;
-          if (E.isRight(synced)) slot.restoring.delete(node.nodeId);
+          if (E.isRight(synced)) {
+            slot.restoring.delete(node.nodeId);
+            // A host whose TAPs were opened again by name is plugged into its namespace again (ADR 0087).
+            const now = this.desired.get(node.nodeId);
+            if (now !== undefined) this.options.notifications.publish({ kind: "node.restored", node: now });
+          }
           else {
             const reason = synced.left instanceof Error ? synced.left.message : synced.left._tag;
             this.options.logger.error("a node could not be restored after its data plane worker restarted", { worker: slot.index, nodeId: node.nodeId, node: node.name, reason });

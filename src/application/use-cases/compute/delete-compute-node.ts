@@ -10,6 +10,7 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { HostRuntime } from "./host-runtime.js";
+import { LinuxHostRuntime } from "./linux-host-runtime.js";
 import type { ConsolePortPool } from "../../ports/host-processes.js";
 
 /** What DeleteComputeNode can answer instead of its result. */
@@ -27,6 +28,7 @@ export class DeleteComputeNode {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     private readonly impairments: ImpairmentOverlay,
     private readonly hosts: HostRuntime,
+    private readonly linuxHosts: LinuxHostRuntime,
     @inject(TOKENS.ConsolePortPool) private readonly consoles: ConsolePortPool,
   ) {}
 
@@ -41,6 +43,8 @@ export class DeleteComputeNode {
         if (found.right.console !== null) this.consoles.release(found.right.console);
       }
       await this.dataPlane.removeNode(nodeId);
+      // A Linux host's namespace goes once the data plane has let go of its TAPs.
+      if (found.right.nodeType === "netemu_host") await this.linuxHosts.remove(nodeId);
       for (const nio of found.right.nios.values()) {
         if (nio.type === "nio_udp") this.pool.release(nio.lport);
       }

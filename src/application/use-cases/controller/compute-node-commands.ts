@@ -13,10 +13,11 @@ import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
 import { CREATE_VPCS_REFUSALS, CreateVpcs } from "../compute/create-vpcs.js";
 import { UPDATE_VPCS_REFUSALS, UpdateVpcs } from "../compute/update-vpcs.js";
+import { CREATE_LINUX_HOST_REFUSALS, LinuxHostNodes, UPDATE_LINUX_HOST_REFUSALS } from "../compute/linux-hosts.js";
 
 /** What creating or changing a node on the local compute can answer, whatever its type. */
-export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS] as const;
-export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS] as const;
+export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS, ...CREATE_LINUX_HOST_REFUSALS] as const;
+export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS, ...UPDATE_LINUX_HOST_REFUSALS] as const;
 export type ComputeNodeCreateError = Refusal<typeof COMPUTE_NODE_CREATE_REFUSALS>;
 export type ComputeNodeUpdateError = Refusal<typeof COMPUTE_NODE_UPDATE_REFUSALS>;
 
@@ -26,6 +27,9 @@ interface ComputeNodeSettings {
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
   /** A host's console port: the one it had (a project opened again) or one a client asked for. */
   readonly console?: number | null | undefined;
+  /** A Linux host's `properties.interfaces` and `properties.gateway`, parsed by its use case. */
+  readonly interfaces?: unknown;
+  readonly gateway?: unknown;
 }
 
 /** What only a new host is made with: its startup script, and its directory in the controller's project. */
@@ -47,6 +51,7 @@ export class ComputeNodeCommands {
     private readonly updateHub: UpdateHub,
     private readonly createVpcs: CreateVpcs,
     private readonly updateVpcs: UpdateVpcs,
+    private readonly linuxHosts: LinuxHostNodes,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
@@ -64,6 +69,8 @@ export class ComputeNodeCommands {
         const taken = E.isLeft(made) && made.left._tag === "ConsolePortUnavailable" && settings.console !== undefined && settings.console !== null;
         return taken ? this.createVpcs.execute(vpcs) : made;
       }
+      case "netemu_host":
+        return this.linuxHosts.create({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway, directory: settings.directory });
     }
   }
 
@@ -76,6 +83,8 @@ export class ComputeNodeCommands {
         return this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
       case "vpcs":
         return this.updateVpcs.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
+      case "netemu_host":
+        return this.linuxHosts.update({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Refusal } from "../../errors.js";
-import { GNS3_BUILTIN_TEMPLATES, isRunnable } from "../../../domain/topology/templates.js";
+import { GNS3_BUILTIN_TEMPLATES, NETEMU_TEMPLATES, isRunnable } from "../../../domain/topology/templates.js";
 import { VPCS_BASE_SCRIPT } from "../../../domain/topology/node.js";
 import { CREATE_NODE_REFUSALS, CreateNode } from "./create-node.js";
 import { ControllerLookup } from "./controller-lookup.js";
@@ -38,7 +38,8 @@ export class CreateNodeFromTemplate {
     // GNS3's order of checks: the project, the template, then the compute.
     const project = await this.lookup.project(input.projectId);
     if (E.isLeft(project)) return project;
-    const template = GNS3_BUILTIN_TEMPLATES.find((t) => t.templateId === input.templateId);
+    // GNS3's built-ins (Cloud's too, refused below as GNS3's own), and netemu's own (ADR 0087).
+    const template = [...GNS3_BUILTIN_TEMPLATES, ...NETEMU_TEMPLATES].find((t) => t.templateId === input.templateId);
     if (template === undefined) return E.left({ _tag: "TemplateNotFound", templateId: input.templateId, use: "node" });
     if (!isRunnable(template)) return E.left({ _tag: "NodeTypeNotSupported", nodeType: template.templateType });
     const named = input.name !== undefined && input.name !== null;

@@ -85,6 +85,8 @@ export class CreateNode {
         portsMapping: input.portsMapping,
         console: input.console,
         startupScript: input.startupScript,
+        interfaces: input.interfaces,
+        gateway: input.gateway,
         // A host's files live in the controller's project, as in GNS3 (`project-files/<type>/<node id>`).
         directory: `${project.right.path}/project-files/${nodeType}/${nodeId}`,
       });
@@ -104,6 +106,7 @@ export class CreateNode {
         portsMapping: sw.right.portsMapping,
         consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
         ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
+        ...(sw.right.nodeType === "netemu_host" && { host: { interfaces: sw.right.interfaces, gateway: sw.right.gateway } }),
         ...(input.templateId !== undefined && { templateId: input.templateId }),
       };
       await this.nodes.save(node);

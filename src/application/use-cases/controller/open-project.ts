@@ -55,6 +55,7 @@ export class OpenProject {
           consoleType: node.consoleType ?? undefined,
           portsMapping: node.portsMapping,
           console: node.console,
+          ...(node.host !== undefined && { interfaces: node.host.interfaces, gateway: node.host.gateway }),
           directory: `${project.right.path}/project-files/${node.nodeType}/${node.nodeId}`,
         });
         // A host whose console port was taken meanwhile got another: the node (and its file) say which.

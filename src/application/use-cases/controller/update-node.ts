@@ -29,6 +29,9 @@ export interface NodeSettingsInput {
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
   /** A host's console port (a switch's is not opened: ignored). */
   readonly console?: number | null | undefined;
+  /** A Linux host's interfaces and gateway (its `properties`, ADR 0087), parsed by its compute use case. */
+  readonly interfaces?: unknown;
+  readonly gateway?: unknown;
 }
 
 export interface UpdateNodeInput extends NodeSettingsInput {
@@ -54,6 +57,8 @@ export class UpdateNode {
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
         console: input.console,
+        interfaces: input.interfaces,
+        gateway: input.gateway,
       });
       if (E.isLeft(sw)) return sw;
       const updated: ControllerNode = {
@@ -62,6 +67,7 @@ export class UpdateNode {
         portsMapping: sw.right.portsMapping,
         consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
         ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
+        ...(sw.right.nodeType === "netemu_host" && { host: { interfaces: sw.right.interfaces, gateway: sw.right.gateway } }),
         x: input.x ?? node.right.x,
         y: input.y ?? node.right.y,
         z: input.z ?? node.right.z,

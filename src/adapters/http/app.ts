@@ -10,6 +10,7 @@ import { basicAuth, LoginGate } from "./auth.js";
 import { LoginThrottle } from "./login-throttle.js";
 import { registerServerRoutes } from "./server/routes.js";
 import { registerComputeProjectRoutes } from "./compute/project-routes.js";
+import { registerCloudRoutes } from "./compute/cloud-routes.js";
 import { registerEthernetHubRoutes, registerEthernetSwitchRoutes, registerVpcsRoutes } from "./compute/node-routes.js";
 import { registerComputeServerRoutes } from "./compute/server-routes.js";
 import { registerControllerProjectRoutes } from "./controller/project-routes.js";
@@ -87,6 +88,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerEthernetSwitchRoutes(api, useCases);
   registerEthernetHubRoutes(api, useCases);
   registerVpcsRoutes(api, useCases);
+  registerCloudRoutes(api, useCases);
   registerControllerProjectRoutes(api, useCases);
   registerControllerNodeRoutes(api, useCases, settings.host);
   registerControllerLinkRoutes(api, useCases);

@@ -22,6 +22,7 @@ import { GetMacTable } from "./compute/get-mac-table.js";
 import { UpdateSwitch } from "./compute/update-switch.js";
 import { UpdateHub } from "./compute/update-hub.js";
 import { VpcsNodes } from "./compute/vpcs-nodes.js";
+import { CloudNodes } from "./compute/cloud-nodes.js";
 import { DeleteComputeNode } from "./compute/delete-compute-node.js";
 import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
 import { ChangeNodeStatus } from "./compute/change-node-status.js";
@@ -103,6 +104,7 @@ export const USE_CASES = {
   updateSwitch: UpdateSwitch,
   updateHub: UpdateHub,
   vpcsNodes: VpcsNodes,
+  cloudNodes: CloudNodes,
   deleteComputeNode: DeleteComputeNode,
   duplicateComputeNode: DuplicateComputeNode,
   changeNodeStatus: ChangeNodeStatus,
@@ -173,7 +175,7 @@ export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,
   ListProjectFiles, ReadProjectFile, WriteProjectFile, ReserveUdpPort, CreateSwitch, CreateHub, GetComputeNode, GetMacTable,
-  UpdateSwitch, UpdateHub, VpcsNodes, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
+  UpdateSwitch, UpdateHub, VpcsNodes, CloudNodes, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
   StartCapture, StopCapture, LocateCapture, GetCapabilities, GetComputeStatistics, GetHostLoad, ListNetworkInterfaces,
   ListNetworkPorts, DescribeCompute, WatchNotifications,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,

@@ -17,7 +17,11 @@ export type ConfigurationRule =
   /** A NIO on a port number the node's ports_mapping does not have. */
   | { readonly rule: "port_not_in_mapping" }
   /** A network interface name the kernel would refuse ("/", ":" or white space in it, "." or ".."). */
-  | { readonly rule: "interface_name" };
+  | { readonly rule: "interface_name" }
+  /** A value that must be unique among its siblings given twice (a cloud's lport, its interface): `first` had it first. */
+  | { readonly rule: "duplicate_value"; readonly first: string }
+  /** A host that is neither an IPv4 nor an IPv6 address nor a DNS name (a cloud UDP tunnel's rhost). */
+  | { readonly rule: "host_address" };
 
 export interface InvalidConfiguration {
   readonly _tag: "InvalidConfiguration";

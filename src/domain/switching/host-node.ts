@@ -2,6 +2,7 @@ import type { Nio, UdpNio } from "./nio.js";
 import type { HubPortEntry } from "./ethernet-hub.js";
 import type { ConsoleType } from "./ethernet-switch.js";
 import { HOST_INSIDE_OFFSET, type NodeStatus } from "./node-kind.js";
+import { type CloudNode, cloudInside } from "./cloud-node.js";
 
 /**
  * A VPCS node on the compute (GNS3's `vpcs`): one Ethernet port (adapter 0, port 0) whose link NIO ends
@@ -26,8 +27,8 @@ export interface VpcsNode {
   readonly directory: string;
 }
 
-/** Every host kind (a process or a namespace behind its ports); the Linux host joins this union. */
-export type HostNode = VpcsNode;
+/** Every host kind (a process, a namespace or the user's own NIOs behind its ports); the Linux host joins this union. */
+export type HostNode = VpcsNode | CloudNode;
 
 /** VPCS has one adapter with one Ethernet interface, named as GNS3 names it. */
 export const VPCS_PORTS: readonly HubPortEntry[] = Object.freeze([Object.freeze({ name: "Ethernet0", port_number: 0 })]);
@@ -37,12 +38,12 @@ export function createVpcsNode(fields: { readonly nodeId: string; readonly proje
 }
 
 /** The host started, with its inside tunnels (the data plane's ends) and the command line that runs it. */
-export function hostStarted(node: HostNode, inside: ReadonlyMap<number, UdpNio>, commandLine: string): HostNode {
+export function hostStarted(node: VpcsNode, inside: ReadonlyMap<number, UdpNio>, commandLine: string): VpcsNode {
   return { ...node, status: "started", inside, commandLine };
 }
 
 /** The host stopped: its inside ports go (their UDP ports are the caller's to release). */
-export function hostStopped(node: HostNode): HostNode {
+export function hostStopped(node: VpcsNode): VpcsNode {
   return { ...node, status: "stopped", inside: new Map() };
 }
 
@@ -51,6 +52,15 @@ export function hostStopped(node: HostNode): HostNode {
  * HOST_INSIDE_OFFSET above it with that tunnel, which the host fabric pairs with it.
  */
 export function hostFabricRecord<N extends HostNode>(node: N): N {
+  if (node.nodeType === "cloud") {
+    // A cloud's inside ends follow its links (ADR 0082); each inside entry is its port's, moved up.
+    const inside = cloudInside(node);
+    if (inside.size === 0) return node;
+    const nios = new Map(node.nios);
+    for (const [portNumber, end] of inside) nios.set(portNumber + HOST_INSIDE_OFFSET, end);
+    const moved = node.portsMapping.filter((p) => inside.has(p.port_number)).map((p) => ({ ...p, name: `${node.name} inside ${p.port_number}`, port_number: p.port_number + HOST_INSIDE_OFFSET }));
+    return { ...node, portsMapping: [...node.portsMapping, ...moved], nios };
+  }
   if (node.inside.size === 0) return node;
   const portsMapping = [...node.portsMapping];
   const nios = new Map(node.nios);

@@ -28,6 +28,7 @@ export const NODE_KINDS = {
   ethernet_hub: { name: "Ethernet hub", fabric: "hub" },
   ethernet_switch: { name: "Ethernet switch", fabric: "switch" },
   vpcs: { name: "VPCS", fabric: "host" },
+  cloud: { name: "Cloud", fabric: "host" },
 } as const satisfies Readonly<Record<string, NodeKind>>;
 
 export type ComputeNodeType = keyof typeof NODE_KINDS;

@@ -1,14 +1,15 @@
 import type { Label } from "./label.js";
 import type { PortMappingEntry } from "../switching/port.js";
 import type { HubPortEntry } from "../switching/ethernet-hub.js";
+import type { CloudPort } from "../switching/cloud-node.js";
 import type { ConsoleType } from "../switching/ethernet-switch.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-node.js";
 
 export const SUPPORTED_NODE_TYPES = COMPUTE_NODE_TYPES;
 export type NodeType = ComputeNodeType;
 
-/** A switch's ports carry a mode and VLAN; a hub's and a host's only a name and number. */
-export type NodePortEntry = PortMappingEntry | HubPortEntry;
+/** A switch's ports carry a mode and VLAN, a cloud's their inside ends; a hub's and a VPCS's only a name and number. */
+export type NodePortEntry = PortMappingEntry | HubPortEntry | CloudPort;
 
 /**
  * A controller node: where it sits on the canvas and which compute runs it. The switch or hub
@@ -45,6 +46,7 @@ const DEFAULT_SYMBOLS: { readonly [K in NodeType]: string } = {
   ethernet_hub: ":/symbols/hub.svg",
   ethernet_switch: ":/symbols/ethernet_switch.svg",
   vpcs: ":/symbols/computer.svg",
+  cloud: ":/symbols/cloud.svg",
 };
 
 export function defaultSymbol(nodeType: NodeType): string {

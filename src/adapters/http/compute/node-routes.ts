@@ -36,7 +36,7 @@ function nioRequest(body: t.TypeOf<typeof NioBody>): NioRequest {
 }
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
-const nodesPath = (nodeType: ComputeNodeType) => `/v2/compute/projects/{project_id}/${nodeType}/nodes` as const;
+export const nodesPath = (nodeType: ComputeNodeType) => `/v2/compute/projects/{project_id}/${nodeType}/nodes` as const;
 const nodePath = (nodeType: ComputeNodeType) => `${nodesPath(nodeType)}/{node_id}` as const;
 export const portPath = (nodeType: ComputeNodeType) => `${nodePath(nodeType)}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}` as const;
 
@@ -48,7 +48,7 @@ export function portOf(nodeType: ComputeNodeType, params: { readonly project_id:
 const STATUS_OF_ACTION: Readonly<Record<string, NodeStatus>> = { start: "started", stop: "stopped", suspend: "suspended" };
 
 /** What the switch and the hub routes share: get, delete, duplicate, status, NIOs. */
-function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
+export function commonRoutes(nodeType: ComputeNodeType): AnyRoute[] {
   const NODE = nodePath(nodeType);
   const NIO = `${portPath(nodeType)}/nio` as const;
   const node = NODE_ANSWERS[nodeType];

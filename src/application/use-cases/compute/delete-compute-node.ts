@@ -41,6 +41,8 @@ export class DeleteComputeNode {
         if (found.right.console !== null) this.consoles.release(found.right.console);
       }
       await this.dataPlane.removeNode(nodeId);
+      // A cloud holds its tunnels' lports from its creation (ADR 0082).
+      if (found.right.nodeType === "cloud") for (const p of found.right.portsMapping) if (p.type === "udp") this.pool.release(p.lport);
       for (const nio of found.right.nios.values()) {
         if (nio.type === "nio_udp") this.pool.release(nio.lport);
       }

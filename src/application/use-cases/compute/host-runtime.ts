@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpNio } from "../../../domain/switching/nio.js";
 import { NO_FILTERS } from "../../../domain/filters/filter-settings.js";
-import { type HostNode, hostStarted, hostStopped } from "../../../domain/switching/host-node.js";
+import { type VpcsNode, hostStarted, hostStopped } from "../../../domain/switching/host-node.js";
 import { parseVpcsVersion, vpcsArguments } from "../../../domain/switching/vpcs-command.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { ConsolePortPool, HostProcesses, ProcessExit } from "../../ports/host-processes.js";
@@ -65,7 +65,7 @@ export class HostRuntime {
   }
 
   /** Starts the node's process; the node is started (and saved) only when it runs. */
-  async start(node: HostNode): Promise<E.Either<HostStartError, HostNode>> {
+  async start(node: VpcsNode): Promise<E.Either<HostStartError, VpcsNode>> {
     const program = this.program;
     const probe = await this.processes.probe(program, ["-v"], "/");
     if (E.isLeft(probe)) return E.left({ _tag: "HostProgramUnusable", nodeName: node.name, program, reason: probe.left });
@@ -113,7 +113,7 @@ export class HostRuntime {
   private readonly running = new Map<string, { readonly pid: number; readonly release: () => void }>();
 
   /** Ends the node's process and gives back its ports; the node, stopped, is saved. */
-  async stop(node: HostNode): Promise<E.Either<HostStartError, HostNode>> {
+  async stop(node: VpcsNode): Promise<E.Either<HostStartError, VpcsNode>> {
     await this.processes.stop(node.nodeId);
     this.forget(node.nodeId);
     const stopped = hostStopped(node);
@@ -133,7 +133,7 @@ export class HostRuntime {
   }
 
   /** The lowest MAC offset no other started VPCS of the project has (two equal MACs on one LAN break ARP). */
-  private async macIdFor(node: HostNode): Promise<number> {
+  private async macIdFor(node: VpcsNode): Promise<number> {
     const used = new Set<number>();
     for (const other of await this.nodes.list()) {
       if (other.nodeType !== "vpcs" || other.projectId !== node.projectId || other.nodeId === node.nodeId || other.status !== "started") continue;

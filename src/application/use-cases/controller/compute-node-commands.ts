@@ -12,14 +12,15 @@ import { UPDATE_SWITCH_REFUSALS, UpdateSwitch } from "../compute/update-switch.j
 import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
 import { CREATE_VPCS_REFUSALS, UPDATE_VPCS_REFUSALS, VpcsNodes } from "../compute/vpcs-nodes.js";
+import { CREATE_CLOUD_REFUSALS, UPDATE_CLOUD_REFUSALS, CloudNodes, type RemoteConsoleInput } from "../compute/cloud-nodes.js";
 
 /** What creating or changing a node on the local compute can answer, whatever its type. */
-export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS] as const;
-export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS] as const;
+export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS, ...CREATE_CLOUD_REFUSALS] as const;
+export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS, ...UPDATE_CLOUD_REFUSALS] as const;
 export type ComputeNodeCreateError = Refusal<typeof COMPUTE_NODE_CREATE_REFUSALS>;
 export type ComputeNodeUpdateError = Refusal<typeof COMPUTE_NODE_UPDATE_REFUSALS>;
 
-interface ComputeNodeSettings {
+interface ComputeNodeSettings extends RemoteConsoleInput {
   readonly name?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
@@ -31,6 +32,10 @@ interface ComputeNodeSettings {
 interface HostCreation {
   readonly startupScript?: string | undefined;
   readonly directory?: string | undefined;
+}
+
+function remoteConsoleOf(s: RemoteConsoleInput): RemoteConsoleInput {
+  return { remoteConsoleHost: s.remoteConsoleHost, remoteConsolePort: s.remoteConsolePort, remoteConsoleType: s.remoteConsoleType, remoteConsoleHttpPath: s.remoteConsoleHttpPath };
 }
 
 /**
@@ -45,6 +50,7 @@ export class ComputeNodeCommands {
     private readonly updateSwitch: UpdateSwitch,
     private readonly updateHub: UpdateHub,
     private readonly vpcs: VpcsNodes,
+    private readonly clouds: CloudNodes,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
@@ -62,6 +68,8 @@ export class ComputeNodeCommands {
         const taken = E.isLeft(made) && made.left._tag === "ConsolePortUnavailable" && settings.console !== undefined && settings.console !== null;
         return taken ? this.vpcs.create(vpcs) : made;
       }
+      case "cloud":
+        return this.clouds.create({ projectId, nodeId, name: settings.name, portsMapping: ports, directory: settings.directory, ...remoteConsoleOf(settings) });
     }
   }
 
@@ -74,6 +82,8 @@ export class ComputeNodeCommands {
         return this.updateHub.execute({ projectId, nodeId, name: settings.name, portsMapping: ports as readonly HubPortEntry[] | undefined });
       case "vpcs":
         return this.vpcs.update({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
+      case "cloud":
+        return this.clouds.update({ projectId, nodeId, name: settings.name, portsMapping: ports, ...remoteConsoleOf(settings) });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { parseCloudPorts } from "../../domain/switching/cloud-node.js";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
@@ -196,6 +197,7 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
   if (nodeType === "vpcs") return E.right(VPCS_PORTS);
   if (raw === undefined) return E.right([]);
+  if (nodeType === "cloud") return parseCloudPorts(raw, field);
   return nodeType === "ethernet_hub" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
 

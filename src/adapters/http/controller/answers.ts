@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, nullable } from "../schema.js";
-import { ConsoleType, Uuid } from "../compute/codecs.js";
+import { ConsoleType, Uuid, CloudPortEntry } from "../compute/codecs.js";
 import { HubPortAnswer, PORT_COUNTERS_FIELDS, PortStatisticsAnswer, SwitchPortAnswer } from "../compute/answers.js";
 import { Label, LinkStyle } from "./codecs.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
@@ -66,7 +66,7 @@ export const ComputeAnswer = jsonClosedObject(
 const NodeTypeAnswer = jsonEnum(COMPUTE_NODE_TYPES);
 
 /** A switch's port (with its mode and VLAN) or a hub's (a name and a number): the node's type tells which. */
-const NodePortMappingAnswer = jsonOneOf("NodePortMapping", [SwitchPortAnswer, HubPortAnswer]);
+const NodePortMappingAnswer = jsonOneOf("NodePortMapping", [SwitchPortAnswer, HubPortAnswer, CloudPortEntry]);
 
 /** A port as GNS3's node object lists it (`ports`): an Ethernet port on adapter 0. */
 const NodePortAnswer = jsonClosedObject(

@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { checkedAsGiven, jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
-import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
+import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields, CloudPortEntry } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
   "ProjectCreate",
@@ -25,6 +25,8 @@ export const Label = jsonClosedObject(
 /** A node's `properties` as the node type reads them (checked once the type is known). */
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
+/** A cloud's properties: its ports (GNS3's PORT_OBJECT_SCHEMA entries); the rest (interfaces, remote console) as given. */
+export const CloudProperties = jsonClosedObject("CloudProperties", {}, { ports_mapping: jsonArray(CloudPortEntry) }, { additional: true });
 /** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
 export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
 
@@ -33,7 +35,7 @@ export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_s
  * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts), so the
  * properties go on as given: a branch's decoded value would drop a VPCS's `startup_script`.
  */
-export const NodeProperties = checkedAsGiven(jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]));
+export const NodeProperties = checkedAsGiven(jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties, CloudProperties]));
 
 /**
  * A link's drawing style, as the GUI and the web UI send it (GNS3 3.x's LinkStyle): kept as given,

@@ -14,7 +14,7 @@ import type { ControllerNodeDetail, ControllerNodeView } from "../../../applicat
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route } from "../route.js";
-import { HubProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
+import { HubProperties, CloudProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
@@ -26,7 +26,7 @@ const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload
 function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
   // A VPCS has one fixed port: its properties say nothing of ports.
   if (properties === undefined || nodeType === "vpcs") return E.right(undefined);
-  const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : decodePart(SwitchProperties, properties);
+  const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : nodeType === "cloud" ? decodePart(CloudProperties, properties) : decodePart(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
 }
 

@@ -81,13 +81,18 @@ describe("end to end: a Cloud from GNS3's template joins an emulator outside to 
       return r.json as Node;
     };
     const cloud = await made(CLOUD_TEMPLATE, -200);
-    expect(cloud).to.deep.include({ name: "Cloud1", node_type: "cloud", status: "started" });
+    // GNS3 2.2.59's answer for the same request (seen on the peer): no console, files under project-files/builtin.
+    expect(cloud).to.deep.include({ name: "Cloud1", node_type: "cloud", status: "started", console: null, console_type: null, symbol: ":/symbols/cloud.svg" });
+    expect((cloud as unknown as { node_directory: string }).node_directory).to.match(new RegExp(`/project-files/builtin/${cloud.node_id}$`));
+    expect(cloud.properties).to.include({ remote_console_host: "", remote_console_port: 23, remote_console_type: "none", remote_console_http_path: "/" });
     // The template's cloud has one port per host interface that is not special, as GNS3's has.
     const hostPorts = cloud.properties["ports_mapping"] as { type: string; interface: string }[];
     expect(hostPorts.every((p) => p.type === "ethernet" || p.type === "tap")).to.equal(true);
     const tunnel = { name: "UDP tunnel 1", port_number: 0, type: "udp", lport, rhost: "127.0.0.1", rport: outside.port };
-    const configured = await server().request("PUT", `/v2/projects/${projectId}/nodes/${cloud.node_id}`, { properties: { ports_mapping: [tunnel] } });
+    const remote = { remote_console_host: "192.0.2.7", remote_console_port: 2323, remote_console_type: "telnet", remote_console_http_path: "/" };
+    const configured = await server().request("PUT", `/v2/projects/${projectId}/nodes/${cloud.node_id}`, { properties: { ...cloud.properties, ports_mapping: [tunnel], ...remote } });
     expect(configured.status, configured.text).to.equal(200);
+    expect(configured.json.properties).to.include(remote);
     expect(configured.json.properties.ports_mapping).to.deep.equal([tunnel]);
     const pc = await made(VPCS_TEMPLATE, 200);
     const sw = await made(SWITCH_TEMPLATE, 0);
@@ -104,14 +109,16 @@ describe("end to end: a Cloud from GNS3's template joins an emulator outside to 
     const file = join(configDir, "projects", projectId, "cloudy.gns3");
     await until("the cloud's link in the .gns3 file", () => existsSync(file) && JSON.parse(readFileSync(file, "utf8")).topology.links.length === 2);
     const entry = (JSON.parse(readFileSync(file, "utf8")).topology.nodes as Record<string, unknown>[]).find((n) => n["name"] === "Cloud1");
-    expect(entry).to.deep.include({ node_type: "cloud", compute_id: "local", template_id: CLOUD_TEMPLATE, symbol: ":/symbols/cloud.svg" });
-    expect((entry?.["properties"] as Record<string, unknown>)["ports_mapping"]).to.deep.equal([tunnel]);
+    expect(entry).to.deep.include({ node_type: "cloud", compute_id: "local", template_id: CLOUD_TEMPLATE, symbol: ":/symbols/cloud.svg", console: null, console_type: null });
+    expect(entry?.["properties"]).to.deep.equal({ ports_mapping: [tunnel], ...remote });
 
     for (const c of closers.splice(1)) await c();
     await server().close();
     s = undefined;
     await serve();
     expect((await server().request("POST", `/v2/projects/${projectId}/open`, {})).status).to.equal(201);
+    const reopened = ((await server().request("GET", `/v2/projects/${projectId}/nodes`)).json as Node[]).find((n) => n.node_type === "cloud") as Node;
+    expect(reopened.properties).to.deep.equal({ ports_mapping: [tunnel], ...remote });
     await reachable(outside, lport, projectId);
   });
 });

@@ -1,4 +1,4 @@
-import { parseCloudPorts } from "../../domain/switching/cloud-node.js";
+import { DEFAULT_REMOTE_CONSOLE, type RemoteConsole, parseCloudPorts, parseRemoteConsole } from "../../domain/switching/cloud-node.js";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
@@ -193,6 +193,16 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
   };
 }
 
+/** A cloud's remote_console_* properties, GNS3's defaults for those not written. */
+function remoteConsoleIn(properties: Readonly<Record<string, unknown>> | undefined, field: string): E.Either<InvalidConfiguration, RemoteConsole> {
+  const p = properties ?? {};
+  const given = (key: string, fallback: unknown) => (Object.prototype.hasOwnProperty.call(p, key) ? p[key] : fallback);
+  const d = DEFAULT_REMOTE_CONSOLE;
+  const parsed = parseRemoteConsole({ host: given("remote_console_host", d.host), port: given("remote_console_port", d.port), type: given("remote_console_type", d.type), httpPath: given("remote_console_http_path", d.httpPath) }, field);
+  const names: Readonly<Record<string, string>> = { host: "remote_console_host", port: "remote_console_port", type: "remote_console_type", httpPath: "remote_console_http_path" };
+  return E.mapLeft((e: InvalidConfiguration) => ({ ...e, field: e.field.replace(/\.(host|port|type|httpPath)$/, (_, k: string) => `.${names[k]}`) }))(parsed);
+}
+
 /** A node's ports_mapping, by its node type's parse; none written is none. A VPCS has its one port whatever is written. */
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
   if (nodeType === "vpcs") return E.right(VPCS_PORTS);
@@ -259,6 +269,8 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     if (E.isLeft(name)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: name.left });
     const ports = portEntries(nodeType, n.properties?.ports_mapping, `${at}.properties.ports_mapping`);
     if (E.isLeft(ports)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: ports.left });
+    const remote = nodeType === "cloud" ? remoteConsoleIn(n.properties, `${at}.properties`) : E.right(undefined);
+    if (E.isLeft(remote)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: remote.left });
     nodes.push({
       nodeId: n.node_id,
       projectId: file.project_id,
@@ -274,8 +286,9 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       symbol: n.symbol ?? defaultSymbol(nodeType),
       portsMapping: ports.right,
       // A VPCS's console is telnet unless GNS3 wrote none; a switch's is none unless telnet.
-      consoleType: nodeType === "ethernet_hub" ? null : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
+      consoleType: nodeType === "ethernet_hub" || nodeType === "cloud" ? null : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
       // A host's console port, asked for again when the project opens (another one if it was taken meanwhile).
+      ...(remote.right !== undefined && { remoteConsole: remote.right }),
       ...(nodeType === "vpcs" && { console: typeof n.console === "number" && Number.isInteger(n.console) && n.console >= 1 && n.console <= 65_535 ? n.console : null }),
       // Kept only when it is a template id's shape: it is informative, never worth refusing a file for.
       ...(typeof n.template_id === "string" && TEMPLATE_ID.test(n.template_id) && { templateId: n.template_id }),
@@ -362,6 +375,12 @@ function linkEntry(l: Link): Record<string, unknown> {
   };
 }
 
+/** A cloud's properties as GNS3 writes them (its host `interfaces` list aside: netemu reads the host's anew). */
+function cloudProperties(n: ControllerNode): Record<string, unknown> {
+  const r = n.remoteConsole ?? DEFAULT_REMOTE_CONSOLE;
+  return { ports_mapping: n.portsMapping, remote_console_host: r.host, remote_console_http_path: r.httpPath, remote_console_port: r.port, remote_console_type: r.type };
+}
+
 function nodeEntry(n: ControllerNode): Record<string, unknown> {
   return {
     compute_id: n.computeId,
@@ -379,7 +398,7 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
     port_name_format: "Ethernet{0}",
     port_segment_size: 0,
     // GNS3 writes a VPCS's properties empty (its startup script is a file of its own, startup.vpc).
-    properties: n.nodeType === "vpcs" ? {} : { ports_mapping: n.portsMapping },
+    properties: n.nodeType === "vpcs" ? {} : n.nodeType === "cloud" ? cloudProperties(n) : { ports_mapping: n.portsMapping },
     symbol: n.symbol,
     template_id: n.templateId ?? null,
     width: 65,

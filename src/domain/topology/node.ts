@@ -1,7 +1,7 @@
 import type { Label } from "./label.js";
 import type { PortMappingEntry } from "../switching/port.js";
 import type { HubPortEntry } from "../switching/ethernet-hub.js";
-import type { CloudPort } from "../switching/cloud-node.js";
+import type { CloudPort, RemoteConsole } from "../switching/cloud-node.js";
 import type { ConsoleType } from "../switching/ethernet-switch.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-node.js";
 
@@ -33,6 +33,8 @@ export interface ControllerNode {
   readonly consoleType: ConsoleType | null;
   /** A host's console port, kept so that it is the same when the project opens again (a switch's: none). */
   readonly console?: number | null;
+  /** A cloud's remote console settings (GNS3's `remote_console_*` properties), kept for its file. */
+  readonly remoteConsole?: RemoteConsole;
   /** The built-in template it was made from, when it was (GNS3's `template_id`; null otherwise). */
   readonly templateId?: string;
 }
@@ -48,6 +50,11 @@ const DEFAULT_SYMBOLS: { readonly [K in NodeType]: string } = {
   vpcs: ":/symbols/computer.svg",
   cloud: ":/symbols/cloud.svg",
 };
+
+/** The folder of a node's files in its project (`project-files/<this>/<node id>`): GNS3 keeps a cloud's under `builtin`. */
+export function nodeFilesFolder(nodeType: NodeType): string {
+  return nodeType === "cloud" ? "builtin" : nodeType;
+}
 
 export function defaultSymbol(nodeType: NodeType): string {
   return DEFAULT_SYMBOLS[nodeType];

@@ -120,7 +120,18 @@ export const NodeAnswer = jsonClosedObject(
     ports: jsonArray(NodePortAnswer),
     project_id: Uuid,
     /** A switch's and hub's ports_mapping; a VPCS's properties are empty, as GNS3 answers them. */
-    properties: jsonClosedObject("NodeProperties", {}, { ports_mapping: jsonArray(NodePortMappingAnswer) }),
+    properties: jsonClosedObject(
+      "NodeProperties",
+      {},
+      {
+        ports_mapping: jsonArray(NodePortMappingAnswer),
+        // A cloud's (ADR 0082).
+        remote_console_host: string,
+        remote_console_port: nullable(jsonInteger({ nullable: true })),
+        remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+        remote_console_http_path: string,
+      },
+    ),
     status: jsonEnum(["started", "stopped", "suspended"] as const),
     symbol: string,
     template_id: nullable(string),

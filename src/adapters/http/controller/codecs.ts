@@ -26,7 +26,18 @@ export const Label = jsonClosedObject(
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
 /** A cloud's properties: its ports (GNS3's PORT_OBJECT_SCHEMA entries); the rest (interfaces, remote console) as given. */
-export const CloudProperties = jsonClosedObject("CloudProperties", {}, { ports_mapping: jsonArray(CloudPortEntry) }, { additional: true });
+export const CloudProperties = jsonClosedObject(
+  "CloudProperties",
+  {},
+  {
+    ports_mapping: jsonArray(CloudPortEntry),
+    remote_console_host: jsonString(),
+    remote_console_port: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+    remote_console_http_path: jsonString(),
+  },
+  { additional: true },
+);
 /** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
 export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
 

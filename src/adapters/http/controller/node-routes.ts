@@ -1,3 +1,4 @@
+import type { RemoteConsoleInput } from "../../../application/use-cases/compute/cloud-nodes.js";
 import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
@@ -21,6 +22,15 @@ import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 const NODES = "/v2/projects/{project_id}/nodes";
 const NODE = `${NODES}/{node_id}` as const;
 const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];
+
+/** A cloud's remote_console_* properties (ADR 0082); other kinds have none. */
+function remoteConsoleOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, RemoteConsoleInput | undefined> {
+  if (properties === undefined || nodeType !== "cloud") return E.right(undefined);
+  const decoded = decodePart(CloudProperties, properties);
+  if (E.isLeft(decoded)) return decoded;
+  const p = decoded.right;
+  return E.right({ remoteConsoleHost: p.remote_console_host, remoteConsolePort: p.remote_console_port, remoteConsoleType: p.remote_console_type, remoteConsoleHttpPath: p.remote_console_http_path });
+}
 
 /** The ports_mapping of a node's properties, read as its node type has them (a hub's entries have no type). */
 function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
@@ -50,6 +60,8 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
         // A VPCS's startup script, which GNS3's controller sends to the compute once (ADR 0081).
         const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? decodePart(VpcsProperties, b.properties) : E.right(undefined);
         if (E.isLeft(vpcs)) return vpcs;
+        const remote = remoteConsoleOf(b.node_type, b.properties);
+        if (E.isLeft(remote)) return remote;
         return uc.createNode.execute({
           projectId: params.project_id,
           name: b.name,
@@ -60,6 +72,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           consoleType: b.console_type,
           console: b.console,
           startupScript: vpcs.right?.startup_script ?? undefined,
+          remoteConsole: remote.right,
           x: b.x,
           y: b.y,
           z: b.z,
@@ -103,6 +116,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
       refusals: UPDATE_NODE_REFUSALS,
       run: async (uc, { params, body: b }) => {
         let portsMapping: readonly NodePortEntry[] | undefined;
+        let remoteConsole: RemoteConsoleInput | undefined;
         if (b.properties !== undefined) {
           // Which entries fit depends on the node's type, known once the node is found.
           const node = await uc.getNode.execute({ projectId: params.project_id, nodeId: params.node_id });
@@ -110,6 +124,9 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           const ports = portsOf(node.right.node.nodeType, b.properties);
           if (E.isLeft(ports)) return ports;
           portsMapping = ports.right;
+          const remote = remoteConsoleOf(node.right.node.nodeType, b.properties);
+          if (E.isLeft(remote)) return remote;
+          remoteConsole = remote.right;
         }
         return uc.updateNode.execute({
           projectId: params.project_id,
@@ -124,6 +141,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           consoleType: b.console_type,
           console: b.console,
           portsMapping,
+          remoteConsole,
         });
       },
       answer: json(200, NodeAnswer, present),

@@ -12,6 +12,7 @@ import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 import { COMPUTE_NODE_UPDATE_REFUSALS } from "./compute-node-commands.js";
+import type { RemoteConsoleInput } from "../compute/cloud-nodes.js";
 
 /** What UpdateNode can answer instead of its result. */
 export const UPDATE_NODE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, ...COMPUTE_NODE_UPDATE_REFUSALS] as const;
@@ -29,6 +30,8 @@ export interface NodeSettingsInput {
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
   /** A host's console port (a switch's is not opened: ignored). */
   readonly console?: number | null | undefined;
+  /** A cloud's remote_console_* properties (other kinds: ignored). */
+  readonly remoteConsole?: RemoteConsoleInput | undefined;
 }
 
 export interface UpdateNodeInput extends NodeSettingsInput {
@@ -54,14 +57,16 @@ export class UpdateNode {
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
         console: input.console,
+        ...input.remoteConsole,
       });
       if (E.isLeft(sw)) return sw;
       const updated: ControllerNode = {
         ...node.right,
         name: sw.right.name,
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
+        consoleType: sw.right.nodeType === "ethernet_hub" || sw.right.nodeType === "cloud" ? null : sw.right.consoleType,
         ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
+        ...(sw.right.nodeType === "cloud" && { remoteConsole: sw.right.remoteConsole }),
         x: input.x ?? node.right.x,
         y: input.y ?? node.right.y,
         z: input.z ?? node.right.z,

@@ -291,6 +291,39 @@ const ROUTES: readonly RouteCase[] = [
   },
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
   { method: "GET", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
+  // GNS3's Cloud (ADR 0082): made with the host's interfaces, renamed, its linked tunnel port's NIO changed.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes", ok: 201, after: "reset", body: () => ({ name: "C9" }) },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "CLOUD1b", remote_console_type: "telnet" }) },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.CLOUD }) },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/start", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/stop", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/suspend", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.cloudNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
+    ok: 200,
+    after: "reset",
+    body: () => ({ capture_file_name: "fuzz-cloud.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
   {
     method: "POST",
     template: "/v2/projects",
@@ -400,7 +433,7 @@ function validParams(w: World, template: string): Record<string, string> {
   const controller = template.startsWith("/v2/projects");
   return {
     project_id: controller ? w.CP : w.P,
-    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : w.SW,
+    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : template.includes("/cloud/") ? w.CLOUD : w.SW,
     link_id: w.LINK,
     path: w.FILE,
     file_path: w.FILE,

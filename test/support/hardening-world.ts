@@ -46,6 +46,9 @@ export class World {
     readonly pcNioLport: number,
     /** The controller project's .gns3 file, as POST /v2/projects/load is given it. */
     readonly CP_FILE: string,
+    /** A cloud (ADR 0082) whose port 0 is a UDP tunnel, linked by a UDP NIO. */
+    readonly CLOUD: string,
+    readonly cloudNioLport: number,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -93,6 +96,12 @@ export class World {
     await must("POST", `/v2/compute/projects/${P}/vpcs/nodes`, { name: "PC1", node_id: PC }, 201);
     const pcNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
     await must("POST", `/v2/compute/projects/${P}/vpcs/nodes/${PC}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: pcNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
+    const CLOUD = randomUUID();
+    const [tunnelLport] = await freeUdpPorts(1, spareFrom);
+    spareFrom = tunnelLport! + 1 > 39000 ? 33000 : tunnelLport! + 1;
+    await must("POST", `/v2/compute/projects/${P}/cloud/nodes`, { name: "CLOUD1", node_id: CLOUD, ports_mapping: [{ name: "tunnel", port_number: 0, type: "udp", lport: tunnelLport, rhost: "127.0.0.1", rport: 9 }] }, 201);
+    const cloudNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must("POST", `/v2/compute/projects/${P}/cloud/nodes/${CLOUD}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: cloudNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
     const upload = await rawHttp(s.url, "POST", `/v2/compute/projects/${P}/files/${WORLD_FILE}`, WORLD_FILE);
     if (upload.status !== 201) throw new Error(`world setup: upload gave ${upload.status} ${upload.text}`);
     const [spareLport] = await freeUdpPorts(1, spareFrom);
@@ -119,7 +128,7 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string));
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), CLOUD, cloudNioLport);
   }
 
   get url(): string {
@@ -136,6 +145,7 @@ export class World {
       `/v2/compute/projects/${this.P}/ethernet_switch/nodes/${this.SW}`,
       `/v2/compute/projects/${this.P}/ethernet_hub/nodes/${this.HUB}`,
       `/v2/compute/projects/${this.P}/vpcs/nodes/${this.PC}`,
+      `/v2/compute/projects/${this.P}/cloud/nodes/${this.CLOUD}`,
       `/v2/compute/projects/${this.P}/files`,
       `/v2/compute/projects`,
       `/v2/projects`,

@@ -74,7 +74,8 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): t.Ty
       link_type: "ethernet",
       name: p.name,
       port_number: p.port_number,
-      short_name: `e${p.port_number}`,
+      // GNS3 shortens a cloud's port to its name (eth0, "UDP tunnel 1").
+      short_name: node.nodeType === "cloud" ? p.name : `e${p.port_number}`,
     })),
     project_id: node.projectId,
     properties: nodeProperties(node),

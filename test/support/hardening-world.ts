@@ -160,7 +160,8 @@ export class World {
     const replacer = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v);
     return JSON.stringify(
       {
-        gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: g.text })),
+        // A cloud's `interfaces` are the host's, which other programs change (ADR 0082): not netemu's state.
+        gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: withoutHostInterfaces(g.text) })),
         computeNodes: [...computeNodes].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
         computeProjects: [...computeProjects].sort((a, b) => a.projectId.localeCompare(b.projectId)),
         reservedUdp: udpPool(this.s.netemu).reserved(),
@@ -171,5 +172,17 @@ export class World {
 
   close(): Promise<void> {
     return this.s.close();
+  }
+}
+
+/** An answer's text without a cloud's list of the host's interfaces. */
+function withoutHostInterfaces(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (typeof json !== "object" || json === null || !("interfaces" in json)) return text;
+    const { interfaces: _host, ...rest } = json as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return text;
   }
 }

@@ -15,7 +15,7 @@ import { commonRoutes, nodesPath } from "./node-routes.js";
 const CLOUD_NODES = nodesPath("cloud");
 
 /** A cloud with the host's interfaces, which GNS3 lists in each answer of a cloud's own routes. */
-interface CloudWithInterfaces {
+export interface CloudWithInterfaces {
   readonly node: CloudNode;
   readonly counters?: ReadonlyMap<number, PortCounters>;
   readonly interfaces: readonly NetworkInterface[];

@@ -32,8 +32,8 @@ const V3HubAnswer = jsonClosedObject("EthernetHubV3", { ...nodeFields, ports_map
 type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer>;
 /** The kinds /v3/compute serves so far (VPCS there is left for later, ADR 0081). */
 type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub">;
-/** What the 3.x capabilities list: the kinds /v3/compute has routes for. */
-export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch"] satisfies readonly V3NodeType[];
+/** What the 3.x capabilities list: the kinds /v3/compute has routes for (the cloud's: v3/cloud-routes.ts). */
+export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch", "cloud"] satisfies readonly (V3NodeType | "cloud")[];
 const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer };
 
 /** netemu keeps no `usage`: always "". A port's ethertype as pydantic fills the default (0x8100, which 2.2's "" stands for). */

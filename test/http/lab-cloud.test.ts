@@ -37,7 +37,9 @@ describe("netemu lab with a cloud: deploy makes its UDP tunnels, inspect shows t
     expect(deployed.code).to.equal(0);
     const inspected = await lab("inspect", "edge");
     expect(inspected.code).to.equal(0);
-    expect(inspected.out.join("\n")).to.match(/wan\s+cloud/);
+    // Its tunnels where a PC shows its addresses, and its link by the port's name.
+    expect(inspected.out).to.include(`wan   cloud            started  -        qemu udp ${lport} <-> 127.0.0.1:40999`);
+    expect(inspected.out.some((l) => /^wan:qemu\s+sw1:e0/.test(l))).to.equal(true);
     const saved = await lab("save", "edge");
     expect(saved.code, saved.err.join("\n")).to.equal(0);
     const text = saved.out.join("\n");

@@ -94,6 +94,10 @@ export type NetemuError =
   | { readonly _tag: "NodeNotStopped"; readonly nodeName: string; readonly change: string }
   /** No console port of the range could be bound, or the one asked for is taken. */
   | { readonly _tag: "ConsolePortUnavailable"; readonly port?: number; readonly start: number; readonly end: number }
+  /** A cloud UDP tunnel port whose lport another NIO or cloud port of this compute holds (ADR 0082). */
+  | { readonly _tag: "CloudLportInUse"; readonly nodeName: string; readonly portName: string; readonly lport: number }
+  /** A cloud port's inside end (its tunnel, TAP or interface) could not be opened when it was linked: which node and port, and why. */
+  | { readonly _tag: "CloudPortFailed"; readonly nodeName: string; readonly portName: string; readonly cause: ErrorOf<"UdpConnectionFailed" | "NioDeviceFailed"> }
   | NodeRuleViolation
   | VersionMismatch
   | InvalidFilterSettings

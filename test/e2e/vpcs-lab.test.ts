@@ -7,9 +7,61 @@ import { GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { HostProcesses } from "../../src/application/ports/host-processes.js";
 import { Gns3Server, requireGns3Peer } from "../support/gns3-peer.js";
+import { OutsideHost } from "../support/outside-host.js";
+import { freeUdpPort } from "../support/udp-peer.js";
 
 const VPCS_TEMPLATE = "19021f99-e36f-394d-b4a1-8aaa902ab9cc";
 const SWITCH_TEMPLATE = "1966b864-93e7-32d5-965f-001384eec461";
+const CLOUD_TEMPLATE = "39e257dc-8412-3174-b6b3-0ee3ed6a43e9";
+
+/** A controller's API as both servers answer it. */
+interface ControllerApi {
+  request(method: string, path: string, body?: unknown): Promise<{ readonly status: number; readonly json: any; readonly text: string }>;
+}
+
+/** A PC's console as the steps type into it (netemu's VPCS directly, GNS3's through its telnet proxy). */
+interface PcConsole {
+  address(cidr: string): Promise<void>;
+  ping(ip: string, count: number): Promise<{ readonly replies: number; readonly output: string }>;
+}
+
+/**
+ * The GUI's steps for a Cloud (ADR 0082), the same on netemu and on GNS3 2.2.59: a Cloud from the
+ * built-in template, its ports set to one UDP tunnel in its dialog (a PUT of its properties), linked to
+ * a PC from the VPCS template, started; an emulator outside (a UDP socket) gets the PC's ARP reply and
+ * answers its pings through the tunnel.
+ */
+async function cloudJoinsOutside(api: ControllerApi, open: (node: Node & { console_host?: string }) => Promise<PcConsole>, closers: (() => unknown)[]): Promise<void> {
+  const outside = await OutsideHost.open();
+  closers.push(() => outside.close());
+  const lport = await freeUdpPort();
+  const projectId = (await api.request("POST", "/v2/projects", { name: "cloud" })).json.project_id as string;
+  const made = async (template: string, x: number) => {
+    const r = await api.request("POST", `/v2/projects/${projectId}/templates/${template}`, { x, y: 0, compute_id: "local" });
+    expect(r.status, r.text).to.equal(201);
+    return r.json as Node & Record<string, any>;
+  };
+  const cloud = await made(CLOUD_TEMPLATE, -200);
+  expect(cloud).to.deep.include({ name: "Cloud1", node_type: "cloud", status: "started", symbol: ":/symbols/cloud.svg" });
+  const tunnel = { name: "UDP tunnel 1", port_number: 0, type: "udp", lport, rhost: "127.0.0.1", rport: outside.port };
+  const configured = await api.request("PUT", `/v2/projects/${projectId}/nodes/${cloud.node_id}`, { properties: { ...cloud.properties, ports_mapping: [tunnel] } });
+  expect(configured.status, configured.text).to.equal(200);
+  expect(configured.json.properties.ports_mapping).to.deep.equal([tunnel]);
+  expect(configured.json.ports.map((p: { name: string; port_number: number }) => [p.name, p.port_number])).to.deep.equal([["UDP tunnel 1", 0]]);
+  const pc = await made(VPCS_TEMPLATE, 200);
+  const link = await api.request("POST", `/v2/projects/${projectId}/links`, { nodes: [{ node_id: cloud.node_id, adapter_number: 0, port_number: 0 }, { node_id: pc.node_id, adapter_number: 0, port_number: 0 }] });
+  expect(link.status, link.text).to.equal(201);
+  expect((await api.request("POST", `/v2/projects/${projectId}/nodes/${pc.node_id}/start`, {})).status).to.be.oneOf([200, 204]);
+  const c = await open((await api.request("GET", `/v2/projects/${projectId}/nodes/${pc.node_id}`)).json);
+  await c.address("10.0.0.1/24");
+  await outside.send(outside.arpRequest("10.0.0.1"), lport);
+  const deadline = Date.now() + 5000;
+  while (outside.arpRepliesFrom("10.0.0.1").length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(outside.arpRepliesFrom("10.0.0.1"), "the PC's ARP reply at the outside").to.have.length.at.least(1);
+  const ping = await c.ping("10.0.0.9", 3);
+  expect(ping.replies, ping.output).to.be.at.least(2);
+  expect((await api.request("POST", `/v2/projects/${projectId}/close`, {})).status).to.equal(204);
+}
 
 interface Node {
   readonly node_id: string;
@@ -186,6 +238,20 @@ describe("end to end: a VPCS lab built on netemu's controller as the GNS3 GUI bu
     const ping = await (pc1 as VpcsConsole).ping("10.0.0.2", 5);
     expect(ping.replies, ping.output).to.be.at.least(2);
   });
+
+  it("joins an emulator outside through a Cloud from GNS3's template with a UDP tunnel port (the steps the GNS3 run below repeats)", async () => {
+    await serve();
+    const closers: (() => unknown)[] = [];
+    try {
+      await cloudJoinsOutside(server(), async (n) => {
+        const c = await VpcsConsole.open(n.console);
+        consoles.push(c);
+        return { address: async (cidr) => void (await c.command(`ip ${cidr}`)), ping: (ip, count) => c.ping(ip, count) };
+      }, closers);
+    } finally {
+      for (const close of closers) await close();
+    }
+  });
 });
 
 /** The same lab, the same requests, on the real GNS3 2.2.59 (`../shared/gns3-peer`): what netemu's answers are held to. */
@@ -251,5 +317,19 @@ describe("end to end: the same VPCS lab on GNS3 2.2.59 itself", function () {
     const after = await c1.ping("10.0.0.2", 3);
     expect(after.replies, after.output).to.be.at.least(2);
     expect(Math.min(...after.rttsMs), after.output).to.be.at.least(180);
+  });
+
+  it("joins an emulator outside through a Cloud from GNS3's template with a UDP tunnel port (the steps netemu's run above takes)", async () => {
+    const g = (gns3 = await Gns3Server.start());
+    const closers: (() => unknown)[] = [];
+    try {
+      await cloudJoinsOutside(g, async (n) => {
+        const c = await VpcsConsole.connect(n.console, n.console_host);
+        consoles.push(c);
+        return { address: (cidr) => c.setIp(cidr).catch(() => c.setIp(cidr)), ping: (ip, count) => c.ping(ip, count) };
+      }, closers);
+    } finally {
+      for (const close of closers) await close();
+    }
   });
 });

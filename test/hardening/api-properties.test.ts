@@ -75,6 +75,26 @@ function v3NodeCases(nodeType: "ethernet_switch" | "ethernet_hub"): RouteCase[] 
   ];
 }
 
+/** /v3/compute's cloud routes (3.0.6's cloud_nodes.py: no duplicate, no reload; ADR 0082). */
+function v3CloudCases(): RouteCase[] {
+  const NODES = "/v3/compute/projects/{project_id}/cloud/nodes";
+  const NODE = `${NODES}/{node_id}`;
+  const PORT = `${NODE}/adapters/{adapter_number}/ports/{port_number}`;
+  return [
+    { method: "POST", template: NODES, ok: 201, after: "reset", body: () => ({ builtin: true, name: "C9", usage: null, ports_mapping: null }) },
+    { method: "GET", template: NODE, ok: 200, after: "none" },
+    { method: "PUT", template: NODE, ok: 200, after: "reset", body: () => ({ builtin: true, name: "C1b", usage: "", remote_console_type: "vnc" }) },
+    { method: "DELETE", template: NODE, ok: 204, after: "reset" },
+    ...["start", "stop", "suspend"].map((action): RouteCase => ({ method: "POST", template: `${NODE}/${action}`, ok: 204, after: "reset" })),
+    { method: "POST", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
+    { method: "PUT", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.cloudNioLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
+    { method: "DELETE", template: `${PORT}/nio`, ok: 204, after: "reset" },
+    { method: "POST", template: `${PORT}/capture/start`, ok: 200, after: "reset", body: () => ({ capture_file_name: "fuzz.pcap", data_link_type: "DLT_EN10MB" }) },
+    { method: "POST", template: `${PORT}/capture/stop`, ok: 204, after: "reset" },
+    { method: "GET", template: `${PORT}/capture/stream`, ok: 200, after: "none" },
+  ];
+}
+
 const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
   { method: "GET", template: "/v2/netemu/openapi.json", ok: 200, after: "none" },
@@ -105,6 +125,7 @@ const ROUTES: readonly RouteCase[] = [
   ...v3ProjectCases(),
   ...v3NodeCases("ethernet_switch"),
   ...v3NodeCases("ethernet_hub"),
+  ...v3CloudCases(),
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/compute/projects", ok: 200, after: "none" },
@@ -328,6 +349,39 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
   // On N1, a switch: refused (409), as exec runs in Linux hosts only.
   { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/netemu/exec", ok: 200, after: "reset", body: () => ({ argv: ["true"] }) },
+  // GNS3's Cloud (ADR 0082): made with the host's interfaces, renamed, its linked tunnel port's NIO changed.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes", ok: 201, after: "reset", body: () => ({ name: "C9" }) },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "CLOUD1b", remote_console_type: "telnet" }) },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.CLOUD }) },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/start", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/stop", ok: 204, after: "reset" },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/suspend", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  {
+    method: "PUT",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
+    ok: 201,
+    after: "reset",
+    body: (w) => ({ type: "nio_udp", lport: w.cloudNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
+  },
+  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
+  {
+    method: "POST",
+    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
+    ok: 200,
+    after: "reset",
+    body: () => ({ capture_file_name: "fuzz-cloud.pcap", data_link_type: "DLT_EN10MB" }),
+  },
+  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
+  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
   {
     method: "POST",
     template: "/v2/projects",
@@ -437,7 +491,7 @@ function validParams(w: World, template: string): Record<string, string> {
   const controller = template.startsWith("/v2/projects");
   return {
     project_id: controller ? w.CP : w.P,
-    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : template.includes("/netemu_host/") ? w.HOST : w.SW,
+    node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : template.includes("/netemu_host/") ? w.HOST : template.includes("/cloud/") ? w.CLOUD : w.SW,
     link_id: w.LINK,
     path: w.FILE,
     file_path: w.FILE,

@@ -22,7 +22,7 @@ describe("/v3/compute server routes", () => {
       expect(r.status).to.equal(200);
       expect(Object.keys(r.json)).to.deep.equal(["cpus", "disk_size", "memory", "node_types", "platform", "version"]);
       expect(r.json.version).to.equal("3.0.6");
-      expect([...r.json.node_types].sort()).to.deep.equal(["ethernet_hub", "ethernet_switch", "vpcs"]);
+      expect([...r.json.node_types].sort()).to.deep.equal(["cloud", "ethernet_hub", "ethernet_switch", "vpcs"]);
       for (const key of ["cpus", "memory", "disk_size"]) expect(Number.isInteger(r.json[key]) && r.json[key] > 0, key).to.equal(true);
     });
 

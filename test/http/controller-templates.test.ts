@@ -7,6 +7,7 @@ const SWITCH_TEMPLATE = "1966b864-93e7-32d5-965f-001384eec461";
 const HUB_TEMPLATE = "b4503ea9-d6b6-3695-9fe4-1db3b39290b0";
 const VPCS_TEMPLATE = "19021f99-e36f-394d-b4a1-8aaa902ab9cc";
 const CLOUD_TEMPLATE = "39e257dc-8412-3174-b6b3-0ee3ed6a43e9";
+const NAT_TEMPLATE = "df8f4ea9-33b7-3e96-86a2-c39bc9bb649c";
 
 /** GNS3 2.2.59's answers for its two built-in templates, recorded from the real server. */
 const GNS3_SWITCH_TEMPLATE = {
@@ -31,6 +32,16 @@ const GNS3_VPCS_TEMPLATE = {
   symbol: ":/symbols/vpcs_guest.svg",
   template_id: VPCS_TEMPLATE,
   template_type: "vpcs",
+};
+const GNS3_CLOUD_TEMPLATE = {
+  builtin: true,
+  category: "guest",
+  compute_id: null,
+  default_name_format: "Cloud{0}",
+  name: "Cloud",
+  symbol: ":/symbols/cloud.svg",
+  template_id: CLOUD_TEMPLATE,
+  template_type: "cloud",
 };
 const GNS3_HUB_TEMPLATE = {
   builtin: true,
@@ -69,18 +80,19 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
   afterEach(async () => s.close());
 
   describe("templates", () => {
-    it("lists GNS3's built-in VPCS, Ethernet switch and hub templates with their ids and fields, in GNS3's order, then netemu's Linux host, and only those", async () => {
+    it("lists GNS3's built-in Cloud, VPCS, Ethernet switch and hub templates with their ids and fields, in GNS3's order, then netemu's Linux host, and only those", async () => {
       const r = await s.request("GET", "/v2/templates");
       expect(r.status).to.equal(200);
       expect(r.headers.get("x-route")).to.equal("/v2/templates");
-      expect(r.json).to.deep.equal([GNS3_VPCS_TEMPLATE, GNS3_SWITCH_TEMPLATE, GNS3_HUB_TEMPLATE, NETEMU_LINUX_HOST_TEMPLATE]);
+      expect(r.json).to.deep.equal([GNS3_CLOUD_TEMPLATE, GNS3_VPCS_TEMPLATE, GNS3_SWITCH_TEMPLATE, GNS3_HUB_TEMPLATE, NETEMU_LINUX_HOST_TEMPLATE]);
     });
 
-    it("answers one template by id, and GNS3's 404 for any other id (Cloud's included: netemu does not run it)", async () => {
+    it("answers one template by id, and GNS3's 404 for any other id (NAT's included: netemu does not run it)", async () => {
+      expect((await s.request("GET", `/v2/templates/${CLOUD_TEMPLATE}`)).json).to.deep.equal(GNS3_CLOUD_TEMPLATE);
       expect((await s.request("GET", `/v2/templates/${HUB_TEMPLATE}`)).json).to.deep.equal(GNS3_HUB_TEMPLATE);
       expect((await s.request("GET", `/v2/templates/${VPCS_TEMPLATE}`)).json).to.deep.equal(GNS3_VPCS_TEMPLATE);
       expect((await s.request("GET", `/v2/templates/${LINUX_HOST_TEMPLATE}`)).json).to.deep.equal(NETEMU_LINUX_HOST_TEMPLATE);
-      for (const id of [CLOUD_TEMPLATE, "xyz"]) {
+      for (const id of [NAT_TEMPLATE, "xyz"]) {
         const r = await s.request("GET", `/v2/templates/${id}`);
         expect(r.json).to.deep.equal({ message: `Template ID ${id} doesn't exist`, status: 404 });
       }
@@ -133,8 +145,8 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
     });
 
     it("refuses GNS3's other built-in templates with 409, as a node of their type, making nothing", async () => {
-      const r = await fromTemplate(CLOUD_TEMPLATE, { x: 0, y: 0, compute_id: "local" });
-      expect(r.json).to.deep.equal({ message: "Node type cloud is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs, netemu_host nodes only", status: 409 });
+      const r = await fromTemplate(NAT_TEMPLATE, { x: 0, y: 0, compute_id: "local" });
+      expect(r.json).to.deep.equal({ message: "Node type nat is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs, cloud, netemu_host nodes only", status: 409 });
       expect(await nodeCount()).to.equal(0);
     });
 
@@ -178,7 +190,7 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
       expect(r.json).to.have.length(1);
       expect(local).to.deep.include({
         compute_id: "local", connected: true, host: "127.0.0.1", port: s.netemu.settings.port, protocol: "http", user: null, last_error: null, name: hostname(),
-        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "netemu_host"], platform: process.platform, version: "2.2.59" },
+        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud", "netemu_host"], platform: process.platform, version: "2.2.59" },
       });
       expect(local?.["cpu_usage_percent"]).to.be.a("number");
       expect(local?.["memory_usage_percent"]).to.be.a("number");

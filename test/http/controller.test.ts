@@ -132,7 +132,7 @@ describe("HTTP: controller projects, nodes and links", () => {
 
     it("refuses other node types, other computes and bad bodies", async () => {
       const qemu = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "R1", node_type: "qemu", compute_id: "local" });
-      expect(qemu.json).to.deep.equal({ message: "Node type qemu is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs, netemu_host nodes only", status: 409 });
+      expect(qemu.json).to.deep.equal({ message: "Node type qemu is not supported: netemu runs ethernet_hub, ethernet_switch, vpcs, cloud, netemu_host nodes only", status: 409 });
       const remote = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "S", node_type: "ethernet_switch", compute_id: "vm" });
       expect(remote.json).to.deep.equal({ message: "Compute ID vm doesn't exist", status: 404 });
       const bad = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "S", node_type: "ethernet_switch" });

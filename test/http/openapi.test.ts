@@ -1,3 +1,4 @@
+import { freeUdpPort } from "../support/udp-peer.js";
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -232,11 +233,31 @@ describe("the documented success answers", () => {
       await ok("DELETE", node);
     }
     {
+      // GNS3's Cloud routes (ADR 0082): a UDP tunnel port, linked.
+      const nodes = `/v2/compute/projects/${P}/cloud/nodes`;
+      const tunnel = (rport: number) => [{ name: "UDP tunnel 1", port_number: 0, type: "udp", lport: 1, rhost: "127.0.0.1", rport }];
+      const free = await freeUdpPort();
+      const node = `${nodes}/${(await ok("POST", nodes, { name: "Cloud1", ports_mapping: tunnel(9).map((p) => ({ ...p, lport: free })) })).node_id as string}`;
+      await ok("PUT", node, { name: "Cloud2" });
+      const copy = "7f4e4a2d-0000-4000-8000-000000000006";
+      await ok("POST", nodes, { name: "Cloud3", node_id: copy, ports_mapping: [] });
+      await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
+      for (const action of ["start", "suspend", "stop"]) await ok("POST", `${node}/${action}`);
+      const lport = (await ok("POST", `/v2/compute/projects/${P}/ports/udp`)).udp_port as number;
+      await ok("POST", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
+      await ok("PUT", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] } });
+      await ok("GET", node);
+      await ok("POST", `${node}/adapters/0/ports/0/start_capture`, { capture_file_name: "cloud.pcap", data_link_type: "DLT_EN10MB" });
+      await ok("POST", `${node}/adapters/0/ports/0/stop_capture`);
+      await ok("DELETE", `${node}/adapters/0/ports/0/nio`);
+      await ok("DELETE", node);
+    }
+    {
       // netemu's Linux host (ADR 0087), stopped: starting it needs root, which the e2e tests have.
       const nodes = `/v2/compute/projects/${P}/netemu_host/nodes`;
       const node = `${nodes}/${(await ok("POST", nodes, { name: "H1", interfaces: [{ name: "eth0", address: "10.0.0.1/24" }, { name: "eth1" }], gateway: "10.0.0.254" })).node_id as string}`;
       await ok("PUT", node, { name: "H2", gateway: null });
-      const copy = "7f4e4a2d-0000-4000-8000-000000000006";
+      const copy = "7f4e4a2d-0000-4000-8000-000000000007";
       await ok("POST", nodes, { name: "H3", node_id: copy });
       await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
       for (const action of ["suspend", "stop"]) await ok("POST", `${node}/${action}`);

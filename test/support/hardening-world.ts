@@ -53,6 +53,9 @@ export class World {
     /** A Linux host (ADR 0087) with a UDP NIO on its port 1; netemu here may not make namespaces: its start is refused. */
     readonly HOST: string,
     readonly hostNioLport: number,
+    /** A cloud (ADR 0082) whose port 0 is a UDP tunnel, linked by a UDP NIO. */
+    readonly CLOUD: string,
+    readonly cloudNioLport: number,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -106,6 +109,12 @@ export class World {
     await must("POST", `/v2/compute/projects/${P}/netemu_host/nodes`, { name: "H1", node_id: HOST, interfaces: [{ name: "eth0" }, { name: "eth1" }] }, 201);
     const hostNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
     await must("POST", `/v2/compute/projects/${P}/netemu_host/nodes/${HOST}/adapters/0/ports/1/nio`, { type: "nio_udp", lport: hostNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
+    const CLOUD = randomUUID();
+    const [tunnelLport] = await freeUdpPorts(1, spareFrom);
+    spareFrom = tunnelLport! + 1 > 39000 ? 33000 : tunnelLport! + 1;
+    await must("POST", `/v2/compute/projects/${P}/cloud/nodes`, { name: "CLOUD1", node_id: CLOUD, ports_mapping: [{ name: "tunnel", port_number: 0, type: "udp", lport: tunnelLport, rhost: "127.0.0.1", rport: 9 }] }, 201);
+    const cloudNioLport = (await must("POST", `/v2/compute/projects/${P}/ports/udp`, undefined, 201)).udp_port as number;
+    await must("POST", `/v2/compute/projects/${P}/cloud/nodes/${CLOUD}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: cloudNioLport, rhost: "127.0.0.1", rport: 9 }, 201);
     const upload = await rawHttp(s.url, "POST", `/v2/compute/projects/${P}/files/${WORLD_FILE}`, WORLD_FILE);
     if (upload.status !== 201) throw new Error(`world setup: upload gave ${upload.status} ${upload.text}`);
     const [spareLport] = await freeUdpPorts(1, spareFrom);
@@ -132,7 +141,7 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), HOST, hostNioLport);
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), HOST, hostNioLport, CLOUD, cloudNioLport);
   }
 
   get url(): string {
@@ -150,6 +159,7 @@ export class World {
       `/v2/compute/projects/${this.P}/ethernet_hub/nodes/${this.HUB}`,
       `/v2/compute/projects/${this.P}/vpcs/nodes/${this.PC}`,
       `/v2/compute/projects/${this.P}/netemu_host/nodes/${this.HOST}`,
+      `/v2/compute/projects/${this.P}/cloud/nodes/${this.CLOUD}`,
       `/v2/compute/projects/${this.P}/files`,
       `/v2/compute/projects`,
       `/v2/projects`,
@@ -164,7 +174,8 @@ export class World {
     const replacer = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v);
     return JSON.stringify(
       {
-        gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: g.text })),
+        // A cloud's `interfaces` are the host's, which other programs change (ADR 0082): not netemu's state.
+        gets: gets.map((g, i) => ({ path: paths[i], status: g.status, text: withoutHostInterfaces(g.text) })),
         computeNodes: [...computeNodes].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
         computeProjects: [...computeProjects].sort((a, b) => a.projectId.localeCompare(b.projectId)),
         reservedUdp: udpPool(this.s.netemu).reserved(),
@@ -175,5 +186,17 @@ export class World {
 
   close(): Promise<void> {
     return this.s.close();
+  }
+}
+
+/** An answer's text without a cloud's list of the host's interfaces. */
+function withoutHostInterfaces(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (typeof json !== "object" || json === null || !("interfaces" in json)) return text;
+    const { interfaces: _host, ...rest } = json as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return text;
   }
 }

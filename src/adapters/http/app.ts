@@ -10,6 +10,7 @@ import { basicAuth, LoginGate } from "./auth.js";
 import { LoginThrottle } from "./login-throttle.js";
 import { registerServerRoutes } from "./server/routes.js";
 import { registerComputeProjectRoutes } from "./compute/project-routes.js";
+import { registerCloudRoutes } from "./compute/cloud-routes.js";
 import { registerLinuxHostRoutes } from "./compute/linux-host-routes.js";
 import { registerEthernetHubRoutes, registerEthernetSwitchRoutes, registerVpcsRoutes } from "./compute/node-routes.js";
 import { registerComputeServerRoutes } from "./compute/server-routes.js";
@@ -88,6 +89,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerEthernetSwitchRoutes(api, useCases);
   registerEthernetHubRoutes(api, useCases);
   registerVpcsRoutes(api, useCases);
+  registerCloudRoutes(api, useCases);
   registerLinuxHostRoutes(api, useCases);
   registerControllerProjectRoutes(api, useCases);
   registerControllerNodeRoutes(api, useCases, settings.host);

@@ -47,6 +47,8 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   UdpConnectionFailed: { status: 409, exception: "NodeError", message: (error) => `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}` },
   // 409 as GNS3's "TAP interface tap0 is down": the host, not the request, lacks what the NIO needs.
   NioDeviceFailed: { status: 409, message: (error) => nioDeviceMessage(error) },
+  CloudLportInUse: { status: 409, exception: "NodeError", message: (error) => `Cloud ${error.nodeName}: port ${error.portName} cannot use local UDP port ${error.lport}, another port or link of this compute holds it` },
+  CloudPortFailed: { status: 409, exception: "NodeError", message: (error) => `Cloud ${error.nodeName}: port ${error.portName} cannot be used: ${error.cause._tag === "NioDeviceFailed" ? nioDeviceMessage(error.cause) : `could not create an UDP connection to ${error.cause.rhost}:${error.cause.rport}: ${error.cause.reason}`}` },
   NoFreeUdpPort: { status: 409, message: (error) => `Could not find a free port between ${error.start} and ${error.end}` },
   // Failures of the host, not of the request: 500 with the cause, as GNS3 answers its own
   // (HTTPInternalServerError "Could not create project directory: ..."). ADR 0047.
@@ -70,7 +72,7 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   FileNotFound: { status: 404, message: (_error) => "404: Not Found" },
   PortNotFree: { status: 409, exception: "NodeError", message: (error) => `Port ${error.portNumber} isn't free: ${nodeKindName(error.nodeType)} ${error.nodeName} already has ${heldNio(error.held)} on it; delete that NIO first (DELETE .../adapters/0/ports/${error.portNumber}/nio)` },
   PortNotAllocated: { status: 409, exception: "NodeError", message: (error) => `Port ${error.portNumber} is not allocated` },
-  NodeAlreadyConnected: { status: 409, exception: "NodeError", message: (error) => `Can't modify a ${error.nodeType === "ethernet_switch" ? "switch" : "hub"} already connected.` },
+  NodeAlreadyConnected: { status: 409, exception: "NodeError", message: (error) => error.nodeType === "cloud" ? "Cannot modify a cloud that is already connected." : `Can't modify a ${error.nodeType === "ethernet_switch" ? "switch" : "hub"} already connected.` },
   // Not the request's fault and not for ever: 503, as for a server that cannot serve it now (ADR 0073).
   DataPlaneWorkerDown: {
     status: 503,

@@ -1,3 +1,4 @@
+import { DEFAULT_REMOTE_CONSOLE, type RemoteConsole, parseCloudPorts, parseRemoteConsole } from "../../domain/switching/cloud-node.js";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
@@ -193,10 +194,21 @@ function label(raw: t.TypeOf<typeof LabelCodec> | undefined, fallback: Label): L
   };
 }
 
+/** A cloud's remote_console_* properties, GNS3's defaults for those not written. */
+function remoteConsoleIn(properties: Readonly<Record<string, unknown>> | undefined, field: string): E.Either<InvalidConfiguration, RemoteConsole> {
+  const p = properties ?? {};
+  const given = (key: string, fallback: unknown) => (Object.prototype.hasOwnProperty.call(p, key) ? p[key] : fallback);
+  const d = DEFAULT_REMOTE_CONSOLE;
+  const parsed = parseRemoteConsole({ host: given("remote_console_host", d.host), port: given("remote_console_port", d.port), type: given("remote_console_type", d.type), httpPath: given("remote_console_http_path", d.httpPath) }, field);
+  const names: Readonly<Record<string, string>> = { host: "remote_console_host", port: "remote_console_port", type: "remote_console_type", httpPath: "remote_console_http_path" };
+  return E.mapLeft((e: InvalidConfiguration) => ({ ...e, field: e.field.replace(/\.(host|port|type|httpPath)$/, (_, k: string) => `.${names[k]}`) }))(parsed);
+}
+
 /** A node's ports_mapping, by its node type's parse; none written is none. A VPCS has its one port whatever is written. */
 function portEntries(nodeType: NodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, readonly NodePortEntry[]> {
   if (nodeType === "vpcs") return E.right(VPCS_PORTS);
   if (raw === undefined) return E.right([]);
+  if (nodeType === "cloud") return parseCloudPorts(raw, field);
   // A hub's and a Linux host's ports are a name and a number (a host's follow from its interfaces).
   return nodeType === "ethernet_hub" || nodeType === "netemu_host" ? parseHubPorts(raw, field) : parseSwitchPorts(raw, field);
 }
@@ -259,6 +271,8 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     if (E.isLeft(name)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: name.left });
     const ports = portEntries(nodeType, n.properties?.ports_mapping, `${at}.properties.ports_mapping`);
     if (E.isLeft(ports)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: ports.left });
+    const remote = nodeType === "cloud" ? remoteConsoleIn(n.properties, `${at}.properties`) : E.right(undefined);
+    if (E.isLeft(remote)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: remote.left });
     // A Linux host's interfaces and gateway, by the one parse its compute use case makes too (ADR 0087).
     const host = nodeType === "netemu_host" ? parseNetemuHostSettings(n.properties?.interfaces, n.properties?.gateway, `${at}.properties`) : undefined;
     if (host !== undefined && E.isLeft(host)) return E.left({ _tag: "BadNode", nodeId: n.node_id, problem: host.left });
@@ -278,8 +292,9 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       portsMapping: host === undefined ? ports.right : hostPorts(host.right.interfaces),
       ...(host !== undefined && { host: host.right }),
       // A VPCS's console is telnet unless GNS3 wrote none; a switch's is none unless telnet.
-      consoleType: nodeType === "ethernet_hub" ? null : nodeType === "netemu_host" ? "none" : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
+      consoleType: nodeType === "ethernet_hub" || nodeType === "cloud" ? null : nodeType === "netemu_host" ? "none" : nodeType === "vpcs" ? (n.console_type === "none" ? "none" : "telnet") : n.console_type === "telnet" ? "telnet" : "none",
       // A host's console port, asked for again when the project opens (another one if it was taken meanwhile).
+      ...(remote.right !== undefined && { remoteConsole: remote.right }),
       ...(nodeType === "vpcs" && { console: typeof n.console === "number" && Number.isInteger(n.console) && n.console >= 1 && n.console <= 65_535 ? n.console : null }),
       // Kept only when it is a template id's shape: it is informative, never worth refusing a file for.
       ...(typeof n.template_id === "string" && TEMPLATE_ID.test(n.template_id) && { templateId: n.template_id }),
@@ -366,6 +381,12 @@ function linkEntry(l: Link): Record<string, unknown> {
   };
 }
 
+/** A cloud's properties as GNS3 writes them (its host `interfaces` list aside: netemu reads the host's anew). */
+function cloudProperties(n: ControllerNode): Record<string, unknown> {
+  const r = n.remoteConsole ?? DEFAULT_REMOTE_CONSOLE;
+  return { ports_mapping: n.portsMapping, remote_console_host: r.host, remote_console_http_path: r.httpPath, remote_console_port: r.port, remote_console_type: r.type };
+}
+
 function nodeEntry(n: ControllerNode): Record<string, unknown> {
   return {
     compute_id: n.computeId,
@@ -383,7 +404,8 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
     port_name_format: "Ethernet{0}",
     port_segment_size: 0,
     // GNS3 writes a VPCS's properties empty (its startup script is a file of its own, startup.vpc).
-    properties: n.nodeType === "vpcs" ? {} : n.nodeType === "netemu_host" ? { ports_mapping: n.portsMapping, interfaces: n.host?.interfaces ?? [], gateway: n.host?.gateway ?? null } : { ports_mapping: n.portsMapping },
+    properties:
+      n.nodeType === "vpcs" ? {} : n.nodeType === "cloud" ? cloudProperties(n) : n.nodeType === "netemu_host" ? { ports_mapping: n.portsMapping, interfaces: n.host?.interfaces ?? [], gateway: n.host?.gateway ?? null } : { ports_mapping: n.portsMapping },
     symbol: n.symbol,
     template_id: n.templateId ?? null,
     width: 65,

@@ -43,6 +43,10 @@ export function configurationMessage(e: InvalidConfiguration): string {
         return `port ${quoted(e.got)} is not in ports_mapping`;
       case "interface_name":
         return `${quoted(e.got)} is not a network interface name (no '/', ':' or white space, not '.' or '..')`;
+      case "duplicate_value":
+        return `${quoted(e.got)} is already given by ${r.first}`;
+      case "host_address":
+        return `${quoted(e.got)} is not an IPv4 or IPv6 address or a host name`;
       case "format":
         return `${quoted(e.got)} is not ${FORMAT_WORDS[r.format]}`;
     }

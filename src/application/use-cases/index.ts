@@ -23,6 +23,7 @@ import { UpdateSwitch } from "./compute/update-switch.js";
 import { UpdateHub } from "./compute/update-hub.js";
 import { CreateVpcs } from "./compute/create-vpcs.js";
 import { UpdateVpcs } from "./compute/update-vpcs.js";
+import { CloudNodes } from "./compute/cloud-nodes.js";
 import { DeleteComputeNode } from "./compute/delete-compute-node.js";
 import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
 import { ChangeNodeStatus } from "./compute/change-node-status.js";
@@ -109,6 +110,7 @@ export const USE_CASES = {
   updateVpcs: UpdateVpcs,
   linuxHostNodes: LinuxHostNodes,
   execInNode: ExecInNode,
+  cloudNodes: CloudNodes,
   deleteComputeNode: DeleteComputeNode,
   duplicateComputeNode: DuplicateComputeNode,
   changeNodeStatus: ChangeNodeStatus,
@@ -180,7 +182,7 @@ export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,
   ListProjectFiles, ReadProjectFile, WriteProjectFile, ReserveUdpPort, CreateSwitch, CreateHub, GetComputeNode, GetMacTable,
-  UpdateSwitch, UpdateHub, CreateVpcs, UpdateVpcs, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
+  UpdateSwitch, UpdateHub, CreateVpcs, UpdateVpcs, CloudNodes, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
   StartCapture, StopCapture, LocateCapture, GetCapabilities, GetComputeStatistics, GetHostLoad, ListNetworkInterfaces,
   ListNetworkPorts, DescribeCompute, WatchNotifications,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,

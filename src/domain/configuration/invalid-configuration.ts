@@ -18,6 +18,10 @@ export type ConfigurationRule =
   | { readonly rule: "port_not_in_mapping" }
   /** A network interface name the kernel would refuse ("/", ":" or white space in it, "." or ".."). */
   | { readonly rule: "interface_name" }
+  /** A value that must be unique among its siblings given twice (a cloud's lport, its interface): `first` had it first. */
+  | { readonly rule: "duplicate_value"; readonly first: string }
+  /** A host that is neither an IPv4 nor an IPv6 address nor a DNS name (a cloud UDP tunnel's rhost). */
+  | { readonly rule: "host_address" }
   /** A text that is not the address it must be: an IPv4/IPv6 address with its prefix length, an address, a MAC address. */
   | { readonly rule: "format"; readonly format: "ip_interface" | "ip_address" | "mac_address" };
 

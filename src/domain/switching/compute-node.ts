@@ -6,6 +6,7 @@ import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
 import type { HostNode } from "./host-node.js";
 import { hostSettingsChanged, parseNetemuHostSettings } from "./netemu-host-node.js";
 import { parseSwitchPorts, portsMappingEqual } from "./port.js";
+import { cloudPortsEqual, parseCloudFields, parseCloudPorts } from "./cloud-node.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readChoice, readInteger, readObject, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
@@ -60,6 +61,10 @@ export function withStatus<N extends ComputeNode>(node: N, status: NodeStatus): 
 /** Whether a GNS3 client would see a different node in the compute's answer (what node.updated is for). */
 export function answerChanged(before: ComputeNode, after: ComputeNode): boolean {
   if (before.name !== after.name || before.status !== after.status) return true;
+  if (before.nodeType === "cloud" || after.nodeType === "cloud") {
+    if (before.nodeType !== "cloud" || after.nodeType !== "cloud") return true;
+    return !cloudPortsEqual(before.portsMapping, after.portsMapping) || JSON.stringify(before.remoteConsole) !== JSON.stringify(after.remoteConsole);
+  }
   if (!portsMappingEqual(before.portsMapping, after.portsMapping)) return true;
   if (before.nodeType === "ethernet_hub" || after.nodeType === "ethernet_hub") return false;
   if (before.nodeType === "netemu_host" && after.nodeType === "netemu_host") return hostSettingsChanged(before, after);
@@ -112,6 +117,7 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
   if (E.isLeft(statusValue)) return statusValue;
   const common = { nodeId: nodeId.right, projectId: projectId.right, name: nameValue.right, status: statusValue.right };
   if (type.right === "ethernet_hub") return E.right({ nodeType: "ethernet_hub", ...common });
+  if (type.right === "cloud") return parseCloudFields(o, field, common);
   const consoleRaw = own(o, "console");
   const console = consoleRaw === null || consoleRaw === undefined ? E.right(null) : readInteger(consoleRaw, fieldOf(field, "console"), 1, 65_535);
   if (E.isLeft(console)) return console;
@@ -138,8 +144,8 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
 
 /** A node type's ports_mapping, by that type's parse. */
 export function parseNodePorts(nodeType: ComputeNodeType, raw: unknown, field: string): E.Either<InvalidConfiguration, ComputeNode["portsMapping"]> {
-  // Only a switch's ports carry modes: a hub's and a host's are a name and a number.
-  return nodeType === "ethernet_switch" ? parseSwitchPorts(raw, field) : parseHubPorts(raw, field);
+  // A switch's ports carry modes, a cloud's their inside ends: a hub's and a VPCS's are a name and a number.
+  return nodeType === "ethernet_switch" ? parseSwitchPorts(raw, field) : nodeType === "cloud" ? parseCloudPorts(raw, field) : parseHubPorts(raw, field);
 }
 
 /** NIOs by port number (a Map, as a record holds them), each by parseNio; at most portsPerNode. */

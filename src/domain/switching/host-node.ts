@@ -3,6 +3,7 @@ import type { HubPortEntry } from "./ethernet-hub.js";
 import type { ConsoleType } from "./ethernet-switch.js";
 import type { NetemuHostNode } from "./netemu-host-node.js";
 import { HOST_INSIDE_OFFSET, type NodeStatus } from "./node-kind.js";
+import { type CloudNode, cloudInside } from "./cloud-node.js";
 
 /**
  * A VPCS node on the compute (GNS3's `vpcs`): one Ethernet port (adapter 0, port 0) whose link NIO ends
@@ -27,8 +28,8 @@ export interface VpcsNode {
   readonly directory: string;
 }
 
-/** Every host kind: a process (VPCS) or a namespace (netemu's Linux host, ADR 0087) behind its ports. */
-export type HostNode = VpcsNode | NetemuHostNode;
+/** Every host kind: a process (VPCS), the user's own NIOs (a cloud, ADR 0082) or a namespace (netemu's Linux host, ADR 0087) behind its ports. */
+export type HostNode = VpcsNode | CloudNode | NetemuHostNode;
 
 /** VPCS has one adapter with one Ethernet interface, named as GNS3 names it. */
 export const VPCS_PORTS: readonly HubPortEntry[] = Object.freeze([Object.freeze({ name: "Ethernet0", port_number: 0 })]);
@@ -52,6 +53,15 @@ export function hostStopped<N extends HostNode>(node: N): N {
  * HOST_INSIDE_OFFSET above it with that tunnel, which the host fabric pairs with it.
  */
 export function hostFabricRecord<N extends HostNode>(node: N): N {
+  if (node.nodeType === "cloud") {
+    // A cloud's inside ends follow its links (ADR 0082); each inside entry is its port's, moved up.
+    const inside = cloudInside(node);
+    if (inside.size === 0) return node;
+    const nios = new Map(node.nios);
+    for (const [portNumber, end] of inside) nios.set(portNumber + HOST_INSIDE_OFFSET, end);
+    const moved = node.portsMapping.filter((p) => inside.has(p.port_number)).map((p) => ({ ...p, name: `${node.name} inside ${p.port_number}`, port_number: p.port_number + HOST_INSIDE_OFFSET }));
+    return { ...node, portsMapping: [...node.portsMapping, ...moved], nios };
+  }
   if (node.inside.size === 0) return node;
   const portsMapping = [...node.portsMapping];
   const nios = new Map(node.nios);

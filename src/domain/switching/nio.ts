@@ -88,7 +88,7 @@ export interface NioTypeNotSupported {
 const DEVICE_NAME_MAX = 15;
 
 /** A device name as the kernel takes one: Left is the rule it breaks. */
-function readDeviceName(raw: unknown, field: string): E.Either<InvalidConfiguration, string> {
+export function readDeviceName(raw: unknown, field: string): E.Either<InvalidConfiguration, string> {
   const name = readString(raw, field, 1, DEVICE_NAME_MAX);
   if (E.isLeft(name)) return name;
   if (name.right === "." || name.right === ".." || /[/:\s]/.test(name.right)) return E.left(invalidConfiguration(field, { rule: "interface_name" }, name.right));

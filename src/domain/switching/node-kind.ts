@@ -28,6 +28,7 @@ export const NODE_KINDS = {
   ethernet_hub: { name: "Ethernet hub", fabric: "hub" },
   ethernet_switch: { name: "Ethernet switch", fabric: "switch" },
   vpcs: { name: "VPCS", fabric: "host" },
+  cloud: { name: "Cloud", fabric: "host" },
   // netemu's own Linux host: a network namespace behind TAP devices (ADR 0087).
   netemu_host: { name: "Linux host", fabric: "host" },
 } as const satisfies Readonly<Record<string, NodeKind>>;

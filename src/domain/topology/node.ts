@@ -1,6 +1,7 @@
 import type { Label } from "./label.js";
 import type { PortMappingEntry } from "../switching/port.js";
 import type { HubPortEntry } from "../switching/ethernet-hub.js";
+import type { CloudPort, RemoteConsole } from "../switching/cloud-node.js";
 import type { ConsoleType } from "../switching/ethernet-switch.js";
 import type { NetemuHostSettings } from "../switching/netemu-host-node.js";
 import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-node.js";
@@ -8,8 +9,8 @@ import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../switching/compute-n
 export const SUPPORTED_NODE_TYPES = COMPUTE_NODE_TYPES;
 export type NodeType = ComputeNodeType;
 
-/** A switch's ports carry a mode and VLAN; a hub's and a host's only a name and number. */
-export type NodePortEntry = PortMappingEntry | HubPortEntry;
+/** A switch's ports carry a mode and VLAN, a cloud's their inside ends; a hub's and a VPCS's only a name and number. */
+export type NodePortEntry = PortMappingEntry | HubPortEntry | CloudPort;
 
 /**
  * A controller node: where it sits on the canvas and which compute runs it. The switch or hub
@@ -33,6 +34,8 @@ export interface ControllerNode {
   readonly consoleType: ConsoleType | null;
   /** A host's console port, kept so that it is the same when the project opens again (a switch's: none). */
   readonly console?: number | null;
+  /** A cloud's remote console settings (GNS3's `remote_console_*` properties), kept for its file. */
+  readonly remoteConsole?: RemoteConsole;
   /** A Linux host's interfaces and gateway (its `properties`, ADR 0087), kept so that it is made again on open. */
   readonly host?: NetemuHostSettings;
   /** The built-in template it was made from, when it was (GNS3's `template_id`; null otherwise). */
@@ -48,9 +51,15 @@ const DEFAULT_SYMBOLS: { readonly [K in NodeType]: string } = {
   ethernet_hub: ":/symbols/hub.svg",
   ethernet_switch: ":/symbols/ethernet_switch.svg",
   vpcs: ":/symbols/computer.svg",
+  cloud: ":/symbols/cloud.svg",
   // GNS3's symbol for a Linux guest (its Docker and QEMU Linux templates use it).
   netemu_host: ":/symbols/linux_guest.svg",
 };
+
+/** The folder of a node's files in its project (`project-files/<this>/<node id>`): GNS3 keeps a cloud's under `builtin`. */
+export function nodeFilesFolder(nodeType: NodeType): string {
+  return nodeType === "cloud" ? "builtin" : nodeType;
+}
 
 export function defaultSymbol(nodeType: NodeType): string {
   return DEFAULT_SYMBOLS[nodeType];

@@ -420,7 +420,7 @@ describe("configuration values: each limit accepted at its bound and refused one
       const cases: [Record<string, unknown>, string, unknown][] = [
         [{ status: "running" }, "node.status", { rule: "one_of", choices: ["started", "stopped", "suspended"] }],
         [{ status: undefined }, "node.status", { rule: "required" }],
-        [{ nodeType: "router" }, "node.nodeType", { rule: "one_of", choices: ["ethernet_hub", "ethernet_switch", "vpcs", "netemu_host"] }],
+        [{ nodeType: "router" }, "node.nodeType", { rule: "one_of", choices: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud", "netemu_host"] }],
         [{ nodeId: "" }, "node.nodeId", { rule: "min_length", limit: 1 }],
         [{ nodeId: "n".repeat(65) }, "node.nodeId", { rule: "max_length", limit: 64 }],
         [{ projectId: 7 }, "node.projectId", { rule: "type", expected: "string" }],

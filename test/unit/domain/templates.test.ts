@@ -2,9 +2,10 @@ import { expect } from "chai";
 import { GNS3_BUILTIN_TEMPLATES, NETEMU_TEMPLATES, allocateNodeName } from "../../../src/domain/topology/templates.js";
 
 describe("node templates", () => {
-  it("has GNS3 2.2.59's seven built-ins, and lists for use only VPCS, the Ethernet switch and hub, then netemu's own Linux host", () => {
+  it("has GNS3 2.2.59's seven built-ins, and lists for use only the Cloud, VPCS, the Ethernet switch and hub, then netemu's own Linux host", () => {
     expect(GNS3_BUILTIN_TEMPLATES.map((t) => t.templateType)).to.deep.equal(["cloud", "nat", "vpcs", "ethernet_switch", "ethernet_hub", "frame_relay_switch", "atm_switch"]);
     expect(NETEMU_TEMPLATES.map((t) => [t.name, t.templateId])).to.deep.equal([
+      ["Cloud", "39e257dc-8412-3174-b6b3-0ee3ed6a43e9"],
       ["VPCS", "19021f99-e36f-394d-b4a1-8aaa902ab9cc"],
       ["Ethernet switch", "1966b864-93e7-32d5-965f-001384eec461"],
       ["Ethernet hub", "b4503ea9-d6b6-3695-9fe4-1db3b39290b0"],

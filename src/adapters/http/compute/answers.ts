@@ -4,7 +4,7 @@ import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-co
 import { ETHERTYPE_CHOICES } from "../../../domain/switching/port.js";
 import type { ComputeNodeType } from "../../../domain/switching/compute-node.js";
 import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, jsonBoolean, nullable } from "../schema.js";
-import { Uuid } from "./codecs.js";
+import { CloudPortEntry, HostInterfaceEntry, Uuid } from "./codecs.js";
 
 /**
  * What the compute's switch and hub routes answer, as codecs: the presenters return their types and
@@ -53,6 +53,25 @@ export const VpcsAnswer = jsonClosedObject(
   statistics,
 );
 
+/**
+ * A cloud as GNS3 2.2's compute answers it (CLOUD_OBJECT_SCHEMA). `interfaces` (the host's, for the
+ * GUI's port dialog) is in the answers of its own routes; a node.updated and a duplicate leave it out,
+ * and the controller keeps the list it had.
+ */
+export const CloudAnswer = jsonClosedObject(
+  "Cloud",
+  {
+    ...nodeFields,
+    ports_mapping: jsonArray(CloudPortEntry),
+    remote_console_host: string,
+    remote_console_port: nullable(jsonInteger({ nullable: true })),
+    remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+    remote_console_http_path: string,
+    node_directory: string,
+  },
+  { ...statistics, interfaces: jsonArray(HostInterfaceEntry) },
+);
+
 /** One interface of a Linux host as its properties give it back. */
 export const HostInterfaceAnswer = jsonClosedObject("LinuxHostInterface", { name: string }, { address: string, mac: string });
 /** netemu's Linux host (ADR 0087): its interfaces (a port each, named as the interface) and gateway. */
@@ -65,14 +84,16 @@ export const LinuxHostAnswer = jsonClosedObject(
 export type EthernetSwitchAnswer = t.TypeOf<typeof EthernetSwitchAnswer>;
 export type EthernetHubAnswer = t.TypeOf<typeof EthernetHubAnswer>;
 export type VpcsAnswer = t.TypeOf<typeof VpcsAnswer>;
+export type CloudAnswer = t.TypeOf<typeof CloudAnswer>;
 export type LinuxHostAnswer = t.TypeOf<typeof LinuxHostAnswer>;
-export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer | VpcsAnswer | LinuxHostAnswer;
+export type ComputeNodeAnswer = EthernetSwitchAnswer | EthernetHubAnswer | VpcsAnswer | CloudAnswer | LinuxHostAnswer;
 
 /** The answer codec of a node type's routes. */
 export const NODE_ANSWERS: { readonly [K in ComputeNodeType]: t.Mixed & { readonly _A: ComputeNodeAnswer } } = {
   ethernet_switch: EthernetSwitchAnswer,
   ethernet_hub: EthernetHubAnswer,
   vpcs: VpcsAnswer,
+  cloud: CloudAnswer,
   netemu_host: LinuxHostAnswer,
 };
 

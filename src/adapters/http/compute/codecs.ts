@@ -10,6 +10,7 @@ import {
   jsonEnum,
   jsonInteger,
   jsonObject,
+  jsonOneOf,
   jsonString,
   nullable,
 } from "../schema.js";
@@ -182,5 +183,49 @@ export const VpcsUpdateBody = jsonClosedObject(
     name: nullable(jsonString({ minLength: 1 })),
     console: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
     console_type: ConsoleType,
+  },
+);
+
+/** GNS3's PORT_OBJECT_SCHEMA: a cloud port is a host interface, a TAP device or a UDP tunnel. */
+export const CloudPortEntry = jsonOneOf("CloudPort", [
+  jsonClosedObject("CloudEthernetPort", { name: jsonString({ minLength: 1 }), port_number: jsonInteger({ minimum: 0 }), type: jsonEnum(["ethernet"] as const), interface: jsonString({ minLength: 1 }) }, {}),
+  jsonClosedObject("CloudTapPort", { name: jsonString({ minLength: 1 }), port_number: jsonInteger({ minimum: 0 }), type: jsonEnum(["tap"] as const), interface: jsonString({ minLength: 1 }) }, {}),
+  jsonClosedObject(
+    "CloudUdpPort",
+    { name: jsonString({ minLength: 1 }), port_number: jsonInteger({ minimum: 0 }), type: jsonEnum(["udp"] as const), lport: jsonInteger({ minimum: 1, maximum: 65535 }), rhost: jsonString({ minLength: 1 }), rport: jsonInteger({ minimum: 1, maximum: 65535 }) },
+    {},
+  ),
+] as const);
+
+/** GNS3's HOST_INTERFACE_SCHEMA, as a cloud's `interfaces` list has it. */
+export const HostInterfaceEntry = jsonClosedObject("CloudHostInterface", { name: jsonString({ minLength: 1 }), type: jsonEnum(["ethernet", "tap"] as const), special: jsonBoolean }, {});
+
+const remoteConsoleFields = {
+  remote_console_host: jsonString(),
+  remote_console_port: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+  remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+  remote_console_http_path: jsonString(),
+};
+
+/** GNS3's CLOUD_CREATE_SCHEMA. */
+export const CloudCreateBody = jsonClosedObject(
+  "CloudCreate",
+  { name: jsonString({ minLength: 1 }) },
+  { node_id: Uuid, ...remoteConsoleFields, ports_mapping: jsonArray(CloudPortEntry), interfaces: jsonArray(HostInterfaceEntry) },
+);
+
+/** GNS3's CLOUD_UPDATE_SCHEMA (its object schema, nothing required): a controller sends back every key it was given. */
+export const CloudUpdateBody = jsonClosedObject(
+  "CloudUpdate",
+  {},
+  {
+    name: jsonString({ minLength: 1 }),
+    node_id: Uuid,
+    project_id: Uuid,
+    ...remoteConsoleFields,
+    ports_mapping: jsonArray(CloudPortEntry),
+    interfaces: jsonArray(HostInterfaceEntry),
+    status: jsonEnum(["started", "stopped", "suspended"] as const),
+    node_directory: nullable(jsonString()),
   },
 );

@@ -37,7 +37,7 @@ function nioRequest(body: t.TypeOf<typeof NioBody>): NioRequest {
 }
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */
-const nodesPath = (nodeType: ComputeNodeType) => `/v2/compute/projects/{project_id}/${nodeType}/nodes` as const;
+export const nodesPath = (nodeType: ComputeNodeType) => `/v2/compute/projects/{project_id}/${nodeType}/nodes` as const;
 const nodePath = (nodeType: ComputeNodeType) => `${nodesPath(nodeType)}/{node_id}` as const;
 export const portPath = (nodeType: ComputeNodeType) => `${nodePath(nodeType)}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}` as const;
 

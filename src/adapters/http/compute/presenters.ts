@@ -8,10 +8,11 @@ import type { PortCounters } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, CloudAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
+import type { CloudNode } from "../../../domain/switching/cloud-node.js";
 import type { NetemuHostNode } from "../../../domain/switching/netemu-host-node.js";
 import { HOST_INSIDE_OFFSET } from "../../../domain/switching/node-kind.js";
 
@@ -78,6 +79,8 @@ export function presentComputeNode(node: ComputeNode, counters?: ReadonlyMap<num
       return presentHub(node, counters);
     case "vpcs":
       return presentVpcs(node, counters);
+    case "cloud":
+      return presentCloud(node, counters);
     case "netemu_host":
       return presentLinuxHost(node, counters);
   }
@@ -100,6 +103,22 @@ export function presentHub(node: EthernetHub, counters?: ReadonlyMap<number, Por
 export function presentVpcs(node: VpcsNode, counters?: ReadonlyMap<number, PortCounters>): VpcsAnswer {
   const linkPorts = counters === undefined ? undefined : new Map([...counters].filter(([port]) => port < HOST_INSIDE_OFFSET));
   return { ...nodeFields(node, linkPorts), node_directory: node.directory, console: node.console, console_type: node.consoleType, command_line: node.commandLine };
+}
+
+/** A cloud: GNS3's keys, its inside ends never shown; `interfaces` when the route has the host's list. */
+export function presentCloud(node: CloudNode, counters?: ReadonlyMap<number, PortCounters>, interfaces?: readonly NetworkInterface[]): CloudAnswer {
+  const linkPorts = counters === undefined ? undefined : new Map([...counters].filter(([port]) => port < HOST_INSIDE_OFFSET));
+  const r = node.remoteConsole;
+  return {
+    ...nodeFields(node, linkPorts),
+    ports_mapping: node.portsMapping.map((p) => ({ ...p })),
+    remote_console_host: r.host,
+    remote_console_port: r.port,
+    remote_console_type: r.type,
+    remote_console_http_path: r.httpPath,
+    node_directory: node.directory,
+    ...(interfaces === undefined ? {} : { interfaces: interfaces.map((i) => ({ name: i.name, type: i.type, special: i.special })) }),
+  };
 }
 
 /** A Linux host: its interfaces and gateway as given, its inside TAP ports never shown (ADR 0087). */

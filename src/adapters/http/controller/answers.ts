@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, nullable } from "../schema.js";
-import { ConsoleType, Uuid } from "../compute/codecs.js";
+import { ConsoleType, Uuid, CloudPortEntry } from "../compute/codecs.js";
 import { HubPortAnswer, PORT_COUNTERS_FIELDS, PortStatisticsAnswer, SwitchPortAnswer } from "../compute/answers.js";
 import { Label, LinkStyle } from "./codecs.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
@@ -67,7 +67,7 @@ export const ComputeAnswer = jsonClosedObject(
 const NodeTypeAnswer = jsonEnum(COMPUTE_NODE_TYPES);
 
 /** A switch's port (with its mode and VLAN) or a hub's (a name and a number): the node's type tells which. */
-const NodePortMappingAnswer = jsonOneOf("NodePortMapping", [SwitchPortAnswer, HubPortAnswer]);
+const NodePortMappingAnswer = jsonOneOf("NodePortMapping", [SwitchPortAnswer, HubPortAnswer, CloudPortEntry]);
 
 /** A port as GNS3's node object lists it (`ports`): an Ethernet port on adapter 0. */
 const NodePortAnswer = jsonClosedObject(
@@ -121,7 +121,21 @@ export const NodeAnswer = jsonClosedObject(
     ports: jsonArray(NodePortAnswer),
     project_id: Uuid,
     /** A switch's and hub's ports_mapping; a VPCS's properties are empty, as GNS3 answers them. */
-    properties: jsonClosedObject("NodeProperties", {}, { ports_mapping: jsonArray(NodePortMappingAnswer), interfaces: jsonArray(HostInterfaceAnswer), gateway: nullable(string) }),
+    properties: jsonClosedObject(
+      "NodeProperties",
+      {},
+      {
+        ports_mapping: jsonArray(NodePortMappingAnswer),
+        // A cloud's (ADR 0082).
+        remote_console_host: string,
+        remote_console_port: nullable(jsonInteger({ nullable: true })),
+        remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+        remote_console_http_path: string,
+        // A Linux host's (ADR 0087).
+        interfaces: jsonArray(HostInterfaceAnswer),
+        gateway: nullable(string),
+      },
+    ),
     status: jsonEnum(["started", "stopped", "suspended"] as const),
     symbol: string,
     template_id: nullable(string),

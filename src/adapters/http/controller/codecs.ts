@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { HostInterfaceBody } from "../compute/linux-host-codecs.js";
 import { checkedAsGiven, jsonAnyOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonNumber, jsonOpenObject, jsonString, nullable } from "../schema.js";
-import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields } from "../compute/codecs.js";
+import { ConsoleType, HubPortEntry, PortEntry, Uuid, projectSettingsFields, CloudPortEntry } from "../compute/codecs.js";
 
 export const ProjectCreateBody = jsonClosedObject(
   "ProjectCreate",
@@ -26,6 +26,19 @@ export const Label = jsonClosedObject(
 /** A node's `properties` as the node type reads them (checked once the type is known). */
 export const SwitchProperties = jsonClosedObject("EthernetSwitchProperties", {}, { ports_mapping: jsonArray(PortEntry) }, { additional: true });
 export const HubProperties = jsonClosedObject("EthernetHubProperties", {}, { ports_mapping: jsonArray(HubPortEntry) }, { additional: true });
+/** A cloud's properties: its ports (GNS3's PORT_OBJECT_SCHEMA entries); the rest (interfaces, remote console) as given. */
+export const CloudProperties = jsonClosedObject(
+  "CloudProperties",
+  {},
+  {
+    ports_mapping: jsonArray(CloudPortEntry),
+    remote_console_host: jsonString(),
+    remote_console_port: nullable(jsonInteger({ minimum: 1, maximum: 65535, nullable: true })),
+    remote_console_type: jsonEnum(["telnet", "vnc", "spice", "http", "https", "none"] as const),
+    remote_console_http_path: jsonString(),
+  },
+  { additional: true },
+);
 /** A VPCS's properties: its startup script (GNS3's controller sends it to the compute once). */
 export const VpcsProperties = jsonClosedObject("VpcsProperties", {}, { startup_script: nullable(jsonString()) }, { additional: true });
 
@@ -37,7 +50,7 @@ export const LinuxHostProperties = jsonClosedObject("LinuxHostProperties", {}, {
  * compute checks them). Which one fits is told by the node's type, once known (node-routes.ts), so the
  * properties go on as given: a branch's decoded value would drop a VPCS's `startup_script`.
  */
-export const NodeProperties = checkedAsGiven(jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties]));
+export const NodeProperties = checkedAsGiven(jsonAnyOf("NodeProperties", [SwitchProperties, HubProperties, CloudProperties]));
 
 /**
  * A link's drawing style, as the GUI and the web UI send it (GNS3 3.x's LinkStyle): kept as given,

@@ -1,3 +1,4 @@
+import type { RemoteConsoleInput } from "../../../application/use-cases/compute/cloud-nodes.js";
 import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
@@ -14,7 +15,7 @@ import type { ControllerNodeDetail, ControllerNodeView } from "../../../applicat
 import type { NodePortEntry } from "../../../domain/topology/node.js";
 import type { ApiRouter } from "../api-router.js";
 import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route } from "../route.js";
-import { HubProperties, LinuxHostProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
+import { HubProperties, CloudProperties, LinuxHostProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { ExecAnswer, ExecBody, presentExec } from "../compute/linux-host-codecs.js";
 import { EXEC_IN_NODE_REFUSALS } from "../../../application/use-cases/controller/exec-in-node.js";
@@ -24,11 +25,20 @@ const NODES = "/v2/projects/{project_id}/nodes";
 const NODE = `${NODES}/{node_id}` as const;
 const NODE_ACTIONS: readonly NodeAction[] = ["start", "stop", "suspend", "reload"];
 
+/** A cloud's remote_console_* properties (ADR 0082); other kinds have none. */
+function remoteConsoleOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, RemoteConsoleInput | undefined> {
+  if (properties === undefined || nodeType !== "cloud") return E.right(undefined);
+  const decoded = decodePart(CloudProperties, properties);
+  if (E.isLeft(decoded)) return decoded;
+  const p = decoded.right;
+  return E.right({ remoteConsoleHost: p.remote_console_host, remoteConsolePort: p.remote_console_port, remoteConsoleType: p.remote_console_type, remoteConsoleHttpPath: p.remote_console_http_path });
+}
+
 /** The ports_mapping of a node's properties, read as its node type has them (a hub's entries have no type). */
 function portsOf(nodeType: string, properties: t.TypeOf<typeof NodeProperties> | undefined): E.Either<PartRefused, readonly NodePortEntry[] | undefined> {
   // A VPCS has one fixed port, a Linux host one per interface: their properties say nothing of ports.
   if (properties === undefined || nodeType === "vpcs" || nodeType === "netemu_host") return E.right(undefined);
-  const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : decodePart(SwitchProperties, properties);
+  const decoded = nodeType === "ethernet_hub" ? decodePart(HubProperties, properties) : nodeType === "cloud" ? decodePart(CloudProperties, properties) : decodePart(SwitchProperties, properties);
   return E.isLeft(decoded) ? decoded : E.right(decoded.right.ports_mapping);
 }
 
@@ -62,6 +72,8 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
         // A VPCS's startup script, which GNS3's controller sends to the compute once (ADR 0081).
         const vpcs = b.node_type === "vpcs" && b.properties !== undefined ? decodePart(VpcsProperties, b.properties) : E.right(undefined);
         if (E.isLeft(vpcs)) return vpcs;
+        const remote = remoteConsoleOf(b.node_type, b.properties);
+        if (E.isLeft(remote)) return remote;
         const host = linuxHostOf(b.node_type, b.properties);
         if (E.isLeft(host)) return host;
         return uc.createNode.execute({
@@ -75,6 +87,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           consoleType: b.console_type,
           console: b.console,
           startupScript: vpcs.right?.startup_script ?? undefined,
+          remoteConsole: remote.right,
           x: b.x,
           y: b.y,
           z: b.z,
@@ -118,6 +131,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
       refusals: UPDATE_NODE_REFUSALS,
       run: async (uc, { params, body: b }) => {
         let portsMapping: readonly NodePortEntry[] | undefined;
+        let remoteConsole: RemoteConsoleInput | undefined;
         let host: LinuxHostSettings = {};
         if (b.properties !== undefined) {
           // Which entries fit depends on the node's type, known once the node is found.
@@ -126,6 +140,9 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           const ports = portsOf(node.right.node.nodeType, b.properties);
           if (E.isLeft(ports)) return ports;
           portsMapping = ports.right;
+          const remote = remoteConsoleOf(node.right.node.nodeType, b.properties);
+          if (E.isLeft(remote)) return remote;
+          remoteConsole = remote.right;
           const read = linuxHostOf(node.right.node.nodeType, b.properties);
           if (E.isLeft(read)) return read;
           host = read.right;
@@ -143,6 +160,7 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
           consoleType: b.console_type,
           console: b.console,
           portsMapping,
+          remoteConsole,
           ...host,
         });
       },

@@ -1,3 +1,4 @@
+import { DEFAULT_REMOTE_CONSOLE } from "../../../domain/switching/cloud-node.js";
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
 import type { ControllerNode } from "../../../domain/topology/node.js";
@@ -39,6 +40,10 @@ export function presentProject(p: Project): t.TypeOf<typeof ProjectAnswer> {
 
 /** A node's `properties` as GNS3 answers them: a switch's and hub's ports_mapping, a VPCS's none. */
 function nodeProperties(node: ControllerNode): t.TypeOf<typeof NodeAnswer>["properties"] {
+  if (node.nodeType === "cloud") {
+    const r = node.remoteConsole ?? DEFAULT_REMOTE_CONSOLE;
+    return { ports_mapping: [...node.portsMapping], remote_console_host: r.host, remote_console_port: r.port, remote_console_type: r.type, remote_console_http_path: r.httpPath };
+  }
   if (node.nodeType === "netemu_host") return { ports_mapping: [...node.portsMapping], interfaces: (node.host?.interfaces ?? []).map((i) => ({ ...i })), gateway: node.host?.gateway ?? null };
   return node.nodeType === "vpcs" ? {} : { ports_mapping: [...node.portsMapping] };
 }
@@ -70,7 +75,8 @@ export function presentNode(view: ControllerNodeView, consoleHost: string): t.Ty
       link_type: "ethernet",
       name: p.name,
       port_number: p.port_number,
-      short_name: `e${p.port_number}`,
+      // GNS3 shortens a cloud's port to its name (eth0, "UDP tunnel 1").
+      short_name: node.nodeType === "cloud" ? p.name : `e${p.port_number}`,
     })),
     project_id: node.projectId,
     properties: nodeProperties(node),

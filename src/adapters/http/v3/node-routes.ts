@@ -49,8 +49,8 @@ const V3VpcsAnswer = jsonClosedObject(
 type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer> | t.TypeOf<typeof V3VpcsAnswer>;
 /** The kinds /v3/compute serves. */
 type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub" | "vpcs">;
-/** What the 3.x capabilities list: the kinds /v3/compute has routes for. */
-export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch", "vpcs"] satisfies readonly V3NodeType[];
+/** What the 3.x capabilities list: the kinds /v3/compute has routes for (the cloud's: v3/cloud-routes.ts). */
+export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"] satisfies readonly (V3NodeType | "cloud")[];
 const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer, vpcs: V3VpcsAnswer };
 
 /** netemu keeps no `usage`: always "". A port's ethertype as pydantic fills the default (0x8100, which 2.2's "" stands for). */
@@ -75,8 +75,9 @@ function presentV3Node(node: ComputeNode): V3NodeAnswer {
       return presentV3Hub(node);
     case "vpcs":
       return presentV3Vpcs(node);
+    case "cloud":
     case "netemu_host":
-      // /v3/compute has no routes for it (ADR 0087): a v3 switch, hub or VPCS route never finds one.
+      // Presented by v3/cloud-routes.ts; /v3/compute has no Linux host routes (ADR 0087): a v3 switch, hub or VPCS route never finds either.
       throw new Error(`no v3 node answer for a ${node.nodeType}`);
   }
 }

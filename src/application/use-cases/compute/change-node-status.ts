@@ -50,6 +50,8 @@ export class ChangeNodeStatus {
       if (E.isLeft(found)) return found;
       const node = found.right;
       if (node.status === status) return E.right(undefined);
+      // A cloud is always started: GNS3's stop and suspend do nothing to it (cloud_handler.py).
+      if (node.nodeType === "cloud") return E.right(undefined);
       if (node.nodeType === "vpcs") {
         // VPCS has nothing to suspend: GNS3 answers 204 and the process runs on.
         if (status === "suspended") return E.right(undefined);

@@ -43,6 +43,8 @@ export class DeleteComputeNode {
         if (found.right.console !== null) this.consoles.release(found.right.console);
       }
       await this.dataPlane.removeNode(nodeId);
+      // A cloud holds its tunnels' lports from its creation (ADR 0082).
+      if (found.right.nodeType === "cloud") for (const p of found.right.portsMapping) if (p.type === "udp") this.pool.release(p.lport);
       // A Linux host's namespace goes once the data plane has let go of its TAPs.
       if (found.right.nodeType === "netemu_host") await this.linuxHosts.remove(nodeId);
       for (const nio of found.right.nios.values()) {

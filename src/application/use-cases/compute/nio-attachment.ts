@@ -1,7 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import { type ComputeNode, attachNio, detachNio, replaceNio } from "../../../domain/switching/compute-node.js";
-import { type Nio, directional, filtersOfNio } from "../../../domain/switching/nio.js";
+import { type Nio, deviceOf, directional, filtersOfNio } from "../../../domain/switching/nio.js";
+import { type CloudNode, insideNioOf } from "../../../domain/switching/cloud-node.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { DataPlane } from "../../ports/data-plane.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
@@ -13,12 +14,26 @@ import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { nioLogFields } from "./nio-log-fields.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 
-export const ATTACH_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotFound", "PortNotFree", ...SYNC_REFUSALS] as const;
+export const ATTACH_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotFound", "PortNotFree", "CloudPortFailed", ...SYNC_REFUSALS] as const;
 export const REPLACE_REFUSALS = [...COMPUTE_PORT_LOOKUP_REFUSALS, "PortNotAllocated", ...SYNC_REFUSALS] as const;
 export const DETACH_REFUSALS = REPLACE_REFUSALS;
 type AttachError = Refusal<typeof ATTACH_REFUSALS>;
 export type ReplaceError = Refusal<typeof REPLACE_REFUSALS>;
 type DetachError = Refusal<typeof DETACH_REFUSALS>;
+
+/**
+ * A cloud's link made its port's inside end open (ADR 0082): when that end is what failed, the refusal
+ * names the cloud and its port, since the user chose the tunnel or device there, not on the link.
+ */
+function cloudPortFailure(node: CloudNode, portNumber: number, error: Refusal<typeof SYNC_REFUSALS>): Refusal<typeof ATTACH_REFUSALS> {
+  const port = node.portsMapping.find((p) => p.port_number === portNumber);
+  if (port === undefined) return error;
+  const inside = insideNioOf(port);
+  const ours =
+    (error._tag === "UdpConnectionFailed" && inside.type === "nio_udp" && error.rhost === inside.rhost && error.rport === inside.rport) ||
+    (error._tag === "NioDeviceFailed" && inside.type !== "nio_udp" && error.device === deviceOf(inside));
+  return ours && (error._tag === "UdpConnectionFailed" || error._tag === "NioDeviceFailed") ? { _tag: "CloudPortFailed", nodeName: node.name, portName: port.name, cause: error } : error;
+}
 
 /**
  * How a parsed NIO goes on a port, changes and goes, the same for a client's NIO (AddNio, UpdateNio,
@@ -52,7 +67,7 @@ export class NioAttachment {
     const updated = attachNio(node, at.portNumber, nio);
     if (E.isLeft(updated)) return updated;
     const synced = await this.dataPlane.sync(await this.impairments.of(updated.right));
-    if (E.isLeft(synced)) return synced;
+    if (E.isLeft(synced)) return E.left(node.nodeType === "cloud" ? cloudPortFailure(node, at.portNumber, synced.left) : synced.left);
     if (nio.type === "nio_udp") this.pool.claim(nio.lport, at.projectId);
     await this.nodes.save(updated.right);
     this.logger.info("NIO added", nioLogFields(at, nio));

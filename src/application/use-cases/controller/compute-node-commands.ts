@@ -13,15 +13,16 @@ import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
 import { CREATE_VPCS_REFUSALS, CreateVpcs } from "../compute/create-vpcs.js";
 import { UPDATE_VPCS_REFUSALS, UpdateVpcs } from "../compute/update-vpcs.js";
+import { CREATE_CLOUD_REFUSALS, UPDATE_CLOUD_REFUSALS, CloudNodes, type RemoteConsoleInput } from "../compute/cloud-nodes.js";
 import { CREATE_LINUX_HOST_REFUSALS, LinuxHostNodes, UPDATE_LINUX_HOST_REFUSALS } from "../compute/linux-hosts.js";
 
 /** What creating or changing a node on the local compute can answer, whatever its type. */
-export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS, ...CREATE_LINUX_HOST_REFUSALS] as const;
-export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS, ...UPDATE_LINUX_HOST_REFUSALS] as const;
+export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS, ...CREATE_CLOUD_REFUSALS, ...CREATE_LINUX_HOST_REFUSALS] as const;
+export const COMPUTE_NODE_UPDATE_REFUSALS = [...UPDATE_SWITCH_REFUSALS, ...UPDATE_HUB_REFUSALS, ...UPDATE_VPCS_REFUSALS, ...UPDATE_CLOUD_REFUSALS, ...UPDATE_LINUX_HOST_REFUSALS] as const;
 export type ComputeNodeCreateError = Refusal<typeof COMPUTE_NODE_CREATE_REFUSALS>;
 export type ComputeNodeUpdateError = Refusal<typeof COMPUTE_NODE_UPDATE_REFUSALS>;
 
-interface ComputeNodeSettings {
+interface ComputeNodeSettings extends RemoteConsoleInput {
   readonly name?: string | undefined;
   readonly consoleType?: ConsoleType | undefined;
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
@@ -38,6 +39,10 @@ interface HostCreation {
   readonly directory?: string | undefined;
 }
 
+function remoteConsoleOf(s: RemoteConsoleInput): RemoteConsoleInput {
+  return { remoteConsoleHost: s.remoteConsoleHost, remoteConsolePort: s.remoteConsolePort, remoteConsoleType: s.remoteConsoleType, remoteConsoleHttpPath: s.remoteConsoleHttpPath };
+}
+
 /**
  * How the controller creates and changes its nodes on the local compute, whatever their type: the
  * one place that picks the switch's, the hub's or the host's use case.
@@ -52,6 +57,7 @@ export class ComputeNodeCommands {
     private readonly createVpcs: CreateVpcs,
     private readonly updateVpcs: UpdateVpcs,
     private readonly linuxHosts: LinuxHostNodes,
+    private readonly clouds: CloudNodes,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
@@ -69,6 +75,8 @@ export class ComputeNodeCommands {
         const taken = E.isLeft(made) && made.left._tag === "ConsolePortUnavailable" && settings.console !== undefined && settings.console !== null;
         return taken ? this.createVpcs.execute(vpcs) : made;
       }
+      case "cloud":
+        return this.clouds.create({ projectId, nodeId, name: settings.name, portsMapping: ports, directory: settings.directory, ...remoteConsoleOf(settings) });
       case "netemu_host":
         return this.linuxHosts.create({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway, directory: settings.directory });
     }
@@ -85,6 +93,8 @@ export class ComputeNodeCommands {
         return this.updateVpcs.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
       case "netemu_host":
         return this.linuxHosts.update({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway });
+      case "cloud":
+        return this.clouds.update({ projectId, nodeId, name: settings.name, portsMapping: ports, ...remoteConsoleOf(settings) });
     }
   }
 }

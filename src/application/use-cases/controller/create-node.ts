@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { viewOf } from "./node-views.js";
 import * as E from "fp-ts/lib/Either.js";
-import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLabel, defaultSymbol } from "../../../domain/topology/node.js";
+import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLabel, defaultSymbol, nodeFilesFolder } from "../../../domain/topology/node.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -85,10 +85,11 @@ export class CreateNode {
         portsMapping: input.portsMapping,
         console: input.console,
         startupScript: input.startupScript,
+        ...input.remoteConsole,
         interfaces: input.interfaces,
         gateway: input.gateway,
         // A host's files live in the controller's project, as in GNS3 (`project-files/<type>/<node id>`).
-        directory: `${project.right.path}/project-files/${nodeType}/${nodeId}`,
+        directory: `${project.right.path}/project-files/${nodeFilesFolder(nodeType)}/${nodeId}`,
       });
       if (E.isLeft(sw)) return sw;
       const node: ControllerNode = {
@@ -104,8 +105,9 @@ export class CreateNode {
         label: input.label ?? defaultNodeLabel(name),
         symbol: input.symbol ?? defaultSymbol(nodeType),
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
+        consoleType: sw.right.nodeType === "ethernet_hub" || sw.right.nodeType === "cloud" ? null : sw.right.consoleType,
         ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
+        ...(sw.right.nodeType === "cloud" && { remoteConsole: sw.right.remoteConsole }),
         ...(sw.right.nodeType === "netemu_host" && { host: { interfaces: sw.right.interfaces, gateway: sw.right.gateway } }),
         ...(input.templateId !== undefined && { templateId: input.templateId }),
       };

@@ -25,7 +25,7 @@ export function viewOf(node: ControllerNode, computeNode: ComputeNode | undefine
     status: computeNode?.status ?? "stopped",
     console: host?.console ?? (node.nodeType === "vpcs" ? (node.console ?? null) : null),
     commandLine: host?.commandLine ?? (node.nodeType === "vpcs" ? "" : null),
-    directory: host?.directory ?? (computeNode?.nodeType === "netemu_host" ? computeNode.directory : null),
+    directory: host?.directory ?? (computeNode?.nodeType === "cloud" || computeNode?.nodeType === "netemu_host" ? computeNode.directory : null),
   };
 }
 

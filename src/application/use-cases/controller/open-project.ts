@@ -1,3 +1,4 @@
+import { nodeFilesFolder } from "../../../domain/topology/node.js";
 import { ChangeNodeStatus } from "../compute/change-node-status.js";
 import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
@@ -55,8 +56,14 @@ export class OpenProject {
           consoleType: node.consoleType ?? undefined,
           portsMapping: node.portsMapping,
           console: node.console,
+          directory: `${project.right.path}/project-files/${nodeFilesFolder(node.nodeType)}/${node.nodeId}`,
+          ...(node.remoteConsole !== undefined && {
+            remoteConsoleHost: node.remoteConsole.host,
+            remoteConsolePort: node.remoteConsole.port,
+            remoteConsoleType: node.remoteConsole.type,
+            remoteConsoleHttpPath: node.remoteConsole.httpPath,
+          }),
           ...(node.host !== undefined && { interfaces: node.host.interfaces, gateway: node.host.gateway }),
-          directory: `${project.right.path}/project-files/${node.nodeType}/${node.nodeId}`,
         });
         // A host whose console port was taken meanwhile got another: the node (and its file) say which.
         if (E.isRight(made) && made.right.nodeType === "vpcs" && made.right.console !== (node.console ?? null)) await this.nodes.save({ ...node, console: made.right.console });

@@ -12,6 +12,7 @@ import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 import { COMPUTE_NODE_UPDATE_REFUSALS } from "./compute-node-commands.js";
+import type { RemoteConsoleInput } from "../compute/cloud-nodes.js";
 
 /** What UpdateNode can answer instead of its result. */
 export const UPDATE_NODE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, ...COMPUTE_NODE_UPDATE_REFUSALS] as const;
@@ -29,6 +30,8 @@ export interface NodeSettingsInput {
   readonly portsMapping?: readonly NodePortEntry[] | undefined;
   /** A host's console port (a switch's is not opened: ignored). */
   readonly console?: number | null | undefined;
+  /** A cloud's remote_console_* properties (other kinds: ignored). */
+  readonly remoteConsole?: RemoteConsoleInput | undefined;
   /** A Linux host's interfaces and gateway (its `properties`, ADR 0087), parsed by its compute use case. */
   readonly interfaces?: unknown;
   readonly gateway?: unknown;
@@ -57,6 +60,7 @@ export class UpdateNode {
         consoleType: input.consoleType,
         portsMapping: input.portsMapping,
         console: input.console,
+        ...input.remoteConsole,
         interfaces: input.interfaces,
         gateway: input.gateway,
       });
@@ -65,8 +69,9 @@ export class UpdateNode {
         ...node.right,
         name: sw.right.name,
         portsMapping: sw.right.portsMapping,
-        consoleType: sw.right.nodeType === "ethernet_hub" ? null : sw.right.consoleType,
+        consoleType: sw.right.nodeType === "ethernet_hub" || sw.right.nodeType === "cloud" ? null : sw.right.consoleType,
         ...(sw.right.nodeType === "vpcs" && { console: sw.right.console }),
+        ...(sw.right.nodeType === "cloud" && { remoteConsole: sw.right.remoteConsole }),
         ...(sw.right.nodeType === "netemu_host" && { host: { interfaces: sw.right.interfaces, gateway: sw.right.gateway } }),
         x: input.x ?? node.right.x,
         y: input.y ?? node.right.y,

@@ -39,6 +39,9 @@ export type { UpdateLinkInput } from "./application/use-cases/controller/update-
 // Host nodes (ADR 0081): the VPCS use cases' inputs and refusals, and what runs their processes.
 export type { CreateVpcsInput, CreateVpcsError } from "./application/use-cases/compute/create-vpcs.js";
 export type { UpdateVpcsInput, UpdateVpcsError } from "./application/use-cases/compute/update-vpcs.js";
+// GNS3's Cloud (ADR 0082): its use cases' inputs and refusals, and the node.
+export type { CreateCloudInput, UpdateCloudInput, CreateCloudError, UpdateCloudError } from "./application/use-cases/compute/cloud-nodes.js";
+export type { CloudNode, CloudPort } from "./domain/switching/cloud-node.js";
 // netemu's Linux hosts (ADR 0087): their use cases' inputs and refusals, the node, and its template's id.
 export type { CreateLinuxHostInput, UpdateLinuxHostInput, CreateLinuxHostError, UpdateLinuxHostError, ExecInLinuxHostError } from "./application/use-cases/compute/linux-hosts.js";
 export type { LinuxHostStartError } from "./application/use-cases/compute/linux-host-runtime.js";

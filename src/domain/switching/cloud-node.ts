@@ -15,9 +15,9 @@ export type CloudPort =
   | { readonly name: string; readonly port_number: number; readonly type: "udp"; readonly lport: number; readonly rhost: string; readonly rport: number }
   | { readonly name: string; readonly port_number: number; readonly type: "ethernet" | "tap"; readonly interface: string };
 
-export const CLOUD_PORT_TYPES = ["ethernet", "tap", "udp"] as const;
+const CLOUD_PORT_TYPES = ["ethernet", "tap", "udp"] as const;
 export const REMOTE_CONSOLE_TYPES = ["telnet", "vnc", "spice", "http", "https", "none"] as const;
-export type RemoteConsoleType = (typeof REMOTE_CONSOLE_TYPES)[number];
+type RemoteConsoleType = (typeof REMOTE_CONSOLE_TYPES)[number];
 
 /** Where a cloud's console is (a device outside netemu): GNS3 only stores and shows it. */
 export interface RemoteConsole {

@@ -1,4 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
+import type { HostCommandResult } from "../../../application/ports/namespace-hosts.js";
 import type { DeployedLink, DeployedNode } from "../../../application/labs/gns3-nodes.js";
 import { CONTROLLER_LINK_ROUTES } from "../../http/controller/link-routes.js";
 import { controllerNodeRoutes } from "../../http/controller/node-routes.js";
@@ -56,18 +57,9 @@ export interface LabApi {
   updateLink(projectId: string, linkId: string, body: Readonly<Record<string, unknown>>): Answer<void>;
   deleteLink(projectId: string, linkId: string): Answer<void>;
   /** Runs argv inside a Linux host (ADR 0087), bounded by `timeoutSeconds`. */
-  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandOutcome>;
+  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandResult>;
 }
 
-/** What a command run inside a Linux host did. */
-interface HostCommandOutcome {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  readonly truncated: boolean;
-}
 
 const record = (u: unknown): Record<string, unknown> => (typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : {});
 
@@ -201,7 +193,7 @@ export class RouteLabApi implements LabApi {
     return this.done(this.call(CONTROLLER_LINK_ROUTES.delete, { params: { project_id: projectId, link_id: linkId } }, "delete a link"));
   }
 
-  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandOutcome> {
+  exec(projectId: string, nodeId: string, argv: readonly string[], timeoutSeconds: number): Answer<HostCommandResult> {
     return this.map(this.call(nodeRoute("controller.node.exec"), { params: { project_id: projectId, node_id: nodeId }, body: { argv, timeout: timeoutSeconds } }, "run the command"), (u) => {
       const r = record(u);
       return {

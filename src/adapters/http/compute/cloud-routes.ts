@@ -25,7 +25,7 @@ const withInterfaces = (uc: UseCases) => (node: CloudNode, counters?: ReadonlyMa
 const present = (v: CloudWithInterfaces) => presentCloud(v.node, v.counters, v.interfaces);
 
 /** GNS3 2.2's cloud routes (`cloud_handler.py`): create, get and update here, the rest shared with every kind. */
-export const CLOUD_ROUTES: readonly AnyRoute[] = [
+const CLOUD_ROUTES: readonly AnyRoute[] = [
   route({
     name: "compute.cloud.create",
     method: "POST",

@@ -24,7 +24,8 @@ const cloudFields = {
   remote_console_http_path: nullable(jsonString()),
   // Each entry is read by the domain's one parse (ADR 0082): the controller's extra keys go there.
   ports_mapping: nullable(jsonArray(jsonOpenObject("V3CloudPort", { name: jsonString(), port_number: jsonInteger(), type: jsonString() }))),
-  interfaces: nullable(t.unknown),
+  // The host interfaces a 3.x controller echoes back (HostInterface: name, type, special): read, then ignored.
+  interfaces: nullable(jsonArray(jsonOpenObject("V3CloudInterface", { name: jsonString() }))),
 };
 const V3CloudCreateBody = jsonClosedObject("V3CloudCreate", { name: jsonString() }, cloudFields, open);
 const V3CloudUpdateBody = jsonClosedObject("V3CloudUpdate", {}, { name: nullable(jsonString()), ...cloudFields }, open);
@@ -70,7 +71,7 @@ function route(name: string) {
 }
 
 /** 3.0.6's cloud routes (api/routes/compute/cloud_nodes.py): v2's values through the 3.x dialect (no duplicate, no reload there). */
-export const V3_CLOUD_ROUTES: readonly V3Route[] = [
+const V3_CLOUD_ROUTES: readonly V3Route[] = [
   onV3(route("compute.cloud.create"), {
     body: v3Body(V3CloudCreateBody, (b) => E.right({ name: b.name, node_id: b.node_id, ports_mapping: given(b.ports_mapping), ...remoteConsole(b) })),
     answer: json(201, V3CloudAnswer, presentV3Cloud),

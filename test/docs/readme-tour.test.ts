@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { endShellRun } from "../support/end-shell-run.js";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -121,11 +122,7 @@ describe("the README's quick tour, run as written on a fresh clone (ADR 0089)", 
       const status = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: clone, encoding: "utf8" });
       expect(status.stdout, "tracked files changed by the tour").to.equal("");
     } finally {
-      try {
-        process.kill(-(child.pid as number), "SIGKILL"); // the server the tour left in the background
-      } catch {
-        // The group is gone already.
-      }
+      await endShellRun(child.pid as number, scratch); // the server the tour left in the background, and its PCs
       forgetNpxEntries(clone);
       rmSync(scratch, { recursive: true, force: true });
     }

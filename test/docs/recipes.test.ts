@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { endShellRun } from "../support/end-shell-run.js";
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,11 +83,7 @@ async function runRecipe(block: RecipeBlock): Promise<{ code: number | null; out
     });
     return { code, output };
   } finally {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      // the group has ended already
-    }
+    await endShellRun(child.pid as number, scratch);
     for (const ns of block.namespaces) spawnSync("ip", ["netns", "del", ns]);
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -139,4 +139,16 @@ describe("HTTP: console ports a program outside netemu holds are not handed out"
     const pc = (await s.request("POST", `/v2/compute/projects/${projectId}/vpcs/nodes`, { name: "PC1" })).json;
     expect(pc.console).to.not.equal(5000);
   });
+
+  it("gives a VPCS of a project opened again another console port when a program outside netemu took its own meanwhile, as GNS3 does", async () => {
+    s = await startTestServer({ overrides: { hostProcesses: new FakeHostProcesses() } });
+    const projectId = (await s.request("POST", "/v2/projects", { name: "console-taken" })).json.project_id as string;
+    const pc = (await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "PC1", node_type: "vpcs", compute_id: "local" })).json as { node_id: string; console: number };
+    expect((await s.request("POST", `/v2/projects/${projectId}/close`)).status).to.equal(204);
+    server = createServer();
+    await new Promise<void>((r, reject) => server.listen({ port: pc.console, host: "0.0.0.0" }, () => r()).once("error", reject));
+    expect((await s.request("POST", `/v2/projects/${projectId}/open`)).status).to.equal(201);
+    const reopened = (await s.request("GET", `/v2/projects/${projectId}/nodes/${pc.node_id}`)).json as { console: number };
+    expect(reopened.console).to.be.a("number").and.not.equal(pc.console);
+  });
 });

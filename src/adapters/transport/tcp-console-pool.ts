@@ -27,10 +27,12 @@ export class TcpConsolePortPool implements ConsolePortPool {
     return E.left(this.range);
   }
 
-  claim(port: number): boolean {
+  async claim(port: number): Promise<boolean> {
     if (this.taken.has(port)) return false;
     this.taken.add(port);
-    return true;
+    if (await bindable(port)) return true;
+    this.taken.delete(port);
+    return false;
   }
 
   release(port: number): void {

@@ -56,8 +56,11 @@ export interface ConsolePortPool {
   readonly range: { readonly start: number; readonly end: number };
   /** A free port of the range that can be bound now; Left when none is. */
   reserve(): Promise<E.Either<{ readonly start: number; readonly end: number }, number>>;
-  /** Marks a port as taken (a console a client asked for). Answers false when it already was. */
-  claim(port: number): boolean;
+  /**
+   * Marks a port as taken (a console a client asked for, or the one a project file names). Answers false
+   * when it already was, or when another program holds it (a project opened then gets another, as GNS3's).
+   */
+  claim(port: number): Promise<boolean>;
   release(port: number): void;
   inUse(): readonly number[];
 }

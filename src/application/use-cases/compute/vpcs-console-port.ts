@@ -17,7 +17,7 @@ export async function vpcsConsolePort(
   if (asked !== undefined && asked !== null) {
     const port = readInteger(asked, "console", 1, 65_535);
     if (E.isLeft(port)) return port;
-    return consoles.claim(port.right) ? E.right(port.right) : E.left({ _tag: "ConsolePortUnavailable", port: port.right, ...consoles.range });
+    return (await consoles.claim(port.right)) ? E.right(port.right) : E.left({ _tag: "ConsolePortUnavailable", port: port.right, ...consoles.range });
   }
   const reserved = await consoles.reserve();
   return E.isLeft(reserved) ? E.left({ _tag: "ConsolePortUnavailable", ...reserved.left }) : E.right(reserved.right);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { HostProcesses, ProcessExit, ProcessSpec } from "../../application/ports/host-processes.js";
@@ -132,6 +132,17 @@ export class ChildHostProcesses implements HostProcesses {
         resolve(E.right(output));
       });
     });
+  }
+
+  async identify(program: string): Promise<string | undefined> {
+    const file = programFile(program);
+    if (file === undefined) return undefined;
+    try {
+      const s = await stat(file, { bigint: true });
+      return `${file} ${s.dev}:${s.ino} ${s.size} ${s.mtimeNs} ${s.ctimeNs}`;
+    } catch {
+      return undefined;
+    }
   }
 
   async writeFile(path: string, content: string): Promise<E.Either<string, void>> {

@@ -35,6 +35,11 @@ export interface ProcessExit {
 export interface HostProcesses {
   /** Runs a program briefly and answers its output (a version probe); Left with the OS's reason when it cannot run. */
   probe(program: string, args: readonly string[], cwd: string): Promise<E.Either<string, string>>;
+  /**
+   * The program's file as it is now (its resolved path, device, inode, size and modification time), so a
+   * probe's answer is kept only while the same file is there; undefined when no such program is found.
+   */
+  identify(program: string): Promise<string | undefined>;
   /** Writes a file a process will read (a startup script), making its directory. */
   writeFile(path: string, content: string): Promise<E.Either<string, void>>;
   /** Reads such a file; undefined when there is none. */

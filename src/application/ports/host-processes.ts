@@ -15,6 +15,11 @@ export interface ProcessSpec {
    * to track is the one with this UDP port bound, running the program in `cwd` (ADR 0088).
    */
   readonly daemon?: { readonly udpPort: number };
+  /**
+   * The ports a program that stays in the foreground listens on once it is up (a VPCS's console, TCP, and
+   * its end of the tunnel, UDP): its start answers as soon as they are, not after a fixed wait.
+   */
+  readonly listens?: { readonly tcpPort: number; readonly udpPort: number };
 }
 
 /** A process that ended without being asked to: its code or signal, and what it wrote last. */

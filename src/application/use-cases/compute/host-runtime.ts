@@ -127,7 +127,7 @@ export class HostRuntime {
         cwd: node.directory,
         logFile: `${node.directory}/${VPCS_LOG}`,
         // A VPCS that daemonizes is found by the UDP port it was told to bind (ADR 0088).
-        ...(command.daemonizes ? { daemon: { udpPort: theirs.right } } : {}),
+        ...(command.daemonizes ? { daemon: { udpPort: theirs.right } } : { listens: { tcpPort: consolePort, udpPort: theirs.right } }),
       });
       if (E.isLeft(run)) {
         await this.changes.apply(started, hostStopped({ ...started, commandLine: node.commandLine }));

@@ -5,7 +5,7 @@
  * at the end a start and the project's DELETE. Prints one JSON line per measure; progress on stderr.
  *
  *   node build/bench/host-start.bench.js [--hosts 40] [--rounds 3] [--cli build/src/cli.js] [--vpcs /opt/gns3-peer/bin/vpcs]
- *     [--consoles 46000-46999] [--udp 36000-36999]
+ *     [--consoles 27000-27999] [--udp 28000-28999]
  *
  * `--cli` names the server to run, so a build of the commit before a change is measured the same way.
  */
@@ -25,9 +25,10 @@ const HOSTS = Number(option("--hosts", "40"));
 const ROUNDS = Number(option("--rounds", "3"));
 const CLI = option("--cli", fileURLToPath(new URL("../src/cli.js", import.meta.url)));
 const VPCS = option("--vpcs", "/opt/gns3-peer/bin/vpcs");
-// Ranges of their own: other programs on this machine (other test runs) hold consoles at 5000 and up.
-const CONSOLES = option("--consoles", "46000-46999").split("-");
-const UDP = option("--udp", "36000-36999").split("-");
+// Ranges of their own, below the kernel's ephemeral ports (32768 and up: a connection's local port there
+// makes a VPCS console bind fail): other programs on this machine (other test runs) hold consoles at 5000 and up.
+const CONSOLES = option("--consoles", "27000-27999").split("-");
+const UDP = option("--udp", "28000-28999").split("-");
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

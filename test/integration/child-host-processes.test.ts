@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
@@ -207,6 +207,77 @@ describe("host processes left by a netemu killed with -9 are ended at the next s
     } finally {
       other.end();
       theirs.end();
+    }
+  });
+});
+
+/** GNS3's VPCS 0.8.3 (stays in the foreground), as the e2e tests run it. */
+const PEER_VPCS = "/opt/gns3-peer/bin/vpcs";
+
+describe("host processes: a VPCS 0.8.3 start answers once it listens on its console and holds its UDP port (issue 27)", function () {
+  this.timeout(30_000);
+  let root: string;
+  let processes: ChildHostProcesses;
+
+  beforeEach(function () {
+    try {
+      readFileSync(PEER_VPCS);
+    } catch {
+      this.skip();
+    }
+    root = mkdtempSync(join(tmpdir(), "netemu-ready-"));
+    processes = new ChildHostProcesses(new RecordingLogger());
+  });
+
+  afterEach(async () => {
+    await processes?.stopAll();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function vpcsSpec(consolePort: number, udp: number): Promise<ProcessSpec> {
+    return {
+      key: "pc1",
+      program: PEER_VPCS,
+      args: ["-p", String(consolePort), "-m", "0", "-i", "1", "-F", "-R", "-s", String(udp), "-c", String(await freeUdpPort()), "-t", "127.0.0.1"],
+      cwd: join(root, "pc1"),
+      logFile: join(root, "pc1", "vpcs.log"),
+      listens: { tcpPort: consolePort, udpPort: udp },
+    };
+  }
+
+  /** Whether a TCP port takes a connection now. */
+  const accepts = (port: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const socket = createConnection(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+
+  it("answers the start with the console already listening and the UDP port already bound by it", async () => {
+    const consolePort = await freeTcpPort();
+    const udp = await freeUdpPort();
+    const started = await processes.start(await vpcsSpec(consolePort, udp));
+    if (E.isLeft(started)) throw new Error(started.left);
+    expect(await accepts(consolePort)).to.equal(true);
+    const taken = createSocket("udp4");
+    const bound = await new Promise<boolean>((resolve) => {
+      taken.once("error", () => resolve(false));
+      taken.bind(udp, "127.0.0.1", () => resolve(true));
+    });
+    taken.close();
+    expect(bound, "the UDP port is VPCS's already").to.equal(false);
+  });
+
+  it("refuses a start whose console port is taken, with what VPCS said, and leaves nothing running", async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, "0.0.0.0", r));
+    const consolePort = (holder.address() as { port: number }).port;
+    try {
+      const started = await processes.start(await vpcsSpec(consolePort, await freeUdpPort()));
+      expect(E.isLeft(started) && started.left).to.match(/ended at once.*Daemon bind port: Address already in use/s);
+      expect(processes.pidOf("pc1")).to.equal(undefined);
+    } finally {
+      holder.close();
     }
   });
 });

@@ -14,10 +14,30 @@ export class FakeHostProcesses implements HostProcesses {
 
   /** When set, every start fails with this reason (a program that dies at once). */
   failStart: string | undefined;
+  /** When set, the starts of these keys fail with this reason, the others run. */
+  readonly failStartOf = new Map<string, string>();
+  /** How long each start takes (a real one waits to see the program live): lets starts overlap. */
+  startDelayMs = 0;
+  /** How many starts ran at once at most, and how many run now. */
+  maxStartsAtOnce = 0;
+  private startsNow = 0;
+  /** How long each stop takes (a real one waits for the process to end), and how many ran at once at most. */
+  stopDelayMs = 0;
+  maxStopsAtOnce = 0;
+  private stopsNow = 0;
+  /** How many times a program was probed (`vpcs -v`). */
+  probes = 0;
+  /** The program file's identity identify() answers; change it to replace the binary, undefined: not found. */
+  programIdentity: string | undefined = "vpcs 1";
 
   constructor(private readonly version = "0.8.3") {}
 
+  async identify(): Promise<string | undefined> {
+    return this.programIdentity;
+  }
+
   async probe(): Promise<E.Either<string, string>> {
+    this.probes++;
     return E.right(`Welcome to Virtual PC Simulator, version ${this.version}\n`);
   }
 
@@ -31,7 +51,16 @@ export class FakeHostProcesses implements HostProcesses {
   }
 
   async start(spec: ProcessSpec): Promise<E.Either<string, { readonly pid: number }>> {
+    this.startsNow++;
+    this.maxStartsAtOnce = Math.max(this.maxStartsAtOnce, this.startsNow);
+    try {
+      if (this.startDelayMs > 0) await new Promise((r) => setTimeout(r, this.startDelayMs));
+    } finally {
+      this.startsNow--;
+    }
     if (this.failStart !== undefined) return E.left(this.failStart);
+    const failure = this.failStartOf.get(spec.key);
+    if (failure !== undefined) return E.left(failure);
     const pid = this.nextPid++;
     this.started.push(spec);
     this.running.set(spec.key, pid);
@@ -39,6 +68,12 @@ export class FakeHostProcesses implements HostProcesses {
   }
 
   async stop(key: string): Promise<void> {
+    if (this.running.has(key) && this.stopDelayMs > 0) {
+      this.stopsNow++;
+      this.maxStopsAtOnce = Math.max(this.maxStopsAtOnce, this.stopsNow);
+      await new Promise((r) => setTimeout(r, this.stopDelayMs));
+      this.stopsNow--;
+    }
     this.running.delete(key);
   }
 

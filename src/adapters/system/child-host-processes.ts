@@ -1,17 +1,24 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { HostProcesses, ProcessExit, ProcessSpec } from "../../application/ports/host-processes.js";
 import type { Logger } from "../../application/ports/system.js";
 import { writeFileAtomic } from "../shared/atomic-file.js";
-import { type KnownProcess, knownProcess, parentOf, processesOf, programFile, signalKnown, stillRuns } from "./proc-processes.js";
+import { type KnownProcess, knownProcess, listenOn, parentOf, processesOf, programFile, signalKnown, stillRuns } from "./proc-processes.js";
 
 /** How long a process has to end on SIGTERM before SIGKILL (GNS3 waits 3 s for VPCS). */
 const STOP_GRACE_MS = 3_000;
 /** A process that dies this soon after its spawn failed to start: its start is refused with its output. */
 const START_SETTLE_MS = 300;
+/**
+ * How long a program that names the ports it listens on (a VPCS) has to be up on them; it is taken as
+ * started as soon as it is (a few ms), so this bound is paid only by one that never binds them.
+ */
+const START_READY_MS = 2_000;
+/** How often those ports are looked at meanwhile. */
+const START_READY_POLL_MS = 10;
 /** How long a daemonizing program's command may take to exit, and then its daemon to bind its UDP port. */
 const DAEMON_LAUNCH_MS = 5_000;
 const DAEMON_FIND_MS = 3_000;
@@ -134,6 +141,17 @@ export class ChildHostProcesses implements HostProcesses {
     });
   }
 
+  async identify(program: string): Promise<string | undefined> {
+    const file = programFile(program);
+    if (file === undefined) return undefined;
+    try {
+      const s = await stat(file, { bigint: true });
+      return `${file} ${s.dev}:${s.ino} ${s.size} ${s.mtimeNs} ${s.ctimeNs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
   async writeFile(path: string, content: string): Promise<E.Either<string, void>> {
     try {
       await mkdir(dirname(path), { recursive: true });
@@ -193,8 +211,19 @@ export class ChildHostProcesses implements HostProcesses {
       }),
     );
     const self = knownProcess(pid);
-    // A program that cannot run as told (a bad argument, a port in use) dies at once: a refused start, not a death.
-    await Promise.race([exited, sleep(START_SETTLE_MS)]);
+    // A program that cannot run as told (a bad argument, a port in use) dies at once: a refused start, not a
+    // death. One that names its ports is up once it listens on them; another gets a fixed time to die in.
+    let settled = false;
+    const listens = spec.listens;
+    const up =
+      listens === undefined
+        ? sleep(START_SETTLE_MS)
+        : (async () => {
+            const deadline = Date.now() + START_READY_MS;
+            while (!settled && Date.now() < deadline && !listenOn([pid, ...childrenOf(pid)], listens.tcpPort, listens.udpPort)) await sleep(START_READY_POLL_MS);
+          })();
+    await Promise.race([exited, up]);
+    settled = true;
     const processes = [...(self === undefined ? [] : [self]), ...known(childrenOf(pid))];
     if (status !== undefined) {
       // What it forked before it died (0.8.3's console pty child, a session of its own) is no longer its

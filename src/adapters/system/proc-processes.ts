@@ -83,9 +83,18 @@ export function programFile(program: string): string | undefined {
 
 /** The socket inodes bound on a local UDP port (IPv4 and IPv6), from /proc/net/udp{,6}. */
 function udpInodes(port: number): Set<string> {
+  return socketInodes(["/proc/net/udp", "/proc/net/udp6"], port);
+}
+
+/** The inodes of the sockets listening on a local TCP port (state 0A, LISTEN), from /proc/net/tcp{,6}. */
+function tcpListenInodes(port: number): Set<string> {
+  return socketInodes(["/proc/net/tcp", "/proc/net/tcp6"], port, "0A");
+}
+
+function socketInodes(tables: readonly string[], port: number, state?: string): Set<string> {
   const inodes = new Set<string>();
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
-  for (const table of ["/proc/net/udp", "/proc/net/udp6"]) {
+  for (const table of tables) {
     let text: string;
     try {
       text = readFileSync(table, "utf8");
@@ -94,11 +103,40 @@ function udpInodes(port: number): Set<string> {
     }
     for (const line of text.split("\n").slice(1)) {
       const f = line.trim().split(/\s+/);
-      // f[1] local address:port, f[9] inode.
-      if (f.length > 9 && f[1]?.endsWith(`:${hex}`) && f[9] !== "0") inodes.add(f[9] as string);
+      // f[1] local address:port, f[3] state, f[9] inode.
+      if (f.length > 9 && f[1]?.endsWith(`:${hex}`) && (state === undefined || f[3] === state) && f[9] !== "0") inodes.add(f[9] as string);
     }
   }
   return inodes;
+}
+
+/** The socket inodes a process holds open. */
+function socketsOf(pid: number): Set<string> {
+  const held = new Set<string>();
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return held;
+  }
+  for (const fd of fds) {
+    const inode = /^socket:\[(\d+)\]$/.exec(link(`/proc/${pid}/fd/${fd}`) ?? "")?.[1];
+    if (inode !== undefined) held.add(inode);
+  }
+  return held;
+}
+
+/**
+ * Whether these processes (a VPCS and the console child it forked) listen on the TCP port and hold the
+ * UDP port bound: a VPCS that does has passed each step that makes it exit at its start (its arguments,
+ * its console's bind, its UDP socket).
+ */
+export function listenOn(pids: readonly number[], tcpPort: number, udpPort: number): boolean {
+  const tcp = tcpListenInodes(tcpPort);
+  const udp = udpInodes(udpPort);
+  if (tcp.size === 0 || udp.size === 0) return false;
+  const held = pids.map(socketsOf);
+  return held.some((h) => [...h].some((i) => tcp.has(i))) && held.some((h) => [...h].some((i) => udp.has(i)));
 }
 
 /**

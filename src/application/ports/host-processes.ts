@@ -15,6 +15,11 @@ export interface ProcessSpec {
    * to track is the one with this UDP port bound, running the program in `cwd` (ADR 0088).
    */
   readonly daemon?: { readonly udpPort: number };
+  /**
+   * The ports a program that stays in the foreground listens on once it is up (a VPCS's console, TCP, and
+   * its end of the tunnel, UDP): its start answers as soon as they are, not after a fixed wait.
+   */
+  readonly listens?: { readonly tcpPort: number; readonly udpPort: number };
 }
 
 /** A process that ended without being asked to: its code or signal, and what it wrote last. */
@@ -35,6 +40,11 @@ export interface ProcessExit {
 export interface HostProcesses {
   /** Runs a program briefly and answers its output (a version probe); Left with the OS's reason when it cannot run. */
   probe(program: string, args: readonly string[], cwd: string): Promise<E.Either<string, string>>;
+  /**
+   * The program's file as it is now (its resolved path, device, inode, size and modification time), so a
+   * probe's answer is kept only while the same file is there; undefined when no such program is found.
+   */
+  identify(program: string): Promise<string | undefined>;
   /** Writes a file a process will read (a startup script), making its directory. */
   writeFile(path: string, content: string): Promise<E.Either<string, void>>;
   /** Reads such a file; undefined when there is none. */

@@ -7,7 +7,7 @@ const FOREGROUND_FLAG_FROM = [0, 6, 1] as const;
 /** From 0.8b VPCS relays frames between its instances unless told not to (`-R`). */
 const RELAY_FLAG_FROM = [0, 8] as const;
 
-interface VpcsVersion {
+export interface VpcsVersion {
   readonly text: string;
   readonly parts: readonly number[];
 }

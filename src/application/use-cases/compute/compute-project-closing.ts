@@ -5,6 +5,7 @@ import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { ComputeProjectLookupError } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
+import { inPool, NODES_AT_ONCE } from "../../bounded-pool.js";
 import { ComputeLookup } from "./compute-lookup.js";
 import { DeleteComputeNode } from "./delete-compute-node.js";
 
@@ -31,9 +32,9 @@ export class ComputeProjectClosing {
     return this.lock.run(computeProjectKey(projectId), async () => {
       const project = await this.lookup.project(projectId);
       if (E.isLeft(project)) return project;
-      for (const node of await this.nodes.list()) {
-        if (node.projectId === projectId) await this.deleteNode.execute({ projectId, nodeId: node.nodeId, closing: true });
-      }
+      // A few nodes at a time (GNS3's pool): a host's process may take its stop grace to end.
+      const ours = (await this.nodes.list()).filter((node) => node.projectId === projectId);
+      await inPool(ours, NODES_AT_ONCE, (node) => this.deleteNode.execute({ projectId, nodeId: node.nodeId, closing: true }));
       this.pool.releaseProject(projectId);
       await this.projects.delete(projectId);
       await afterwards();

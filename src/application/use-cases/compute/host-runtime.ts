@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UdpNio } from "../../../domain/switching/nio.js";
 import { NO_FILTERS } from "../../../domain/filters/filter-settings.js";
 import { type VpcsNode, hostStarted, hostStopped } from "../../../domain/switching/host-node.js";
-import { parseVpcsVersion, vpcsCommand } from "../../../domain/switching/vpcs-command.js";
+import { parseVpcsVersion, type VpcsVersion, vpcsCommand } from "../../../domain/switching/vpcs-command.js";
 import type { ComputeNodeRepository } from "../../ports/repositories.js";
 import type { ConsolePortPool, HostProcesses, ProcessExit } from "../../ports/host-processes.js";
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
@@ -60,6 +60,28 @@ export class HostRuntime {
     processes.onExit((exit) => void this.died(exit));
   }
 
+  /**
+   * The version of each program probed, by its file's identity: `vpcs -v` runs once per program file, not
+   * once per start (a replaced or rebuilt binary has another identity and is probed again). Starts that
+   * come together share one probe; a probe that fails is not kept.
+   */
+  private readonly probed = new Map<string, { readonly identity: string; readonly version: Promise<E.Either<string, VpcsVersion>> }>();
+
+  /** MAC offsets taken by starts under way (not yet saved as started), by node: concurrent starts of one project must not share one. */
+  private readonly macsClaimed = new Map<string, { readonly projectId: string; readonly macId: number }>();
+
+  private async versionOf(program: string): Promise<E.Either<string, VpcsVersion>> {
+    const identity = await this.processes.identify(program);
+    const known = this.probed.get(program);
+    if (identity !== undefined && known !== undefined && known.identity === identity) return known.version;
+    const version = this.processes.probe(program, ["-v"], "/").then((probe) => (E.isLeft(probe) ? probe : E.mapLeft((reason: string) => `${program}: ${reason}`)(parseVpcsVersion(probe.right))));
+    if (identity === undefined) return version;
+    this.probed.set(program, { identity, version });
+    const answer = await version;
+    if (E.isLeft(answer) && this.probed.get(program)?.version === version) this.probed.delete(program);
+    return answer;
+  }
+
   private get program(): string {
     return this.settings.vpcsPath ?? "vpcs";
   }
@@ -67,10 +89,8 @@ export class HostRuntime {
   /** Starts the node's process; the node is started (and saved) only when it runs. */
   async start(node: VpcsNode): Promise<E.Either<HostStartError, VpcsNode>> {
     const program = this.program;
-    const probe = await this.processes.probe(program, ["-v"], "/");
-    if (E.isLeft(probe)) return E.left({ _tag: "HostProgramUnusable", nodeName: node.name, program, reason: probe.left });
-    const version = parseVpcsVersion(probe.right);
-    if (E.isLeft(version)) return E.left({ _tag: "HostProgramUnusable", nodeName: node.name, program, reason: `${program}: ${version.left}` });
+    const version = await this.versionOf(program);
+    if (E.isLeft(version)) return E.left({ _tag: "HostProgramUnusable", nodeName: node.name, program, reason: version.left });
     // VPCS always listens for a console; a node without one (console_type none) gets one for the run only.
     let consolePort = node.console;
     if (consolePort === null) {
@@ -89,32 +109,36 @@ export class HostRuntime {
     const inside: UdpNio = { type: "nio_udp", lport: ours.right, rhost: processHost(host), rport: theirs.right, filters: NO_FILTERS, suspend: false };
     const script = await this.processes.readFile(`${node.directory}/${VPCS_SCRIPT}`);
     const macId = await this.macIdFor(node);
-    const command = vpcsCommand(version.right, { consolePort, macId, localPort: theirs.right, remotePort: ours.right, remoteHost: host, ...(script === undefined ? {} : { script: VPCS_SCRIPT }) });
-    const started = hostStarted(node, new Map([[0, inside]]), [program, ...command.args].join(" "));
-    const release = () => {
-      releaseConsole();
-      this.pool.release(ours.right);
-      this.pool.release(theirs.right);
-    };
-    // The data plane's end first: VPCS's first frames (its router solicitations) find it open.
-    const synced = await this.changes.apply(node, started);
-    if (E.isLeft(synced)) return release(), synced;
-    const run = await this.processes.start({
-      key: node.nodeId,
-      program,
-      args: command.args,
-      cwd: node.directory,
-      logFile: `${node.directory}/${VPCS_LOG}`,
-      // A VPCS that daemonizes is found by the UDP port it was told to bind (ADR 0088).
-      ...(command.daemonizes ? { daemon: { udpPort: theirs.right } } : {}),
-    });
-    if (E.isLeft(run)) {
-      await this.changes.apply(started, hostStopped({ ...started, commandLine: node.commandLine }));
-      release();
-      return E.left({ _tag: "HostStartFailed", nodeName: node.name, program, reason: run.left });
+    try {
+      const command = vpcsCommand(version.right, { consolePort, macId, localPort: theirs.right, remotePort: ours.right, remoteHost: host, ...(script === undefined ? {} : { script: VPCS_SCRIPT }) });
+      const started = hostStarted(node, new Map([[0, inside]]), [program, ...command.args].join(" "));
+      const release = () => {
+        releaseConsole();
+        this.pool.release(ours.right);
+        this.pool.release(theirs.right);
+      };
+      // The data plane's end first: VPCS's first frames (its router solicitations) find it open.
+      const synced = await this.changes.apply(node, started);
+      if (E.isLeft(synced)) return release(), synced;
+      const run = await this.processes.start({
+        key: node.nodeId,
+        program,
+        args: command.args,
+        cwd: node.directory,
+        logFile: `${node.directory}/${VPCS_LOG}`,
+        // A VPCS that daemonizes is found by the UDP port it was told to bind (ADR 0088).
+        ...(command.daemonizes ? { daemon: { udpPort: theirs.right } } : { listens: { tcpPort: consolePort, udpPort: theirs.right } }),
+      });
+      if (E.isLeft(run)) {
+        await this.changes.apply(started, hostStopped({ ...started, commandLine: node.commandLine }));
+        release();
+        return E.left({ _tag: "HostStartFailed", nodeName: node.name, program, reason: run.left });
+      }
+      this.running.set(node.nodeId, { pid: run.right.pid, release });
+      return E.right(started);
+    } finally {
+      this.macsClaimed.delete(node.nodeId);
     }
-    this.running.set(node.nodeId, { pid: run.right.pid, release });
-    return E.right(started);
   }
 
   /** What each running host holds: its pid, and how to give back its ports. */
@@ -148,8 +172,16 @@ export class HostRuntime {
       const m = / -m (\d+) /.exec(other.commandLine);
       if (m !== null) used.add(Number(m[1]));
     }
-    for (let id = 0; id < MAC_IDS; id++) if (!used.has(id)) return id;
-    return 0;
+    for (const [nodeId, claim] of this.macsClaimed) if (claim.projectId === node.projectId && nodeId !== node.nodeId) used.add(claim.macId);
+    let chosen = 0;
+    for (let id = 0; id < MAC_IDS; id++)
+      if (!used.has(id)) {
+        chosen = id;
+        break;
+      }
+    // Claimed at once (no await between the look and the claim): a start beside it sees it.
+    this.macsClaimed.set(node.nodeId, { projectId: node.projectId, macId: chosen });
+    return chosen;
   }
 
   /** A process that ended on its own: its node stops, and its controller hears why (GNS3's words). */

@@ -75,6 +75,27 @@ function v3NodeCases(nodeType: "ethernet_switch" | "ethernet_hub"): RouteCase[] 
   ];
 }
 
+/** /v3/compute's VPCS routes (3.0.6's vpcs_nodes.py; ADR 0088): the world's PC on adapter 0. */
+function v3VpcsCases(): RouteCase[] {
+  const NODES = "/v3/compute/projects/{project_id}/vpcs/nodes";
+  const NODE = `${NODES}/{node_id}`;
+  const PORT = `${NODE}/adapters/{adapter_number}/ports/{port_number}`;
+  return [
+    { method: "POST", template: NODES, ok: 201, after: "reset", body: () => ({ name: "PC9", startup_script: "ip 10.0.0.9/24" }) },
+    { method: "GET", template: NODE, ok: 200, after: "none" },
+    { method: "PUT", template: NODE, ok: 200, after: "reset", body: () => ({ name: "PC1b", console_type: "telnet" }) },
+    { method: "DELETE", template: NODE, ok: 204, after: "reset" },
+    { method: "POST", template: `${NODE}/duplicate`, ok: 201, after: "reset", body: () => ({ destination_node_id: randomUUID() }) },
+    ...["start", "stop", "suspend", "reload", "console/reset"].map((action): RouteCase => ({ method: "POST", template: `${NODE}/${action}`, ok: 204, after: "reset" })),
+    { method: "POST", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
+    { method: "PUT", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.pcNioLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
+    { method: "DELETE", template: `${PORT}/nio`, ok: 204, after: "reset" },
+    { method: "POST", template: `${PORT}/capture/start`, ok: 200, after: "reset", body: () => ({ capture_file_name: "fuzz.pcap", data_link_type: "DLT_EN10MB" }) },
+    { method: "POST", template: `${PORT}/capture/stop`, ok: 204, after: "reset" },
+    { method: "GET", template: `${PORT}/capture/stream`, ok: 200, after: "none" },
+  ];
+}
+
 /** /v3/compute's cloud routes (3.0.6's cloud_nodes.py: no duplicate, no reload; ADR 0082). */
 function v3CloudCases(): RouteCase[] {
   const NODES = "/v3/compute/projects/{project_id}/cloud/nodes";
@@ -125,6 +146,7 @@ const ROUTES: readonly RouteCase[] = [
   ...v3ProjectCases(),
   ...v3NodeCases("ethernet_switch"),
   ...v3NodeCases("ethernet_hub"),
+  ...v3VpcsCases(),
   ...v3CloudCases(),
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },

@@ -40,10 +40,13 @@ export type { UpdateLinkInput } from "./application/use-cases/controller/update-
 export type { CreateVpcsInput, CreateVpcsError } from "./application/use-cases/compute/create-vpcs.js";
 export type { UpdateVpcsInput, UpdateVpcsError } from "./application/use-cases/compute/update-vpcs.js";
 // GNS3's Cloud (ADR 0082): its use cases' inputs and refusals, and the node.
-export type { CreateCloudInput, UpdateCloudInput, CreateCloudError, UpdateCloudError } from "./application/use-cases/compute/cloud-nodes.js";
+export type { CreateCloudInput, CreateCloudError } from "./application/use-cases/compute/create-cloud.js";
+export type { UpdateCloudInput, UpdateCloudError } from "./application/use-cases/compute/update-cloud.js";
 export type { CloudNode, CloudPort } from "./domain/switching/cloud-node.js";
 // netemu's Linux hosts (ADR 0087): their use cases' inputs and refusals, the node, and its template's id.
-export type { CreateLinuxHostInput, UpdateLinuxHostInput, CreateLinuxHostError, UpdateLinuxHostError, ExecInLinuxHostError } from "./application/use-cases/compute/linux-hosts.js";
+export type { CreateLinuxHostInput, CreateLinuxHostError } from "./application/use-cases/compute/create-linux-host.js";
+export type { UpdateLinuxHostInput, UpdateLinuxHostError } from "./application/use-cases/compute/update-linux-host.js";
+export type { ExecInLinuxHostError } from "./application/use-cases/compute/exec-in-linux-host.js";
 export type { LinuxHostStartError } from "./application/use-cases/compute/linux-host-runtime.js";
 export type { ExecInNodeError } from "./application/use-cases/controller/exec-in-node.js";
 export type { NetemuHostNode, HostInterfaceSettings } from "./domain/switching/netemu-host-node.js";

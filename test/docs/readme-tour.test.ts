@@ -113,7 +113,16 @@ describe("the README's quick tour, run as written on a fresh clone (ADR 0089)", 
       console.log(`      round trips before the impairment ${before.join(", ")} ms; after ${after.join(", ")} ms`);
 
       // destroy: the PCs' processes (their pids from the server's log) ended, their consoles closed.
-      const pids = [...log.matchAll(/"pid":(\d+),"program":"[^"]*vpcs"/g)].map((m) => Number(m[1]));
+      const pids = log
+        .split("\n")
+        .flatMap((line) => {
+          try {
+            const entry = JSON.parse(line) as { msg?: string; pid?: number; program?: string };
+            return entry.msg === "host process started" && entry.program?.endsWith("vpcs") === true && entry.pid !== undefined ? [entry.pid] : [];
+          } catch {
+            return [];
+          }
+        });
       expect(pids, log).to.have.length(2);
       expect(pids.filter(alive), "VPCS processes left after destroy").to.deep.equal([]);
       for (const console of consoles) expect(await listening(console), `console ${console} after destroy`).to.equal(false);

@@ -30,6 +30,7 @@ interface RecipeBlock {
 }
 
 const PEER_VPCS_NEED = "VPCS 0.8.3";
+// Written on the WAN recipe, whose lab has Linux hosts: netemu runs them itself (ADR 0087), nothing to check here.
 const HOST_NODES_NEED = "host nodes";
 
 function recipeBlocks(): RecipeBlock[] {
@@ -123,22 +124,6 @@ const PROMISES: Readonly<Record<string, (output: string) => void>> = {
   },
 };
 
-/**
- * `needs host nodes`: skipped where this netemu's controller does not run Linux hosts (node type
- * `netemu_host`, issue 27's host nodes, another change), as its capabilities say; run once it does.
- */
-async function requireHostNodes(ctx: Mocha.Context): Promise<void> {
-  const s = await startTestServer();
-  try {
-    const types = ((await s.request("GET", "/v2/compute/capabilities")).json as { node_types: string[] }).node_types;
-    if (types.includes("netemu_host")) return;
-  } finally {
-    await s.close();
-  }
-  console.log("      skipped: this netemu does not run Linux hosts (kind host): the recipe deploys labs/wan.yml");
-  ctx.skip();
-}
-
 describe("the recipes in docs/recipes, run as written", function () {
   this.timeout(RUN_MS + 30_000);
   const blocks = recipeBlocks();
@@ -155,7 +140,6 @@ describe("the recipes in docs/recipes, run as written", function () {
         this.skip();
       }
       if (block.tools.includes(PEER_VPCS_NEED)) requireGns3Peer(this);
-      if (block.tools.includes(HOST_NODES_NEED)) await requireHostNodes(this);
       const tools = block.tools.filter((t) => t !== PEER_VPCS_NEED && t !== HOST_NODES_NEED);
       for (const tool of [...(block.asRoot ? ["ip", "ping"] : []), "curl", ...tools]) requireTool(this, tool, tool === "ip" ? "iproute2" : tool === "ping" ? "iputils-ping" : tool);
       const { code, output } = await runRecipe(block);

@@ -110,7 +110,7 @@ describe("end to end: a real GNS3 2.2.59 controller drives netemu as a remote co
     // Connecting: the capabilities probe, then the websocket with its pings.
     ok(await addCompute(g, c), 201, "POST /v2/computes");
     const connected = await waitConnected(g);
-    expect(connected["capabilities"]).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "netemu_host"], platform: process.platform, version: "2.2.59" });
+    expect(connected["capabilities"]).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"], platform: process.platform, version: "2.2.59" });
     expect(connected["cpu_usage_percent"]).to.be.within(0, 100);
     expect(connected["memory_usage_percent"]).to.be.within(0, 100);
     expect(connected["last_error"]).to.equal(null);

@@ -186,7 +186,7 @@ describe("HTTP: what a GNS3 controller asks of a compute besides nodes", () => {
         const r = await s.request("GET", "/v2/compute/capabilities");
         expect(r.status).to.equal(200);
         expect(r.headers.get("content-type")).to.match(/^application\/json/);
-        expect(r.json).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud", "netemu_host"], platform: process.platform, version: s.netemu.settings.gns3Version });
+        expect(r.json).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"], platform: process.platform, version: s.netemu.settings.gns3Version });
         expect(r.json.version).to.equal("2.2.59");
       } finally {
         await s.close();
@@ -197,7 +197,7 @@ describe("HTTP: what a GNS3 controller asks of a compute besides nodes", () => {
       const s = await startTestServer({ settings: { gns3Version: "2.2.58" } });
       try {
         const r = await s.request("GET", "/v2/compute/capabilities");
-        expect(r.json).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud", "netemu_host"], platform: process.platform, version: "2.2.58" });
+        expect(r.json).to.deep.equal({ node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"], platform: process.platform, version: "2.2.58" });
       } finally {
         await s.close();
       }

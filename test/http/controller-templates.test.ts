@@ -190,7 +190,7 @@ describe("HTTP: what gns3fy reaches beyond projects, nodes and links (templates,
       expect(r.json).to.have.length(1);
       expect(local).to.deep.include({
         compute_id: "local", connected: true, host: "127.0.0.1", port: s.netemu.settings.port, protocol: "http", user: null, last_error: null, name: hostname(),
-        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud", "netemu_host"], platform: process.platform, version: "2.2.59" },
+        capabilities: { node_types: ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"], platform: process.platform, version: "2.2.59" },
       });
       expect(local?.["cpu_usage_percent"]).to.be.a("number");
       expect(local?.["memory_usage_percent"]).to.be.a("number");

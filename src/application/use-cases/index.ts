@@ -23,11 +23,14 @@ import { UpdateSwitch } from "./compute/update-switch.js";
 import { UpdateHub } from "./compute/update-hub.js";
 import { CreateVpcs } from "./compute/create-vpcs.js";
 import { UpdateVpcs } from "./compute/update-vpcs.js";
-import { CloudNodes } from "./compute/cloud-nodes.js";
+import { CreateCloud } from "./compute/create-cloud.js";
+import { UpdateCloud } from "./compute/update-cloud.js";
 import { DeleteComputeNode } from "./compute/delete-compute-node.js";
 import { DuplicateComputeNode } from "./compute/duplicate-compute-node.js";
 import { ChangeNodeStatus } from "./compute/change-node-status.js";
-import { LinuxHostNodes } from "./compute/linux-hosts.js";
+import { CreateLinuxHost } from "./compute/create-linux-host.js";
+import { UpdateLinuxHost } from "./compute/update-linux-host.js";
+import { ExecInLinuxHost } from "./compute/exec-in-linux-host.js";
 import { ExecInNode } from "./controller/exec-in-node.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
@@ -108,9 +111,12 @@ export const USE_CASES = {
   updateHub: UpdateHub,
   createVpcs: CreateVpcs,
   updateVpcs: UpdateVpcs,
-  linuxHostNodes: LinuxHostNodes,
+  createLinuxHost: CreateLinuxHost,
+  updateLinuxHost: UpdateLinuxHost,
+  execInLinuxHost: ExecInLinuxHost,
   execInNode: ExecInNode,
-  cloudNodes: CloudNodes,
+  createCloud: CreateCloud,
+  updateCloud: UpdateCloud,
   deleteComputeNode: DeleteComputeNode,
   duplicateComputeNode: DuplicateComputeNode,
   changeNodeStatus: ChangeNodeStatus,
@@ -174,7 +180,7 @@ export const USE_CASES = {
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
 
 export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
-export { LinuxHostNodes, ExecInNode };
+export { CreateLinuxHost, UpdateLinuxHost, ExecInLinuxHost, ExecInNode };
 export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
@@ -182,7 +188,7 @@ export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,
   CreateComputeProject, GetComputeProject, CloseComputeProject, DeleteComputeProject, UpdateComputeProject, ListComputeProjects,
   ListProjectFiles, ReadProjectFile, WriteProjectFile, ReserveUdpPort, CreateSwitch, CreateHub, GetComputeNode, GetMacTable,
-  UpdateSwitch, UpdateHub, CreateVpcs, UpdateVpcs, CloudNodes, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
+  UpdateSwitch, UpdateHub, CreateVpcs, UpdateVpcs, CreateCloud, UpdateCloud, DeleteComputeNode, DuplicateComputeNode, ChangeNodeStatus, AddNio, RemoveNio, UpdateNio,
   StartCapture, StopCapture, LocateCapture, GetCapabilities, GetComputeStatistics, GetHostLoad, ListNetworkInterfaces,
   ListNetworkPorts, DescribeCompute, WatchNotifications,
   CreateProject, GetProject, ListProjects, DeleteProject, OpenProject, CloseProject, CreateNode, GetNode,

@@ -18,6 +18,11 @@ export type NodeFabric = "switch" | "hub" | "host";
 export interface NodeKind {
   readonly name: string;
   readonly fabric: NodeFabric;
+  /**
+   * Whether GNS3's controllers know the type: a 2.2.59 controller refuses to add a compute whose
+   * capabilities name one it does not ("JSON schema error: 'netemu_host' is not one of [...]").
+   */
+  readonly gns3: boolean;
 }
 
 /**
@@ -25,17 +30,19 @@ export interface NodeKind {
  * itself to (ADR 0081 says what else a kind brings).
  */
 export const NODE_KINDS = {
-  ethernet_hub: { name: "Ethernet hub", fabric: "hub" },
-  ethernet_switch: { name: "Ethernet switch", fabric: "switch" },
-  vpcs: { name: "VPCS", fabric: "host" },
-  cloud: { name: "Cloud", fabric: "host" },
+  ethernet_hub: { name: "Ethernet hub", fabric: "hub", gns3: true },
+  ethernet_switch: { name: "Ethernet switch", fabric: "switch", gns3: true },
+  vpcs: { name: "VPCS", fabric: "host", gns3: true },
+  cloud: { name: "Cloud", fabric: "host", gns3: true },
   // netemu's own Linux host: a network namespace behind TAP devices (ADR 0087).
-  netemu_host: { name: "Linux host", fabric: "host" },
+  netemu_host: { name: "Linux host", fabric: "host", gns3: false },
 } as const satisfies Readonly<Record<string, NodeKind>>;
 
 export type ComputeNodeType = keyof typeof NODE_KINDS;
 /** The node kinds netemu runs on its compute, in the order capabilities list them. */
 export const COMPUTE_NODE_TYPES: readonly ComputeNodeType[] = Object.freeze(Object.keys(NODE_KINDS) as ComputeNodeType[]);
+/** The kinds a compute's capabilities offer: those GNS3's controllers know (netemu's own are reached by their routes). */
+export const GNS3_NODE_TYPES: readonly ComputeNodeType[] = Object.freeze(COMPUTE_NODE_TYPES.filter((type) => NODE_KINDS[type].gns3));
 
 /** The kinds whose nodes are hosts (a process or a namespace behind their ports). */
 export type HostNodeType = { [K in ComputeNodeType]: (typeof NODE_KINDS)[K]["fabric"] extends "host" ? K : never }[ComputeNodeType];

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import { CREATE_CLOUD_REFUSALS, UPDATE_CLOUD_REFUSALS } from "../../../application/use-cases/compute/cloud-nodes.js";
+import { CREATE_CLOUD_REFUSALS } from "../../../application/use-cases/compute/create-cloud.js";
+import { UPDATE_CLOUD_REFUSALS } from "../../../application/use-cases/compute/update-cloud.js";
 import { GET_COMPUTE_NODE_REFUSALS } from "../../../application/use-cases/compute/get-compute-node.js";
 import type { NetworkInterface } from "../../../application/ports/host.js";
 import type { PortCounters } from "../../../application/ports/data-plane.js";
@@ -34,7 +35,7 @@ const CLOUD_ROUTES: readonly AnyRoute[] = [
     refusals: CREATE_CLOUD_REFUSALS,
     run: async (uc, { params, body }) =>
       E.map((node: CloudNode) => withInterfaces(uc)(node))(
-        await uc.cloudNodes.create({
+        await uc.createCloud.execute({
           projectId: params.project_id,
           name: body.name,
           nodeId: body.node_id,
@@ -66,7 +67,7 @@ const CLOUD_ROUTES: readonly AnyRoute[] = [
     refusals: UPDATE_CLOUD_REFUSALS,
     run: async (uc, { params, body }) =>
       E.map((node: CloudNode) => withInterfaces(uc)(node))(
-        await uc.cloudNodes.update({
+        await uc.updateCloud.execute({
           projectId: params.project_id,
           nodeId: params.node_id,
           name: body.name,

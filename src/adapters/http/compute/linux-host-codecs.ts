@@ -1,4 +1,4 @@
-import { EXEC_LIMITS } from "../../../application/use-cases/compute/linux-hosts.js";
+import { EXEC_LIMITS } from "../../../application/use-cases/compute/exec-in-linux-host.js";
 import type { HostCommandResult } from "../../../application/ports/namespace-hosts.js";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonInteger, jsonString, nullable } from "../schema.js";
 import { Uuid } from "./codecs.js";

@@ -1,5 +1,7 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
-import { CREATE_LINUX_HOST_REFUSALS, EXEC_IN_LINUX_HOST_REFUSALS, UPDATE_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/linux-hosts.js";
+import { CREATE_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/create-linux-host.js";
+import { UPDATE_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/update-linux-host.js";
+import { EXEC_IN_LINUX_HOST_REFUSALS } from "../../../application/use-cases/compute/exec-in-linux-host.js";
 import { CHANGE_NODE_STATUS_REFUSALS } from "../../../application/use-cases/compute/change-node-status.js";
 import type { NetemuHostNode } from "../../../domain/switching/netemu-host-node.js";
 import type { ApiRouter } from "../api-router.js";
@@ -23,7 +25,7 @@ export const LINUX_HOST_ROUTES: readonly AnyRoute[] = [
     path: NODES,
     body: LinuxHostCreateBody,
     refusals: CREATE_LINUX_HOST_REFUSALS,
-    run: (uc, { params, body }) => uc.linuxHostNodes.create({ projectId: params.project_id, name: body.name, nodeId: body.node_id, interfaces: body.interfaces ?? undefined, gateway: body.gateway }),
+    run: (uc, { params, body }) => uc.createLinuxHost.execute({ projectId: params.project_id, name: body.name, nodeId: body.node_id, interfaces: body.interfaces ?? undefined, gateway: body.gateway }),
     answer: json(201, LinuxHostAnswer, (node: NetemuHostNode) => presentLinuxHost(node)),
   }),
   route({
@@ -33,7 +35,7 @@ export const LINUX_HOST_ROUTES: readonly AnyRoute[] = [
     body: LinuxHostUpdateBody,
     refusals: UPDATE_LINUX_HOST_REFUSALS,
     run: (uc, { params, body }) =>
-      uc.linuxHostNodes.update({ projectId: params.project_id, nodeId: params.node_id, name: body.name ?? undefined, interfaces: body.interfaces ?? undefined, gateway: body.gateway }),
+      uc.updateLinuxHost.execute({ projectId: params.project_id, nodeId: params.node_id, name: body.name ?? undefined, interfaces: body.interfaces ?? undefined, gateway: body.gateway }),
     answer: json(200, LinuxHostAnswer, (node: NetemuHostNode) => presentLinuxHost(node)),
   }),
   route({
@@ -50,7 +52,7 @@ export const LINUX_HOST_ROUTES: readonly AnyRoute[] = [
     path: `${NODES}/{node_id}/exec`,
     body: ExecBody,
     refusals: EXEC_IN_LINUX_HOST_REFUSALS,
-    run: (uc, { params, body }) => uc.linuxHostNodes.exec({ projectId: params.project_id, nodeId: params.node_id, argv: body.argv, timeout: body.timeout, maxOutputBytes: body.max_output_bytes }),
+    run: (uc, { params, body }) => uc.execInLinuxHost.execute({ projectId: params.project_id, nodeId: params.node_id, argv: body.argv, timeout: body.timeout, maxOutputBytes: body.max_output_bytes }),
     answer: json(200, ExecAnswer, presentExec),
   }),
   ...commonRoutes("netemu_host"),

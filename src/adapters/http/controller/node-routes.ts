@@ -1,4 +1,4 @@
-import type { RemoteConsoleInput } from "../../../application/use-cases/compute/cloud-nodes.js";
+import type { RemoteConsoleInput } from "../../../application/use-cases/compute/cloud-remote-console.js";
 import type * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";

@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { COMPUTE_NODE_TYPES, type ComputeNodeType } from "../../../domain/switching/compute-node.js";
+import { type ComputeNodeType, GNS3_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { type ServerSettings, V3_DEFAULTS } from "../../ports/server-settings.js";
 import type { HostCapacity, HostFacts } from "../../ports/host.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -25,7 +25,8 @@ export class GetCapabilities {
 
   execute(): Capabilities {
     return {
-      nodeTypes: COMPUTE_NODE_TYPES,
+      // Only the kinds GNS3 knows: a GNS3 controller refuses a compute whose list names another (ADR 0087).
+      nodeTypes: GNS3_NODE_TYPES,
       platform: this.host.platform,
       version: this.settings.gns3Version,
       v3Version: (this.settings.v3 ?? V3_DEFAULTS).gns3Version,

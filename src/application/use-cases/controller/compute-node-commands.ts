@@ -13,8 +13,11 @@ import { UPDATE_HUB_REFUSALS, UpdateHub } from "../compute/update-hub.js";
 
 import { CREATE_VPCS_REFUSALS, CreateVpcs } from "../compute/create-vpcs.js";
 import { UPDATE_VPCS_REFUSALS, UpdateVpcs } from "../compute/update-vpcs.js";
-import { CREATE_CLOUD_REFUSALS, UPDATE_CLOUD_REFUSALS, CloudNodes, type RemoteConsoleInput } from "../compute/cloud-nodes.js";
-import { CREATE_LINUX_HOST_REFUSALS, LinuxHostNodes, UPDATE_LINUX_HOST_REFUSALS } from "../compute/linux-hosts.js";
+import { CREATE_CLOUD_REFUSALS, CreateCloud } from "../compute/create-cloud.js";
+import { UPDATE_CLOUD_REFUSALS, UpdateCloud } from "../compute/update-cloud.js";
+import type { RemoteConsoleInput } from "../compute/cloud-remote-console.js";
+import { CREATE_LINUX_HOST_REFUSALS, CreateLinuxHost } from "../compute/create-linux-host.js";
+import { UPDATE_LINUX_HOST_REFUSALS, UpdateLinuxHost } from "../compute/update-linux-host.js";
 
 /** What creating or changing a node on the local compute can answer, whatever its type. */
 export const COMPUTE_NODE_CREATE_REFUSALS = [...CREATE_SWITCH_REFUSALS, ...CREATE_HUB_REFUSALS, ...CREATE_VPCS_REFUSALS, ...CREATE_CLOUD_REFUSALS, ...CREATE_LINUX_HOST_REFUSALS] as const;
@@ -56,8 +59,10 @@ export class ComputeNodeCommands {
     private readonly updateHub: UpdateHub,
     private readonly createVpcs: CreateVpcs,
     private readonly updateVpcs: UpdateVpcs,
-    private readonly linuxHosts: LinuxHostNodes,
-    private readonly clouds: CloudNodes,
+    private readonly createLinuxHost: CreateLinuxHost,
+    private readonly updateLinuxHost: UpdateLinuxHost,
+    private readonly createCloud: CreateCloud,
+    private readonly updateCloud: UpdateCloud,
   ) {}
 
   // The entries go as given: the switch's or hub's use case parses them (ADR 0053), refusing what does not fit its type.
@@ -76,9 +81,9 @@ export class ComputeNodeCommands {
         return taken ? this.createVpcs.execute(vpcs) : made;
       }
       case "cloud":
-        return this.clouds.create({ projectId, nodeId, name: settings.name, portsMapping: ports, directory: settings.directory, ...remoteConsoleOf(settings) });
+        return this.createCloud.execute({ projectId, nodeId, name: settings.name, portsMapping: ports, directory: settings.directory, ...remoteConsoleOf(settings) });
       case "netemu_host":
-        return this.linuxHosts.create({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway, directory: settings.directory });
+        return this.createLinuxHost.execute({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway, directory: settings.directory });
     }
   }
 
@@ -92,9 +97,9 @@ export class ComputeNodeCommands {
       case "vpcs":
         return this.updateVpcs.execute({ projectId, nodeId, name: settings.name, consoleType: settings.consoleType, console: settings.console });
       case "netemu_host":
-        return this.linuxHosts.update({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway });
+        return this.updateLinuxHost.execute({ projectId, nodeId, name: settings.name, interfaces: settings.interfaces, gateway: settings.gateway });
       case "cloud":
-        return this.clouds.update({ projectId, nodeId, name: settings.name, portsMapping: ports, ...remoteConsoleOf(settings) });
+        return this.updateCloud.execute({ projectId, nodeId, name: settings.name, portsMapping: ports, ...remoteConsoleOf(settings) });
     }
   }
 }

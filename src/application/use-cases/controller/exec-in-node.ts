@@ -2,7 +2,7 @@ import { injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { HostCommandResult } from "../../ports/namespace-hosts.js";
 import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { EXEC_IN_LINUX_HOST_REFUSALS, type ExecInput, LinuxHostNodes } from "../compute/linux-hosts.js";
+import { EXEC_IN_LINUX_HOST_REFUSALS, type ExecInput, ExecInLinuxHost } from "../compute/exec-in-linux-host.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What ExecInNode can answer instead of its result. */
@@ -17,13 +17,13 @@ export type ExecInNodeError = Refusal<typeof EXEC_IN_NODE_REFUSALS>;
 export class ExecInNode {
   constructor(
     private readonly lookup: ControllerLookup,
-    private readonly hosts: LinuxHostNodes,
+    private readonly hosts: ExecInLinuxHost,
   ) {}
 
   async execute({ projectId, nodeId, ...input }: ExecInput & { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<ExecInNodeError, HostCommandResult>> {
     const node = await this.lookup.node(projectId, nodeId);
     if (E.isLeft(node)) return node;
     if (node.right.nodeType !== "netemu_host") return E.left({ _tag: "ExecNotSupported", nodeName: node.right.name, nodeType: node.right.nodeType });
-    return this.hosts.exec({ projectId, nodeId, ...input });
+    return this.hosts.execute({ projectId, nodeId, ...input });
   }
 }

@@ -12,7 +12,7 @@ import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import type { ControllerNodeView } from "./node-views.js";
 import { COMPUTE_NODE_UPDATE_REFUSALS } from "./compute-node-commands.js";
-import type { RemoteConsoleInput } from "../compute/cloud-nodes.js";
+import type { RemoteConsoleInput } from "../compute/cloud-remote-console.js";
 
 /** What UpdateNode can answer instead of its result. */
 export const UPDATE_NODE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, ...COMPUTE_NODE_UPDATE_REFUSALS] as const;

@@ -1,8 +1,8 @@
 import { expect } from "chai";
+import { alive, listening } from "../support/process-checks.js";
 import { endShellRun } from "../support/end-shell-run.js";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,24 +13,10 @@ import { shellBlocks } from "../support/readme-blocks.js";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** npm install, a build and a lab on a 2-core machine shared with other test runs. */
 const TOUR_MS = 420_000;
-/** The VPCS 0.8.3 the GNS3 peer builds: Debian's 0.5b2 on PATH is refused (another change makes it work). */
+/** The VPCS 0.8.3 the GNS3 peer builds (the tour names it by NETEMU_VPCS_PATH; Debian's 0.5b2 runs too, ADR 0088). */
 const PEER_VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-  });
-}
 
 /** `time=N ms` of each echo VPCS printed. */
 const rtts = (text: string): number[] => [...text.matchAll(/bytes from 10\.0\.0\.2 icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms/g)].map((m) => Number(m[1]));

@@ -1,6 +1,6 @@
 import { expect } from "chai";
+import { alive, listening } from "../support/process-checks.js";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,21 +107,7 @@ function addressOf(lab: Lab, node: string): string {
   return n.address.split("/")[0] as string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-  });
-}
 
 /** The local ports of the UDP sockets in /proc/net/udp{,6}: those whose inode is in `inodes`, or all. */
 function udpPorts(inodes?: ReadonlySet<string>): Set<number> {

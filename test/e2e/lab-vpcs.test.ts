@@ -1,6 +1,6 @@
 import { expect } from "chai";
+import { listening } from "../support/process-checks.js";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,13 +18,6 @@ interface Run {
   readonly err: string[];
 }
 
-/** Whether something accepts TCP connections at the port (a VPCS console). */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-  });
-}
 
 /**
  * labs/vpcs.yml as a user deploys it: two VPCS PCs (VPCS 0.8.3, run by netemu) through a switch, the

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { running as alive } from "../support/process-checks.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,14 +22,6 @@ interface Run {
 }
 
 /** Whether a process runs (a zombie, killed and waiting for a parent to reap it, does not). */
-const alive = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-};
 
 /** The round trips `ping` printed, in ms. */
 const rttsOf = (lines: readonly string[]): number[] => lines.flatMap((l) => /time=([\d.]+) ms/.exec(l)?.[1] ?? []).map(Number);

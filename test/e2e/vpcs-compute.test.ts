@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { running as alive } from "../support/process-checks.js";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,14 +11,6 @@ import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { HostProcesses } from "../../src/application/ports/host-processes.js";
 
 /** Whether the pid runs: a zombie has ended (a daemon's is reaped by init, whenever init gets to it). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** The live processes of `exe` working in `cwd` (a node's directory). */
 function runningIn(exe: string, cwd: string): number[] {

@@ -7,7 +7,7 @@
  *   node build/bench/host-start.bench.js [--hosts 40] [--rounds 3] [--cli build/src/cli.js] [--vpcs /opt/gns3-peer/bin/vpcs]
  *     [--consoles 27000-27999] [--udp 28000-28999]
  *
- * `--cli` names the server to run, so a build of the commit before a change is measured the same way.
+ * `npm run bench:host-start -- <options>` builds first, then runs it. `--cli` names the server to run, so a build of the commit before a change is measured the same way.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

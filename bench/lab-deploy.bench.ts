@@ -214,12 +214,20 @@ async function startServer(udp: { readonly start: number; readonly end: number }
     pid: child.pid ?? -1,
     stop: async () => {
       if (child.exitCode === null) {
+        // Its VPCS (and what each forked), seen before it goes: a server killed below would orphan them.
+        const theirs = ownProcesses(child.pid ?? -1);
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
         await exited;
         clearTimeout(timer);
+        const left = theirs.filter(alive);
+        if (left.length > 0) {
+          process.stderr.write(`netemu serve left ${left.length} of its processes running: killed\n`);
+          for (const pid of left) signal(pid, "SIGKILL");
+        }
       }
+      // Only once nothing of it runs in it: a VPCS outliving its directory would be an orphan nobody sees.
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -240,6 +248,44 @@ function processTable(): { readonly pid: number; readonly ppid: number; readonly
     }
   }
   return table;
+}
+
+/** The pids of the processes a server started (its VPCS) and of what each of those forked. */
+function ownProcesses(pid: number): number[] {
+  const table = processTable();
+  const children = table.filter((p) => p.ppid === pid).map((p) => p.pid);
+  const theirs = new Set(children);
+  return [...children, ...table.filter((p) => theirs.has(p.ppid)).map((p) => p.pid)];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ended meanwhile
+  }
+}
+
+/**
+ * What a failed deploy left, destroyed through the API (what `lab destroy` does) before the server is
+ * stopped: every project deleted, which stops its VPCS. Bounded: the server is stopped after it anyway.
+ */
+async function destroyAll(url: string): Promise<void> {
+  try {
+    const projects = (await (await fetch(`${url}/v2/projects`, { signal: AbortSignal.timeout(30_000) })).json()) as { project_id: string }[];
+    for (const p of projects) await fetch(`${url}/v2/projects/${p.project_id}`, { method: "DELETE", signal: AbortSignal.timeout(120_000) });
+  } catch (err) {
+    process.stderr.write(`destroying what the failed deploy left: ${(err as Error).message}\n`);
+  }
 }
 
 /** How many VPCS the server runs, and their RSS together with what each forked (its console pty), MiB. */
@@ -339,6 +385,7 @@ let apiCalls = 0;
 
 async function measure(how: "lab" | "api", t: Topology, file: string, topologyFile: string): Promise<Sample> {
   const server = await startServer(nextRange());
+  let measured = false;
   try {
     await settle();
     const before = memory(server.pid).rss;
@@ -366,8 +413,11 @@ async function measure(how: "lab" | "api", t: Topology, file: string, topologyFi
     }
     await settle();
     const m = memory(server.pid);
+    measured = true;
     return { deployMs, destroyMs, before, deployed: after, destroyed: m.rss, peak: m.hwm, hosts: hosts.count, hostsLeft: hostProcesses(server.pid).count, hostsRss: hosts.rss };
   } finally {
+    // A deploy that failed (its start step outlasting the CLI's timeout) left a lab: destroyed first.
+    if (!measured) await destroyAll(server.url);
     await server.stop();
   }
 }

@@ -68,6 +68,7 @@ import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
 import { ChildHostProcesses } from "./system/child-host-processes.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
+import { ShutdownSignal } from "../application/shutdown-signal.js";
 import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
 
 /** GNS3's console port range (console_start_port_range .. console_end_port_range). */
@@ -282,6 +283,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.HostProcesses, hostProcesses);
   value(TOKENS.ConsolePortPool, new TcpConsolePortPool(settings.consolePortRange ?? DEFAULT_CONSOLE_PORTS));
   c.registerSingleton(HostRuntime);
+  c.registerSingleton(ShutdownSignal);
   // One runtime for Linux hosts: it hears a restarted worker's node.restored and plugs the host's TAPs again (ADR 0087).
   c.registerSingleton(LinuxHostRuntime);
   const workers = options.dataPlaneWorkers ?? 0;
@@ -313,6 +315,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   let httpServer: Server | undefined;
   const { shutdown, stopped, lifecycle } = shutdownSequence({
     logger,
+    beginStopping: () => c.resolve(ShutdownSignal).begin(),
     stopServing: (meanwhile) => stopHttp(httpServer, meanwhile),
     uploads: computeFiles,
     // Built below from the use cases, which the lifecycle is registered for first.

@@ -80,6 +80,11 @@ export type NetemuError =
   /** An impairment change the store could not make durable (its file could not be written, or would be too large to read back): nothing changed (ADR 0071). */
   | { readonly _tag: "DataPlaneWorkerDown"; readonly worker: number; readonly state: "restarting" | "given_up" }
   | { readonly _tag: "ImpairmentsUnwritable"; readonly path: string; readonly code: string; readonly detail: string }
+  /**
+   * netemu began to shut down while a project-wide action ran (start all, stop all): it took no further
+   * node. `acted` nodes were acted on of `total`; the shutdown stops every started one (ADR 0090).
+   */
+  | { readonly _tag: "ShuttingDown"; readonly action: string; readonly acted: number; readonly total: number }
   /** A host node's program cannot be used: missing, not runnable, too old (`reason` says which, naming the program). */
   | { readonly _tag: "HostProgramUnusable"; readonly nodeName: string; readonly program: string; readonly reason: string }
   /** A host node's process could not be started, or died as it started: the OS's reason and what it wrote. */

@@ -4,6 +4,13 @@ import { randomUUID } from "node:crypto";
 import { FC_SEED, closeRawHttpAgent, errorBodyProblem, rawHttp } from "../support/hardening-kit.js";
 import { HUB_MAPPING, MAPPING, World } from "../support/hardening-world.js";
 import { bodyTextArb, filePathArb, paramArb, queryArb } from "../support/hardening-mutate.js";
+import type { AnyRoute } from "../../src/adapters/http/route.js";
+import { captureRoutes } from "../../src/adapters/http/compute/capture-routes.js";
+import { cloudRoutes } from "../../src/adapters/http/compute/cloud-routes.js";
+import { LINUX_HOST_ROUTES } from "../../src/adapters/http/compute/linux-host-routes.js";
+import type { V3Route } from "../../src/adapters/http/v3/dialect.js";
+import { V3_CLOUD_ROUTES } from "../../src/adapters/http/v3/cloud-routes.js";
+import { V3_LINUX_HOST_ROUTES } from "../../src/adapters/http/v3/linux-host-routes.js";
 
 /**
  * Every route of the API (src/adapters/http/{server,compute,controller}/*-routes.ts), fed valid bodies mutated at random,
@@ -96,25 +103,83 @@ function v3VpcsCases(): RouteCase[] {
   ];
 }
 
-/** /v3/compute's cloud routes (3.0.6's cloud_nodes.py: no duplicate, no reload; ADR 0082). */
-function v3CloudCases(): RouteCase[] {
-  const NODES = "/v3/compute/projects/{project_id}/cloud/nodes";
-  const NODE = `${NODES}/{node_id}`;
-  const PORT = `${NODE}/adapters/{adapter_number}/ports/{port_number}`;
-  return [
-    { method: "POST", template: NODES, ok: 201, after: "reset", body: () => ({ builtin: true, name: "C9", usage: null, ports_mapping: null }) },
-    { method: "GET", template: NODE, ok: 200, after: "none" },
-    { method: "PUT", template: NODE, ok: 200, after: "reset", body: () => ({ builtin: true, name: "C1b", usage: "", remote_console_type: "vnc" }) },
-    { method: "DELETE", template: NODE, ok: 204, after: "reset" },
-    ...["start", "stop", "suspend"].map((action): RouteCase => ({ method: "POST", template: `${NODE}/${action}`, ok: 204, after: "reset" })),
-    { method: "POST", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
-    { method: "PUT", template: `${PORT}/nio`, ok: 201, after: "reset", body: (w) => ({ type: "nio_udp", lport: w.cloudNioLport, rhost: "127.0.0.1", rport: 9, filters: {}, suspend: false }) },
-    { method: "DELETE", template: `${PORT}/nio`, ok: 204, after: "reset" },
-    { method: "POST", template: `${PORT}/capture/start`, ok: 200, after: "reset", body: () => ({ capture_file_name: "fuzz.pcap", data_link_type: "DLT_EN10MB" }) },
-    { method: "POST", template: `${PORT}/capture/stop`, ok: 204, after: "reset" },
-    { method: "GET", template: `${PORT}/capture/stream`, ok: 200, after: "none" },
-  ];
+/** What a route's case sends and whether its success changes the world, by the route's action. */
+interface ActionCase {
+  readonly after: After;
+  readonly body?: (w: World) => unknown;
 }
+
+/**
+ * The cases of a kind's route values: the method, the template and the success status are the value's
+ * own, what is sent is the action's. A route value without an action here throws, so a route added to
+ * a kind cannot go without its case.
+ */
+function casesOf(routes: readonly AnyRoute[], actions: Readonly<Record<string, ActionCase>>): RouteCase[] {
+  return routes.map((r) => {
+    const action = r.name.replace(/^(v3\.)?compute\.[a-z_]+\./, "");
+    const c = actions[action];
+    if (c === undefined) throw new Error(`no case for the action ${action} of ${r.name}`);
+    if (r.answer.kind === "choice") throw new Error(`${r.name} answers a choice: give its case by hand`);
+    // The router's regular expressions in the path ({adapter_number:\d+}) are not the client's.
+    return { method: r.method, template: r.path.replace(/\{(\w+):[^}]*\}/g, "{$1}"), ok: r.answer.status, after: c.after, ...(c.body === undefined ? {} : { body: c.body }) };
+  });
+}
+
+type Dialect = "v2" | "v3";
+/** v2's NIO filters; a 3.x controller sends {} (and its `suspend` as a bool). */
+const nioBody = (dialect: Dialect, lport: (w: World) => number) => (w: World) => ({ type: "nio_udp", lport: lport(w), rhost: "127.0.0.1", rport: 9, filters: dialect === "v2" ? FILTERS : {}, suspend: false });
+
+/** What every kind's NIO and capture routes send, under v2's names and 3.x's. */
+function portActions(dialect: Dialect, updatedLport: (w: World) => number, pcap: string): Record<string, ActionCase> {
+  const capture = { after: "reset", body: () => ({ capture_file_name: pcap, data_link_type: "DLT_EN10MB" }) } as const;
+  return {
+    "nio.create": { after: "reset", body: nioBody(dialect, (w) => w.spareLport) },
+    "nio.update": { after: "reset", body: nioBody(dialect, updatedLport) },
+    "nio.delete": { after: "reset" },
+    ...(dialect === "v2"
+      ? { start_capture: capture, stop_capture: { after: "reset" }, pcap: { after: "none" } }
+      : { "capture.start": capture, "capture.stop": { after: "reset" }, "capture.stream": { after: "none" } }),
+  };
+}
+
+/**
+ * netemu's Linux host (ADR 0087, and on /v3/compute ADR 0090): its start, reload and exec are refused
+ * here (no namespaces), changing nothing; a duplicate goes onto the host itself.
+ */
+function linuxHostActions(dialect: Dialect): Record<string, ActionCase> {
+  const v3 = dialect === "v3" ? { usage: null, builtin: false } : {};
+  return {
+    create: { after: "reset", body: () => ({ name: "H9", ...v3, interfaces: [{ name: "eth0", address: "10.0.0.9/24", mac: "02:00:00:00:00:09" }], gateway: "10.0.0.1" }) },
+    get: { after: "none" },
+    update: { after: "reset", body: () => ({ name: "H1b", ...v3, interfaces: [{ name: "eth0" }, { name: "eth1", address: "fd00::1/64" }], gateway: null }) },
+    delete: { after: "reset" },
+    duplicate: { after: "none", body: (w) => ({ destination_node_id: w.HOST }) },
+    start: { after: "reset" },
+    stop: { after: "reset" },
+    suspend: { after: "reset" },
+    reload: { after: "reset" },
+    exec: { after: "reset", body: () => ({ argv: ["ip", "addr"], timeout: 5, max_output_bytes: 1000 }) },
+    ...portActions(dialect, (w) => w.hostNioLport, "fuzz-host.pcap"),
+  };
+}
+
+/** GNS3's Cloud (ADR 0082): made with the host's interfaces, renamed, its linked tunnel port's NIO changed; 3.0.6 has no duplicate. */
+function cloudActions(dialect: Dialect): Record<string, ActionCase> {
+  const own: Record<string, ActionCase> =
+    dialect === "v2"
+      ? {
+          create: { after: "reset", body: () => ({ name: "C9" }) },
+          update: { after: "reset", body: () => ({ name: "CLOUD1b", remote_console_type: "telnet" }) },
+          duplicate: { after: "none", body: (w) => ({ destination_node_id: w.CLOUD }) },
+        }
+      : {
+          create: { after: "reset", body: () => ({ builtin: true, name: "C9", usage: null, ports_mapping: null }) },
+          update: { after: "reset", body: () => ({ builtin: true, name: "C1b", usage: "", remote_console_type: "vnc" }) },
+        };
+  return { ...own, get: { after: "none" }, delete: { after: "reset" }, start: { after: "reset" }, stop: { after: "reset" }, suspend: { after: "reset" }, ...portActions(dialect, (w) => w.cloudNioLport, "fuzz-cloud.pcap") };
+}
+
+const v3Values = (routes: readonly V3Route[]): AnyRoute[] => routes.map((r) => r.route);
 
 const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/version", ok: 200, after: "none" },
@@ -147,7 +212,8 @@ const ROUTES: readonly RouteCase[] = [
   ...v3NodeCases("ethernet_switch"),
   ...v3NodeCases("ethernet_hub"),
   ...v3VpcsCases(),
-  ...v3CloudCases(),
+  ...casesOf(v3Values(V3_CLOUD_ROUTES), cloudActions("v3")),
+  ...casesOf(v3Values(V3_LINUX_HOST_ROUTES), linuxHostActions("v3")),
   // The websocket is served from the HTTP server's upgrade event: a plain GET is always refused.
   { method: "GET", template: "/v2/compute/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/compute/projects", ok: 200, after: "none" },
@@ -334,76 +400,10 @@ const ROUTES: readonly RouteCase[] = [
   },
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
   { method: "GET", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
-  // netemu's Linux host (ADR 0087): its start, reload and exec are refused here (no namespaces), changing nothing.
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes", ok: 201, after: "reset", body: () => ({ name: "H9", interfaces: [{ name: "eth0", address: "10.0.0.9/24", mac: "02:00:00:00:00:09" }], gateway: "10.0.0.1" }) },
-  { method: "GET", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 200, after: "none" },
-  { method: "PUT", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "H1b", interfaces: [{ name: "eth0" }, { name: "eth1", address: "fd00::1/64" }], gateway: null }) },
-  { method: "DELETE", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.HOST }) },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/start", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/stop", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/suspend", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/reload", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/exec", ok: 200, after: "reset", body: () => ({ argv: ["ip", "addr"], timeout: 5, max_output_bytes: 1000 }) },
-  {
-    method: "POST",
-    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
-    ok: 201,
-    after: "reset",
-    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
-  },
-  {
-    method: "PUT",
-    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
-    ok: 201,
-    after: "reset",
-    body: (w) => ({ type: "nio_udp", lport: w.hostNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
-  },
-  { method: "DELETE", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
-  {
-    method: "POST",
-    template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
-    ok: 200,
-    after: "reset",
-    body: () => ({ capture_file_name: "fuzz-host.pcap", data_link_type: "DLT_EN10MB" }),
-  },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
-  { method: "GET", template: "/v2/compute/projects/{project_id}/netemu_host/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
+  ...casesOf([...LINUX_HOST_ROUTES, ...captureRoutes("netemu_host")], linuxHostActions("v2")),
   // On N1, a switch: refused (409), as exec runs in Linux hosts only.
   { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/netemu/exec", ok: 200, after: "reset", body: () => ({ argv: ["true"] }) },
-  // GNS3's Cloud (ADR 0082): made with the host's interfaces, renamed, its linked tunnel port's NIO changed.
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes", ok: 201, after: "reset", body: () => ({ name: "C9" }) },
-  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "none" },
-  { method: "PUT", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 200, after: "reset", body: () => ({ name: "CLOUD1b", remote_console_type: "telnet" }) },
-  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/duplicate", ok: 201, after: "none", body: (w) => ({ destination_node_id: w.CLOUD }) },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/start", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/stop", ok: 204, after: "reset" },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/suspend", ok: 204, after: "reset" },
-  {
-    method: "POST",
-    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
-    ok: 201,
-    after: "reset",
-    body: (w) => ({ type: "nio_udp", lport: w.spareLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
-  },
-  {
-    method: "PUT",
-    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
-    ok: 201,
-    after: "reset",
-    body: (w) => ({ type: "nio_udp", lport: w.cloudNioLport, rhost: "127.0.0.1", rport: 9, filters: FILTERS, suspend: false }),
-  },
-  { method: "DELETE", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio", ok: 204, after: "reset" },
-  {
-    method: "POST",
-    template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/start_capture",
-    ok: 200,
-    after: "reset",
-    body: () => ({ capture_file_name: "fuzz-cloud.pcap", data_link_type: "DLT_EN10MB" }),
-  },
-  { method: "POST", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/stop_capture", ok: 204, after: "reset" },
-  { method: "GET", template: "/v2/compute/projects/{project_id}/cloud/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap", ok: 200, after: "none" },
+  ...casesOf([...cloudRoutes(), ...captureRoutes("cloud")], cloudActions("v2")),
   {
     method: "POST",
     template: "/v2/projects",

@@ -76,6 +76,44 @@ describe("HTTP: starting and stopping many hosts at once (issue 27), processes f
     expect(processes.maxStopsAtOnce).to.be.within(2, NODES_AT_ONCE);
   });
 
+  /**
+   * A shutdown during a long start all (issue 27: a 1,000-node lab's start held a SIGTERM for over 20 s,
+   * then SIGKILL left its VPCS running). 40 hosts at 250 ms a start (or stop) take 3.5 s 3 at a time (the test
+   * server's 100 UDP ports hold 40 VPCS, 2 each); the shutdown
+   * comes after ~0.3 s. It must take no further host (at most the 3 under way finish), answer the request
+   * with how far it got, end well before the start all would have (bound: 1.5 s, under half of it, for
+   * the 250 ms of the hosts under way and a close that takes tens of ms unloaded), and leave no host
+   * process running.
+   */
+  for (const action of ["start", "stop"] as const) {
+    it(`a shutdown during a ${action} all takes no further host, answers how far it got (503), ends promptly and leaves no host process running`, async function () {
+      this.timeout(30_000);
+      const total = 40;
+      await createHosts(total);
+      if (action === "stop") {
+        const started = await s.request("POST", `/v2/projects/${projectId}/nodes/start`, {});
+        expect(started.status, started.text).to.equal(204);
+        processes.stopDelayMs = 250;
+      } else processes.startDelayMs = 250;
+      const before = processes.started.length;
+      const answered = s.request("POST", `/v2/projects/${projectId}/nodes/${action}`, {});
+      await new Promise((r) => setTimeout(r, 300));
+      const began = Date.now();
+      await s.netemu.shutdown();
+      const took = Date.now() - began;
+      const r = await answered;
+      expect(r.status, r.text).to.equal(503);
+      const [, acted] = /stopped after (\d+) of (\d+) nodes/.exec(r.json.message) ?? [];
+      expect(r.json.message).to.equal(`netemu is shutting down: ${action} all stopped after ${acted} of ${total} nodes and acted on no other; the shutdown stops every node that started`);
+      expect(Number(acted)).to.be.within(1, total / 2);
+      if (action === "start") expect(processes.started.length - before, "hosts started: those taken before the shutdown").to.equal(Number(acted));
+      expect(took, "the shutdown's time (ms)").to.be.below(1500);
+      expect(processes.started.map((spec) => spec.key).filter((key) => processes.pidOf(key) !== undefined), "host processes left running").to.deep.equal([]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(processes.started.length - before, "no host started after the shutdown").to.equal(action === "start" ? Number(acted) : 0);
+    });
+  }
+
   it("probes the VPCS program once for many starts, and again once its file is replaced", async () => {
     await createHosts(6);
     expect((await s.request("POST", `/v2/projects/${projectId}/nodes/start`, {})).status).to.equal(204);

@@ -86,7 +86,9 @@ export class FakeHostProcesses implements HostProcesses {
     return () => void this.listeners.delete(listener);
   }
 
+  /** All at once, as the real one stops them: one stop's time for all. */
   async stopAll(): Promise<void> {
+    if (this.running.size > 0 && this.stopDelayMs > 0) await new Promise((r) => setTimeout(r, this.stopDelayMs));
     this.running.clear();
   }
 

@@ -81,6 +81,12 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
         ? `The data plane worker ${error.worker} that runs this node was given up after dying repeatedly; POST /v2/netemu/data-plane/restart brings it back (GET /v2/netemu/ready says why)`
         : `The data plane worker ${error.worker} that runs this node is down and restarting; try again in a moment`,
   },
+  // Not the request's fault: the server is going away, and says how far the action got (ADR 0090).
+  ShuttingDown: {
+    status: 503,
+    message: (error) =>
+      `netemu is shutting down: ${error.action} all stopped after ${error.acted} of ${error.total} nodes and acted on no other; the shutdown stops every node that started`,
+  },
   CaptureFileUnwritable: { status: 409, message: (error) => `Cannot write the capture file ${error.filePath}: ${error.reason}` },
   // GNS3 answers its VPCSError with 409 and the exception's name; netemu's messages name the node and program.
   HostProgramUnusable: { status: 409, exception: "VPCSError", message: (error) => `Cannot start ${error.nodeName}: ${error.reason} (the program is set with --vpcs-path or [VPCS] vpcs_path)` },

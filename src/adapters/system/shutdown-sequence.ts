@@ -3,6 +3,8 @@ import type { Lifecycle, Logger } from "../../application/ports/system.js";
 /** What netemu stops when it shuts down, each by what it must do; those a core may not have are optional. */
 export interface StoppingParts {
   readonly logger: Logger;
+  /** Tells the use cases the shutdown began: a start all or stop all under way takes no further node (ADR 0090). */
+  readonly beginStopping?: (() => void) | undefined;
   /** Stops taking requests, runs `meanwhile` while the requests in flight finish, then cuts what is left. */
   readonly stopServing: (meanwhile: () => Promise<void>) => Promise<void>;
   /** The compute files' uploads in flight (ADR 0060). */
@@ -33,7 +35,8 @@ interface ShutdownSequence {
 }
 
 /**
- * netemu's shutdown, in its order: the HTTP server stops taking requests; while those in flight
+ * netemu's shutdown, in its order: the use cases hear it began (a start all under way takes no
+ * further node, ADR 0090); the HTTP server stops taking requests; while those in flight
  * finish, the uploads stop (before their connections are cut, so their temporaries go too), the
  * notification websockets close, the core stops every project, switch and socket, the compiler
  * thread and the impairments file close, and the project files are written; the projects path's
@@ -47,6 +50,7 @@ export function shutdownSequence(parts: StoppingParts): ShutdownSequence {
   const shutdown = (): Promise<void> => {
     shuttingDown ??= (async () => {
       logger.info("shutting down");
+      parts.beginStopping?.();
       await parts.stopServing(async () => {
         await parts.uploads?.close();
         await parts.notificationSockets.close();

@@ -7,6 +7,7 @@ function recordingParts(journal: string[], logger = new RecordingLogger()): Stop
   const closing = (name: string) => ({ close: async () => void journal.push(name) });
   return {
     logger,
+    beginStopping: () => void journal.push("use cases told the shutdown began"),
     stopServing: async (meanwhile) => {
       journal.push("http stops taking requests");
       await meanwhile();
@@ -24,12 +25,14 @@ function recordingParts(journal: string[], logger = new RecordingLogger()): Stop
 }
 
 describe("netemu's shutdown sequence (ADR 0078)", () => {
-  it("stops the parts in their order while the requests in flight finish, and releases the projects path last", async () => {
+  it("tells the use cases first, stops the parts in their order while the requests in flight finish, and releases the projects path last", async () => {
     const journal: string[] = [];
     const logger = new RecordingLogger();
     const { shutdown } = shutdownSequence(recordingParts(journal, logger));
     await shutdown();
     expect(journal).to.deep.equal([
+      // First: a start all under way takes no further node (ADR 0090).
+      "use cases told the shutdown began",
       "http stops taking requests",
       "uploads",
       "notification websockets",
@@ -58,10 +61,10 @@ describe("netemu's shutdown sequence (ADR 0078)", () => {
     expect(journal.filter((step) => step === "core")).to.have.length(1);
   });
 
-  it("skips the parts a core does not have: no uploads, impairments file, project files or lock of its own", async () => {
+  it("skips the parts a core does not have: no use cases to tell, no uploads, impairments file, project files or lock of its own", async () => {
     const journal: string[] = [];
     const logger = new RecordingLogger();
-    const parts = { ...recordingParts(journal, logger), uploads: undefined, impairments: undefined, projectFiles: undefined, projectsLock: undefined };
+    const parts = { ...recordingParts(journal, logger), beginStopping: undefined, uploads: undefined, impairments: undefined, projectFiles: undefined, projectsLock: undefined };
     await shutdownSequence(parts).shutdown();
     expect(journal).to.deep.equal(["http stops taking requests", "notification websockets", "core", "compiler thread", "http connections cut"]);
     expect(logger.lines.map((l) => l.msg)).to.not.include("shutdown: project files written");

@@ -71,7 +71,7 @@ function route(name: string) {
 }
 
 /** 3.0.6's cloud routes (api/routes/compute/cloud_nodes.py): v2's values through the 3.x dialect (no duplicate, no reload there). */
-const V3_CLOUD_ROUTES: readonly V3Route[] = [
+export const V3_CLOUD_ROUTES: readonly V3Route[] = [
   onV3(route("compute.cloud.create"), {
     body: v3Body(V3CloudCreateBody, (b) => E.right({ name: b.name, node_id: b.node_id, ports_mapping: given(b.ports_mapping), ...remoteConsole(b) })),
     answer: json(201, V3CloudAnswer, presentV3Cloud),

@@ -49,7 +49,10 @@ const V3VpcsAnswer = jsonClosedObject(
 type V3NodeAnswer = t.TypeOf<typeof V3SwitchAnswer> | t.TypeOf<typeof V3HubAnswer> | t.TypeOf<typeof V3VpcsAnswer>;
 /** The kinds /v3/compute serves. */
 type V3NodeType = Extract<ComputeNodeType, "ethernet_switch" | "ethernet_hub" | "vpcs">;
-/** What the 3.x capabilities list: the kinds /v3/compute has routes for (the cloud's: v3/cloud-routes.ts). */
+/**
+ * What the 3.x capabilities list: GNS3's kinds /v3/compute has routes for (the cloud's: v3/cloud-routes.ts).
+ * netemu_host has routes too (v3/linux-host-routes.ts) but, as on v2, the capabilities name GNS3's kinds only (ADR 0087, 0090).
+ */
 export const V3_NODE_TYPES: readonly ComputeNodeType[] = ["ethernet_hub", "ethernet_switch", "vpcs", "cloud"] satisfies readonly (V3NodeType | "cloud")[];
 const V3_NODE_ANSWERS: { readonly [K in V3NodeType]: t.Mixed & { readonly _A: V3NodeAnswer } } = { ethernet_switch: V3SwitchAnswer, ethernet_hub: V3HubAnswer, vpcs: V3VpcsAnswer };
 
@@ -77,7 +80,7 @@ function presentV3Node(node: ComputeNode): V3NodeAnswer {
       return presentV3Vpcs(node);
     case "cloud":
     case "netemu_host":
-      // Presented by v3/cloud-routes.ts; /v3/compute has no Linux host routes (ADR 0087): a v3 switch, hub or VPCS route never finds either.
+      // Presented by v3/cloud-routes.ts and v3/linux-host-routes.ts: a v3 switch, hub or VPCS route never finds either.
       throw new Error(`no v3 node answer for a ${node.nodeType}`);
   }
 }

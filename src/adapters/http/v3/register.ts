@@ -4,6 +4,7 @@ import { registerV3ServerRoutes } from "./server-routes.js";
 import { registerV3ProjectRoutes } from "./project-routes.js";
 import { registerV3NodeRoutes } from "./node-routes.js";
 import { registerV3CloudRoutes } from "./cloud-routes.js";
+import { registerV3LinuxHostRoutes } from "./linux-host-routes.js";
 
 /** Every /v3/compute route (ADR 0066). */
 export function registerV3ComputeRoutes(api: ApiRouter, uc: UseCases): void {
@@ -11,4 +12,5 @@ export function registerV3ComputeRoutes(api: ApiRouter, uc: UseCases): void {
   registerV3ProjectRoutes(api, uc);
   registerV3NodeRoutes(api, uc);
   registerV3CloudRoutes(api, uc);
+  registerV3LinuxHostRoutes(api, uc);
 }

@@ -9,7 +9,7 @@ import { CloseComputeProject } from "../compute/close-compute-project.js";
 import { HostRuntime } from "../compute/host-runtime.js";
 
 /**
- * The core's part of a shutdown, in order: every controller project closed (its links' captures
+ * The core's part of a shutdown, in order: every host process ended, every controller project closed (its links' captures
  * ended), then every compute project (its switches, hubs, sockets and UDP ports), then the data
  * plane. The host stops its HTTP side around it.
  */
@@ -26,6 +26,9 @@ export class StopCore {
   ) {}
 
   async execute(): Promise<void> {
+    // Every host process at once (ADR 0090): a close stops them a few at a time, each in its stop grace,
+    // which for hundreds of started hosts outlasts what a service manager waits before its SIGKILL.
+    await this.hosts.stopAll();
     const projects = await this.listProjects.execute();
     this.logger.info("shutdown: closing controller projects", { count: projects.length });
     for (const project of projects) await this.closeProject.execute({ projectId: project.projectId });

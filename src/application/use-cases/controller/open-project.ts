@@ -8,6 +8,7 @@ import type { LinkRepository, NodeRepository, ProjectRepository } from "../../po
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import type { ErrorOf, Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
@@ -39,6 +40,7 @@ export class OpenProject {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     private readonly changeStatus: ChangeNodeStatus,
   ) {}
 
@@ -77,6 +79,7 @@ export class OpenProject {
       }
       const opened: Project = { ...project.right, status: "opened" };
       await this.projects.save(opened);
+      this.events.publish({ kind: "project.opened", project: opened });
       // Hosts come back stopped, as in GNS3, unless the project starts its nodes when opened.
       if (opened.autoStart) {
         for (const node of await this.nodes.listByProject(projectId)) {

@@ -14,6 +14,7 @@ import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import { NodeViews } from "./node-views.js";
 import { LinkWiring, type WiringError } from "./link-wiring.js";
 
 /** What OpenProject can answer instead of its result. */
@@ -42,6 +43,7 @@ export class OpenProject {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     private readonly changeStatus: ChangeNodeStatus,
+    private readonly views: NodeViews,
   ) {}
 
   execute({ projectId }: { readonly projectId: string }): Promise<E.Either<OpenProjectError, Project>> {
@@ -79,6 +81,10 @@ export class OpenProject {
       }
       const opened: Project = { ...project.right, status: "opened" };
       await this.projects.save(opened);
+      // As GNS3's load: each node, link and drawing is told as created, so a client watching the project before it opened draws it.
+      for (const node of await this.views.all(await this.nodes.listByProject(projectId))) this.events.publish({ kind: "node.created", projectId, node });
+      for (const link of await this.links.listByProject(projectId)) this.events.publish({ kind: "link.created", projectId, link });
+      for (const drawing of opened.drawings) this.events.publish({ kind: "drawing.created", projectId, drawing });
       this.events.publish({ kind: "project.opened", project: opened });
       // Hosts come back stopped, as in GNS3, unless the project starts its nodes when opened.
       if (opened.autoStart) {

@@ -3,7 +3,7 @@ import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
 import type { Project } from "../../domain/topology/project.js";
-import { type Drawing, createDrawing } from "../../domain/topology/drawing.js";
+import { type Drawing, checkDrawingSettings, createDrawing } from "../../domain/topology/drawing.js";
 import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType, defaultSymbol } from "../../domain/topology/node.js";
 import { VPCS_PORTS } from "../../domain/switching/host-node.js";
 import { hostPorts, parseNetemuHostSettings } from "../../domain/switching/netemu-host-node.js";
@@ -249,6 +249,13 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     const bounded = readJsonValue(value ?? null, key, CONFIGURATION_LIMITS.jsonDepth);
     if (E.isLeft(bounded)) return E.left({ _tag: "BadProject", problem: bounded.left });
   }
+  const drawings: Drawing[] = [];
+  for (const [i, d] of (file.topology.drawings ?? []).entries()) {
+    // The same check as a POST's (ADR 0091): a file's drawing is refused where the API would refuse it.
+    const checked = checkDrawingSettings({ x: d.x, y: d.y, z: d.z, locked: d.locked, rotation: d.rotation, svg: d.svg }, `topology.drawings[${i}].`);
+    if (E.isLeft(checked)) return E.left({ _tag: "BadProject", problem: checked.left });
+    drawings.push(createDrawing(file.project_id, d.drawing_id, checked.right));
+  }
   const unsupported = [...new Set(file.topology.nodes.map((n) => n.node_type).filter((type) => !isSupported(type)))].sort();
   const project: Project = {
     projectId: file.project_id,
@@ -271,8 +278,9 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     supplier: file.supplier ?? null,
     variables: file.variables ?? null,
     unsupportedNodeTypes: unsupported,
-    drawings: (file.topology.drawings ?? []).map((d) => drawingOf(file.project_id, d)),
+    drawings,
   };
+
   if (unsupported.length > 0) return E.right({ project, nodes: [], links: [] });
 
   const nodes: ControllerNode[] = [];
@@ -337,11 +345,6 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [ends[0] as LinkEnd, ends[1] as LinkEnd], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
   }
   return E.right({ project, nodes, links });
-}
-
-/** A drawing read back, GNS3's defaults for what its entry leaves out. */
-function drawingOf(projectId: string, d: t.TypeOf<typeof DrawingCodec>): Drawing {
-  return createDrawing(projectId, d.drawing_id, { x: d.x, y: d.y, z: d.z, locked: d.locked, rotation: d.rotation, svg: d.svg });
 }
 
 /** A drawing as GNS3 writes it (`Drawing.__json__(topology_dump=True)`: no project id). */

@@ -5,6 +5,9 @@ import { request as httpRequest } from "node:http";
 import { WebSocket } from "ws";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { FakeDataPlane } from "../support/fake-data-plane.js";
+import { FakeHostProcesses } from "../support/fake-host-processes.js";
+import { testSwitchDataPlane, testWorkerDataPlane } from "../support/live-data-planes.js";
+import { NotificationHub } from "../../src/application/notification-hub.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { ProjectEvents } from "../../src/application/ports/project-events.js";
 import type { ProjectEventHub } from "../../src/application/project-event-hub.js";
@@ -260,6 +263,34 @@ describe("HTTP: the controller's project notifications (GNS3 2.2's websocket and
       expect(events[0]?.event).to.deep.equal(made);
     });
   });
+
+  for (const plane of ["main thread (SwitchDataPlane)", "worker thread (WorkerDataPlane)"] as const) {
+    describe(`a VPCS on the ${plane}`, () => {
+      let processes: FakeHostProcesses;
+      beforeEach(async () => {
+        processes = new FakeHostProcesses();
+        const notifications = new NotificationHub();
+        const dataPlane = plane.startsWith("main") ? testSwitchDataPlane() : testWorkerDataPlane({ workers: 1, notifications });
+        s = await startTestServer({ overrides: { dataPlane, notifications, hostProcesses: processes } });
+        projectId = (await s.request("POST", "/v2/projects", { name: "lab" })).json.project_id;
+      });
+
+      it("is told started, then stopped when its process dies, as node.updated with its whole answer", async () => {
+        const pc = (await s.request("POST", `${P()}/nodes`, { name: "PC1", node_type: "vpcs", compute_id: "local" })).json;
+        const c = await open(projectSocket());
+        const started = (await s.request("POST", `${P()}/nodes/${pc.node_id}/start`, {})).json;
+        expect(started.status).to.equal("started");
+        processes.die(pc.node_id, 139, "Segmentation fault");
+        const events = await c.events(2);
+        expect(events.map((f) => [f.action, f.event["node_id"], f.event["status"]])).to.deep.equal([
+          ["node.updated", pc.node_id, "started"],
+          ["node.updated", pc.node_id, "stopped"],
+        ]);
+        expect(events[0]?.event).to.deep.equal(started);
+        expect(events[1]?.event).to.deep.equal((await s.request("GET", `${P()}/nodes/${pc.node_id}`)).json);
+      });
+    });
+  }
 
   describe("behind --auth", () => {
     beforeEach(async () => {

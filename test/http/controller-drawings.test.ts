@@ -179,6 +179,21 @@ describe("HTTP: the controller's drawings (GNS3 2.2's DrawingHandler)", function
       ]);
     });
 
+    it("reads a drawing GNS3 kept as a picture file (project-files/images/<md5>.svg) from that file, and keeps the name of one it cannot read", async () => {
+      const id = "5f3f0dac-d1fe-4497-8e27-3c99eaf93f7b";
+      const big = `<svg height="300" width="300">${"<rect/>".repeat(200)}</svg>`;
+      mkdirSync(join(projectsPath, id, "project-files", "images"), { recursive: true });
+      writeFileSync(join(projectsPath, id, "project-files", "images", "0f8f.svg"), big);
+      const file = JSON.parse(GNS3_FILE_WITH_DRAWINGS);
+      file.topology.drawings[0].svg = "0f8f.svg";
+      file.topology.drawings[1].svg = "missing.png";
+      writeFileSync(join(projectsPath, id, "frames.gns3"), JSON.stringify(file, null, 4));
+      await start();
+      projectId = id;
+      const listed = (await s.request("GET", D())).json;
+      expect(listed.map((d: { svg: string }) => d.svg)).to.deep.equal([big, "missing.png"]);
+    });
+
     it("leaves out a .gns3 file whose drawing breaks GNS3's schema (a rotation of 400), saying which field", async () => {
       const id = "5f3f0dac-d1fe-4497-8e27-3c99eaf93f7b";
       mkdirSync(join(projectsPath, id), { recursive: true });

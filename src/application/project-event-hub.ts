@@ -41,7 +41,7 @@ export class ProjectEventHub implements ProjectEvents {
   }
 }
 
-export function isControllerEvent(event: ProjectEvent | ControllerEvent): event is ControllerEvent {
+function isControllerEvent(event: ProjectEvent | ControllerEvent): event is ControllerEvent {
   return event.kind.startsWith("project.");
 }
 

@@ -22,7 +22,7 @@ export interface Drawing {
 /** What a client may set on a drawing; left out is GNS3's default on create, unchanged on update. */
 export type DrawingSettings = Partial<Omit<Drawing, "drawingId" | "projectId">>;
 
-export const DRAWING_DEFAULTS: Omit<Drawing, "drawingId" | "projectId"> = { x: 0, y: 0, z: 2, locked: false, rotation: 0, svg: "<svg></svg>" };
+const DRAWING_DEFAULTS: Omit<Drawing, "drawingId" | "projectId"> = { x: 0, y: 0, z: 2, locked: false, rotation: 0, svg: "<svg></svg>" };
 
 export function createDrawing(projectId: string, drawingId: string, settings: DrawingSettings): Drawing {
   return { drawingId, projectId, ...DRAWING_DEFAULTS, ...defined(settings) };

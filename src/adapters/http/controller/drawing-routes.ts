@@ -14,7 +14,7 @@ const DRAWINGS = "/v2/projects/{project_id}/drawings";
 const DRAWING = `${DRAWINGS}/{drawing_id}` as const;
 
 /** The controller's drawing routes (GNS3 2.2's DrawingHandler), declared as values (ADR 0076, 0091). */
-export const CONTROLLER_DRAWING_ROUTES = {
+const CONTROLLER_DRAWING_ROUTES = {
   list: route({
     name: "controller.drawing.list",
     method: "GET",

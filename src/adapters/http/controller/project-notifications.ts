@@ -9,13 +9,13 @@ import { serveNotificationStream } from "../notification-stream.js";
 import { presentDrawing, presentLink, presentNode, presentProject } from "./presenters.js";
 
 /** GNS3 2.2's project notification websocket, which the web UI opens for the project it shows. */
-export const PROJECT_NOTIFICATION_SOCKET = "/v2/projects/{project_id}/notifications/ws";
+const PROJECT_NOTIFICATION_SOCKET = "/v2/projects/{project_id}/notifications/ws";
 /** GNS3 2.2's controller notification websocket (projects made, opened, closed, deleted). */
-export const CONTROLLER_NOTIFICATION_SOCKET = "/v2/notifications/ws";
+const CONTROLLER_NOTIFICATION_SOCKET = "/v2/notifications/ws";
 const PROJECT_SOCKET_PATTERN = /^\/v2\/projects\/([^/]+)\/notifications\/ws$/;
 
 /** GNS3's controller queues ping every 5 s while nothing else goes out (its NotificationQueue). */
-export const CONTROLLER_PING_IDLE_MS = 5000;
+const CONTROLLER_PING_IDLE_MS = 5000;
 
 /** What a notification websocket path carries: how to start the feed, or nothing for a path that is not the controller's. */
 export interface FeedSource {
@@ -32,7 +32,7 @@ export interface FeedSource {
  */
 const frames = new WeakMap<ProjectEvent | ControllerEvent, Buffer>();
 
-export function encodeControllerFrame(event: ProjectEvent | ControllerEvent, consoleHost: string): Buffer {
+function encodeControllerFrame(event: ProjectEvent | ControllerEvent, consoleHost: string): Buffer {
   let frame = frames.get(event);
   if (frame === undefined) {
     frame = Buffer.from(JSON.stringify(present(event, consoleHost)));

@@ -6,7 +6,7 @@ import type { Refusal } from "../../errors.js";
 import { ControllerLookup } from "./controller-lookup.js";
 
 /** What WatchProject can answer instead of its result. */
-export const WATCH_PROJECT_REFUSALS = ["ProjectNotFound"] as const;
+const WATCH_PROJECT_REFUSALS = ["ProjectNotFound"] as const;
 export type WatchProjectError = Refusal<typeof WATCH_PROJECT_REFUSALS>;
 
 /**

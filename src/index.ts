@@ -101,6 +101,12 @@ export type { CreateNodeError } from "./application/use-cases/controller/create-
 export type { CreateNodeFromTemplateError, CreateNodeFromTemplateInput } from "./application/use-cases/controller/create-node-from-template.js";
 export type { GetComputeError } from "./application/use-cases/controller/get-compute.js";
 export type { GetProjectStatsError } from "./application/use-cases/controller/get-project-stats.js";
+export type { ListDrawingsError } from "./application/use-cases/controller/list-drawings.js";
+export type { GetDrawingError } from "./application/use-cases/controller/get-drawing.js";
+export type { CreateDrawingError, CreateDrawingInput } from "./application/use-cases/controller/create-drawing.js";
+export type { UpdateDrawingError } from "./application/use-cases/controller/update-drawing.js";
+export type { DeleteDrawingError } from "./application/use-cases/controller/delete-drawing.js";
+export type { WatchProjectError } from "./application/use-cases/controller/watch-project.js";
 export type { GetTemplateError } from "./application/use-cases/controller/get-template.js";
 export type { ListNodeLinksError } from "./application/use-cases/controller/list-node-links.js";
 export type { CreateProjectError } from "./application/use-cases/controller/create-project.js";
@@ -142,12 +148,14 @@ export type * from "./application/ports/system.js";
 export type * from "./application/ports/timers.js";
 export type * from "./application/ports/host.js";
 export type * from "./application/ports/notifications.js";
+export type * from "./application/ports/project-events.js";
 export type * from "./application/ports/project-files.js";
 export type * from "./application/ports/impairment-store.js";
 export type * from "./application/ports/data-plane-health.js";
 export { NO_DATA_PLANE_WORKERS } from "./application/ports/data-plane-health.js";
 export { InMemoryImpairmentStore } from "./adapters/persistence/in-memory-impairment-store.js";
 export { NotificationHub } from "./application/notification-hub.js";
+export { ProjectEventHub } from "./application/project-event-hub.js";
 export {
   InMemoryProjectRepository,
   InMemoryComputeProjectRepository,
@@ -197,6 +205,7 @@ export { COMPUTE_NODE_TYPES, parseNodeName, parseComputeNode, type ComputeNode, 
 export { NODE_KINDS, type NodeKind, type NodeFabric } from "./domain/switching/node-kind.js";
 export type { HostNode, VpcsNode } from "./domain/switching/host-node.js";
 export type { Project, ProjectStatus, ProjectOptions, ProjectVariable, ComputeProject } from "./domain/topology/project.js";
+export type { Drawing, DrawingSettings } from "./domain/topology/drawing.js";
 export type { ControllerNode, NodeType, NodePortEntry } from "./domain/topology/node.js";
 export type { Link, LinkEnd, LinkCapture, LinkEndpoint, LinkRuleViolation, LinkStyle } from "./domain/topology/link.js";
 export type { Label } from "./domain/topology/label.js";

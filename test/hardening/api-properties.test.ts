@@ -497,6 +497,14 @@ const ROUTES: readonly RouteCase[] = [
   { method: "POST", template: "/v2/projects/{project_id}/links/{link_id}/stop_capture", ok: 201, after: "reset" },
   { method: "GET", template: "/v2/projects/{project_id}/links/{link_id}/pcap", ok: 200, after: "none" },
   { method: "GET", template: "/v2/projects/{project_id}/stats", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/projects/{project_id}/drawings", ok: 200, after: "none" },
+  { method: "POST", template: "/v2/projects/{project_id}/drawings", ok: 201, after: "reset", body: () => ({ x: 1, y: 2, z: 3, rotation: 90, locked: false, svg: "<svg></svg>" }) },
+  { method: "GET", template: "/v2/projects/{project_id}/drawings/{drawing_id}", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/projects/{project_id}/drawings/{drawing_id}", ok: 201, after: "reset", body: () => ({ x: 5, rotation: -45 }) },
+  { method: "DELETE", template: "/v2/projects/{project_id}/drawings/{drawing_id}", ok: 204, after: "reset" },
+  // The websocket paths without an upgrade: always 400 (the sockets are tested in test/http/controller-notifications.test.ts).
+  { method: "GET", template: "/v2/projects/{project_id}/notifications/ws", ok: 400, after: "none", only: [400] },
+  { method: "GET", template: "/v2/notifications/ws", ok: 400, after: "none", only: [400] },
   { method: "GET", template: "/v2/projects/{project_id}/nodes/{node_id}/links", ok: 200, after: "none" },
   { method: "GET", template: "/v2/templates", ok: 200, after: "none" },
   { method: "GET", template: "/v2/templates/{template_id}", ok: 200, after: "none" },
@@ -515,6 +523,7 @@ function validParams(w: World, template: string): Record<string, string> {
     project_id: controller ? w.CP : w.P,
     node_id: controller ? w.N1 : template.includes("/ethernet_hub/") ? w.HUB : template.includes("/vpcs/") ? w.PC : template.includes("/netemu_host/") ? w.HOST : template.includes("/cloud/") ? w.CLOUD : w.SW,
     link_id: w.LINK,
+    drawing_id: w.DRAWING,
     path: w.FILE,
     file_path: w.FILE,
     template_id: "1966b864-93e7-32d5-965f-001384eec461",
@@ -563,7 +572,7 @@ describe("API properties: mutated requests on every route (fast-check, seeded)",
     const cases = ROUTES.map((r) => `${r.method} ${shape(r.template)}`);
     // POST /v2/shutdown has its own property below. GET .../notifications streams for as long as the
     // client stays, so a fuzzed request could never be awaited: test/http/compute-surface.test.ts covers it.
-    const elsewhere = ["POST /v2/shutdown", "GET /v2/compute/projects/{}/notifications"];
+    const elsewhere = ["POST /v2/shutdown", "GET /v2/compute/projects/{}/notifications", "GET /v2/projects/{}/notifications", "GET /v2/notifications"];
     expect(new Set(registered).size, "no route registered twice").to.equal(registered.length);
     expect(new Set(cases).size, "one case per route").to.equal(cases.length);
     expect(registered.filter((r) => !cases.includes(r) && !elsewhere.includes(r)).sort(), "routes without a case").to.deep.equal([]);

@@ -56,6 +56,8 @@ export class World {
     /** A cloud (ADR 0082) whose port 0 is a UDP tunnel, linked by a UDP NIO. */
     readonly CLOUD: string,
     readonly cloudNioLport: number,
+    /** A drawing of the controller project (ADR 0091). */
+    readonly DRAWING: string,
   ) {}
 
   /** The compute project's file (its content is WORLD_FILE's own name). */
@@ -141,7 +143,9 @@ export class World {
       },
       201,
     );
-    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), HOST, hostNioLport, CLOUD, cloudNioLport);
+    const DRAWING = randomUUID();
+    await must("POST", `/v2/projects/${CP}/drawings`, { drawing_id: DRAWING, x: 10, svg: "<svg></svg>" }, 201);
+    return new World(s, P, SW, nioLport, spareLport!, CP, N1, N2, link.link_id as string, HUB, hubNioLport, PC, pcNioLport, join(cp.path as string, cp.filename as string), HOST, hostNioLport, CLOUD, cloudNioLport, DRAWING);
   }
 
   get url(): string {
@@ -165,6 +169,7 @@ export class World {
       `/v2/projects`,
       `/v2/projects/${this.CP}/nodes`,
       `/v2/projects/${this.CP}/links`,
+      `/v2/projects/${this.CP}/drawings`,
       `/v2/iou_license`,
       `/v2/netemu/impairments`,
     ];

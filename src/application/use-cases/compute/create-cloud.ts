@@ -8,7 +8,7 @@ import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
-import { computeProjectsPath } from "./capture-path.js";
+import { computeNodeDirectory } from "./capture-path.js";
 import { CloudTunnelPorts } from "./cloud-tunnel-ports.js";
 import { type RemoteConsoleInput, remoteConsoleOf } from "./cloud-remote-console.js";
 
@@ -62,7 +62,7 @@ export class CreateCloud {
       if (taken !== undefined) return E.left(taken);
     }
     const made = await this.creation.create(projectId, input.nodeId, "cloud", (nodeId) =>
-      createCloudNode({ nodeId, projectId, name: name.right, portsMapping: ports, remoteConsole: remote.right, directory: input.directory ?? `${computeProjectsPath(this.settings.projectsPath)}/${projectId}/project-files/builtin/${nodeId}` }),
+      createCloudNode({ nodeId, projectId, name: name.right, portsMapping: ports, remoteConsole: remote.right, directory: input.directory ?? computeNodeDirectory(this.settings.projectsPath, projectId, "cloud", nodeId) }),
     );
     if (E.isRight(made) && known === undefined) this.tunnels.hold(projectId, made.right.portsMapping);
     return made;

@@ -6,7 +6,7 @@ import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { NodeCreation } from "./node-creation.js";
-import { computeProjectsPath } from "./capture-path.js";
+import { computeNodeDirectory } from "./capture-path.js";
 
 export const CREATE_LINUX_HOST_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull"] as const;
 export type CreateLinuxHostError = Refusal<typeof CREATE_LINUX_HOST_REFUSALS>;
@@ -25,11 +25,6 @@ export interface CreateLinuxHostInput extends LinuxHostSettingsInput {
   readonly directory?: string | undefined;
 }
 
-/** A Linux host's directory on the compute, laid out as a VPCS's (ADR 0060). */
-function hostDirectory(projectsPath: string, projectId: string, nodeId: string): string {
-  return `${computeProjectsPath(projectsPath)}/${projectId}/project-files/netemu_host/${nodeId}`;
-}
-
 /** A netemu Linux host made on the compute (`POST /v2/compute/projects/{id}/netemu_host/nodes`), stopped. */
 @injectable()
 export class CreateLinuxHost {
@@ -44,7 +39,7 @@ export class CreateLinuxHost {
     const settings = parseNetemuHostSettings(input.interfaces, input.gateway);
     if (E.isLeft(settings)) return settings;
     return this.creation.create(projectId, input.nodeId, "netemu_host", (nodeId) =>
-      createNetemuHostNode({ nodeId, projectId, name: name.right, directory: input.directory ?? hostDirectory(this.settings.projectsPath, projectId, nodeId), ...settings.right }),
+      createNetemuHostNode({ nodeId, projectId, name: name.right, directory: input.directory ?? computeNodeDirectory(this.settings.projectsPath, projectId, "netemu_host", nodeId), ...settings.right }),
     );
   }
 }

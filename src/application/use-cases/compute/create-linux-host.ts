@@ -5,7 +5,7 @@ import { parseNodeName } from "../../../domain/switching/compute-node.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { NodeCreation } from "./node-creation.js";
+import { type HostCreationInput, NodeCreation } from "./node-creation.js";
 import { computeNodeDirectory } from "./capture-path.js";
 
 export const CREATE_LINUX_HOST_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull"] as const;
@@ -18,12 +18,7 @@ export interface LinuxHostSettingsInput {
   readonly gateway?: unknown;
 }
 
-export interface CreateLinuxHostInput extends LinuxHostSettingsInput {
-  readonly name: string;
-  readonly nodeId?: string | undefined;
-  /** Its directory in the controller's project, when the in-process controller makes it (as for VPCS). */
-  readonly directory?: string | undefined;
-}
+export type CreateLinuxHostInput = HostCreationInput & LinuxHostSettingsInput;
 
 /** A netemu Linux host made on the compute (`POST /v2/compute/projects/{id}/netemu_host/nodes`), stopped. */
 @injectable()

@@ -8,7 +8,7 @@ import type { ConsolePortPool, HostProcesses } from "../../ports/host-processes.
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { NodeCreation } from "./node-creation.js";
+import { type HostCreationInput, NodeCreation } from "./node-creation.js";
 import { computeNodeDirectory } from "./capture-path.js";
 import { VPCS_SCRIPT } from "./host-runtime.js";
 import { VPCS_CONSOLE_TYPES, vpcsConsolePort } from "./vpcs-console-port.js";
@@ -17,18 +17,11 @@ import { VPCS_CONSOLE_TYPES, vpcsConsolePort } from "./vpcs-console-port.js";
 export const CREATE_VPCS_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull", "ConsolePortUnavailable", "ProjectFileUnwritable"] as const;
 export type CreateVpcsError = Refusal<typeof CREATE_VPCS_REFUSALS>;
 
-export interface CreateVpcsInput {
-  readonly name: string;
-  readonly nodeId?: string | undefined;
+export interface CreateVpcsInput extends HostCreationInput {
   readonly console?: number | null | undefined;
   readonly consoleType?: ConsoleType | undefined;
   /** VPCS commands, one a line; `%h` stands for the node's name (GNS3's base script). */
   readonly startupScript?: string | null | undefined;
-  /**
-   * Its working directory, when the in-process controller keeps it in its own project's directory (as
-   * GNS3 does); the compute API's nodes are under the compute's projects (ADR 0060).
-   */
-  readonly directory?: string | undefined;
 }
 
 /**

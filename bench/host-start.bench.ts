@@ -11,10 +11,11 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeTcpPort } from "../test/support/free-tcp-port.js";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {
@@ -30,19 +31,8 @@ const VPCS = option("--vpcs", "/opt/gns3-peer/bin/vpcs");
 const CONSOLES = option("--consoles", "27000-27999").split("-");
 const UDP = option("--udp", "28000-28999").split("-");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const dir = mkdtempSync(join(tmpdir(), "netemu-bench-hosts-"));
-const port = await freePort();
+const port = await freeTcpPort();
 const server = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--vpcs-path", VPCS, "--console-start-port", CONSOLES[0] as string, "--console-end-port", CONSOLES[1] as string, "--udp-start-port", UDP[0] as string, "--udp-end-port", UDP[1] as string], { stdio: ["ignore", "ignore", "pipe"] });
 let err = "";
 server.stderr.on("data", (d: Buffer) => (err += d.toString()));

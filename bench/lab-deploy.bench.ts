@@ -41,10 +41,10 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeTcpPort } from "../test/support/free-tcp-port.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
@@ -174,21 +174,10 @@ interface Server {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** `netemu serve` in a fresh temporary directory; answers once /v2/version does. */
 async function startServer(udp: { readonly start: number; readonly end: number }): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "netemu-bench-lab-"));
-  const port = await freePort();
+  const port = await freeTcpPort();
   const child = spawn(
     process.execPath,
     [...SERVER_FLAGS, SERVER_CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--config-dir", dir, "--projects-path", join(dir, "projects"), "--udp-start-port", String(udp.start), "--udp-end-port", String(udp.end), "--vpcs-path", VPCS, ...(SERVER_CLI === CLI ? ["--console-start-port", String(CONSOLE_RANGE.first), "--console-end-port", String(CONSOLE_RANGE.last)] : [])],

@@ -21,11 +21,12 @@
 import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { connect as tcpConnect, createServer } from "node:net";
+import { connect as tcpConnect } from "node:net";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { createSocket } from "node:dgram";
 import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
+import { freeTcpPort } from "../test/support/free-tcp-port.js";
+import { freeUdpPort } from "../test/support/udp-peer.js";
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
@@ -65,23 +66,6 @@ const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).s
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
-
-/** A free 127.0.0.1 UDP port (bound once and released). */
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket("udp4");
-  await new Promise<void>((r) => s.bind(0, "127.0.0.1", () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-async function freeTcpPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const address = server.address();
-  await new Promise<void>((r) => server.close(() => r()));
-  return typeof address === "object" && address !== null ? address.port : 0;
-}
 
 /** utime + stime of a process and all its threads, dead ones included (/proc/<pid>/stat), in µs. */
 function processCpuUs(pid: number): number {

@@ -4,8 +4,8 @@
  */
 import { Child, cpuTimes, monoMs, sleep, udpDrops } from "./util.js";
 import { cpus } from "node:os";
-import { createSocket } from "node:dgram";
 import { buildLoadgen, runLoadgen } from "./loadgen.js";
+import { freeUdpPort } from "../../test/support/udp-peer.js";
 
 /**
  * The generator and the sink: two Node processes (node:dgram, a send call per frame), or the C
@@ -309,15 +309,6 @@ export class DataplaneRig {
   async stop(): Promise<void> {
     await Promise.all([this.gen?.stop(), this.sink?.stop()]);
   }
-}
-
-/** A free 127.0.0.1 UDP port (bound once and released). */
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket("udp4");
-  await new Promise<void>((r) => s.bind(0, "127.0.0.1", () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /** Runs `body` with a DUT started for it, and ends the DUT whatever happens. */

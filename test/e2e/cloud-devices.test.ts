@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { TestNamespace, isRoot, leftovers, makeVeth, removeInterface, testName } from "../support/netns.js";
+import { TestNamespace, leftovers, makeVeth, removeMade, requireRoot, testName } from "../support/netns.js";
 
 const PROJECT = "82828282-3333-4444-8555-666666666666";
 
@@ -14,11 +14,7 @@ describe("a cloud's ethernet and tap ports between real TCP/IP hosts (network na
   this.timeout(60_000);
 
   before(function () {
-    if (!isRoot()) {
-      if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
-      console.log("      skipped: making namespaces and devices needs root");
-      this.skip();
-    }
+    requireRoot(this, "making namespaces and devices needs root");
   });
 
   for (const workers of [0, 1]) {
@@ -61,8 +57,7 @@ describe("a cloud's ethernet and tap ports between real TCP/IP hosts (network na
         expect((await s.request("PUT", `${base}/cloud/nodes/${cloud.json.node_id}`, { ports_mapping: [] })).status).to.equal(200);
       } finally {
         await s?.close();
-        for (const ns of spaces) await ns.remove();
-        for (const name of [hostEnd, tap]) await removeInterface(name);
+        await removeMade(spaces, [hostEnd, tap]);
       }
       expect(await leftovers(), "what the test made, left behind").to.deep.equal([]);
     });

@@ -7,7 +7,7 @@ import { attachNio } from "../../src/domain/switching/compute-node.js";
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
-import { TestNamespace, isRoot, leftovers, makeVeth, removeInterface, sh, testName } from "../support/netns.js";
+import { TestNamespace, leftovers, makeVeth, removeMade, requireRoot, sh, testName } from "../support/netns.js";
 
 const PROJECT = "83838383-3333-4444-8555-666666666666";
 
@@ -23,11 +23,7 @@ describe("nio_tap and nio_ethernet between real TCP/IP hosts (network namespaces
   this.timeout(60_000);
 
   before(function () {
-    if (!isRoot()) {
-      if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
-      console.log("      skipped: making namespaces and devices needs root");
-      this.skip();
-    }
+    requireRoot(this, "making namespaces and devices needs root");
   });
 
   for (const workers of [0, 1]) {
@@ -48,8 +44,7 @@ describe("nio_tap and nio_ethernet between real TCP/IP hosts (network namespaces
 
       afterEach(async () => {
         await s.close();
-        for (const ns of spaces) await ns.remove();
-        for (const name of [...hostEnds, ...taps]) await removeInterface(name);
+        await removeMade(spaces, [...hostEnds, ...taps]);
         expect(await leftovers(), "what the test made, left behind").to.deep.equal([]);
       });
 
@@ -159,8 +154,7 @@ describe("nio_tap and nio_ethernet between real TCP/IP hosts (network namespaces
       expect(await spaces[0]!.pingMs("10.83.1.2", 2), "after the move").to.have.length(2);
     } finally {
       await dp.close();
-      for (const ns of spaces) await ns.remove();
-      for (const tap of taps) await removeInterface(tap);
+      await removeMade(spaces, taps);
     }
     expect(await leftovers()).to.deep.equal([]);
   });

@@ -9,7 +9,7 @@ import { IpNamespaceHosts } from "../../src/adapters/system/namespace-hosts.js";
 import { hostTapName } from "../../src/domain/switching/netemu-host-node.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { isRoot, sh } from "../support/netns.js";
+import { requireRoot, sh } from "../support/netns.js";
 
 const WAN_LAB = join(fileURLToPath(new URL("../../../", import.meta.url)), "labs", "wan.yml");
 /** The hosts' namespaces hold this test's pid: what it made is told apart from anyone else's. */
@@ -58,11 +58,7 @@ describe("netemu lab: labs/wan.yml with Linux hosts, deployed, measured, restart
   };
 
   before(async function () {
-    if (!isRoot()) {
-      if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
-      console.log("      skipped: Linux hosts need root");
-      this.skip();
-    }
+    requireRoot(this, "Linux hosts need root");
     configDir = mkdtempSync(join(tmpdir(), "netemu-lab-wan-"));
     await serve();
   });

@@ -8,7 +8,7 @@ import { hostTapName } from "../../src/domain/switching/netemu-host-node.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { testWorkerDataPlane } from "../support/live-data-planes.js";
-import { isRoot, sh } from "../support/netns.js";
+import { requireRoot, sh } from "../support/netns.js";
 
 const PROJECT = "87878787-2222-4444-8555-666666666666";
 /** The hosts' namespaces hold this test's pid, so that what it made is told apart from anyone else's. */
@@ -38,11 +38,7 @@ describe("Linux hosts on the compute: namespaces behind TAPs netemu opens, linke
   let stateDir: string;
 
   before(function () {
-    if (!isRoot()) {
-      if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
-      console.log("      skipped: namespaces and TAP devices need root");
-      this.skip();
-    }
+    requireRoot(this, "namespaces and TAP devices need root");
   });
   beforeEach(() => {
     stateDir = mkdtempSync(join(tmpdir(), "netemu-linux-hosts-"));

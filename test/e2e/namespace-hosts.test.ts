@@ -9,7 +9,7 @@ import { IpNamespaceHosts } from "../../src/adapters/system/namespace-hosts.js";
 import type { HostSpec } from "../../src/application/ports/namespace-hosts.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { TestNamespace, isRoot, leftovers, sh, testName } from "../support/netns.js";
+import { TestNamespace, leftovers, requireRoot, sh, testName } from "../support/netns.js";
 
 const PROJECT = "83838383-2222-4444-8555-666666666666";
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,11 +37,7 @@ describe("namespace hosts: Linux hosts joined to netemu's switches by TAP device
   let stateDir: string;
 
   before(function () {
-    if (!isRoot()) {
-      if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
-      console.log("      skipped: namespaces and TAP devices need root");
-      this.skip();
-    }
+    requireRoot(this, "namespaces and TAP devices need root");
   });
   beforeEach(() => {
     stateDir = mkdtempSync(join(tmpdir(), "netemu-hosts-"));

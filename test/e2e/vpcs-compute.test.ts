@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { running as alive } from "../support/process-checks.js";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { running as alive, runningIn } from "../support/process-checks.js";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,22 +9,6 @@ import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { DEBIAN_VPCS, GNS3_PEER_VPCS, VpcsConsole } from "../support/vpcs-console.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import type { HostProcesses } from "../../src/application/ports/host-processes.js";
-
-/** Whether the pid runs: a zombie has ended (a daemon's is reaped by init, whenever init gets to it). */
-
-/** The live processes of `exe` working in `cwd` (a node's directory). */
-function runningIn(exe: string, cwd: string): number[] {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/exe`) === exe && readlinkSync(`/proc/${pid}/cwd`) === cwd && alive(pid);
-      } catch {
-        return false;
-      }
-    });
-}
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

@@ -1,29 +1,16 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { knownProcess } from "../../src/adapters/system/proc-processes.js";
 import { startTestServer } from "../support/http-harness.js";
+import { runningIn } from "../support/process-checks.js";
 import { DEBIAN_VPCS, GNS3_PEER_VPCS } from "../support/vpcs-console.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const alive = (pid: number): boolean => knownProcess(pid) !== undefined;
-
-/** The live processes of `exe` whose working directory is `cwd`. */
-function runningIn(exe: string, cwd: string): number[] {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return knownProcess(pid)?.exe === exe && readlinkSync(`/proc/${pid}/cwd`) === cwd;
-      } catch {
-        return false;
-      }
-    });
-}
 
 /**
  * A netemu server in a process of its own: it starts one VPCS node on its compute, prints the pids that

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import type { ProcessExit, ProcessSpec } from "../../src/application/ports/host-
 import { knownProcess } from "../../src/adapters/system/proc-processes.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { freeTcpPort } from "../support/free-tcp-port.js";
+import { runningIn } from "../support/process-checks.js";
 import { DEBIAN_VPCS } from "../support/vpcs-console.js";
 
 /** Whether the pid runs (a zombie has ended: a daemon's is reaped by init whenever it gets to it). */
@@ -34,16 +35,7 @@ async function freeUdpPort(): Promise<number> {
 
 /** The live processes running `exe` (Debian's VPCS by default) in `cwd`: none may be left after a refusal or a stop. */
 function vpcsIn(cwd: string, exe = DEBIAN_VPCS): number[] {
-  const found: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readlinkSync(`/proc/${d}/exe`) === exe && readlinkSync(`/proc/${d}/cwd`) === cwd && alive(Number(d))) found.push(Number(d));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
+  return runningIn(exe, cwd);
 }
 
 function childrenOf(pid: number): number[] {

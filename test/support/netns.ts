@@ -20,6 +20,17 @@ export function isRoot(): boolean {
 }
 
 /**
+ * Skips a suite (call it in `before`) whose namespaces, devices or hosts need root, saying so with `need`;
+ * under CI=true (CI runs as root) a run without root fails instead, so that nothing is skipped unseen.
+ */
+export function requireRoot(ctx: Mocha.Context, need: string): void {
+  if (isRoot()) return;
+  if (process.env["CI"] === "true") throw new Error("CI runs as root: these tests need it");
+  console.log(`      skipped: ${need}`);
+  ctx.skip();
+}
+
+/**
  * Names a test makes, unique to this process (its pid) and short enough for an interface name (15
  * bytes): `prefix + pid + suffix`. Every name a test makes goes through here, so that its cleanup
  * removes only what it made.
@@ -77,6 +88,12 @@ export async function makeVeth(host: string, peer: string): Promise<void> {
 /** Deletes an interface of the host's namespace if it is there (a veth's twin goes with it). */
 export async function removeInterface(name: string): Promise<void> {
   await sh("ip", "link", "del", name).catch(() => undefined);
+}
+
+/** Removes what a test made, whatever is still there: its namespaces, then its interfaces in the host's namespace. */
+export async function removeMade(spaces: readonly TestNamespace[], interfaces: readonly string[]): Promise<void> {
+  for (const ns of spaces) await ns.remove();
+  for (const name of interfaces) await removeInterface(name);
 }
 
 /** The interfaces and namespaces whose name holds this process's pid (what a test must leave none of). */

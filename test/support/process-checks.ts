@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { connect } from "node:net";
+import { knownProcess } from "../../src/adapters/system/proc-processes.js";
 
 /** Whether something accepts TCP connections at the port on 127.0.0.1 (a VPCS console). */
 export function listening(port: number): Promise<boolean> {
@@ -27,4 +28,19 @@ export function running(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The live processes (a zombie is not one) running `exe` in `cwd`, a node's directory: none may be left after a stop. */
+export function runningIn(exe: string, cwd: string): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return knownProcess(pid)?.exe === exe && readlinkSync(`/proc/${pid}/cwd`) === cwd;
+      } catch {
+        // Gone, or not ours to read.
+        return false;
+      }
+    });
 }

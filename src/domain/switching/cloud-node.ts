@@ -3,9 +3,9 @@ import { NO_FILTERS } from "../filters/filter-settings.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration, itemOf } from "../configuration/invalid-configuration.js";
 import { own, readChoice, readInteger, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
-import { type FrameNio, type Nio, readDeviceName } from "./nio.js";
+import { type FrameNio, readDeviceName } from "./nio.js";
 import { parsePortEntries, readNumberedPort } from "./port.js";
-import { HOST_INSIDE_OFFSET, type NodeAlreadyConnected, type NodeStatus } from "./node-kind.js";
+import { HOST_INSIDE_OFFSET, type HostCreation, type HostIdentity, NO_CONSOLE, type NodeAlreadyConnected } from "./node-kind.js";
 
 /**
  * A port of GNS3's Cloud, as its `ports_mapping` has it (PORT_OBJECT_SCHEMA): a UDP tunnel to any
@@ -36,24 +36,17 @@ export const DEFAULT_REMOTE_CONSOLE: RemoteConsole = Object.freeze({ host: "", p
  * inside end exists while its port has a link NIO, as GNS3 makes a port's uBridge bridge only then.
  * A cloud has no console of its own (its remote console is somebody else's) and is always started.
  */
-export interface CloudNode {
+export interface CloudNode extends HostIdentity {
   readonly nodeType: "cloud";
-  readonly nodeId: string;
-  readonly projectId: string;
-  readonly name: string;
-  readonly status: NodeStatus;
   readonly console: null;
   readonly consoleType: "none";
   readonly portsMapping: readonly CloudPort[];
-  readonly nios: ReadonlyMap<number, Nio>;
   readonly remoteConsole: RemoteConsole;
-  /** Its working directory on the compute, as GNS3's `node_directory`. */
-  readonly directory: string;
 }
 
-export function createCloudNode(fields: { readonly nodeId: string; readonly projectId: string; readonly name: string; readonly portsMapping: readonly CloudPort[]; readonly remoteConsole: RemoteConsole; readonly directory: string }): CloudNode {
+export function createCloudNode(fields: HostCreation & { readonly portsMapping: readonly CloudPort[]; readonly remoteConsole: RemoteConsole }): CloudNode {
   // GNS3's create starts the cloud at once (cloud.py create → start).
-  return { nodeType: "cloud", ...fields, status: "started", console: null, consoleType: "none", nios: new Map() };
+  return { nodeType: "cloud", ...fields, status: "started", ...NO_CONSOLE, nios: new Map() };
 }
 
 /** A host name or address as the resolver takes one: an IPv4 or IPv6 literal, or DNS labels. */
@@ -156,14 +149,11 @@ export function cloudInside(node: CloudNode): ReadonlyMap<number, FrameNio> {
   return inside;
 }
 
-/** A cloud's fields but its ports and NIOs, from a record (the worker boundary, an embedder's store). */
-export function parseCloudFields(o: Readonly<Record<string, unknown>>, field: string, common: Pick<CloudNode, "nodeId" | "projectId" | "name" | "status">): E.Either<InvalidConfiguration, Omit<CloudNode, "portsMapping" | "nios">> {
+/** A cloud's fields but its ports and NIOs, from a record (the worker boundary, an embedder's store): its identity parsed as every host's. */
+export function parseCloudFields(o: Readonly<Record<string, unknown>>, field: string, identity: HostCreation & Pick<HostIdentity, "status">): E.Either<InvalidConfiguration, Omit<CloudNode, "portsMapping" | "nios">> {
   const remote = parseRemoteConsole(own(o, "remoteConsole") ?? DEFAULT_REMOTE_CONSOLE, fieldOf(field, "remoteConsole"));
   if (E.isLeft(remote)) return remote;
-  const directoryRaw = own(o, "directory");
-  const directory = directoryRaw === undefined ? E.right("") : readString(directoryRaw, fieldOf(field, "directory"), 0, 4096);
-  if (E.isLeft(directory)) return directory;
-  return E.right({ nodeType: "cloud", ...common, console: null, consoleType: "none", remoteConsole: remote.right, directory: directory.right });
+  return E.right({ nodeType: "cloud", ...identity, ...NO_CONSOLE, remoteConsole: remote.right });
 }
 
 /** GNS3's remote_console_* settings, each checked as its schema does (a record's camelCase names). */

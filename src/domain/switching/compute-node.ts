@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { NIO_TYPES, type Nio, type NioProblem, deviceOf, parseNio } from "./nio.js";
 import type { ConsoleType, EthernetSwitch } from "./ethernet-switch.js";
-import { COMPUTE_NODE_TYPES, type ComputeNodeType, type HeldNio, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree } from "./node-kind.js";
+import { COMPUTE_NODE_TYPES, type ComputeNodeType, type HeldNio, NO_CONSOLE, type NodeStatus, type PortNotAllocated, type PortNotFound, type PortNotFree, isHostKind } from "./node-kind.js";
 import { type EthernetHub, parseHubPorts } from "./ethernet-hub.js";
 import type { HostNode } from "./host-node.js";
 import { hostSettingsChanged, parseNetemuHostSettings } from "./netemu-host-node.js";
@@ -117,7 +117,11 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
   if (E.isLeft(statusValue)) return statusValue;
   const common = { nodeId: nodeId.right, projectId: projectId.right, name: nameValue.right, status: statusValue.right };
   if (type.right === "ethernet_hub") return E.right({ nodeType: "ethernet_hub", ...common });
-  if (type.right === "cloud") return parseCloudFields(o, field, common);
+  // Every host kind's working directory ("" in a record made before hosts had one).
+  const directoryRaw = isHostKind(type.right) ? own(o, "directory") : undefined;
+  const directory = directoryRaw === undefined ? E.right("") : readString(directoryRaw, fieldOf(field, "directory"), 0, 4096);
+  if (E.isLeft(directory)) return directory;
+  if (type.right === "cloud") return parseCloudFields(o, field, { ...common, directory: directory.right });
   const consoleRaw = own(o, "console");
   const console = consoleRaw === null || consoleRaw === undefined ? E.right(null) : readInteger(consoleRaw, fieldOf(field, "console"), 1, 65_535);
   if (E.isLeft(console)) return console;
@@ -130,14 +134,11 @@ export function parseComputeNodeFields(raw: unknown, field = "node"): E.Either<I
   const commandLineRaw = own(o, "commandLine");
   const commandLine = commandLineRaw === undefined ? E.right("") : readString(commandLineRaw, fieldOf(field, "commandLine"), 0, 65_536);
   if (E.isLeft(commandLine)) return commandLine;
-  const directoryRaw = own(o, "directory");
-  const directory = directoryRaw === undefined ? E.right("") : readString(directoryRaw, fieldOf(field, "directory"), 0, 4096);
-  if (E.isLeft(directory)) return directory;
-  const host = { ...common, inside: new Map(), commandLine: commandLine.right, directory: directory.right };
+  const host = { ...common, directory: directory.right, inside: new Map(), commandLine: commandLine.right };
   if (type.right === "netemu_host") {
     const settings = parseNetemuHostSettings(own(o, "interfaces"), own(o, "gateway"), field);
     if (E.isLeft(settings)) return settings;
-    return E.right({ nodeType: "netemu_host", ...host, console: null, consoleType: "none", ...settings.right });
+    return E.right({ nodeType: "netemu_host", ...host, ...NO_CONSOLE, ...settings.right });
   }
   return E.right({ nodeType: type.right, ...host, console: console.right, consoleType: consoleType.right });
 }

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
-import type { NodeAlreadyConnected, NodeStatus } from "./node-kind.js";
+import type { NodeAlreadyConnected, NodeIdentity } from "./node-kind.js";
 import type { InvalidConfiguration } from "../configuration/invalid-configuration.js";
 import { parsePortEntries, portsMappingEqual, readNumberedPort } from "./port.js";
 
@@ -14,12 +14,8 @@ export interface HubPortEntry {
  * An Ethernet hub node on the compute: every frame received on a port goes out of every other
  * port that has a NIO. Immutable, like the switch.
  */
-export interface EthernetHub {
+export interface EthernetHub extends NodeIdentity {
   readonly nodeType: "ethernet_hub";
-  readonly nodeId: string;
-  readonly projectId: string;
-  readonly name: string;
-  readonly status: NodeStatus;
   readonly portsMapping: readonly HubPortEntry[];
   readonly nios: ReadonlyMap<number, Nio>;
 }

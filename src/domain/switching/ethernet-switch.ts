@@ -1,22 +1,19 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Nio } from "./nio.js";
 import { type PortMappingEntry, type Port, portFromMapping, portsMappingEqual } from "./port.js";
-import type { NodeAlreadyConnected, NodeStatus } from "./node-kind.js";
+import type { ConsoleType, NodeAlreadyConnected, NodeIdentity } from "./node-kind.js";
 
-export type ConsoleType = "telnet" | "none";
+// The console type is every kind's (node-kind.ts); its importers still find it here, beside the switch.
+export type { ConsoleType } from "./node-kind.js";
 
 /**
  * An Ethernet switch node on the compute: its configured ports (ports_mapping) and the NIO
  * attached to each port number. Immutable: every change returns a new value.
  */
-export interface EthernetSwitch {
+export interface EthernetSwitch extends NodeIdentity {
   readonly nodeType: "ethernet_switch";
-  readonly nodeId: string;
-  readonly projectId: string;
-  readonly name: string;
   readonly console: number | null;
   readonly consoleType: ConsoleType;
-  readonly status: NodeStatus;
   readonly portsMapping: readonly PortMappingEntry[];
   readonly nios: ReadonlyMap<number, Nio>;
 }

@@ -1,8 +1,7 @@
 import type { Nio, UdpNio } from "./nio.js";
 import type { HubPortEntry } from "./ethernet-hub.js";
-import type { ConsoleType } from "./ethernet-switch.js";
 import type { NetemuHostNode } from "./netemu-host-node.js";
-import { HOST_INSIDE_OFFSET, type NodeStatus } from "./node-kind.js";
+import { type ConsoleType, HOST_INSIDE_OFFSET, type HostCreation, type HostIdentity } from "./node-kind.js";
 import { type CloudNode, cloudInside } from "./cloud-node.js";
 
 /**
@@ -10,22 +9,13 @@ import { type CloudNode, cloudInside } from "./cloud-node.js";
  * in netemu's data plane, paired there with the port where the VPCS process sends and receives (its
  * `-s`/`-c` UDP tunnel, ADR 0081), and a telnet console. The process runs while the node is started.
  */
-export interface VpcsNode {
+export interface VpcsNode extends HostIdentity {
   readonly nodeType: "vpcs";
-  readonly nodeId: string;
-  readonly projectId: string;
-  readonly name: string;
-  readonly status: NodeStatus;
-  readonly console: number | null;
-  readonly consoleType: ConsoleType;
   readonly portsMapping: readonly HubPortEntry[];
-  readonly nios: ReadonlyMap<number, Nio>;
   /** The data plane's end of each port's tunnel to the host's own stack, while it runs (by port number). */
   readonly inside: ReadonlyMap<number, UdpNio>;
   /** The command line the process was last started with ("" before its first start), as GNS3 answers it. */
   readonly commandLine: string;
-  /** The node's working directory on the compute (its startup script, its log), as GNS3's `node_directory`. */
-  readonly directory: string;
 }
 
 /** Every host kind: a process (VPCS), the user's own NIOs (a cloud, ADR 0082) or a namespace (netemu's Linux host, ADR 0087) behind its ports. */
@@ -34,7 +24,7 @@ export type HostNode = VpcsNode | CloudNode | NetemuHostNode;
 /** VPCS has one adapter with one Ethernet interface, named as GNS3 names it. */
 export const VPCS_PORTS: readonly HubPortEntry[] = Object.freeze([Object.freeze({ name: "Ethernet0", port_number: 0 })]);
 
-export function createVpcsNode(fields: { readonly nodeId: string; readonly projectId: string; readonly name: string; readonly console: number | null; readonly consoleType: ConsoleType; readonly directory: string }): VpcsNode {
+export function createVpcsNode(fields: HostCreation & { readonly console: number | null; readonly consoleType: ConsoleType }): VpcsNode {
   return { nodeType: "vpcs", ...fields, status: "stopped", portsMapping: VPCS_PORTS, nios: new Map(), inside: new Map(), commandLine: "" };
 }
 

@@ -1,8 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { Nio, TapNio } from "./nio.js";
+import type { TapNio } from "./nio.js";
 import { NO_FILTERS } from "../filters/filter-settings.js";
 import type { HubPortEntry } from "./ethernet-hub.js";
-import type { NodeStatus } from "./node-kind.js";
+import { type HostCreation, type HostIdentity, NO_CONSOLE } from "./node-kind.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration, itemOf } from "../configuration/invalid-configuration.js";
 import { own, readArray, readObject, readString, required } from "../configuration/read.js";
 
@@ -12,22 +12,16 @@ import { own, readArray, readObject, readString, required } from "../configurati
  * named as the interface), each paired in the data plane with the port where its TAP is opened while
  * it runs (`inside`, HOST_INSIDE_OFFSET above it, ADR 0081).
  */
-export interface NetemuHostNode {
+export interface NetemuHostNode extends HostIdentity {
   readonly nodeType: "netemu_host";
-  readonly nodeId: string;
-  readonly projectId: string;
-  readonly name: string;
-  readonly status: NodeStatus;
   /** A Linux host has no console (commands run through exec): always null and "none". */
   readonly console: null;
   readonly consoleType: "none";
   readonly portsMapping: readonly HubPortEntry[];
-  readonly nios: ReadonlyMap<number, Nio>;
   /** The TAP device each port's inside end opens while the host runs (by port number). */
   readonly inside: ReadonlyMap<number, TapNio>;
   /** Always "": no program runs the host (kept so that every host kind answers the same fields). */
   readonly commandLine: string;
-  readonly directory: string;
   readonly interfaces: readonly HostInterfaceSettings[];
   /** The default route's next hop, if any. */
   readonly gateway: string | null;
@@ -146,8 +140,8 @@ export function hostPorts(interfaces: readonly HostInterfaceSettings[]): readonl
   return Object.freeze(interfaces.map((i, n) => Object.freeze({ name: i.name, port_number: n })));
 }
 
-export function createNetemuHostNode(fields: { readonly nodeId: string; readonly projectId: string; readonly name: string; readonly directory: string } & NetemuHostSettings): NetemuHostNode {
-  return { nodeType: "netemu_host", ...fields, status: "stopped", console: null, consoleType: "none", portsMapping: hostPorts(fields.interfaces), nios: new Map(), inside: new Map(), commandLine: "" };
+export function createNetemuHostNode(fields: HostCreation & NetemuHostSettings): NetemuHostNode {
+  return { nodeType: "netemu_host", ...fields, status: "stopped", ...NO_CONSOLE, portsMapping: hostPorts(fields.interfaces), nios: new Map(), inside: new Map(), commandLine: "" };
 }
 
 /**

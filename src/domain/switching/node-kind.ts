@@ -1,8 +1,9 @@
 /**
- * What every compute node kind shares: its GNS3 name, its run status and the rules a change of its ports
- * can break. A leaf: the switch, the hub and the host nodes import it, and compute-node.ts (their union)
- * builds on them.
+ * What every compute node kind shares: its GNS3 name, its identity and run status, and the rules a change
+ * of its ports can break. A leaf: the switch, the hub and the host nodes import it, and compute-node.ts
+ * (their union) builds on them.
  */
+import type { Nio } from "./nio.js";
 
 /**
  * How a kind's frames move in the data plane:
@@ -62,6 +63,35 @@ export const HOST_INSIDE_OFFSET = 32_768;
  * these requests and always say started; netemu does what the GUI's buttons say, see ADR 0032).
  */
 export type NodeStatus = "started" | "stopped" | "suspended";
+
+/** A node's console: telnet on a port of the compute, or none (GNS3's console_type). */
+export type ConsoleType = "telnet" | "none";
+
+/** What names a node on the compute and says whether it forwards: the fields every kind's record starts with. */
+export interface NodeIdentity {
+  readonly nodeId: string;
+  readonly projectId: string;
+  readonly name: string;
+  readonly status: NodeStatus;
+}
+
+/**
+ * What every host kind's record holds besides its own settings (ADR 0081): its identity, its console (a
+ * VPCS's telnet; a cloud and a Linux host narrow it to none), its link NIOs by port number, and its
+ * working directory on the compute (its files, its log), as GNS3's `node_directory`.
+ */
+export interface HostIdentity extends NodeIdentity {
+  readonly console: number | null;
+  readonly consoleType: ConsoleType;
+  readonly nios: ReadonlyMap<number, Nio>;
+  readonly directory: string;
+}
+
+/** What a host is made from whatever its kind: who it is and where its files go (it has no NIOs yet). */
+export type HostCreation = Pick<HostIdentity, "nodeId" | "projectId" | "name" | "directory">;
+
+/** The console of a host kind that has none of its own (a cloud's remote console is somebody else's; a Linux host runs commands through exec). */
+export const NO_CONSOLE = Object.freeze({ console: null, consoleType: "none" } as const);
 
 /** A NIO added on a port that has one: the node and the NIO it holds, so that the message can name them. */
 export type PortNotFree = {

@@ -1,5 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { ErrorOf } from "../../errors.js";
+import type { HostNodeType } from "../../../domain/switching/node-kind.js";
+import { nodeFilesFolder } from "../../../domain/topology/node.js";
 
 /**
  * The directory of the compute role's projects, inside the projects path but apart from the
@@ -11,6 +13,14 @@ const COMPUTE_PROJECTS_DIRECTORY = ".netemu-compute";
 /** `<projects path>/.netemu-compute`: where compute projects (their uploads and captures) live. */
 export function computeProjectsPath(projectsPath: string): string {
   return `${projectsPath}/${COMPUTE_PROJECTS_DIRECTORY}`;
+}
+
+/**
+ * A host's working directory when the compute API makes it, laid out as GNS3's:
+ * `<compute projects path>/<project id>/project-files/<kind's folder>/<node id>` (a cloud's under `builtin`).
+ */
+export function computeNodeDirectory(projectsPath: string, projectId: string, nodeType: HostNodeType, nodeId: string): string {
+  return `${computeProjectsPath(projectsPath)}/${projectId}/project-files/${nodeFilesFolder(nodeType)}/${nodeId}`;
 }
 
 /**

@@ -7,8 +7,8 @@ import type { NetworkInterfaces } from "../../ports/host.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { NodeCreation } from "./node-creation.js";
-import { computeProjectsPath } from "./capture-path.js";
+import { type HostCreationInput, NodeCreation } from "./node-creation.js";
+import { computeNodeDirectory } from "./capture-path.js";
 import { CloudTunnelPorts } from "./cloud-tunnel-ports.js";
 import { type RemoteConsoleInput, remoteConsoleOf } from "./cloud-remote-console.js";
 
@@ -16,12 +16,9 @@ import { type RemoteConsoleInput, remoteConsoleOf } from "./cloud-remote-console
 export const CREATE_CLOUD_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull", "CloudLportInUse"] as const;
 export type CreateCloudError = Refusal<typeof CREATE_CLOUD_REFUSALS>;
 
-export interface CreateCloudInput extends RemoteConsoleInput {
-  readonly name: string;
-  readonly nodeId?: string | undefined;
+export interface CreateCloudInput extends HostCreationInput, RemoteConsoleInput {
   /** GNS3's entries as sent (unknown: the domain parses them); none or empty: the host's interfaces. */
   readonly portsMapping?: unknown;
-  readonly directory?: string | undefined;
 }
 
 /**
@@ -62,7 +59,7 @@ export class CreateCloud {
       if (taken !== undefined) return E.left(taken);
     }
     const made = await this.creation.create(projectId, input.nodeId, "cloud", (nodeId) =>
-      createCloudNode({ nodeId, projectId, name: name.right, portsMapping: ports, remoteConsole: remote.right, directory: input.directory ?? `${computeProjectsPath(this.settings.projectsPath)}/${projectId}/project-files/builtin/${nodeId}` }),
+      createCloudNode({ nodeId, projectId, name: name.right, portsMapping: ports, remoteConsole: remote.right, directory: input.directory ?? computeNodeDirectory(this.settings.projectsPath, projectId, "cloud", nodeId) }),
     );
     if (E.isRight(made) && known === undefined) this.tunnels.hold(projectId, made.right.portsMapping);
     return made;

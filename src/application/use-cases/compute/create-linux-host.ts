@@ -5,8 +5,8 @@ import { parseNodeName } from "../../../domain/switching/compute-node.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { NodeCreation } from "./node-creation.js";
-import { computeProjectsPath } from "./capture-path.js";
+import { type HostCreationInput, NodeCreation } from "./node-creation.js";
+import { computeNodeDirectory } from "./capture-path.js";
 
 export const CREATE_LINUX_HOST_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull"] as const;
 export type CreateLinuxHostError = Refusal<typeof CREATE_LINUX_HOST_REFUSALS>;
@@ -18,17 +18,7 @@ export interface LinuxHostSettingsInput {
   readonly gateway?: unknown;
 }
 
-export interface CreateLinuxHostInput extends LinuxHostSettingsInput {
-  readonly name: string;
-  readonly nodeId?: string | undefined;
-  /** Its directory in the controller's project, when the in-process controller makes it (as for VPCS). */
-  readonly directory?: string | undefined;
-}
-
-/** A Linux host's directory on the compute, laid out as a VPCS's (ADR 0060). */
-function hostDirectory(projectsPath: string, projectId: string, nodeId: string): string {
-  return `${computeProjectsPath(projectsPath)}/${projectId}/project-files/netemu_host/${nodeId}`;
-}
+export type CreateLinuxHostInput = HostCreationInput & LinuxHostSettingsInput;
 
 /** A netemu Linux host made on the compute (`POST /v2/compute/projects/{id}/netemu_host/nodes`), stopped. */
 @injectable()
@@ -44,7 +34,7 @@ export class CreateLinuxHost {
     const settings = parseNetemuHostSettings(input.interfaces, input.gateway);
     if (E.isLeft(settings)) return settings;
     return this.creation.create(projectId, input.nodeId, "netemu_host", (nodeId) =>
-      createNetemuHostNode({ nodeId, projectId, name: name.right, directory: input.directory ?? hostDirectory(this.settings.projectsPath, projectId, nodeId), ...settings.right }),
+      createNetemuHostNode({ nodeId, projectId, name: name.right, directory: input.directory ?? computeNodeDirectory(this.settings.projectsPath, projectId, "netemu_host", nodeId), ...settings.right }),
     );
   }
 }

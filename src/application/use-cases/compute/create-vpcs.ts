@@ -8,8 +8,8 @@ import type { ConsolePortPool, HostProcesses } from "../../ports/host-processes.
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { COMPUTE_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
-import { NodeCreation } from "./node-creation.js";
-import { computeProjectsPath } from "./capture-path.js";
+import { type HostCreationInput, NodeCreation } from "./node-creation.js";
+import { computeNodeDirectory } from "./capture-path.js";
 import { VPCS_SCRIPT } from "./host-runtime.js";
 import { VPCS_CONSOLE_TYPES, vpcsConsolePort } from "./vpcs-console-port.js";
 
@@ -17,23 +17,11 @@ import { VPCS_CONSOLE_TYPES, vpcsConsolePort } from "./vpcs-console-port.js";
 export const CREATE_VPCS_REFUSALS = [...COMPUTE_PROJECT_LOOKUP_REFUSALS, "NodeIdInUse", "InvalidConfiguration", "ProjectFull", "ConsolePortUnavailable", "ProjectFileUnwritable"] as const;
 export type CreateVpcsError = Refusal<typeof CREATE_VPCS_REFUSALS>;
 
-export interface CreateVpcsInput {
-  readonly name: string;
-  readonly nodeId?: string | undefined;
+export interface CreateVpcsInput extends HostCreationInput {
   readonly console?: number | null | undefined;
   readonly consoleType?: ConsoleType | undefined;
   /** VPCS commands, one a line; `%h` stands for the node's name (GNS3's base script). */
   readonly startupScript?: string | null | undefined;
-  /**
-   * Its working directory, when the in-process controller keeps it in its own project's directory (as
-   * GNS3 does); the compute API's nodes are under the compute's projects (ADR 0060).
-   */
-  readonly directory?: string | undefined;
-}
-
-/** A VPCS's working directory, laid out as GNS3's: `<compute project>/project-files/vpcs/<node id>`. */
-function vpcsDirectory(projectsPath: string, projectId: string, nodeId: string): string {
-  return `${computeProjectsPath(projectsPath)}/${projectId}/project-files/vpcs/${nodeId}`;
 }
 
 /**
@@ -58,7 +46,7 @@ export class CreateVpcs {
     const console = await vpcsConsolePort(this.consoles, input.console, consoleType.right);
     if (E.isLeft(console)) return console;
     const made = await this.creation.create(projectId, input.nodeId, "vpcs", (nodeId) =>
-      createVpcsNode({ nodeId, projectId, name: name.right, console: console.right, consoleType: consoleType.right, directory: input.directory ?? vpcsDirectory(this.settings.projectsPath, projectId, nodeId) }),
+      createVpcsNode({ nodeId, projectId, name: name.right, console: console.right, consoleType: consoleType.right, directory: input.directory ?? computeNodeDirectory(this.settings.projectsPath, projectId, "vpcs", nodeId) }),
     );
     // An id already known answers that node: the port taken for this request goes back.
     if ((E.isLeft(made) || made.right.console !== console.right) && console.right !== null) this.consoles.release(console.right);

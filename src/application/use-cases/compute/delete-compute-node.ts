@@ -11,6 +11,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 import { ImpairmentOverlay } from "./impairment-overlay.js";
 import { HostRuntime } from "./host-runtime.js";
 import { LinuxHostRuntime } from "./linux-host-runtime.js";
+import { CloudTunnelPorts } from "./cloud-tunnel-ports.js";
 import type { ConsolePortPool } from "../../ports/host-processes.js";
 
 /** What DeleteComputeNode can answer instead of its result. */
@@ -29,6 +30,7 @@ export class DeleteComputeNode {
     private readonly impairments: ImpairmentOverlay,
     private readonly hosts: HostRuntime,
     private readonly linuxHosts: LinuxHostRuntime,
+    private readonly tunnels: CloudTunnelPorts,
     @inject(TOKENS.ConsolePortPool) private readonly consoles: ConsolePortPool,
   ) {}
 
@@ -44,7 +46,7 @@ export class DeleteComputeNode {
       }
       await this.dataPlane.removeNode(nodeId);
       // A cloud holds its tunnels' lports from its creation (ADR 0082).
-      if (found.right.nodeType === "cloud") for (const p of found.right.portsMapping) if (p.type === "udp") this.pool.release(p.lport);
+      if (found.right.nodeType === "cloud") this.tunnels.letGo(found.right.portsMapping);
       // A Linux host's namespace goes once the data plane has let go of its TAPs.
       if (found.right.nodeType === "netemu_host") await this.linuxHosts.remove(nodeId);
       for (const nio of found.right.nios.values()) {

@@ -10,6 +10,17 @@ import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { ComputeLookup, type NodeOfType } from "./compute-lookup.js";
 import { computeProjectKey } from "./compute-project-closing.js";
 
+/** What every host kind's create takes besides its own settings: its name, the id a client may choose, and its directory. */
+export interface HostCreationInput {
+  readonly name: string;
+  readonly nodeId?: string | undefined;
+  /**
+   * Its working directory, when the in-process controller keeps it in its own project's directory (as
+   * GNS3 does); the compute API's nodes are under the compute's projects (ADR 0060).
+   */
+  readonly directory?: string | undefined;
+}
+
 /**
  * How a switch or hub comes to be, the same for both: under the project's lock, then the node's
  * (ADR 0039), in a project that exists; an id already known answers that node when it is of the

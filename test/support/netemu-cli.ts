@@ -42,7 +42,11 @@ export async function serve(configDir: string, extra: string[] = [], env: Record
       };
       return served;
     }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`netemu serve did not start: ${out}${err}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // A server that did not say it listens is ended here: the caller never gets it to stop.
+      if (child.exitCode === null) child.kill("SIGKILL");
+      throw new Error(`netemu serve did not start: ${out}${err}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -45,7 +45,7 @@ export interface LabCounters {
   readonly project_id: string;
   readonly at_ms: number;
   readonly ports: readonly PortCounters[];
-  readonly mac_table_entries: Readonly<Record<string, number>>;
+  readonly mac_table_entries: readonly { readonly node_id: string; readonly entries: number }[];
   readonly unanswered: readonly string[];
 }
 

@@ -2,9 +2,13 @@ import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import { type LabCounters, type LabView, READ_LAB_COUNTERS_REFUSALS } from "../../../application/use-cases/compute/lab-views.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
+import { DROP_REASONS } from "../../../domain/switching/port-counters.js";
 import type { ApiRouter } from "../api-router.js";
 import { json, list, route } from "../route.js";
-import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonString } from "../schema.js";
+import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonString } from "../schema.js";
+
+/** A port's drops by reason: each reason netemu counts, present once it dropped a frame (docs/metrics.md lists them). */
+const DropsByReason = jsonClosedObject("DropsByReason", {}, Object.fromEntries(DROP_REASONS.map((reason) => [reason, jsonInteger({ minimum: 0 })])));
 
 const PortEnd = jsonClosedObject("LabPortEnd", { node_id: jsonString(), port_number: jsonInteger() }, {});
 
@@ -49,12 +53,12 @@ export const LabCountersAnswer = jsonClosedObject(
           bytes_in: jsonInteger(),
           frames_out: jsonInteger(),
           bytes_out: jsonInteger(),
-          drops: jsonObject,
+          drops: DropsByReason,
         },
         {},
       ),
     ),
-    mac_table_entries: jsonObject,
+    mac_table_entries: jsonArray(jsonClosedObject("MacTableSize", { node_id: jsonString(), entries: jsonInteger({ minimum: 0 }) }, {})),
     unanswered: jsonArray(jsonString()),
   },
   {},
@@ -90,7 +94,7 @@ function presentCounters(c: LabCounters) {
       bytes_out: p.counters.bytesOut,
       drops: { ...p.counters.drops },
     })),
-    mac_table_entries: Object.fromEntries(c.macTableEntries),
+    mac_table_entries: [...c.macTableEntries].map(([nodeId, entries]) => ({ node_id: nodeId, entries })),
     unanswered: [...c.unanswered],
   };
 }

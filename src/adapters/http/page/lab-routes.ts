@@ -13,7 +13,7 @@ const DropsByReason = jsonClosedObject("DropsByReason", {}, Object.fromEntries(D
 const PortEnd = jsonClosedObject("LabPortEnd", { node_id: jsonString(), port_number: jsonInteger() }, {});
 
 /** A lab as netemu's page draws it (ADR 0094): nodes with their ports, and the links read from the NIOs. */
-export const LabAnswer = jsonClosedObject(
+const LabAnswer = jsonClosedObject(
   "Lab",
   {
     project_id: jsonString(),
@@ -38,7 +38,7 @@ export const LabAnswer = jsonClosedObject(
 );
 
 /** A lab's counters in one reading: every port's, each switch's MAC table size, the nodes that did not answer. */
-export const LabCountersAnswer = jsonClosedObject(
+const LabCountersAnswer = jsonClosedObject(
   "LabCounters",
   {
     project_id: jsonString(),
@@ -100,7 +100,7 @@ function presentCounters(c: LabCounters) {
 }
 
 /** What netemu's page reads (ADR 0094), netemu's segment of /v2 as the impairments are. */
-export const LAB_ROUTES = {
+const LAB_ROUTES = {
   list: route({
     name: "netemu.labs.list",
     method: "GET",

@@ -5,7 +5,7 @@ import type Koa from "koa";
 import { gns3Json } from "../../shared/gns3-json.js";
 
 /** Where netemu's page is served (ADR 0094): a path of its own, outside GNS3's /v2 and /static. */
-export const PAGE_PATH = "/netemu/";
+const PAGE_PATH = "/netemu/";
 
 /**
  * Where the build put the page's bundle: `page/` beside the compiled `adapters/` (dist/page in the

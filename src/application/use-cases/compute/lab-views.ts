@@ -107,7 +107,6 @@ export interface LabCounters {
 
 /** What ReadLabCounters can answer instead of its result. */
 export const READ_LAB_COUNTERS_REFUSALS = COMPUTE_PROJECT_LOOKUP_REFUSALS;
-export type ReadLabCountersError = Refusal<typeof READ_LAB_COUNTERS_REFUSALS>;
 
 /**
  * Every port counter of a lab in one reading, so that a page watching 1,000 nodes makes one request a
@@ -123,7 +122,7 @@ export class ReadLabCounters {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<ReadLabCountersError, LabCounters>> {
+  async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<Refusal<typeof READ_LAB_COUNTERS_REFUSALS>, LabCounters>> {
     const project = await this.lookup.project(projectId);
     if (E.isLeft(project)) return project;
     const members = (await this.computeNodes.list()).filter((n) => n.projectId === projectId);

@@ -103,6 +103,9 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       await form.getByLabel(/^Delay out of sw1 Ethernet0/).fill("200");
       await form.getByRole("button", { name: "Apply impairments on sw1 Ethernet0" }).click();
       await form.getByRole("status").filter({ hasText: "Impairments applied on sw1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      // The link's details say the queue delay the impairment sets, that way only.
+      await page.locator("#queue-delay", { hasText: /sw1 Ethernet0 → pc1 Ethernet0: 200 ms at sw1 Ethernet0/ }).waitFor({ timeout: 10_000 });
+      expect(await page.locator("#queue-delay").textContent()).to.match(/pc1 Ethernet0 → sw1 Ethernet0: no delay set/);
       const after = await pingRtts(s!, 3);
       expect(after.length).to.be.at.least(2);
       // 50 ms each way from the lab on pc2's link, and now 200 ms more on the way to pc1: never early (ADR 0031).

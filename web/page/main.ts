@@ -203,7 +203,9 @@ function renderDetails(): void {
     const link = lab.links.find((l) => linkId(l) === sel.id);
     if (link === undefined) return select(undefined);
     const box = element("div", { id: "chart", role: "img", "aria-label": `Bits per second each way on the link ${endName(link.a)} — ${endName(link.b)}, over the last two minutes` });
-    details.replaceChildren(element("h2", { text: `Link ${endName(link.a)} — ${endName(link.b)}` }), linkTable(link), box);
+    const held = element("p", { id: "queue-delay", role: "status", "aria-label": "Queue delay each way, as the impairments set it" });
+    details.replaceChildren(element("h2", { text: `Link ${endName(link.a)} — ${endName(link.b)}` }), linkTable(link), held, box);
+    void showHeld(lab, link, held);
     chart = new uPlot(
       {
         width: Math.max(280, details.clientWidth - 24),
@@ -245,6 +247,33 @@ function linkTable(link: Lab["links"][number]): HTMLTableElement {
       element("tr", { "data-direction": "ba" }, element("th", { scope: "row", text: `${endName(link.b)} → ${endName(link.a)}` }), element("td", { class: "frames" }), element("td", { class: "bits" }), element("td", { class: "drops" })),
     ),
   );
+}
+
+/** What one end's impairments hold a direction's frames for: the delay (± jitter) and the bandwidth queue's bound. */
+function heldBy(filters: Readonly<Record<string, readonly unknown[]>> | undefined, where: string): string[] {
+  if (filters === undefined) return [];
+  const parts: string[] = [];
+  const delay = filters["delay"];
+  if (delay !== undefined) parts.push(`${String(delay[0])} ms${delay[1] !== undefined && delay[1] !== 0 ? ` ± ${String(delay[1])} ms` : ""} at ${where}`);
+  const bandwidth = filters["bandwidth"];
+  if (bandwidth !== undefined) parts.push(`a queue of up to ${String(bandwidth[1] ?? "?")} ms at ${String(bandwidth[0])} kbit/s at ${where}`);
+  return parts;
+}
+
+/** The queue delay each way of a link, as the impairments of its switch or hub ends set it. */
+async function showHeld(lab: Lab, link: Lab["links"][number], box: HTMLElement): Promise<void> {
+  try {
+    const all = await api.impairments(lab.project_id);
+    const of = (e: { node_id: string; port_number: number }) => all.find((i) => i.node_id === e.node_id && i.port_number === e.port_number);
+    const [a, b] = [of(link.a), of(link.b)];
+    const way = (from: typeof link.a, to: typeof link.a, out: typeof a, into: typeof a) => {
+      const parts = [...heldBy(out?.filters_out, endName(from)), ...heldBy(into?.filters_in, endName(to))];
+      return `${endName(from)} → ${endName(to)}: ${parts.length === 0 ? "no delay set" : parts.join(", ")}`;
+    };
+    box.textContent = `Queue delay set: ${way(link.a, link.b, a, b)}; ${way(link.b, link.a, b, a)}.`;
+  } catch (err) {
+    box.textContent = `Queue delay: ${(err as Error).message}`;
+  }
 }
 
 const dropsText = (p: PortCounters | undefined): string => {
@@ -371,6 +400,10 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
       const set = await api.setImpairment(lab.project_id, node.node_id, port, filtersIn, filtersOut);
       fill(set);
       result.textContent = done;
+      const held = document.getElementById("queue-delay");
+      const sel = state.selection;
+      const link = sel?.kind === "link" ? lab.links.find((l) => linkId(l) === sel.id) : undefined;
+      if (held !== null && link !== undefined) void showHeld(lab, link, held);
     } catch (err) {
       result.textContent = err instanceof Refused ? `Refused: ${err.message}` : `Failed: ${(err as Error).message}`;
     }

@@ -27,6 +27,8 @@ import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
 import { registerImpairmentRoutes } from "./server/impairment-routes.js";
+import { registerLabRoutes } from "./page/lab-routes.js";
+import { servePage } from "./page/page-files.js";
 import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 import { registerV3ComputeRoutes } from "./v3/register.js";
@@ -46,6 +48,8 @@ export interface HttpAppOptions {
   readonly loginGate?: LoginGate;
   /** The bound on slow notification clients, shared with the compute websocket (ADR 0059); one of the app's own when left out. */
   readonly notificationBacklogs?: NotificationBacklogs;
+  /** Where netemu's page bundle is (ADR 0094); the one the build wrote beside the code when left out. */
+  readonly pageDirectory?: string;
 }
 
 function sendJson(ctx: Koa.Context, status: number, body: { message: string; status: number }): void {
@@ -108,6 +112,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
   registerV3ComputeRoutes(api, useCases);
   registerImpairmentRoutes(api, useCases);
+  registerLabRoutes(api, useCases);
   registerOpenApiRoute(api, useCases, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;
 }
@@ -152,6 +157,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       sendJson(ctx, 404, { message: "404: Not Found", status: 404 });
     }
   });
+  // netemu's own page, behind the same credential check as the API (ADR 0094).
+  app.use(servePage(options.pageDirectory));
   app.use(api.router.routes());
   app.use(api.router.allowedMethods({ throw: false }));
   return app;

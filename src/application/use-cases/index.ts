@@ -1,4 +1,5 @@
 import { GetServerVersion } from "./server/get-server-version.js";
+import { ListLabs, ReadLabCounters } from "./compute/lab-views.js";
 import { CheckClientVersion } from "./server/check-client-version.js";
 import { GetIouLicense } from "./server/get-iou-license.js";
 import { UpdateIouLicense } from "./server/update-iou-license.js";
@@ -188,6 +189,9 @@ export const USE_CASES = {
   setImpairment: SetImpairment,
   listImpairments: ListImpairments,
   clearImpairments: ClearImpairments,
+  // What netemu's page reads: every lab, and a lab's counters in one reading (ADR 0094).
+  listLabs: ListLabs,
+  readLabCounters: ReadLabCounters,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
@@ -196,6 +200,7 @@ export { CheckReadiness, BringBackDataPlane, UpdateNioFilters };
 export { CreateLinuxHost, UpdateLinuxHost, ExecInLinuxHost, ExecInNode };
 export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
+export { ListLabs, ReadLabCounters };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,

@@ -1,0 +1,203 @@
+import { expect } from "chai";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { runLabCommand } from "../../src/adapters/cli/lab/lab-command.js";
+import type { ServerSettings } from "../../src/application/ports/server-settings.js";
+import { HeadlessChromium, requireChromium } from "../support/browser.js";
+import { gns3PeerPrefix } from "../support/gns3-peer.js";
+import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { wireUdpNio } from "../support/http-nios.js";
+import { ensurePageBuilt } from "../support/netemu-page.js";
+import { ethernetFrame, type UdpPeer } from "../support/udp-peer.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const VPCS_LAB = join(ROOT, "labs", "vpcs.yml");
+const VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
+const SCREENSHOTS = join(ROOT, "test-output", "screenshots");
+
+/** The round-trip times of `netemu lab exec pc1 -- ping 10.0.0.2 -c <count>`. */
+async function pingRtts(s: TestServer, count: number): Promise<number[]> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runLabCommand(["exec", "--server", s.url, "pc1", "--timeout", "60", "--", "ping", "10.0.0.2", "-c", String(count)], {}, (l) => out.push(l), (l) => err.push(l));
+  expect([code, err], out.join("\n")).to.deep.equal([0, []]);
+  return out.flatMap((l) => /bytes from 10\.0\.0\.2 icmp_seq=\d+ ttl=\d+ time=([\d.]+) ms/.exec(l)?.[1] ?? []).map(Number);
+}
+
+async function openPage(page: Page, url: string): Promise<void> {
+  const answer = await page.goto(`${url}/netemu/`);
+  expect(answer?.status()).to.equal(200);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+}
+
+describe("netemu's page in Debian's chromium (ADR 0094)", function () {
+  this.timeout(90_000);
+  let browser: HeadlessChromium | undefined;
+  before(async function () {
+    requireChromium(this);
+    ensurePageBuilt();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await HeadlessChromium.launch();
+  });
+  after(async () => browser?.close());
+
+  describe("a lab deployed by netemu lab (labs/vpcs.yml: a switch and two VPCS)", () => {
+    let s: TestServer | undefined;
+    let configDir: string;
+    let page: Page;
+    before(async function () {
+      if (!existsSync(VPCS)) {
+        console.log(`      skipped: no VPCS 0.8.3 at ${VPCS}`);
+        this.skip();
+      }
+      configDir = mkdtempSync(join(tmpdir(), "netemu-page-"));
+      s = await startTestServer({ settings: { configDir, ...({ vpcsPath: VPCS } as unknown as Partial<ServerSettings>) } });
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runLabCommand(["deploy", "--server", s.url, VPCS_LAB], {}, (l) => out.push(l), (l) => err.push(l));
+      expect([code, err], out.join("\n")).to.deep.equal([0, []]);
+      page = (await browser!.newPage()).page;
+      await openPage(page, s.url);
+    });
+    after(async () => {
+      await page?.context().close();
+      await s?.close();
+      if (configDir !== undefined) rmSync(configDir, { recursive: true, force: true });
+    });
+
+    it("shows the lab as a graph named for screen readers, with tables of its nodes and links", async () => {
+      expect(await page.locator("#lab option:checked").textContent()).to.match(/^vpcs \(3 nodes\)$/);
+      expect(await page.getByRole("img", { name: /Topology of lab vpcs: 3 nodes and 2 links/ }).count()).to.equal(1);
+      const nodes = await page.locator("#nodes-body th button").allTextContents();
+      expect(nodes.sort()).to.deep.equal(["pc1", "pc2", "sw1"]);
+      const links = await page.locator("#links-body th button").allTextContents();
+      expect(links.map((l) => l.split(" — ").map((e) => e.split(" ")[0]).sort().join("-")).sort()).to.deep.equal(["pc1-sw1", "pc2-sw1"]);
+      // Every control has an accessible name.
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll("button, input, select, a, [role=img]")].filter((e) => (e.getAttribute("aria-label") ?? e.textContent ?? "").trim() === "" && !(e.id !== "" && document.querySelector(`label[for='${e.id}']`))).length,
+      );
+      expect(unnamed).to.equal(0);
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-lab.png") });
+    });
+
+    it("moves a link's rates while pings cross it, in its table row and in its details", async () => {
+      const pc1Link = page.getByRole("button", { name: /^Select link .*pc1/ });
+      await pc1Link.click();
+      await page.waitForSelector("#link-figures");
+      const pinging = pingRtts(s!, 6);
+      await page.waitForFunction(() => [...document.querySelectorAll("#link-figures td.frames")].some((td) => !/^0 f\/s$/.test(td.textContent ?? "")), undefined, { timeout: 20_000 });
+      const row = await page.locator("#links-body tr", { hasText: "pc1" }).locator("td").allTextContents();
+      await pinging;
+      expect(row.join(" ")).to.match(/f\/s/);
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-rates.png") });
+    });
+
+    it("sets a delay from the page on the switch's port towards pc1, and the pings take it on the wire", async () => {
+      const before = await pingRtts(s!, 3);
+      expect(before.length).to.be.at.least(2);
+      await page.getByRole("button", { name: /^Select link .*pc1/ }).click();
+      const form = page.getByRole("form", { name: /^Impairments of sw1 Ethernet0$/ });
+      await form.getByLabel(/^Delay out of sw1 Ethernet0/).fill("200");
+      await form.getByRole("button", { name: "Apply impairments on sw1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments applied on sw1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      // The link's details say the queue delay the impairment sets, that way only.
+      await page.locator("#queue-delay", { hasText: /sw1 Ethernet0 → pc1 Ethernet0: 200 ms at sw1 Ethernet0/ }).waitFor({ timeout: 10_000 });
+      expect(await page.locator("#queue-delay").textContent()).to.match(/pc1 Ethernet0 → sw1 Ethernet0: no delay set/);
+      const after = await pingRtts(s!, 3);
+      expect(after.length).to.be.at.least(2);
+      // 50 ms each way from the lab on pc2's link, and now 200 ms more on the way to pc1: never early (ADR 0031).
+      for (const rtt of after) expect(rtt).to.be.at.least(300);
+      expect(Math.min(...after) - Math.min(...before)).to.be.at.least(180);
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-impairment.png") });
+      // The page's form cleared it again: the next pings are back to the lab's own delay.
+      await form.getByRole("button", { name: "Clear impairments on sw1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments cleared on sw1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
+    });
+
+    it("shows a switch's MAC table, its ports' figures and starts a capture whose file downloads", async () => {
+      await page.getByRole("button", { name: "Select node sw1" }).click();
+      await pingRtts(s!, 1);
+      await page.waitForSelector("#mac-entries", { timeout: 10_000 });
+      expect(await page.locator("#mac-entries tbody tr").count()).to.equal(2);
+      expect(await page.locator("#ports tbody th").allTextContents()).to.deep.equal(["Ethernet0", "Ethernet1"]);
+      await page.getByRole("button", { name: "Start capture on sw1 Ethernet0" }).click();
+      await page.getByRole("group", { name: "Capture on sw1 Ethernet0" }).getByRole("status").filter({ hasText: /^Capturing into / }).waitFor({ timeout: 10_000 });
+      // The download link streams the capture as it grows; it ends when the capture stops.
+      const download = page.getByRole("link", { name: /^Download the capture of sw1 Ethernet0/ });
+      const href = await download.getAttribute("href");
+      await page.evaluate((url) => {
+        (window as unknown as { pcap: Promise<number[]> }).pcap = fetch(url!).then(async (r) => [...new Uint8Array(await r.arrayBuffer())]);
+      }, href);
+      await pingRtts(s!, 2);
+      await page.getByRole("button", { name: "Stop capture on sw1 Ethernet0" }).click();
+      const pcap = Buffer.from(await page.evaluate(() => (window as unknown as { pcap: Promise<number[]> }).pcap));
+      // pcap's magic, then at least the pings' frames (an ICMP request and its answer are 98 bytes each).
+      expect(pcap.readUInt32LE(0)).to.equal(0xa1b2c3d4);
+      expect(pcap.length).to.be.greaterThan(24 + 2 * (16 + 98));
+      await page.getByRole("group", { name: "Capture on sw1 Ethernet0" }).getByRole("status").filter({ hasText: "Capture stopped." }).waitFor({ timeout: 10_000 });
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-switch.png") });
+    });
+  });
+
+  describe("a switch a GNS3 controller placed on netemu's compute, behind --auth", () => {
+    const PROJECT = "94949494-2222-4222-8333-444444444444";
+    const auth = { username: "admin", password: "s3cret" };
+    let s: TestServer;
+    const opened: UdpPeer[] = [];
+    before(async () => {
+      s = await startTestServer({ settings: { auth: { enabled: true, user: auth.username, password: auth.password } } });
+      const headers = { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` };
+      const authed: TestServer = { ...s, request: (m, p, b, h) => s.request(m, p, b, { ...headers, ...h }) };
+      // As a GNS3 controller does: a compute project, a switch, a NIO per linked port.
+      await authed.request("POST", "/v2/compute/projects", { name: "gns3-lab", project_id: PROJECT });
+      const sw = (await authed.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "GNS3-Switch" })).json;
+      const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
+      const a = await wireUdpNio(authed, PROJECT, base, 0, opened);
+      await wireUdpNio(authed, PROJECT, base, 1, opened);
+      await a.peer.send(ethernetFrame("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:0a"), a.lport);
+    });
+    after(async () => {
+      await s?.close();
+      for (const p of opened.splice(0)) await p.close();
+    });
+
+    it("refuses the page without credentials", async () => {
+      const { page } = await browser!.newPage();
+      try {
+        // Headless chromium asked for credentials it has none of gives up the navigation.
+        const refused = await page.goto(`${s.url}/netemu/`).then(
+          (answer) => `answered ${answer?.status()}`,
+          (err: unknown) => String(err),
+        );
+        expect(refused).to.match(/ERR_INVALID_AUTH_CREDENTIALS/);
+        for (const path of ["/netemu/", "/netemu/page.js", "/v2/netemu/labs"]) expect((await page.request.get(`${s.url}${path}`)).status(), path).to.equal(401);
+      } finally {
+        await page.context().close();
+      }
+    });
+
+    it("shows the switch with its ports and MAC table to a user who gives them", async () => {
+      const context = await browser!.browser.newContext({ viewport: { width: 1400, height: 900 }, httpCredentials: auth });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      try {
+        await openPage(page, s.url);
+        expect(await page.locator("#lab option:checked").textContent()).to.equal("gns3-lab (1 nodes, placed by a GNS3 controller)");
+        await page.getByRole("button", { name: "Select node GNS3-Switch" }).click();
+        expect(await page.locator("#ports tbody th").allTextContents()).to.deep.equal(["Ethernet0", "Ethernet1"]);
+        await page.waitForSelector("#mac-entries", { timeout: 10_000 });
+        expect(await page.locator("#mac-entries tbody td").first().textContent()).to.equal("02:00:00:00:00:0a");
+        expect(await page.getByRole("form", { name: "Impairments of GNS3-Switch Ethernet0" }).count()).to.equal(1);
+        await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-gns3-switch.png") });
+        expect(errors).to.deep.equal([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,99 @@
+/** What the page reads from netemu: the answers of /v2/netemu/labs and /v2/netemu/labs/{id}/counters (ADR 0094). */
+
+export type NodeType = "ethernet_switch" | "ethernet_hub" | "vpcs" | "cloud" | "netemu_host";
+
+export interface LabPort {
+  readonly port_number: number;
+  readonly name: string;
+  readonly connected: boolean;
+}
+
+export interface LabNode {
+  readonly node_id: string;
+  readonly name: string;
+  readonly node_type: NodeType;
+  readonly status: "started" | "stopped" | "suspended";
+  readonly ports: readonly LabPort[];
+  readonly x?: number;
+  readonly y?: number;
+}
+
+export interface PortEnd {
+  readonly node_id: string;
+  readonly port_number: number;
+}
+
+export interface Lab {
+  readonly project_id: string;
+  readonly name: string;
+  readonly held_by_controller: boolean;
+  readonly nodes: readonly LabNode[];
+  readonly links: readonly { readonly a: PortEnd; readonly b: PortEnd }[];
+}
+
+export interface PortCounters {
+  readonly node_id: string;
+  readonly port_number: number;
+  readonly frames_in: number;
+  readonly bytes_in: number;
+  readonly frames_out: number;
+  readonly bytes_out: number;
+  readonly drops: Readonly<Record<string, number>>;
+}
+
+export interface LabCounters {
+  readonly project_id: string;
+  readonly at_ms: number;
+  readonly ports: readonly PortCounters[];
+  readonly mac_table_entries: readonly { readonly node_id: string; readonly entries: number }[];
+  readonly unanswered: readonly string[];
+}
+
+export interface Impairment {
+  readonly node_id: string;
+  readonly port_number: number;
+  readonly filters_in: Readonly<Record<string, readonly unknown[]>>;
+  readonly filters_out: Readonly<Record<string, readonly unknown[]>>;
+}
+
+export interface MacEntry {
+  readonly mac: string;
+  readonly vlan: number;
+  readonly port_number: number;
+  readonly age: number;
+}
+
+/** A refusal netemu answered: its message, as the API's error body says it. */
+export class Refused extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: body === undefined ? {} : { "Content-Type": "application/json" } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const answer = await fetch(path, init);
+  if (!answer.ok) {
+    let message = `${answer.status} ${answer.statusText}`;
+    try {
+      message = ((await answer.json()) as { message?: string }).message ?? message;
+    } catch {
+      // not JSON: the status line says it
+    }
+    throw new Refused(answer.status, message);
+  }
+  return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
+}
+
+export const api = {
+  labs: () => call<Lab[]>("GET", "/v2/netemu/labs"),
+  counters: (projectId: string) => call<LabCounters>("GET", `/v2/netemu/labs/${projectId}/counters`),
+  impairments: (projectId: string) => call<Impairment[]>("GET", `/v2/netemu/impairments?project=${encodeURIComponent(projectId)}`),
+  setImpairment: (projectId: string, nodeId: string, port: number, filtersIn: object, filtersOut: object) =>
+    call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), filters_in: filtersIn, filters_out: filtersOut }),
+  macTable: (projectId: string, nodeId: string) => call<MacEntry[]>("GET", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${nodeId}/mac_table`),
+  portPath: (projectId: string, node: LabNode, port: number) => `/v2/compute/projects/${projectId}/${node.node_type}/nodes/${node.node_id}/adapters/0/ports/${port}`,
+  startCapture: (path: string, fileName: string) => call<{ pcap_file_path: string }>("POST", `${path}/start_capture`, { capture_file_name: fileName, data_link_type: "DLT_EN10MB" }),
+  stopCapture: (path: string) => call<void>("POST", `${path}/stop_capture`, {}),
+};

@@ -191,6 +191,9 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/netemu/impairments", ok: 200, after: "none" },
   { method: "PUT", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0", filters_in: FILTERS, filters_out: { bandwidth: [1000, 50] } }) },
   { method: "DELETE", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0" }) },
+  // netemu's page reads (ADR 0094): the labs it holds, and one lab's counters in one answer.
+  { method: "GET", template: "/v2/netemu/labs", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/netemu/labs/{project_id}/counters", ok: 200, after: "none" },
   { method: "GET", template: "/v2/compute/version", ok: 200, after: "none" },
   { method: "POST", template: "/v2/version", ok: 200, after: "none", body: () => ({ version: "2.2.59", local: true }) },
   { method: "GET", template: "/v2/iou_license", ok: 200, after: "none" },

@@ -29,6 +29,7 @@ import { registerControllerTemplateRoutes } from "./controller/template-routes.j
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 import { registerV3ComputeRoutes } from "./v3/register.js";
 import { isV3Path, v3ComputeAuth } from "./v3/auth.js";
+import { webUiRoutes } from "./web-ui.js";
 import { V3_DEFAULTS } from "../../application/ports/server-settings.js";
 
 export interface HttpAppOptions {
@@ -136,6 +137,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const v2Auth = basicAuth(gate);
     app.use(async (ctx, next) => (isV3Path(ctx.path) ? next() : v2Auth(ctx, next)));
   }
+  // GNS3's web UI, from the directory the user gave (ADR 0092): behind --auth, as GNS3 2.2 serves it.
+  app.use(webUiRoutes(settings.webUiDir));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();

@@ -29,6 +29,7 @@ import { registerControllerTemplateRoutes } from "./controller/template-routes.j
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 import { registerV3ComputeRoutes } from "./v3/register.js";
 import { isV3Path, v3ComputeAuth } from "./v3/auth.js";
+import { registerControllerSymbolRoutes } from "./controller/symbol-routes.js";
 import { webUiRoutes } from "./web-ui.js";
 import { V3_DEFAULTS } from "../../application/ports/server-settings.js";
 
@@ -99,6 +100,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerLinkCaptureRoutes(api, useCases);
   registerControllerTemplateRoutes(api, useCases, settings.host);
   registerControllerComputeRoutes(api, useCases);
+  registerControllerSymbolRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, useCases, options.metrics);
   registerReadinessRoute(api, useCases);
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).

@@ -59,8 +59,6 @@ export type NetemuError =
   | { readonly _tag: "LinkNotCapturing" }
   | { readonly _tag: "CaptureAlreadyActive"; readonly portNumber: number }
   | { readonly _tag: "FileNotFound" }
-  /** A symbol id whose file name is none of netemu's node pictures (ADR 0092). */
-  | { readonly _tag: "SymbolNotFound"; readonly symbolId: string }
   | { readonly _tag: "CaptureFileUnwritable"; readonly filePath: string; readonly reason: string }
   /** A project file path that leaves the project's directory (GNS3 answers 403). */
   | { readonly _tag: "PathOutsideProject"; readonly path: string }

@@ -43,7 +43,6 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   NodeIdInUse: { status: 409, message: (error) => `Node ID ${error.nodeId} is already used by an ${nodeKindName(error.nodeType)}` },
   // GNS3's two wordings: its template handler's for GET, its project's for a node from a template.
   TemplateNotFound: { status: 404, message: (error) => error.use === "read" ? `Template ID ${error.templateId} doesn't exist` : `Template ${error.templateId} doesn't exist` },
-  SymbolNotFound: { status: 404, message: (error) => `Symbol ${error.symbolId} doesn't exist` },
   ComputeNotFound: { status: 404, message: (error) => `Compute ID ${error.computeId} doesn't exist` },
   UdpConnectionFailed: { status: 409, exception: "NodeError", message: (error) => `Could not create an UDP connection to ${error.rhost}:${error.rport}: ${error.reason}` },
   // 409 as GNS3's "TAP interface tap0 is down": the host, not the request, lacks what the NIO needs.

@@ -1,21 +1,12 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { ErrorTag } from "../../../application/errors.js";
 import type { ApiRouter } from "../api-router.js";
 import { json, raw, route } from "../route.js";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonInteger, jsonString } from "../schema.js";
 import { findSymbol, NODE_SYMBOLS, type NodeSymbol, symbolIdOf } from "./symbols.js";
 
-/** The refusal of the routes naming one symbol. */
-export const SYMBOL_REFUSALS = ["SymbolNotFound"] as const satisfies readonly ErrorTag[];
-
 const SymbolAnswer = jsonClosedObject("Symbol", { symbol_id: jsonString(), filename: jsonString(), theme: jsonString(), builtin: jsonBoolean }, {});
 const SymbolDimensionsAnswer = jsonClosedObject("SymbolDimensions", { width: jsonInteger(), height: jsonInteger() }, {});
-
-function symbolNamed(symbolId: string): E.Either<{ readonly _tag: "SymbolNotFound"; readonly symbolId: string }, NodeSymbol> {
-  const symbol = findSymbol(symbolId);
-  return symbol === undefined ? E.left({ _tag: "SymbolNotFound", symbolId }) : E.right(symbol);
-}
 
 /**
  * GNS3's symbol routes (ADR 0092), read by its web UI to draw nodes: the pictures are netemu's own and
@@ -36,16 +27,16 @@ export const CONTROLLER_SYMBOL_ROUTES = {
     name: "controller.symbol.raw",
     method: "GET",
     path: "/v2/symbols/{symbol_id:.+}/raw",
-    refusals: SYMBOL_REFUSALS,
-    run: async (_uc, { params }) => symbolNamed(params.symbol_id),
+    refusals: [],
+    run: async (_uc, { params }) => E.right(findSymbol(params.symbol_id)),
     answer: raw(200, "image/svg+xml", (symbol: NodeSymbol) => symbol.svg),
   }),
   dimensions: route({
     name: "controller.symbol.dimensions",
     method: "GET",
     path: "/v2/symbols/{symbol_id:.+}/dimensions",
-    refusals: SYMBOL_REFUSALS,
-    run: async (_uc, { params }) => symbolNamed(params.symbol_id),
+    refusals: [],
+    run: async (_uc, { params }) => E.right(findSymbol(params.symbol_id)),
     answer: json(200, SymbolDimensionsAnswer, (symbol: NodeSymbol) => ({ width: symbol.width, height: symbol.height })),
   }),
 };

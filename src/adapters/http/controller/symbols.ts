@@ -81,9 +81,15 @@ export function symbolIdOf(symbol: NodeSymbol): string {
   return `:/symbols/netemu/${symbol.fileName}`;
 }
 
-/** The symbol an id names, by its file name as GNS3 resolves them; undefined when netemu has none. */
-export function findSymbol(symbolId: string): NodeSymbol | undefined {
-  if (!symbolId.startsWith(":/symbols/")) return undefined;
+const COMPUTER = BY_FILE_NAME.get("computer.svg") as NodeSymbol;
+
+/**
+ * The symbol an id names, by its file name whatever precedes it, as GNS3 2.2 resolves them: the web UI
+ * asks for `:/symbols/x.svg` to draw a node and for `/symbols/x.svg` (its leading colon cut) when a
+ * template is dragged in. A name netemu has no picture for gets the computer, as GNS3 answers its
+ * classic computer for a symbol it cannot find (a node keeps the symbol a GNS3 project gave it).
+ */
+export function findSymbol(symbolId: string): NodeSymbol {
   const fileName = symbolId.slice(symbolId.lastIndexOf("/") + 1);
-  return BY_FILE_NAME.get(fileName);
+  return BY_FILE_NAME.get(fileName) ?? COMPUTER;
 }

@@ -43,10 +43,14 @@ import { computeProjectsPath } from "../application/use-cases/compute/capture-pa
 import type { UploadLimits } from "../application/ports/project-files.js";
 import { NotificationHub } from "../application/notification-hub.js";
 import type { Notifications } from "../application/ports/notifications.js";
+import { ProjectEventHub } from "../application/project-event-hub.js";
+import type { ProjectEvents } from "../application/ports/project-events.js";
 import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
+import { controllerFeedFor } from "./http/controller/project-notifications.js";
+import { NodeStatusRelay } from "../application/use-cases/controller/node-status-relay.js";
 import { LoginGate } from "./http/auth.js";
 import { LoginThrottle } from "./http/login-throttle.js";
 import { type BacklogLimits, NotificationBacklogs } from "./http/notification-feed.js";
@@ -114,6 +118,8 @@ export interface PortOverrides {
   readonly timers?: Timers;
   readonly randomSourceFactory?: RandomSourceFactory;
   readonly notifications?: Notifications;
+  /** Where the controller's project events go (GNS3's project notifications, ADR 0091). */
+  readonly projectEvents?: ProjectEvents;
   readonly hostMetrics?: HostMetrics;
   readonly networkInterfaces?: NetworkInterfaces;
   readonly captureSink?: CaptureSink;
@@ -247,6 +253,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectFiles, o.projectFiles ?? computeFiles);
   const notifications = o.notifications ?? new NotificationHub();
   value(TOKENS.Notifications, notifications);
+  value(TOKENS.ProjectEvents, o.projectEvents ?? new ProjectEventHub());
   value(TOKENS.HostMetrics, o.hostMetrics ?? new OsHostMetrics(settings.projectsPath));
   value(TOKENS.HostFacts, { platform: process.platform, hostname: hostname(), capacity: hostCapacity(settings.projectsPath) });
   value(TOKENS.NetworkInterfaces, o.networkInterfaces ?? new HostNetworkInterfaces(settings.host));
@@ -346,7 +353,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
     notificationBacklogs,
   });
 
-  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, { backlogs: notificationBacklogs, ...(settings.v3 === undefined ? {} : { v3: settings.v3 }) });
+  // A node's live status changes (started, stopped, a VPCS that died) reach the project's clients as node.updated (ADR 0091).
+  c.resolve(NodeStatusRelay).start();
+  const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, {
+    backlogs: notificationBacklogs,
+    feeds: (path) => controllerFeedFor(useCases, settings.host, path),
+    ...(settings.v3 === undefined ? {} : { v3: settings.v3 }),
+  });
   const serveHttp = servedWhenFirstCalled(app);
   const handleUpgrade = upgradeDispatch(notificationSockets, serveHttp);
 

@@ -18,6 +18,9 @@ export type NetemuError =
   | { readonly _tag: "ProjectHasUnsupportedNodes"; readonly projectName: string; readonly nodeTypes: readonly string[] }
   | { readonly _tag: "NodeNotFound"; readonly nodeId: string }
   | { readonly _tag: "LinkNotFound"; readonly linkId: string }
+  | { readonly _tag: "DrawingNotFound"; readonly drawingId: string }
+  /** DELETE of a drawing the user locked on the map (GNS3 refuses it too). */
+  | { readonly _tag: "DrawingLocked"; readonly drawingId: string }
   | { readonly _tag: "InvalidUuid"; readonly what: "Project" | "Node"; readonly id: string }
   | { readonly _tag: "NodeNotInProject"; readonly projectId: string; readonly nodeName: string }
   | { readonly _tag: "AdapterNotFound"; readonly adapterNumber: number; readonly nodeName: string; readonly nodeType: ComputeNodeType }
@@ -64,7 +67,7 @@ export type NetemuError =
   | { readonly _tag: "PathOutsideProject"; readonly path: string }
   | { readonly _tag: "ProjectFileUnwritable"; readonly path: string; readonly reason: string }
   /** A project that already holds as many nodes or links as netemu allows (CONFIGURATION_LIMITS). */
-  | { readonly _tag: "ProjectFull"; readonly what: "nodes" | "links"; readonly limit: number }
+  | { readonly _tag: "ProjectFull"; readonly what: "nodes" | "links" | "drawings"; readonly limit: number }
   /** An uploaded file's name (one path component), or its whole path, longer than the file system allows (ADR 0060). */
   | { readonly _tag: "ProjectFileNameTooLong"; readonly what: "name" | "path"; readonly name: string; readonly limit: number }
   /** An upload over its cap, or one that would take its compute project's files over theirs (ADR 0060). */

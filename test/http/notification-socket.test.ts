@@ -356,7 +356,7 @@ describe("HTTP: the compute notification websocket (GET /v2/compute/notification
       beforeEach(async () => (s = await startTestServer()));
 
       it("refuses an upgrade on any other path with 404 and a JSON body", async () => {
-        for (const path of ["/v2/compute/notifications/wss", "/v2/compute/notifications", "/", "/v2/notifications/ws"]) {
+        for (const path of ["/v2/compute/notifications/wss", "/v2/compute/notifications", "/", "/v2/notifications/wss", "/v2/projects/notifications/ws"]) {
           const outcome = await upgradeOutcome(wsUrlOf(s.url, path));
           expect(outcome.status, path).to.equal(404);
           expect(JSON.parse(outcome.body ?? "null"), path).to.deep.include({ status: 404 });

@@ -16,6 +16,8 @@ import { registerEthernetHubRoutes, registerEthernetSwitchRoutes, registerVpcsRo
 import { registerComputeServerRoutes } from "./compute/server-routes.js";
 import { registerControllerProjectRoutes } from "./controller/project-routes.js";
 import { registerControllerNodeRoutes } from "./controller/node-routes.js";
+import { registerControllerDrawingRoutes } from "./controller/drawing-routes.js";
+import { registerControllerNotificationRoutes } from "./controller/project-notifications.js";
 import { registerControllerLinkRoutes } from "./controller/link-routes.js";
 import { registerCaptureRoutes } from "./compute/capture-routes.js";
 import { registerLinkCaptureRoutes } from "./controller/capture-routes.js";
@@ -87,7 +89,8 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   const api = new ApiRouter(createBodyParser(options.bodyLimitBytes ?? 1024 * 1024));
   registerServerRoutes(api, useCases);
   registerComputeServerRoutes(api, useCases);
-  registerComputeProjectRoutes(api, useCases, options.notificationBacklogs ?? new NotificationBacklogs());
+  const backlogs = options.notificationBacklogs ?? new NotificationBacklogs();
+  registerComputeProjectRoutes(api, useCases, backlogs);
   registerEthernetSwitchRoutes(api, useCases);
   registerEthernetHubRoutes(api, useCases);
   registerVpcsRoutes(api, useCases);
@@ -96,6 +99,8 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerControllerProjectRoutes(api, useCases);
   registerControllerNodeRoutes(api, useCases, settings.host);
   registerControllerLinkRoutes(api, useCases);
+  registerControllerDrawingRoutes(api, useCases);
+  registerControllerNotificationRoutes(api, useCases, settings.host, backlogs);
   registerCaptureRoutes(api, useCases);
   registerLinkCaptureRoutes(api, useCases);
   registerControllerTemplateRoutes(api, useCases, settings.host);

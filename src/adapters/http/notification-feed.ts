@@ -17,6 +17,11 @@ interface FeedOptions {
   readonly send: (message: Buffer) => boolean;
   /** The ping's JSON text, when not GNS3 2.2's (a 3.x compute's carries the disk use too, ADR 0066). */
   readonly ping?: () => Buffer;
+  /**
+   * What the feed carries, when not the compute's notifications: starts handing each message's JSON
+   * text to `deliver`, and answers how to stop (the controller's project events, ADR 0091).
+   */
+  readonly watch?: (deliver: (message: Buffer) => void) => Promise<E.Either<NetemuError, () => void>>;
 }
 
 /**
@@ -66,10 +71,11 @@ export class NotificationFeed {
 
   static async open(uc: UseCases, options: FeedOptions): Promise<E.Either<NetemuError, NotificationFeed>> {
     const feed = new NotificationFeed(uc, options);
-    const watching = await uc.watchNotifications.execute({
-      projectId: options.projectId,
-      listener: (n) => feed.deliver(encodeNotification(n)),
-    });
+    const deliver = (message: Buffer): void => feed.deliver(message);
+    const watching =
+      options.watch !== undefined
+        ? await options.watch(deliver)
+        : await uc.watchNotifications.execute({ projectId: options.projectId, listener: (n) => deliver(encodeNotification(n)) });
     if (E.isLeft(watching)) return watching;
     feed.unsubscribe = watching.right;
     feed.deliver(feed.encodePing());

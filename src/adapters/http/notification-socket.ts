@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import * as E from "fp-ts/lib/Either.js";
 import { WebSocketServer, WebSocket } from "ws";
@@ -10,6 +10,8 @@ import { DEFAULT_BACKLOG_LIMITS, type FeedClient, NotificationBacklogs, Notifica
 import { V3_DEFAULTS, type V3Settings } from "../../application/ports/server-settings.js";
 import { V3_AUTH_OFF_MESSAGE } from "./v3/auth.js";
 import { V3Pings } from "./v3/pings.js";
+import { toHttpError } from "./error-mapping.js";
+import type { FeedSource } from "./controller/project-notifications.js";
 
 /** A GNS3 3.x controller's path to the same feed (ADR 0066). */
 const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";
@@ -32,6 +34,11 @@ export interface NotificationSocketOptions {
   readonly v3?: V3Settings;
   /** Idle interval between pings on /v3 (3.x: 5 s). */
   readonly v3PingIdleMs?: number;
+  /**
+   * The other notification websockets served here, by path (the controller's project and controller
+   * sockets, ADR 0091): behind the same credentials, heartbeat and backlog bound as the compute's.
+   */
+  readonly feeds?: (path: string) => FeedSource | undefined;
 }
 
 /**
@@ -72,14 +79,23 @@ export class NotificationSocketServer {
     const path = new URL(req.url ?? "/", "http://netemu").pathname;
     if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
     if (path === V3_NOTIFICATION_SOCKET_PATH) return this.upgradeV3(req, socket, head);
-    if (path !== NOTIFICATION_SOCKET_PATH) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
+    const source = path === NOTIFICATION_SOCKET_PATH ? undefined : this.options.feeds?.(path);
+    if (path !== NOTIFICATION_SOCKET_PATH && source === undefined) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
     // Throttled as any request (ADR 0061): a locked-out address gets 429 before any upgrade.
     const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
     if (login.kind === "throttled") {
       return refuse(socket, 429, "Too Many Requests", { message: throttledMessage(login.retryAfterSeconds), status: 429 }, { "Retry-After": String(login.retryAfterSeconds) });
     }
     if (login.kind === "refused") return refuse(socket, 401, "Unauthorized", undefined);
-    this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
+    if (source === undefined) return this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
+    void source.available().then((available) => {
+      if (E.isLeft(available)) {
+        const { status, message } = toHttpError(available.left);
+        return refuse(socket, status, STATUS_CODES[status] ?? "Error", { message, status });
+      }
+      if (this.closing || socket.destroyed) return socket.destroy();
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws, source.idleMs, undefined, source.watch));
+    });
   }
 
   /**
@@ -108,7 +124,7 @@ export class NotificationSocketServer {
     });
   }
 
-  private async serve(ws: WebSocket, idleMs = this.options.pingIdleMs ?? 1000, ping?: () => Buffer): Promise<void> {
+  private async serve(ws: WebSocket, idleMs = this.options.pingIdleMs ?? 1000, ping?: () => Buffer, watch?: FeedSource["watch"]): Promise<void> {
     this.alive.add(ws);
     ws.on("pong", () => this.alive.add(ws));
     ws.on("error", () => ws.terminate());
@@ -129,6 +145,7 @@ export class NotificationSocketServer {
     const feed = await NotificationFeed.open(this.uc, {
       idleMs,
       ...(ping === undefined ? {} : { ping }),
+      ...(watch === undefined ? {} : { watch }),
       send: (message) => {
         if (ws.readyState !== WebSocket.OPEN) return false;
         // A text frame's header is at most 10 bytes from the server (no mask).

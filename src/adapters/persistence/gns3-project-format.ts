@@ -3,6 +3,7 @@ import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
 import type { Project } from "../../domain/topology/project.js";
+import { type Drawing, checkDrawingSettings, createDrawing } from "../../domain/topology/drawing.js";
 import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType, defaultSymbol } from "../../domain/topology/node.js";
 import { VPCS_PORTS } from "../../domain/switching/host-node.js";
 import { hostPorts, parseNetemuHostSettings } from "../../domain/switching/netemu-host-node.js";
@@ -69,13 +70,19 @@ const LinkCodec = t.intersection([
   t.partial({ filters: t.unknown, suspend: t.boolean, link_style: LinkStyleCodec }),
 ]);
 
+/** A drawing as GNS3 writes it in `topology.drawings` (its project id is the file's). */
+const DrawingCodec = t.intersection([
+  t.type({ drawing_id: t.string }),
+  t.partial({ x: t.number, y: t.number, z: t.number, locked: t.boolean, rotation: t.number, svg: t.string }),
+]);
+
 const ProjectFileCodec = t.intersection([
   t.type({
     project_id: t.string,
     name: t.string,
     revision: t.number,
     type: t.literal("topology"),
-    topology: t.intersection([t.type({ nodes: t.array(NodeCodec) }), t.partial({ links: t.array(LinkCodec) })]),
+    topology: t.intersection([t.type({ nodes: t.array(NodeCodec) }), t.partial({ links: t.array(LinkCodec), drawings: t.array(DrawingCodec) })]),
   }),
   t.partial({
     auto_close: t.boolean,
@@ -139,7 +146,7 @@ const DEFAULT_PROJECT_FILE_LIMITS: ProjectFileLimits = { maxNodes: CONFIGURATION
 
 /** The file's topology counts, checked before anything is decoded: a file is read whole or not at all. */
 function tooLarge(json: unknown, limits: ProjectFileLimits): InvalidConfiguration | undefined {
-  const topology = (json as { topology?: { nodes?: unknown; links?: unknown } } | null)?.topology;
+  const topology = (json as { topology?: { nodes?: unknown; links?: unknown; drawings?: unknown } } | null)?.topology;
   const nodes = topology?.nodes;
   const links = topology?.links;
   const maxNodes = Math.min(limits.maxNodes, CONFIGURATION_LIMITS.nodesPerProject);
@@ -148,6 +155,10 @@ function tooLarge(json: unknown, limits: ProjectFileLimits): InvalidConfiguratio
   }
   if (Array.isArray(links) && links.length > CONFIGURATION_LIMITS.linksPerProject) {
     return invalidConfiguration("topology.links", { rule: "max_items", limit: CONFIGURATION_LIMITS.linksPerProject }, links.length);
+  }
+  const drawings = topology?.drawings;
+  if (Array.isArray(drawings) && drawings.length > CONFIGURATION_LIMITS.drawingsPerProject) {
+    return invalidConfiguration("topology.drawings", { rule: "max_items", limit: CONFIGURATION_LIMITS.drawingsPerProject }, drawings.length);
   }
   return undefined;
 }
@@ -238,6 +249,13 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     const bounded = readJsonValue(value ?? null, key, CONFIGURATION_LIMITS.jsonDepth);
     if (E.isLeft(bounded)) return E.left({ _tag: "BadProject", problem: bounded.left });
   }
+  const drawings: Drawing[] = [];
+  for (const [i, d] of (file.topology.drawings ?? []).entries()) {
+    // The same check as a POST's (ADR 0091): a file's drawing is refused where the API would refuse it.
+    const checked = checkDrawingSettings({ x: d.x, y: d.y, z: d.z, locked: d.locked, rotation: d.rotation, svg: d.svg }, `topology.drawings[${i}].`);
+    if (E.isLeft(checked)) return E.left({ _tag: "BadProject", problem: checked.left });
+    drawings.push(createDrawing(file.project_id, d.drawing_id, checked.right));
+  }
   const unsupported = [...new Set(file.topology.nodes.map((n) => n.node_type).filter((type) => !isSupported(type)))].sort();
   const project: Project = {
     projectId: file.project_id,
@@ -260,7 +278,9 @@ export function parseProjectFile(text: string, path: string, filename: string, l
     supplier: file.supplier ?? null,
     variables: file.variables ?? null,
     unsupportedNodeTypes: unsupported,
+    drawings,
   };
+
   if (unsupported.length > 0) return E.right({ project, nodes: [], links: [] });
 
   const nodes: ControllerNode[] = [];
@@ -327,12 +347,17 @@ export function parseProjectFile(text: string, path: string, filename: string, l
   return E.right({ project, nodes, links });
 }
 
+/** A drawing as GNS3 writes it (`Drawing.__json__(topology_dump=True)`: no project id). */
+function drawingEntry(d: Drawing): Record<string, unknown> {
+  return { drawing_id: d.drawingId, locked: d.locked, rotation: d.rotation, svg: d.svg, x: d.x, y: d.y, z: d.z };
+}
+
 /** The project file of a topology: what GNS3 2.2 would write for the same project. */
 export function renderProjectFile(topology: ProjectTopology, gns3Version: string): string {
   const { project, nodes, links } = topology;
   const file = {
     ...projectEntry(project),
-    topology: { computes: [], drawings: [], links: links.map(linkEntry), nodes: nodes.map(nodeEntry) },
+    topology: { computes: [], drawings: project.drawings.map(drawingEntry), links: links.map(linkEntry), nodes: nodes.map(nodeEntry) },
     type: "topology",
     version: gns3Version,
   };
@@ -421,7 +446,8 @@ function nodeEntry(n: ControllerNode): Record<string, unknown> {
  * opened, none of which the file holds: none of it rewrites the file.
  */
 export const fileEntryChanged = {
-  project: (before: Project | undefined, after: Project): boolean => entryChanged(before, after, projectEntry),
+  // Its drawings are part of the project's record (ADR 0091): a new array is a change to write.
+  project: (before: Project | undefined, after: Project): boolean => entryChanged(before, after, projectEntry) || (before !== undefined && before.drawings !== after.drawings),
   node: (before: ControllerNode | undefined, after: ControllerNode): boolean => entryChanged(before, after, nodeEntry),
   link: (before: Link | undefined, after: Link): boolean => entryChanged(before, after, linkEntry),
 };

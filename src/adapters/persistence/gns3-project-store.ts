@@ -90,6 +90,27 @@ async function readProjectText(file: string, maxBytes: number, missing: string):
   }
 }
 
+/**
+ * GNS3 keeps an SVG over 1,000 characters (or one embedding an image) in `project-files/images/` and
+ * writes the file's name in the drawing's `svg` (its `Drawing.svg` setter): such a drawing gets the
+ * SVG back from that file when it is a text SVG within the bound. One that is not (a PNG GNS3 would
+ * wrap, a missing file) keeps the name, so that the file netemu writes still points GNS3 at it.
+ */
+async function drawingsWithPictures(project: Project, logger: Logger): Promise<Project> {
+  if (project.drawings.every((d) => d.svg.includes("<svg"))) return project;
+  const drawings = await Promise.all(
+    project.drawings.map(async (d) => {
+      if (d.svg.includes("<svg")) return d;
+      const file = join(project.path, "project-files", "images", basename(d.svg));
+      const read = await readRegularFile(file, CONFIGURATION_LIMITS.drawingSvgLength).catch(() => undefined);
+      if (read !== undefined && "text" in read && read.text.includes("<svg") && !read.text.includes("\uFFFD")) return { ...d, svg: read.text };
+      logger.warn("drawing picture not read: its file name is kept", { projectId: project.projectId, drawingId: d.drawingId, file });
+      return d;
+    }),
+  );
+  return { ...project, drawings };
+}
+
 /** What reading one `.gns3` file came to: its project listed, the project already listed under its id, or why it was left out. */
 type FileRead = { readonly listed: Project } | { readonly known: Project; readonly listedFrom: string } | { readonly skipped: string };
 
@@ -479,7 +500,8 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     if (E.isLeft(parsed)) return { skipped: describeProblem(parsed.left) };
     const uncompilable = await this.uncompilable(parsed.right.links);
     if (uncompilable !== undefined) return { skipped: uncompilable };
-    const { project, nodes, links } = parsed.right;
+    const { nodes, links } = parsed.right;
+    const project = await drawingsWithPictures(parsed.right.project, this.logger);
     const known = await this.projectRecords.get(project.projectId);
     if (known !== undefined) return { known, listedFrom: join(known.path, known.filename) };
     await this.projectRecords.save(project);

@@ -28,6 +28,7 @@ export const TOKENS = {
   BpfCompiler: Symbol("BpfCompiler"),
   BpfPrograms: Symbol("BpfPrograms"),
   Notifications: Symbol("Notifications"),
+  ProjectEvents: Symbol("ProjectEvents"),
   HostMetrics: Symbol("HostMetrics"),
   HostFacts: Symbol("HostFacts"),
   NetworkInterfaces: Symbol("NetworkInterfaces"),

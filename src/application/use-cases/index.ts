@@ -77,6 +77,12 @@ import { ListTemplates } from "./controller/list-templates.js";
 import { GetTemplate } from "./controller/get-template.js";
 import { CreateNodeFromTemplate } from "./controller/create-node-from-template.js";
 import { GetProjectStats } from "./controller/get-project-stats.js";
+import { ListDrawings } from "./controller/list-drawings.js";
+import { GetDrawing } from "./controller/get-drawing.js";
+import { CreateDrawing } from "./controller/create-drawing.js";
+import { UpdateDrawing } from "./controller/update-drawing.js";
+import { DeleteDrawing } from "./controller/delete-drawing.js";
+import { WatchController, WatchProject } from "./controller/watch-project.js";
 import { ListNodeLinks } from "./controller/list-node-links.js";
 import { ListComputes } from "./controller/list-computes.js";
 import { GetCompute } from "./controller/get-compute.js";
@@ -168,6 +174,13 @@ export const USE_CASES = {
   getTemplate: GetTemplate,
   createNodeFromTemplate: CreateNodeFromTemplate,
   getProjectStats: GetProjectStats,
+  listDrawings: ListDrawings,
+  getDrawing: GetDrawing,
+  createDrawing: CreateDrawing,
+  updateDrawing: UpdateDrawing,
+  deleteDrawing: DeleteDrawing,
+  watchProject: WatchProject,
+  watchController: WatchController,
   listNodeLinks: ListNodeLinks,
   listComputes: ListComputes,
   getCompute: GetCompute,

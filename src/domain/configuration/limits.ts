@@ -18,6 +18,13 @@ export const CONFIGURATION_LIMITS = {
   nodesPerProject: 5_000,
   /** Links in one controller project. */
   linksPerProject: 10_000,
+  /** Drawings in one controller project (text, shapes, images on the map, ADR 0091). */
+  drawingsPerProject: 10_000,
+  /**
+   * Characters of one drawing's SVG: an embedded photo of a few hundred KiB fits; every drawing is
+   * held in memory and in the project file, so the bound keeps both small.
+   */
+  drawingSvgLength: 1_048_576,
   /** Nesting of a project's free-form `variables` and `supplier` (GNS3's are two levels deep). */
   jsonDepth: 32,
   /** Expression lines of one bpf or match filter (each line one pcap-filter expression). */

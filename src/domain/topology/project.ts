@@ -1,3 +1,5 @@
+import type { Drawing } from "./drawing.js";
+
 export type ProjectStatus = "opened" | "closed";
 
 /** A controller project: the GNS3 fields clients read, with GNS3's defaults. */
@@ -26,9 +28,11 @@ export interface Project {
    * such a project is listed but cannot be opened here, and its file is never rewritten.
    */
   readonly unsupportedNodeTypes: readonly string[];
+  /** Its drawings, in the order they were made: decoration kept with the project and in its file (ADR 0091). */
+  readonly drawings: readonly Drawing[];
 }
 
-export type ProjectOptions = Partial<Omit<Project, "projectId" | "name" | "status" | "path" | "filename" | "unsupportedNodeTypes">>;
+export type ProjectOptions = Partial<Omit<Project, "projectId" | "name" | "status" | "path" | "filename" | "unsupportedNodeTypes" | "drawings">>;
 
 export function createProject(projectId: string, name: string, path: string, options: ProjectOptions = {}): Project {
   return {
@@ -53,6 +57,7 @@ export function createProject(projectId: string, name: string, path: string, opt
     variables: null,
     ...options,
     unsupportedNodeTypes: [],
+    drawings: [],
   };
 }
 

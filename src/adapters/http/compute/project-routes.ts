@@ -18,11 +18,11 @@ import { LIST_PROJECT_FILES_REFUSALS } from "../../../application/use-cases/comp
 import { READ_PROJECT_FILE_REFUSALS } from "../../../application/use-cases/compute/read-project-file.js";
 import { WRITE_PROJECT_FILE_REFUSALS } from "../../../application/use-cases/compute/write-project-file.js";
 import { presentComputeProject } from "./presenters.js";
-import { type FeedClient, type NotificationBacklogs, NotificationFeed } from "../notification-feed.js";
+import { type NotificationBacklogs, NotificationFeed } from "../notification-feed.js";
+import { serveNotificationStream } from "../notification-stream.js";
 
 const PROJECT = "/v2/compute/projects/{project_id}";
 const FILE = `${PROJECT}/files/{path:.+}` as const;
-const NEWLINE = Buffer.from("\n");
 
 
 /** The compute's project routes declared as values (ADR 0076), v2's; /v3/compute serves them through its dialect. */
@@ -123,63 +123,7 @@ export function registerComputeProjectRoutes(api: ApiRouter, uc: UseCases, backl
    * response itself (Koa steps aside), so that what waits for the reader is in one place, which the
    * backlog bound counts: the response's and its socket's buffers.
    */
-  api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, async (x) => {
-    const res = x.ctx.res;
-    // What comes before the answer starts (the first ping, while the feed opens) waits here.
-    let early: Buffer[] | undefined = [];
-    const client: FeedClient = {
-      kind: "stream",
-      unsent: () => res.writableLength + (early === undefined ? 0 : early.reduce((n, b) => n + b.length + NEWLINE.length, 0)),
-      drop: (_reason, graceMs) => {
-        // The answer ends properly (its last chunk) behind what was queued; a reader that never
-        // takes it is cut after the grace.
-        res.end();
-        setTimeout(() => res.destroy(), graceMs).unref();
-      },
-    };
-    const forget = backlogs.add(client);
-    const feed = await NotificationFeed.open(uc, {
-      projectId: x.param("project_id"),
-      idleMs: 5000,
-      send: (message) => {
-        if (res.destroyed || res.writableEnded) return false;
-        if (!backlogs.admit(client, message.length + NEWLINE.length)) return false;
-        if (early !== undefined) early.push(message);
-        else {
-          res.write(message);
-          res.write(NEWLINE);
-        }
-        return true;
-      },
-    });
-    if (E.isLeft(feed)) {
-      forget();
-      return x.fail(feed.left);
-    }
-    x.ctx.status = 200;
-    x.ctx.set("Content-Type", "application/json");
-    x.ctx.respond = false;
-    res.writeHead(200);
-    if (x.ctx.method === "HEAD") {
-      // The headers are the whole answer: nothing to follow.
-      forget();
-      feed.right.close();
-      return void res.end();
-    }
-    const queued = early;
-    early = undefined;
-    for (const message of queued) {
-      res.write(message);
-      res.write(NEWLINE);
-    }
-    res.once("close", () => {
-      forget();
-      feed.right.close();
-    });
-    // Already gone while the feed opened.
-    if (res.destroyed) {
-      forget();
-      feed.right.close();
-    }
-  });
+  api.add("compute.project.notifications", "GET", `${PROJECT}/notifications`, (x) =>
+    serveNotificationStream(x, backlogs, (send) => NotificationFeed.open(uc, { projectId: x.param("project_id"), idleMs: 5000, send })),
+  );
 }

@@ -200,3 +200,10 @@ export const FilterDescriptorAnswer = jsonClosedObject(
   { type: jsonEnum(FILTER_KINDS), name: string, description: string, parameters: jsonArray(jsonOneOf("FilterParameter", [IntParameterAnswer, TextParameterAnswer])) },
   {},
 );
+
+/** A drawing as GNS3 2.2 answers it. */
+export const DrawingAnswer = jsonClosedObject(
+  "Drawing",
+  { drawing_id: Uuid, project_id: Uuid, x: integer, y: integer, z: integer, locked: jsonBoolean, rotation: integer, svg: string },
+  {},
+);

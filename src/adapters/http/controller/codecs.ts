@@ -140,3 +140,22 @@ export const TemplateUsageBody = jsonClosedObject(
   { x: jsonInteger(), y: jsonInteger() },
   { name: nullable(jsonString({ minLength: 1 })), compute_id: nullable(jsonString()) },
 );
+
+/**
+ * GNS3 2.2's DRAWING_OBJECT_SCHEMA, for POST and PUT: every field optional, nothing else allowed.
+ * `project_id` is accepted and ignored (the path says the project); a PUT's `drawing_id` is too, as GNS3 does.
+ */
+export const DrawingBody = jsonClosedObject(
+  "DrawingSettings",
+  {},
+  {
+    drawing_id: Uuid,
+    project_id: Uuid,
+    x: jsonInteger(),
+    y: jsonInteger(),
+    z: jsonInteger(),
+    locked: jsonBoolean,
+    rotation: jsonInteger({ minimum: -359, maximum: 360 }),
+    svg: jsonString(),
+  },
+);

@@ -2,7 +2,8 @@ import { DEFAULT_REMOTE_CONSOLE } from "../../../domain/switching/cloud-node.js"
 import type * as t from "io-ts";
 import type { Project } from "../../../domain/topology/project.js";
 import type { ControllerNode } from "../../../domain/topology/node.js";
-import type { ComputeAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
+import type { Drawing } from "../../../domain/topology/drawing.js";
+import type { ComputeAnswer, DrawingAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
@@ -172,4 +173,8 @@ export function presentCompute(c: ComputeView): t.TypeOf<typeof ComputeAnswer> {
 
 export function presentProjectStats(s: ProjectStats): t.TypeOf<typeof ProjectStatsAnswer> {
   return { drawings: s.drawings, links: s.links, nodes: s.nodes, snapshots: s.snapshots };
+}
+
+export function presentDrawing(d: Drawing): t.TypeOf<typeof DrawingAnswer> {
+  return { drawing_id: d.drawingId, locked: d.locked, project_id: d.projectId, rotation: d.rotation, svg: d.svg, x: d.x, y: d.y, z: d.z };
 }

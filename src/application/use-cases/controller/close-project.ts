@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Project } from "../../../domain/topology/project.js";
 import type { LinkRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CloseComputeProject } from "../compute/close-compute-project.js";
@@ -24,6 +25,7 @@ export class CloseProject {
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute({ projectId }: { readonly projectId: string }): Promise<E.Either<CloseProjectError, Project>> {
@@ -39,6 +41,7 @@ export class CloseProject {
       }
       const closed: Project = { ...project.right, status: "closed" };
       await this.projects.save(closed);
+      this.events.publish({ kind: "project.closed", project: closed });
       return E.right(closed);
     });
   }

@@ -8,6 +8,7 @@ import type { LinkRepository, NodeRepository } from "../../ports/repositories.js
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type ErrorOf, type NamedLinkEnd, type NamedPort, type Refusal } from "../../errors.js";
 import type { ControllerNode } from "../../../domain/topology/node.js";
 import { KeyedLock } from "../../keyed-lock.js";
@@ -61,6 +62,7 @@ export class CreateLink {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
   ) {}
 
@@ -144,6 +146,7 @@ export class CreateLink {
         return wired;
       }
       await this.links.save(link);
+      this.events.publish({ kind: "link.created", projectId, link });
       return E.right(link);
     });
   }

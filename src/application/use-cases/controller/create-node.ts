@@ -5,6 +5,7 @@ import { type ControllerNode, type NodeType, SUPPORTED_NODE_TYPES, defaultNodeLa
 import type { NodeRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { allocateNodeName } from "../../../domain/topology/templates.js";
@@ -59,6 +60,7 @@ export class CreateNode {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute({ projectId, ...input }: CreateNodeInput & { readonly projectId: string }): Promise<E.Either<CreateNodeError, ControllerNodeView>> {
@@ -112,7 +114,9 @@ export class CreateNode {
         ...(input.templateId !== undefined && { templateId: input.templateId }),
       };
       await this.nodes.save(node);
-      return E.right(viewOf(node, sw.right));
+      const view = viewOf(node, sw.right);
+      this.events.publish({ kind: "node.created", projectId, node: view });
+      return E.right(view);
     });
   }
 }

@@ -5,6 +5,7 @@ import type { ProjectRepository } from "../../ports/repositories.js";
 import type { IdGenerator } from "../../ports/system.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import type { Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { readJsonValue } from "../../../domain/configuration/read.js";
@@ -29,6 +30,7 @@ export class CreateProject {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.ServerSettings) private readonly settings: ServerSettings,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute(input: CreateProjectInput): Promise<E.Either<CreateProjectError, Project>> {
@@ -47,6 +49,7 @@ export class CreateProject {
       const path = input.path ?? `${this.settings.projectsPath}/${projectId}`;
       const project = createProject(projectId, input.name, path, input.options);
       await this.projects.save(project);
+      this.events.publish({ kind: "project.created", project });
       return E.right(project);
     });
   }

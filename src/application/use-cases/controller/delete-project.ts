@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProjectRepository, NodeRepository, LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import type { ProjectFiles } from "../../ports/project-files.js";
 
 import { ImpairmentOverlay } from "../compute/impairment-overlay.js";
@@ -29,6 +30,7 @@ export class DeleteProject {
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.ProjectFiles) private readonly computeFiles: ProjectFiles,
     private readonly impairments: ImpairmentOverlay,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   async execute({ projectId }: { readonly projectId: string }): Promise<E.Either<DeleteProjectError, void>> {
@@ -39,6 +41,7 @@ export class DeleteProject {
     await this.projects.delete(projectId);
     await this.computeFiles.remove(projectId);
     await this.impairments.forget({ projectId });
+    this.events.publish({ kind: "project.deleted", project: closed.right });
     return E.right(undefined);
   }
 }

@@ -12,8 +12,8 @@ export type GetProjectStatsError = Refusal<typeof GET_PROJECT_STATS_REFUSALS>;
 export interface ProjectStats {
   readonly nodes: number;
   readonly links: number;
-  /** netemu keeps no drawings and no snapshots: always 0. */
   readonly drawings: number;
+  /** netemu keeps no snapshots: always 0. */
   readonly snapshots: number;
 }
 
@@ -34,6 +34,6 @@ export class GetProjectStats {
     if (E.isLeft(project)) return project;
     if (project.right.status !== "opened") return E.right({ nodes: 0, links: 0, drawings: 0, snapshots: 0 });
     const [nodes, links] = await Promise.all([this.nodes.listByProject(projectId), this.links.listByProject(projectId)]);
-    return E.right({ nodes: nodes.length, links: links.length, drawings: 0, snapshots: 0 });
+    return E.right({ nodes: nodes.length, links: links.length, drawings: project.right.drawings.length, snapshots: 0 });
   }
 }

@@ -8,11 +8,13 @@ import type { LinkRepository, NodeRepository, ProjectRepository } from "../../po
 import type { UdpPortPool } from "../../ports/udp-port-pool.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import type { ErrorOf, Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { CreateComputeProject } from "../compute/create-compute-project.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
 import { ControllerLookup } from "./controller-lookup.js";
+import { NodeViews } from "./node-views.js";
 import { LinkWiring, type WiringError } from "./link-wiring.js";
 
 /** What OpenProject can answer instead of its result. */
@@ -39,7 +41,9 @@ export class OpenProject {
     @inject(TOKENS.UdpPortPool) private readonly pool: UdpPortPool,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     private readonly changeStatus: ChangeNodeStatus,
+    private readonly views: NodeViews,
   ) {}
 
   execute({ projectId }: { readonly projectId: string }): Promise<E.Either<OpenProjectError, Project>> {
@@ -77,6 +81,11 @@ export class OpenProject {
       }
       const opened: Project = { ...project.right, status: "opened" };
       await this.projects.save(opened);
+      // As GNS3's load: each node, link and drawing is told as created, so a client watching the project before it opened draws it.
+      for (const node of await this.views.all(await this.nodes.listByProject(projectId))) this.events.publish({ kind: "node.created", projectId, node });
+      for (const link of await this.links.listByProject(projectId)) this.events.publish({ kind: "link.created", projectId, link });
+      for (const drawing of opened.drawings) this.events.publish({ kind: "drawing.created", projectId, drawing });
+      this.events.publish({ kind: "project.opened", project: opened });
       // Hosts come back stopped, as in GNS3, unless the project starts its nodes when opened.
       if (opened.autoStart) {
         for (const node of await this.nodes.listByProject(projectId)) {

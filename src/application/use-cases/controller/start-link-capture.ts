@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository, NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { START_CAPTURE_REFUSALS, StartCapture } from "../compute/start-capture.js";
@@ -28,6 +29,7 @@ export class StartLinkCapture {
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute({ projectId, linkId, fileName, dataLinkType = "DLT_EN10MB" }: { readonly projectId: string; readonly linkId: string; readonly fileName?: string | undefined; readonly dataLinkType?: string | undefined }): Promise<E.Either<StartLinkCaptureError, Link>> {
@@ -47,6 +49,7 @@ export class StartLinkCapture {
       if (E.isLeft(started)) return started;
       const capturing: Link = { ...link.right, capture: { fileName: name, filePath: started.right } };
       await this.links.save(capturing);
+      this.events.publish({ kind: "link.updated", projectId, link: capturing });
       return E.right(capturing);
     });
   }

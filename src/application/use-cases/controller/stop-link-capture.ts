@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { StopCapture } from "../compute/stop-capture.js";
@@ -19,6 +20,7 @@ export class StopLinkCapture {
     private readonly stopCapture: StopCapture,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute({ projectId, linkId }: { readonly projectId: string; readonly linkId: string }): Promise<E.Either<StopLinkCaptureError, Link>> {
@@ -30,6 +32,7 @@ export class StopLinkCapture {
       await this.stopCapture.execute({ port: { projectId, nodeId: first.nodeId, adapterNumber: first.adapterNumber, portNumber: first.portNumber } });
       const stopped: Link = { ...link.right, capture: null };
       await this.links.save(stopped);
+      this.events.publish({ kind: "link.updated", projectId, link: stopped });
       return E.right(stopped);
     });
   }

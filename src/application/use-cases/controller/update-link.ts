@@ -5,6 +5,7 @@ import type { Label } from "../../../domain/topology/label.js";
 import { type FilterSettings, type InvalidFilterSettings, type LinkFilters, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import type { LinkRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
@@ -35,6 +36,7 @@ export class UpdateLink {
     private readonly wiring: LinkWiring,
     @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
   ) {}
 
@@ -93,6 +95,7 @@ export class UpdateLink {
         }
       }
       await this.links.save(updated);
+      this.events.publish({ kind: "link.updated", projectId, link: updated });
       return E.right(updated);
     });
   }

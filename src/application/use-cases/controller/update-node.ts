@@ -6,6 +6,7 @@ import type { Label } from "../../../domain/topology/label.js";
 import type { ConsoleType } from "../../../domain/switching/ethernet-switch.js";
 import type { NodeRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
+import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_NODE_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { ComputeNodeCommands } from "./compute-node-commands.js";
@@ -49,6 +50,7 @@ export class UpdateNode {
     private readonly computeNodes: ComputeNodeCommands,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
   ) {}
 
   execute({ projectId, nodeId, ...input }: UpdateNodeInput & { readonly projectId: string; readonly nodeId: string }): Promise<E.Either<UpdateNodeError, ControllerNodeView>> {
@@ -81,7 +83,9 @@ export class UpdateNode {
         symbol: input.symbol ?? node.right.symbol,
       };
       await this.nodes.save(updated);
-      return E.right(viewOf(updated, sw.right));
+      const view = viewOf(updated, sw.right);
+      this.events.publish({ kind: "node.updated", projectId, node: view });
+      return E.right(view);
     });
   }
 }

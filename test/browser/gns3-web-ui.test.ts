@@ -13,9 +13,6 @@ import { pcapFrames } from "../support/capture-files.js";
 const WEB_UI_TARBALL = "/work/shared/gns3-peer/gns3-web-ui-2.2.58-bundled.tar.gz";
 const SCREENSHOTS = join(process.cwd(), "test-output", "screenshots", "gns3-web-ui");
 
-/** The `drawings` route comes with the project notification work (issue 28, w-notify); until it is merged the page waits for it. */
-const DRAWINGS_SERVED_BY_NETEMU = process.env["NETEMU_WEB_UI_DRAWINGS_STUB"] !== "1";
-
 interface Node {
   readonly node_id: string;
   readonly name: string;
@@ -90,7 +87,6 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     page.on("response", (r) => {
       if (r.status() >= 400 && new URL(r.url()).pathname.startsWith("/v2/")) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
-    if (!DRAWINGS_SERVED_BY_NETEMU) await page.route(/\/drawings$/, (r) => r.fulfill({ status: 200, contentType: "application/json", body: "[]" }));
 
     // The page: GET / sends the browser to the bundled UI, which lists netemu's projects.
     await page.goto(`${server.url}/`);
@@ -149,6 +145,8 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
       const started = n.filter((x) => x.node_type === "vpcs" && x.status === "started");
       return started.length === 2 ? started.sort((a, b) => a.name.localeCompare(b.name)) : undefined;
     });
+    // The page learns of the start from the notification websocket (node.updated): every link end drawn started.
+    await until("the four link ends drawn started", async () => ((await page.locator("svg.map g.link rect.status_started").count()) === 4 ? true : undefined));
     await shot(page, "05-started");
 
     const [pc1, pc2] = await Promise.all(pcs.map((pc) => VpcsConsole.open(pc.console)));
@@ -160,13 +158,23 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     // The packet-filter dialog of PC1's link: Delay, 100 ms, Apply.
     const pc1Id = pcs[0]?.node_id as string;
     const pc1Link = links.find((l) => l.nodes.some((e) => e.node_id === pc1Id)) as { link_id: string };
-    const linkOnMap = page.locator(`svg.map g.link[link_id='${pc1Link.link_id}'] path`);
-    await linkOnMap.click({ button: "right", force: true });
+    const linkPath = page.locator(`svg.map g.link[link_id='${pc1Link.link_id}'] path`);
+    // A quarter along the link: its middle gets the filter icon once a filter is set.
+    const openLinkMenu = async (): Promise<void> => {
+      const at = await linkPath.evaluate((path: SVGPathElement) => {
+        const p = path.getPointAtLength(path.getTotalLength() / 4);
+        const m = path.getScreenCTM() as DOMMatrix;
+        return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+      });
+      await page.mouse.click(at.x, at.y, { button: "right" });
+    };
+    await openLinkMenu();
     await page.getByRole("menuitem", { name: /Packet filters/ }).click();
     await page.getByRole("tab", { name: "Delay" }).click();
     await page.getByLabel("Latency").fill("100");
     await shot(page, "06-packet-filters");
     await page.getByRole("button", { name: "Apply" }).click();
+    await page.locator("app-packet-filters").waitFor({ state: "detached" });
     const filters = await until("the delay on the link", async () => {
       const l = (await server.request("GET", `/v2/projects/${projectId}/links/${pc1Link.link_id}`)).json as { filters: { delay?: number[] } };
       return l.filters.delay?.[0] === 100 ? l.filters : undefined;
@@ -174,7 +182,7 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     expect(filters.delay?.[0]).to.equal(100);
 
     // A capture from the link's menu.
-    await linkOnMap.click({ button: "right", force: true });
+    await openLinkMenu();
     await page.getByRole("menuitem", { name: /Start capture/ }).click();
     await page.locator("mat-dialog-container mat-select").click();
     await page.getByRole("option", { name: /Ethernet/ }).first().click();
@@ -191,10 +199,9 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     expect(Math.min(...delayed.rttsMs) - Math.min(...before.rttsMs), `${before.output}\n${delayed.output}`).to.be.within(180, 600);
     await shot(page, "08-capturing");
 
-    // The link's menu offers "Stop capture" once a link.updated notification says it captures: the
-    // project notification websocket comes with w-notify (issue 28); until then the stop is the API's.
-    const stopped = await server.request("POST", `/v2/projects/${projectId}/links/${pc1Link.link_id}/stop_capture`, {});
-    expect(stopped.status, stopped.text).to.equal(201);
+    // The link's menu offers "Stop capture" once the link.updated notification told the page it captures.
+    await openLinkMenu();
+    await page.getByRole("menuitem", { name: /Stop capture/ }).click();
     await until("the capture stopped", async () => {
       const l = (await server.request("GET", `/v2/projects/${projectId}/links/${pc1Link.link_id}`)).json as { capturing: boolean };
       return l.capturing ? undefined : true;

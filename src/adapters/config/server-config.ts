@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -99,6 +99,8 @@ export const SETTINGS = {
   // The /v3/compute slice (ADR 0066).
   gns3V3Version: { flag: "gns3-v3-version", env: "NETEMU_GNS3_V3_VERSION", ini: "gns3_v3_version" },
   v3NoAuth: { flag: "v3-no-auth", env: "NETEMU_V3_NO_AUTH", ini: "v3_no_auth" },
+  // The compiled GNS3 web UI the user supplies (GPL, never shipped with netemu; ADR 0092).
+  webUi: { flag: "web-ui", env: "NETEMU_WEB_UI", ini: "web_ui" },
 } as const;
 type SettingName = keyof typeof SETTINGS;
 
@@ -140,6 +142,7 @@ export const SERVE_OPTIONS = {
   "delay-limit-worker": { type: "string" },
   "gns3-v3-version": { type: "string" },
   "v3-no-auth": { type: "boolean" },
+  "web-ui": { type: "string" },
 } as const;
 
 /** Words wrapped to the help's width, continuation lines under the option texts. */
@@ -207,6 +210,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
                           (NETEMU_GNS3_V3_VERSION, default ${DEFAULTS.gns3V3Version})
   --v3-no-auth            serve /v3/compute without credentials when --auth is off (NETEMU_V3_NO_AUTH, default off:
                           /v3/compute then answers 401; with --auth it checks --user and --password, as 3.x does)
+  --web-ui DIR            serve the compiled GNS3 web UI 2.2 found in DIR (its index.html) at / and /static/web-ui/
+                          (NETEMU_WEB_UI, web_ui in [Server], default none); it is GPL and not shipped with netemu
   -h, --help              this text
 `;
 
@@ -357,7 +362,30 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
     delayLimits: delayLimits(delayLimit("delayLimitPort", DEFAULTS.delayLimitPortBytes), delayLimit("delayLimitWorker", DEFAULTS.delayLimitWorkerBytes)),
     ...(raw("vpcsPath") === undefined ? {} : { vpcsPath: str("vpcsPath", "vpcs") }),
     v3: { gns3Version: str("gns3V3Version", DEFAULTS.gns3V3Version), noAuth: bool("v3NoAuth", false) },
+    ...webUiSetting(raw("webUi")),
   };
+}
+
+/**
+ * The web UI directory, checked now: a path that is not a directory holding an index.html would make
+ * every page visit a 404 the user finds long after the start (ADR 0092).
+ */
+function webUiSetting(setting: { source: string; value: string } | undefined): { webUiDir?: string } {
+  if (setting === undefined || setting.value.trim() === "") return {};
+  const dir = resolve(expandHome(setting.value.trim()));
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (err) {
+    throw new ConfigError(`${setting.source}: the web UI directory ${dir} cannot be read: ${(err as Error).message}`);
+  }
+  if (!isDirectory) throw new ConfigError(`${setting.source}: ${dir} is not a directory (give the directory holding the GNS3 web UI's index.html)`);
+  try {
+    if (!statSync(join(dir, "index.html")).isFile()) throw new Error("not a regular file");
+  } catch {
+    throw new ConfigError(`${setting.source}: ${dir} has no index.html: it is not a compiled GNS3 web UI (unpack gns3-web-ui's release, or GNS3 server's static/web-ui, and give that directory)`);
+  }
+  return { webUiDir: dir };
 }
 
 function delayLimits(portBytes: number, workerBytes: number): NetemuConfig["delayLimits"] {

@@ -33,6 +33,8 @@ import { registerControllerTemplateRoutes } from "./controller/template-routes.j
 import { registerControllerComputeRoutes } from "./controller/compute-routes.js";
 import { registerV3ComputeRoutes } from "./v3/register.js";
 import { isV3Path, v3ComputeAuth } from "./v3/auth.js";
+import { registerControllerSymbolRoutes } from "./controller/symbol-routes.js";
+import { webUiRoutes } from "./web-ui.js";
 import { V3_DEFAULTS } from "../../application/ports/server-settings.js";
 
 export interface HttpAppOptions {
@@ -107,6 +109,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   registerLinkCaptureRoutes(api, useCases);
   registerControllerTemplateRoutes(api, useCases, settings.host);
   registerControllerComputeRoutes(api, useCases);
+  registerControllerSymbolRoutes(api, useCases);
   if (options.metrics !== undefined) registerMetricsRoute(api, useCases, options.metrics);
   registerReadinessRoute(api, useCases);
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
@@ -146,6 +149,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const v2Auth = basicAuth(gate);
     app.use(async (ctx, next) => (isV3Path(ctx.path) ? next() : v2Auth(ctx, next)));
   }
+  // GNS3's web UI, from the directory the user gave (ADR 0092): behind --auth, as GNS3 2.2 serves it.
+  app.use(webUiRoutes(settings.webUiDir));
   // Unrouted paths and wrong methods still answer JSON (405 keeps the router's Allow header).
   app.use(async (ctx, next) => {
     await next();

@@ -20,6 +20,8 @@ export interface ServerSettings {
   readonly vpcsPath?: string;
   /** The /v3/compute slice for GNS3 3.x controllers (ADR 0066); its defaults when left out. */
   readonly v3?: V3Settings;
+  /** The directory holding the compiled GNS3 web UI the user supplies (ADR 0092); not served when left out. */
+  readonly webUiDir?: string;
 }
 
 /** What the /v3/compute slice reports and how it checks credentials (ADR 0066). */

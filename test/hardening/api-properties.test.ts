@@ -511,6 +511,10 @@ const ROUTES: readonly RouteCase[] = [
   { method: "GET", template: "/v2/projects/{project_id}/nodes/{node_id}/links", ok: 200, after: "none" },
   { method: "GET", template: "/v2/templates", ok: 200, after: "none" },
   { method: "GET", template: "/v2/templates/{template_id}", ok: 200, after: "none" },
+  // GNS3's symbols, netemu's own pictures (ADR 0092).
+  { method: "GET", template: "/v2/symbols", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/symbols/{symbol_id}/raw", ok: 200, after: "none" },
+  { method: "GET", template: "/v2/symbols/{symbol_id}/dimensions", ok: 200, after: "none" },
   { method: "POST", template: "/v2/projects/{project_id}/templates/{template_id}", ok: 201, after: "reset", body: () => ({ x: 10, y: -20, name: "FromTemplate", compute_id: "local" }) },
   { method: "GET", template: "/v2/computes", ok: 200, after: "none" },
   { method: "GET", template: "/v2/computes/{compute_id}", ok: 200, after: "none" },
@@ -530,6 +534,7 @@ function validParams(w: World, template: string): Record<string, string> {
     path: w.FILE,
     file_path: w.FILE,
     template_id: "1966b864-93e7-32d5-965f-001384eec461",
+    symbol_id: ":/symbols/ethernet_switch.svg",
     compute_id: "local",
     adapter_number: "0",
     port_number: template.includes("/nio") && (template.startsWith("/v2/compute") || template.startsWith("/v3/compute")) ? "1" : "0",

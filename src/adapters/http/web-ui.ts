@@ -5,7 +5,7 @@ import type Koa from "koa";
 import { gns3Json } from "../shared/gns3-json.js";
 
 /** Where GNS3 serves its web UI, and where its `GET /` sends the browser. */
-export const WEB_UI_PREFIX = "/static/web-ui/";
+const WEB_UI_PREFIX = "/static/web-ui/";
 const WEB_UI_HOME = "/static/web-ui/bundled";
 
 /** The content types of what a compiled Angular application holds; GNS3 sends `.js` as application/javascript. */
@@ -37,7 +37,7 @@ export function contentTypeOf(path: string): string {
 }
 
 /** What the static route found for a path under /static/web-ui/. */
-export type WebUiFile =
+type WebUiFile =
   | { readonly kind: "file"; readonly path: string; readonly size: number }
   /** The path leads out of the directory (`..`, encoded or not, or a symbolic link pointing out). */
   | { readonly kind: "outside" }
@@ -62,7 +62,7 @@ async function regularFile(path: string): Promise<number | undefined> {
  * application routes in the browser, as GNS3's handler does). Symbolic links are followed only while
  * they stay inside the directory.
  */
-export async function findWebUiFile(root: string, requestPath: string): Promise<WebUiFile> {
+async function findWebUiFile(root: string, requestPath: string): Promise<WebUiFile> {
   let relative: string;
   try {
     relative = decodeURIComponent(requestPath);

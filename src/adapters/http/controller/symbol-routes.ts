@@ -12,7 +12,7 @@ const SymbolDimensionsAnswer = jsonClosedObject("SymbolDimensions", { width: jso
  * GNS3's symbol routes (ADR 0092), read by its web UI to draw nodes: the pictures are netemu's own and
  * are not the application's concern (no use case holds them), so the routes answer from the catalogue.
  */
-export const CONTROLLER_SYMBOL_ROUTES = {
+const CONTROLLER_SYMBOL_ROUTES = {
   list: route({
     name: "controller.symbol.list",
     method: "GET",

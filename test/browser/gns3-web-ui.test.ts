@@ -59,6 +59,9 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
   /** Drags a template from the open "Add a node" menu onto the map at (x, y), as a user does with the mouse. */
   async function dragTemplate(page: Page, name: string, x: number, y: number): Promise<void> {
     const icon = page.locator(".mat-menu-panel .templateIcon").filter({ hasText: name }).locator(".iconContainer");
+    // hover() waits until the icon is visible and stable: the menu opens with an animation, and a box
+    // read during it starts the drag beside the icon, so nothing is dropped.
+    await icon.hover();
     const box = await icon.boundingBox();
     if (box === null) throw new Error(`the template ${name} is not in the menu`);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

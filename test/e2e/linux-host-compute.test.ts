@@ -8,7 +8,7 @@ import { hostTapName } from "../../src/domain/switching/netemu-host-node.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { testWorkerDataPlane } from "../support/live-data-planes.js";
-import { requireRoot, sh } from "../support/netns.js";
+import { hostTraces, requireRoot, sh } from "../support/netns.js";
 
 const PROJECT = "87878787-2222-4444-8555-666666666666";
 /** The hosts' namespaces hold this test's pid, so that what it made is told apart from anyone else's. */
@@ -18,15 +18,7 @@ const HOST_A = "87878787-0000-4000-8000-00000000000a";
 const HOST_B = "87878787-0000-4000-8000-00000000000b";
 
 /** What a host leaves on the machine: its namespace and its TAP devices in netemu's namespace. */
-async function traces(nodeIds: readonly string[]): Promise<string[]> {
-  const namespaces = await sh("ip", "netns", "list");
-  const found: string[] = [];
-  for (const id of nodeIds) {
-    if (namespaces.includes(`${PREFIX}${id}`)) found.push(`namespace ${PREFIX}${id}`);
-    for (let port = 0; port < 2; port++) if (existsSync(`/sys/class/net/${hostTapName(id, port)}`)) found.push(`TAP ${hostTapName(id, port)}`);
-  }
-  return found;
-}
+const traces = (nodeIds: readonly string[]): Promise<string[]> => hostTraces(PREFIX, nodeIds);
 
 /**
  * netemu's Linux host as a compute node kind (ADR 0087): `/v2/compute/projects/{id}/netemu_host/nodes`,

@@ -8,7 +8,7 @@ import { hostTapName } from "../../src/domain/switching/netemu-host-node.js";
 import { FakeHostProcesses } from "../support/fake-host-processes.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { isRoot, sh } from "../support/netns.js";
+import { hostTraces, isRoot, sh } from "../support/netns.js";
 
 /** The hosts' namespaces hold this test's pid, so that what it made is told apart from anyone else's. */
 const PREFIX = `lv${process.pid}-`;
@@ -16,15 +16,7 @@ const HOST_A = "87878787-0000-4000-8000-0000000000a3";
 const HOST_B = "87878787-0000-4000-8000-0000000000b3";
 
 /** What a host leaves on the machine: its namespace and its TAP devices in netemu's namespace. */
-async function traces(nodeIds: readonly string[]): Promise<string[]> {
-  const namespaces = await sh("ip", "netns", "list");
-  const found: string[] = [];
-  for (const id of nodeIds) {
-    if (namespaces.includes(`${PREFIX}${id}`)) found.push(`namespace ${PREFIX}${id}`);
-    for (let port = 0; port < 2; port++) if (existsSync(`/sys/class/net/${hostTapName(id, port)}`)) found.push(`TAP ${hostTapName(id, port)}`);
-  }
-  return found;
-}
+const traces = (nodeIds: readonly string[]): Promise<string[]> => hostTraces(PREFIX, nodeIds);
 
 /**
  * netemu's Linux host on /v3/compute (ADR 0087, 0090): v2's route values through 3.x's dialect, so a

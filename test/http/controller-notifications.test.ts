@@ -3,6 +3,7 @@ import { connect as tcpConnect, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { WebSocket } from "ws";
+import { stuckWebsocketClient } from "../support/stuck-websocket.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { FakeDataPlane } from "../support/fake-data-plane.js";
 import { FakeHostProcesses } from "../support/fake-host-processes.js";
@@ -72,30 +73,7 @@ function upgradeOutcome(url: string, headers: Record<string, string> = {}): Prom
   });
 }
 
-/** A websocket client that never reads after the handshake (a stuck browser tab). */
-function stuckClient(port: number, path: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect(port, "127.0.0.1");
-    let head = "";
-    socket.once("error", reject);
-    socket.on("connect", () =>
-      socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
-      ),
-    );
-    const onData = (chunk: Buffer): void => {
-      head += chunk.toString("latin1");
-      if (!head.includes("\r\n\r\n")) return;
-      socket.off("data", onData);
-      socket.pause();
-      if (!head.startsWith("HTTP/1.1 101")) return reject(new Error(`no upgrade: ${head.split("\r\n")[0]}`));
-      socket.on("error", () => undefined);
-      resolve(socket);
-    };
-    socket.on("data", onData);
-  });
-}
+const stuckClient = stuckWebsocketClient;
 
 describe("HTTP: the controller's project notifications (GNS3 2.2's websocket and stream)", function () {
   this.timeout(30_000);

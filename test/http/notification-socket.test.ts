@@ -13,6 +13,7 @@ import type { NotificationHub } from "../../src/application/notification-hub.js"
 import type { HostLoad, HostMetrics, HostStatistics } from "../../src/application/ports/host.js";
 import type { Logger } from "../../src/application/ports/system.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
+import { stuckWebsocketClient } from "../support/stuck-websocket.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
@@ -132,32 +133,9 @@ function upgradeOutcome(url: string, headers: Record<string, string> = {}): Prom
   });
 }
 
-/**
- * A websocket client that never reads after the handshake (nor answers pings or close frames): a
- * stuck controller, or a half-open TCP connection.
- */
+/** A stuck client of the compute's websocket, unless another path is given. */
 function stuckClient(port: number, path = WS_PATH): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect(port, "127.0.0.1");
-    let head = "";
-    socket.once("error", reject);
-    socket.on("connect", () =>
-      socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
-      ),
-    );
-    const onData = (chunk: Buffer): void => {
-      head += chunk.toString("latin1");
-      if (!head.includes("\r\n\r\n")) return;
-      socket.off("data", onData);
-      socket.pause();
-      if (!head.startsWith("HTTP/1.1 101")) return reject(new Error(`no upgrade: ${head.split("\r\n")[0]}`));
-      socket.on("error", () => undefined); // a reset when the server drops it
-      resolve(socket);
-    };
-    socket.on("data", onData);
-  });
+  return stuckWebsocketClient(port, path);
 }
 
 /**

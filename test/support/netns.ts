@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { existsSync } from "node:fs";
+import { hostTapName } from "../../src/domain/switching/netemu-host-node.js";
 
 const run = promisify(execFile);
 
@@ -102,4 +104,18 @@ export async function leftovers(): Promise<string[]> {
   const links = (await sh("ip", "-o", "link", "show")).split("\n").map((l) => l.split(":")[1]?.trim().split("@")[0] ?? "").filter((n) => n.includes(pid));
   const spaces = (await sh("ip", "netns", "list")).split("\n").map((l) => l.split(" ")[0] ?? "").filter((n) => n.includes(pid));
   return [...links, ...spaces];
+}
+
+/**
+ * What netemu's Linux hosts leave on the machine: each one's namespace (named `prefix` + node id) and its
+ * TAP devices (ports 0 and 1) in netemu's namespace.
+ */
+export async function hostTraces(prefix: string, nodeIds: readonly string[]): Promise<string[]> {
+  const namespaces = await sh("ip", "netns", "list");
+  const found: string[] = [];
+  for (const id of nodeIds) {
+    if (namespaces.includes(`${prefix}${id}`)) found.push(`namespace ${prefix}${id}`);
+    for (let port = 0; port < 2; port++) if (existsSync(`/sys/class/net/${hostTapName(id, port)}`)) found.push(`TAP ${hostTapName(id, port)}`);
+  }
+  return found;
 }

@@ -26,4 +26,5 @@ copyFileSync(join(source, "index.html"), join(out, "index.html"));
 copyFileSync(join(source, "page.css"), join(out, "page.css"));
 const require = createRequire(import.meta.url);
 copyFileSync(join(dirname(require.resolve("uplot")), "uPlot.min.css"), join(out, "uPlot.min.css"));
-console.log(`netemu's page built into ${out}`);
+// On stderr: `npm pack --json` runs this build (prepack) and its stdout must stay JSON.
+console.error(`netemu's page built into ${out}`);

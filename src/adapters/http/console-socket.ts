@@ -39,6 +39,68 @@ export interface ConsoleRelayLimits {
 
 export const CONSOLE_RELAY_LIMITS: ConsoleRelayLimits = { pauseAboveBytes: 256 * 1024, stalledMs: 30_000 };
 
+const IAC = 255, SB = 250, SE = 240, WILL = 251, WONT = 252, DO = 253, DONT = 254, ECHO = 1, SGA = 3;
+
+/**
+ * The telnet side of a web console: a browser's terminal is no telnet client, so the node's option
+ * requests are answered here (the node echoes and suppresses go-ahead, every other option refused, as
+ * `netemu lab exec` answers them) and telnet commands never reach the page. A VPCS waits for these
+ * answers before printing its banner.
+ */
+export class TelnetLine {
+  private state: "data" | "iac" | "option" | "sb" | "sb-iac" = "data";
+  private verb = 0;
+  private readonly answered = new Set<number>();
+
+  /** The bytes for the terminal out of what the node sent, and the answers to send back to the node. */
+  receive(chunk: Buffer): { readonly text: Buffer; readonly answers: Buffer } {
+    const text: number[] = [];
+    const answers: number[] = [];
+    for (const b of chunk) {
+      switch (this.state) {
+        case "data":
+          if (b === IAC) this.state = "iac";
+          else text.push(b);
+          break;
+        case "iac":
+          if (b === IAC) {
+            text.push(IAC);
+            this.state = "data";
+          } else if (b >= WILL && b <= DONT) {
+            this.verb = b;
+            this.state = "option";
+          } else this.state = b === SB ? "sb" : "data";
+          break;
+        case "option": {
+          const reply = this.verb === WILL ? (b === ECHO || b === SGA ? DO : DONT) : this.verb === DO ? WONT : undefined;
+          const key = this.verb * 256 + b;
+          if (reply !== undefined && !this.answered.has(key)) {
+            this.answered.add(key);
+            answers.push(IAC, reply, b);
+          }
+          this.state = "data";
+          break;
+        }
+        case "sb":
+          if (b === IAC) this.state = "sb-iac";
+          break;
+        case "sb-iac":
+          this.state = b === SE ? "data" : "sb";
+          break;
+      }
+    }
+    return { text: Buffer.from(text), answers: Buffer.from(answers) };
+  }
+
+  /** What the terminal typed, as telnet data (a 255 byte doubled). */
+  static send(typed: Buffer): Buffer {
+    if (!typed.includes(IAC)) return typed;
+    const out: number[] = [];
+    for (const b of typed) out.push(...(b === IAC ? [IAC, IAC] : [b]));
+    return Buffer.from(out);
+  }
+}
+
 /** Opens the node's telnet console; resolves with the socket or the reason it could not be reached. */
 export function connectConsole(host: string, port: number): Promise<E.Either<string, Socket>> {
   return new Promise((resolve) => {
@@ -56,7 +118,8 @@ export function connectConsole(host: string, port: number): Promise<E.Either<str
 
 /**
  * Relays bytes both ways as GNS3 does (base_node.start_websocket_console): the console's output as
- * binary frames, the browser's text or binary frames written as bytes. Either side closing closes the other.
+ * binary frames, the browser's text or binary frames written as bytes, telnet spoken here (`TelnetLine`).
+ * Either side closing closes the other.
  */
 export function relayConsole(ws: WebSocket, telnet: Socket, limits: ConsoleRelayLimits = CONSOLE_RELAY_LIMITS): void {
   let stall: ReturnType<typeof setTimeout> | undefined;
@@ -72,8 +135,12 @@ export function relayConsole(ws: WebSocket, telnet: Socket, limits: ConsoleRelay
     stall = undefined;
     telnet.resume();
   };
-  telnet.on("data", (chunk: Buffer) => {
+  const line = new TelnetLine();
+  telnet.on("data", (received: Buffer) => {
     if (ws.readyState !== WebSocket.OPEN) return;
+    const { text: chunk, answers } = line.receive(received);
+    if (answers.length > 0) telnet.write(answers);
+    if (chunk.length === 0) return;
     // The callback runs once the frame left for the kernel: the browser is taking what it is sent.
     ws.send(chunk, { binary: true }, resumeWhenDrained);
     if (ws.bufferedAmount > limits.pauseAboveBytes && !telnet.isPaused()) {
@@ -91,7 +158,7 @@ export function relayConsole(ws: WebSocket, telnet: Socket, limits: ConsoleRelay
   ws.on("message", (data: Buffer | ArrayBuffer | Buffer[]) => {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     // A browser typing faster than the node reads waits: ws stops reading its socket meanwhile.
-    if (!telnet.write(bytes)) {
+    if (!telnet.write(TelnetLine.send(bytes))) {
       ws.pause();
       telnet.once("drain", () => ws.resume());
     }

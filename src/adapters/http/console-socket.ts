@@ -4,9 +4,12 @@ import { WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { NetemuError } from "../../application/errors.js";
 import type { NodeConsole } from "../../application/use-cases/compute/open-node-console.js";
-import { COMPUTE_NODE_TYPES, type ComputeNodeType, isHostKind } from "../../domain/switching/compute-node.js";
+import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
 
-/** GNS3's compute path of a node's web console; only host kinds have one (a switch's path is not found, as on GNS3). */
+/** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
+const KINDS_WITH_A_CONSOLE = ["vpcs"] as const satisfies readonly ComputeNodeType[];
+
+/** GNS3's compute path of a node's web console. */
 const COMPUTE_CONSOLE_PATTERN = /^\/v2\/compute\/projects\/([^/]+)\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
 /** GNS3's controller path, which relays to the compute's. */
 const CONTROLLER_CONSOLE_PATTERN = /^\/v2\/projects\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
@@ -21,7 +24,8 @@ export function consoleFor(uc: UseCases, path: string): ConsoleSource | undefine
   const compute = COMPUTE_CONSOLE_PATTERN.exec(path);
   if (compute !== null) {
     const [projectId, nodeType, nodeId] = [compute[1], compute[2], compute[3]].map((p) => decodeURIComponent(p ?? ""));
-    if (!(COMPUTE_NODE_TYPES as readonly string[]).includes(nodeType!) || !isHostKind(nodeType as ComputeNodeType)) return undefined;
+    // Only a kind with a telnet console has the route, as on GNS3 (its switch, hub and cloud have none: 404).
+    if (!(KINDS_WITH_A_CONSOLE as readonly string[]).includes(nodeType!)) return undefined;
     return { open: () => uc.openNodeConsole.execute({ projectId: projectId!, nodeId: nodeId!, nodeType: nodeType as ComputeNodeType }) };
   }
   const controller = CONTROLLER_CONSOLE_PATTERN.exec(path);

@@ -48,6 +48,7 @@ import type { ProjectEvents } from "../application/ports/project-events.js";
 import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.js";
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
+import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits, consoleFor } from "./http/console-socket.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { controllerFeedFor } from "./http/controller/project-notifications.js";
 import { NodeStatusRelay } from "../application/use-cases/controller/node-status-relay.js";
@@ -168,6 +169,8 @@ export interface NetemuOptions {
   readonly overrides?: PortOverrides;
   /** The bound on notification clients that do not read (ADR 0059); defaults: 1 MiB each, 64 MiB in all, 2 s grace. */
   readonly notificationBacklog?: Partial<BacklogLimits>;
+  /** The bound on web console clients that do not read (ADR 0095); defaults: pause above 256 KiB, drop after 30 s stalled. */
+  readonly consoleRelay?: Partial<ConsoleRelayLimits>;
 }
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type ListeningServer } from "./http/http-server.js";
@@ -361,6 +364,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const notificationSockets = new NotificationSocketServer(useCases, loginGate, logger, {
     backlogs: notificationBacklogs,
     feeds: (path) => controllerFeedFor(useCases, settings.host, path),
+    consoles: (path) => consoleFor(useCases, path),
+    consoleLimits: { ...CONSOLE_RELAY_LIMITS, ...options.consoleRelay },
     ...(settings.v3 === undefined ? {} : { v3: settings.v3 }),
   });
   const serveHttp = servedWhenFirstCalled(app);

@@ -99,6 +99,8 @@ export type NetemuError =
   /** What needs a running node (a command run inside a Linux host) asked of a stopped one. */
   | { readonly _tag: "NodeNotStarted"; readonly nodeName: string; readonly nodeType: ComputeNodeType }
   /** A change only a stopped node takes (a Linux host's interfaces or gateway) asked of a running one. */
+  /** A node whose console is not a telnet one (none, vnc, ...) has nothing a web console can relay (ADR 0095). */
+  | { readonly _tag: "ConsoleNotTelnet"; readonly nodeName: string; readonly consoleType: string }
   | { readonly _tag: "NodeNotStopped"; readonly nodeName: string; readonly change: string }
   /** No console port of the range could be bound, or the one asked for is taken. */
   | { readonly _tag: "ConsolePortUnavailable"; readonly port?: number; readonly start: number; readonly end: number }

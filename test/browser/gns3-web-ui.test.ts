@@ -80,7 +80,7 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     }
   }
 
-  it("builds a switch and two VPCS, starts them, applies a delay that the pings measure, and captures their frames", async function () {
+  it("builds a switch and two VPCS, starts them, applies a delay that the pings measure, captures their frames, and a ping typed in PC1's web console is answered", async function () {
     this.timeout(90_000);
     s = await startTestServer({ settings: { webUiDir: join(webUiDir, "web-ui"), vpcsPath: GNS3_PEER_VPCS } });
     const server = s;
@@ -213,6 +213,37 @@ describe("the GNS3 web UI 2.2 on netemu, in Debian's chromium", function () {
     // The file holds what crossed the link while capturing: the delayed pings' requests and replies.
     const icmp = (await pcapFrames(captureFile)).filter((x) => x.readUInt16BE(12) === 0x0800 && x[23] === 1);
     expect(icmp.length, "ICMP frames in the capture").to.be.at.least(6);
+
+    // The node menu's "Web console": an xterm in the page on the console websocket (ADR 0095). VPCS serves
+    // one console client at a time: the test's own is closed first.
+    (pc1 as VpcsConsole).close();
+    // The xterm draws on a canvas: what it shows is read from the frames the page received.
+    let shown = "";
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => {
+      sockets.push(ws.url());
+      if (!ws.url().endsWith("/console/ws")) return;
+      ws.on("framereceived", ({ payload }) => (shown += typeof payload === "string" ? payload : payload.toString("latin1")));
+    });
+    await nodeOnMap("PC1").click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Web console", exact: true }).click();
+    const terminal = page.locator(".xterm").first();
+    await terminal.waitFor({ timeout: 20_000 });
+    await terminal.click();
+    await page.keyboard.press("Enter");
+    await until("the prompt in the web console", async () => (/\S+> $/.test(shown) ? true : undefined)).catch(async (e) => {
+      await shot(page, "10-web-console-failed");
+      throw new Error(`${e}; sockets ${JSON.stringify(sockets)}; failed ${JSON.stringify(failed)}; shown ${JSON.stringify(shown)}`);
+    });
+    // Keys typed at once after the prompt were seen lost (the first two): typed as a person does.
+    await page.waitForTimeout(500);
+    await terminal.click();
+    await page.keyboard.type("ping 10.0.0.2 -c 2", { delay: 50 });
+    await page.keyboard.press("Enter");
+    await until("the ping answered in the web console", async () => (/84 bytes from 10\.0\.0\.2/.test(shown) ? true : undefined)).catch((e) => {
+      throw new Error(`${e}; the console showed ${JSON.stringify(shown)}`);
+    });
+    await shot(page, "10-web-console");
     expect(failed, "requests the UI made that netemu refused").to.deep.equal([]);
   });
 });

@@ -100,6 +100,8 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
       `${error.nodeName} is a node of type ${error.nodeType}: commands run inside Linux hosts (netemu_host) only${error.nodeType === "vpcs" ? " (a VPCS takes commands on its console: netemu lab exec types them there)" : ""}`,
   },
   NodeNotStarted: { status: 409, message: (error) => `${nodeKindName(error.nodeType)} ${error.nodeName} is not started: start it first` },
+  // GNS3's words (base_node.start_websocket_console), a NodeError: 409.
+  ConsoleNotTelnet: { status: 409, message: (error) => `Node ${error.nodeName} console type is not telnet` },
   NodeNotStopped: { status: 409, message: (error) => `${error.nodeName} is running: stop it to change its ${error.change}` },
   ConsolePortUnavailable: { status: 409, message: (error) => error.port === undefined ? `Could not find a free console port between ${error.start} and ${error.end}` : `Console port ${error.port} is already used by another node` },
   PathOutsideProject: { status: 403, message: (error) => `Path ${error.path} is outside the project directory` },

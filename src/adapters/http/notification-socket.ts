@@ -12,6 +12,7 @@ import { V3_AUTH_OFF_MESSAGE } from "./v3/auth.js";
 import { V3Pings } from "./v3/pings.js";
 import { toHttpError } from "./error-mapping.js";
 import type { FeedSource } from "./controller/project-notifications.js";
+import { type ConsoleRelayLimits, type ConsoleSource, CONSOLE_RELAY_LIMITS, connectConsole, relayConsole } from "./console-socket.js";
 
 /** A GNS3 3.x controller's path to the same feed (ADR 0066). */
 const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";
@@ -39,6 +40,14 @@ export interface NotificationSocketOptions {
    * sockets, ADR 0091): behind the same credentials, heartbeat and backlog bound as the compute's.
    */
   readonly feeds?: (path: string) => FeedSource | undefined;
+  /**
+   * Nodes' web consoles by path (GNS3's `.../console/ws`, ADR 0095): behind the same credentials and
+   * heartbeat; the telnet console they relay to is on this host.
+   */
+  readonly consoles?: (path: string) => ConsoleSource | undefined;
+  /** Where the nodes' telnet consoles listen (netemu's VPCSs listen on every address). */
+  readonly consoleHost?: string;
+  readonly consoleLimits?: ConsoleRelayLimits;
 }
 
 /**
@@ -80,13 +89,15 @@ export class NotificationSocketServer {
     if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
     if (path === V3_NOTIFICATION_SOCKET_PATH) return this.upgradeV3(req, socket, head);
     const source = path === NOTIFICATION_SOCKET_PATH ? undefined : this.options.feeds?.(path);
-    if (path !== NOTIFICATION_SOCKET_PATH && source === undefined) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
+    const nodeConsole = path === NOTIFICATION_SOCKET_PATH || source !== undefined ? undefined : this.options.consoles?.(path);
+    if (path !== NOTIFICATION_SOCKET_PATH && source === undefined && nodeConsole === undefined) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
     // Throttled as any request (ADR 0061): a locked-out address gets 429 before any upgrade.
     const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
     if (login.kind === "throttled") {
       return refuse(socket, 429, "Too Many Requests", { message: throttledMessage(login.retryAfterSeconds), status: 429 }, { "Retry-After": String(login.retryAfterSeconds) });
     }
     if (login.kind === "refused") return refuse(socket, 401, "Unauthorized", undefined);
+    if (nodeConsole !== undefined) return this.upgradeConsole(nodeConsole, req, socket, head);
     if (source === undefined) return this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws));
     void source.available().then((available) => {
       if (E.isLeft(available)) {
@@ -96,6 +107,36 @@ export class NotificationSocketServer {
       if (this.closing || socket.destroyed) return socket.destroy();
       this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws, source.idleMs, undefined, source.watch));
     });
+  }
+
+  /**
+   * A node's web console: refused before the upgrade when the node is unknown, stopped or has no
+   * telnet console, or its console does not answer (GNS3 answers these as HTTP errors too); else the
+   * websocket relays the telnet socket (ADR 0095).
+   */
+  private upgradeConsole(nodeConsole: ConsoleSource, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    void (async () => {
+      const opened = await nodeConsole.open();
+      if (E.isLeft(opened)) {
+        const { status, message } = toHttpError(opened.left);
+        return refuse(socket, status, STATUS_CODES[status] ?? "Error", { message, status });
+      }
+      const telnet = await connectConsole(this.options.consoleHost ?? "127.0.0.1", opened.right.port);
+      if (E.isLeft(telnet)) {
+        const message = `Cannot connect to node ${opened.right.nodeName} telnet server: ${telnet.left}`;
+        return refuse(socket, 409, "Conflict", { message, status: 409 });
+      }
+      if (this.closing || socket.destroyed) {
+        telnet.right.destroy();
+        return socket.destroy();
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        this.alive.add(ws);
+        ws.on("pong", () => this.alive.add(ws));
+        relayConsole(ws, telnet.right, this.options.consoleLimits ?? CONSOLE_RELAY_LIMITS);
+        this.logger.info("console websocket client connected", { node: opened.right.nodeName });
+      });
+    })();
   }
 
   /**

@@ -33,6 +33,8 @@ import { CreateLinuxHost } from "./compute/create-linux-host.js";
 import { UpdateLinuxHost } from "./compute/update-linux-host.js";
 import { ExecInLinuxHost } from "./compute/exec-in-linux-host.js";
 import { ExecInNode } from "./controller/exec-in-node.js";
+import { OpenNodeConsole } from "./compute/open-node-console.js";
+import { OpenControllerNodeConsole } from "./controller/open-controller-node-console.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
 import { GetHostLoad } from "./compute/get-host-load.js";
@@ -122,6 +124,8 @@ export const USE_CASES = {
   updateLinuxHost: UpdateLinuxHost,
   execInLinuxHost: ExecInLinuxHost,
   execInNode: ExecInNode,
+  openNodeConsole: OpenNodeConsole,
+  openControllerNodeConsole: OpenControllerNodeConsole,
   createCloud: CreateCloud,
   updateCloud: UpdateCloud,
   deleteComputeNode: DeleteComputeNode,

@@ -5,8 +5,17 @@ import * as E from "fp-ts/lib/Either.js";
 import { WebSocketServer, type WebSocket } from "ws";
 import { TelnetLine, connectConsole, relayConsole } from "../../src/adapters/http/console-socket.js";
 import { stuckWebsocketClient } from "../support/stuck-websocket.js";
+import { refusalStatus } from "../../src/adapters/http/error-mapping.js";
+import { OPEN_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/compute/open-node-console.js";
+import { OPEN_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/controller/open-controller-node-console.js";
 
 describe("web console relay (ADR 0095)", function () {
+  it("answers every refusal of opening a console with a 4xx before the upgrade, none with a 500", () => {
+    for (const tag of [...OPEN_NODE_CONSOLE_REFUSALS, ...OPEN_CONTROLLER_NODE_CONSOLE_REFUSALS]) {
+      expect(refusalStatus(tag), tag).to.be.within(400, 499);
+    }
+  });
+
   this.timeout(30_000);
 
   describe("TelnetLine", () => {

@@ -2,8 +2,8 @@ import { connect, type Socket } from "node:net";
 import * as E from "fp-ts/lib/Either.js";
 import { WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
-import type { NetemuError } from "../../application/errors.js";
-import type { NodeConsole } from "../../application/use-cases/compute/open-node-console.js";
+import type { NodeConsole, OpenNodeConsoleError } from "../../application/use-cases/compute/open-node-console.js";
+import type { OpenControllerNodeConsoleError } from "../../application/use-cases/controller/open-controller-node-console.js";
 import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
 
 /** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
@@ -16,7 +16,7 @@ const CONTROLLER_CONSOLE_PATTERN = /^\/v2\/projects\/([^/]+)\/nodes\/([^/]+)\/co
 
 /** What a console websocket path reaches: the node's telnet console, or why not. */
 export interface ConsoleSource {
-  readonly open: () => Promise<E.Either<NetemuError, NodeConsole>>;
+  readonly open: () => Promise<E.Either<OpenNodeConsoleError | OpenControllerNodeConsoleError, NodeConsole>>;
 }
 
 /** The console a websocket path names, or undefined when the path is not a console's. */

@@ -1,5 +1,6 @@
 import { GetServerVersion } from "./server/get-server-version.js";
-import { ListLabs, ReadLabCounters } from "./compute/lab-views.js";
+import { ListLabs } from "./compute/list-labs.js";
+import { ReadLabCounters } from "./compute/read-lab-counters.js";
 import { CheckClientVersion } from "./server/check-client-version.js";
 import { GetIouLicense } from "./server/get-iou-license.js";
 import { UpdateIouLicense } from "./server/update-iou-license.js";

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
-import { type LabCounters, type LabView, READ_LAB_COUNTERS_REFUSALS } from "../../../application/use-cases/compute/lab-views.js";
+import type { LabView } from "../../../application/use-cases/compute/list-labs.js";
+import { type LabCounters, READ_LAB_COUNTERS_REFUSALS } from "../../../application/use-cases/compute/read-lab-counters.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { DROP_REASONS } from "../../../domain/switching/port-counters.js";
 import type { ApiRouter } from "../api-router.js";

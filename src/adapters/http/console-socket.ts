@@ -5,6 +5,7 @@ import type { UseCases } from "../../application/use-cases/index.js";
 import type { NodeConsole, OpenNodeConsoleError } from "../../application/use-cases/compute/open-node-console.js";
 import type { OpenControllerNodeConsoleError } from "../../application/use-cases/controller/open-controller-node-console.js";
 import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
+import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits } from "./console-relay-limits.js";
 
 /** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
 const KINDS_WITH_A_CONSOLE = ["vpcs"] as const satisfies readonly ComputeNodeType[];
@@ -34,14 +35,6 @@ export function consoleFor(uc: UseCases, path: string): ConsoleSource | undefine
   return { open: () => uc.openControllerNodeConsole.execute({ projectId: projectId!, nodeId: nodeId! }) };
 }
 
-export interface ConsoleRelayLimits {
-  /** Console output waiting for a browser beyond this pauses reading the telnet socket (the node blocks on its console, as on a real line). */
-  readonly pauseAboveBytes: number;
-  /** A browser that takes nothing for this long while reading is paused is dropped, and the node's console socket freed. */
-  readonly stalledMs: number;
-}
-
-export const CONSOLE_RELAY_LIMITS: ConsoleRelayLimits = { pauseAboveBytes: 256 * 1024, stalledMs: 30_000 };
 
 const IAC = 255, SB = 250, SE = 240, WILL = 251, WONT = 252, DO = 253, DONT = 254, ECHO = 1, SGA = 3;
 

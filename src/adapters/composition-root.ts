@@ -49,7 +49,7 @@ import type { HostMetrics, NetworkInterfaces } from "../application/ports/host.j
 import { OsHostMetrics } from "./system/host-metrics.js";
 import { HostNetworkInterfaces } from "./system/network-interfaces.js";
 import { consoleFor } from "./http/console-socket.js";
-import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits } from "./http/console-relay-limits.js";
+import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits } from "./http/console-relay-options.js";
 import { NotificationSocketServer } from "./http/notification-socket.js";
 import { controllerFeedFor } from "./http/controller/project-notifications.js";
 import { NodeStatusRelay } from "../application/use-cases/controller/node-status-relay.js";

@@ -2,10 +2,9 @@ import { connect, type Socket } from "node:net";
 import * as E from "fp-ts/lib/Either.js";
 import { WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
-import type { NodeConsole, OpenNodeConsoleError } from "../../application/use-cases/compute/open-node-console.js";
-import type { OpenControllerNodeConsoleError } from "../../application/use-cases/controller/open-controller-node-console.js";
+import type { NodeConsole } from "../../application/use-cases/compute/open-node-console.js";
 import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
-import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits } from "./console-relay-limits.js";
+import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits, type ConsoleSource } from "./console-relay-options.js";
 
 /** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
 const KINDS_WITH_A_CONSOLE = ["vpcs"] as const satisfies readonly ComputeNodeType[];
@@ -15,10 +14,6 @@ const COMPUTE_CONSOLE_PATTERN = /^\/v2\/compute\/projects\/([^/]+)\/([^/]+)\/nod
 /** GNS3's controller path, which relays to the compute's. */
 const CONTROLLER_CONSOLE_PATTERN = /^\/v2\/projects\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
 
-/** What a console websocket path reaches: the node's telnet console, or why not. */
-export interface ConsoleSource {
-  readonly open: () => Promise<E.Either<OpenNodeConsoleError | OpenControllerNodeConsoleError, NodeConsole>>;
-}
 
 /** The console a websocket path names, or undefined when the path is not a console's. */
 export function consoleFor(uc: UseCases, path: string): ConsoleSource | undefined {

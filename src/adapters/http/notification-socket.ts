@@ -12,8 +12,8 @@ import { V3_AUTH_OFF_MESSAGE } from "./v3/auth.js";
 import { V3Pings } from "./v3/pings.js";
 import { toHttpError } from "./error-mapping.js";
 import type { FeedSource } from "./controller/project-notifications.js";
-import { type ConsoleSource, connectConsole, relayConsole } from "./console-socket.js";
-import { type ConsoleRelayLimits, CONSOLE_RELAY_LIMITS } from "./console-relay-limits.js";
+import { connectConsole, relayConsole } from "./console-socket.js";
+import { type ConsoleRelayLimits, type ConsoleSource, CONSOLE_RELAY_LIMITS } from "./console-relay-options.js";
 
 /** A GNS3 3.x controller's path to the same feed (ADR 0066). */
 const V3_NOTIFICATION_SOCKET_PATH = "/v3/compute/notifications/ws";

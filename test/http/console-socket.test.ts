@@ -4,10 +4,33 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 import * as E from "fp-ts/lib/Either.js";
 import { WebSocket as WebSocketClient, WebSocketServer, type WebSocket } from "ws";
 import { connectConsole, relayConsole } from "../../src/adapters/http/console-socket.js";
+import type { ConsoleRelayLimits } from "../../src/adapters/http/console-relay-options.js";
 import { stuckWebsocketClient } from "../support/stuck-websocket.js";
 import { refusalStatus } from "../../src/adapters/http/error-mapping.js";
 import { OPEN_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/compute/open-node-console.js";
 import { OPEN_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/controller/open-controller-node-console.js";
+
+/** An HTTP server relaying each websocket upgrade to `node`'s console, as netemu's upgrade does (a listening node, closed with the relay). */
+async function relayServer(node: Server, limits?: ConsoleRelayLimits): Promise<{ readonly port: number; close(): Promise<void> }> {
+  await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
+  const wss = new WebSocketServer({ noServer: true });
+  const http = createHttpServer();
+  http.on("upgrade", (req, socket, head) =>
+    void connectConsole("127.0.0.1", (node.address() as AddressInfo).port).then((telnet) => {
+      if (E.isLeft(telnet)) return socket.destroy();
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => relayConsole(ws, telnet.right, limits));
+    }),
+  );
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  return {
+    port: (http.address() as AddressInfo).port,
+    close: async () => {
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((r) => http.close(() => r()));
+      await new Promise<void>((r) => node.close(() => r()));
+    },
+  };
+}
 
 describe("web console relay (ADR 0095)", function () {
   it("answers every refusal of opening a console with a 4xx before the upgrade, none with a 500", () => {
@@ -26,17 +49,8 @@ describe("web console relay (ADR 0095)", function () {
       socket.on("error", () => undefined);
       socket.write(Buffer.from([255, 251, 1, 72, 105, 255, 255]));
     });
-    await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
-    const wss = new WebSocketServer({ noServer: true });
-    const http = createHttpServer();
-    http.on("upgrade", (req, socket, head) =>
-      void connectConsole("127.0.0.1", (node.address() as AddressInfo).port).then((telnet) => {
-        if (E.isLeft(telnet)) return socket.destroy();
-        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => relayConsole(ws, telnet.right));
-      }),
-    );
-    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-    const browser = new WebSocketClient(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/console/ws`);
+    const relay = await relayServer(node);
+    const browser = new WebSocketClient(`ws://127.0.0.1:${relay.port}/console/ws`);
     try {
       const shown: number[] = [];
       browser.on("message", (data: Buffer) => shown.push(...data));
@@ -48,9 +62,7 @@ describe("web console relay (ADR 0095)", function () {
       expect(reached, "what reaches the node").to.deep.equal([255, 253, 1, 1, 255, 255, 2]);
     } finally {
       browser.terminate();
-      for (const ws of wss.clients) ws.terminate();
-      await new Promise<void>((r) => http.close(() => r()));
-      await new Promise<void>((r) => node.close(() => r()));
+      await relay.close();
     }
   });
 
@@ -78,17 +90,8 @@ describe("web console relay (ADR 0095)", function () {
       socket.on("close", () => (consoleClosed = true));
       flood();
     });
-    await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
-    const wss = new WebSocketServer({ noServer: true });
-    const http = createHttpServer();
-    http.on("upgrade", (req, socket, head) =>
-      void connectConsole("127.0.0.1", (node.address() as AddressInfo).port).then((telnet) => {
-        if (E.isLeft(telnet)) return socket.destroy();
-        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => relayConsole(ws, telnet.right, { pauseAboveBytes: 64 * 1024, stalledMs: 1500 }));
-      }),
-    );
-    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-    const client = await stuckWebsocketClient((http.address() as AddressInfo).port, "/console/ws");
+    const relay = await relayServer(node, { pauseAboveBytes: 64 * 1024, stalledMs: 1500 });
+    const client = await stuckWebsocketClient(relay.port, "/console/ws");
     try {
       await new Promise((r) => setTimeout(r, 800));
       const heldWhilePaused = written;
@@ -99,9 +102,7 @@ describe("web console relay (ADR 0095)", function () {
       expect(consoleClosed, "the console socket was freed").to.equal(true);
     } finally {
       client.destroy();
-      for (const ws of wss.clients) ws.terminate();
-      await new Promise<void>((r) => http.close(() => r()));
-      await new Promise<void>((r) => node.close(() => r()));
+      await relay.close();
     }
   });
 });

@@ -2,12 +2,35 @@ import { expect } from "chai";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import * as E from "fp-ts/lib/Either.js";
-import { WebSocketServer, type WebSocket } from "ws";
-import { TelnetLine, connectConsole, relayConsole } from "../../src/adapters/http/console-socket.js";
+import { WebSocket as WebSocketClient, WebSocketServer, type WebSocket } from "ws";
+import { connectConsole, relayConsole } from "../../src/adapters/http/console-socket.js";
+import type { ConsoleRelayLimits } from "../../src/adapters/http/console-relay-options.js";
 import { stuckWebsocketClient } from "../support/stuck-websocket.js";
 import { refusalStatus } from "../../src/adapters/http/error-mapping.js";
 import { OPEN_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/compute/open-node-console.js";
 import { OPEN_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/controller/open-controller-node-console.js";
+
+/** An HTTP server relaying each websocket upgrade to `node`'s console, as netemu's upgrade does (a listening node, closed with the relay). */
+async function relayServer(node: Server, limits?: ConsoleRelayLimits): Promise<{ readonly port: number; close(): Promise<void> }> {
+  await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
+  const wss = new WebSocketServer({ noServer: true });
+  const http = createHttpServer();
+  http.on("upgrade", (req, socket, head) =>
+    void connectConsole("127.0.0.1", (node.address() as AddressInfo).port).then((telnet) => {
+      if (E.isLeft(telnet)) return socket.destroy();
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => relayConsole(ws, telnet.right, limits));
+    }),
+  );
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  return {
+    port: (http.address() as AddressInfo).port,
+    close: async () => {
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((r) => http.close(() => r()));
+      await new Promise<void>((r) => node.close(() => r()));
+    },
+  };
+}
 
 describe("web console relay (ADR 0095)", function () {
   it("answers every refusal of opening a console with a 4xx before the upgrade, none with a 500", () => {
@@ -18,24 +41,29 @@ describe("web console relay (ADR 0095)", function () {
 
   this.timeout(30_000);
 
-  describe("TelnetLine", () => {
-    it("keeps telnet commands from the terminal and answers the node's options once: echo and go-ahead accepted, others refused", () => {
-      const line = new TelnetLine();
-      const first = line.receive(Buffer.from([255, 251, 1, 255, 253, 1, 72, 105, 255, 251, 3, 255, 253, 24]));
-      expect(first.text.toString()).to.equal("Hi");
-      expect([...first.answers]).to.deep.equal([255, 253, 1, 255, 252, 1, 255, 253, 3, 255, 252, 24]);
-      expect([...line.receive(Buffer.from([255, 251, 1])).answers]).to.deep.equal([]);
+  it("speaks telnet for the browser: the node's options answered, its commands kept from the page, a 255 typed doubled", async () => {
+    // A node that asks to echo, prints, and records what reaches it.
+    const reached: number[] = [];
+    const node: Server = createServer((socket: Socket) => {
+      socket.on("data", (b: Buffer) => reached.push(...b));
+      socket.on("error", () => undefined);
+      socket.write(Buffer.from([255, 251, 1, 72, 105, 255, 255]));
     });
-
-    it("follows a command split across chunks, a doubled 255 as data and a subnegotiation skipped whole", () => {
-      const line = new TelnetLine();
-      expect(line.receive(Buffer.from([65, 255])).text.toString()).to.equal("A");
-      expect([...line.receive(Buffer.from([255, 66, 255, 250, 24, 1, 255, 240, 67])).text]).to.deep.equal([255, 66, 67]);
-    });
-
-    it("doubles a 255 the terminal sends, so the node reads it as data", () => {
-      expect([...TelnetLine.send(Buffer.from([1, 255, 2]))]).to.deep.equal([1, 255, 255, 2]);
-    });
+    const relay = await relayServer(node);
+    const browser = new WebSocketClient(`ws://127.0.0.1:${relay.port}/console/ws`);
+    try {
+      const shown: number[] = [];
+      browser.on("message", (data: Buffer) => shown.push(...data));
+      await new Promise<void>((resolve, reject) => browser.once("open", () => resolve()).once("error", reject));
+      browser.send(Buffer.from([1, 255, 2]));
+      const deadline = Date.now() + 5000;
+      while ((shown.length < 3 || reached.length < 7) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(shown, "what the page is sent").to.deep.equal([72, 105, 255]);
+      expect(reached, "what reaches the node").to.deep.equal([255, 253, 1, 1, 255, 255, 2]);
+    } finally {
+      browser.terminate();
+      await relay.close();
+    }
   });
 
   it("answers why a console cannot be reached", async () => {
@@ -62,17 +90,8 @@ describe("web console relay (ADR 0095)", function () {
       socket.on("close", () => (consoleClosed = true));
       flood();
     });
-    await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
-    const wss = new WebSocketServer({ noServer: true });
-    const http = createHttpServer();
-    http.on("upgrade", (req, socket, head) =>
-      void connectConsole("127.0.0.1", (node.address() as AddressInfo).port).then((telnet) => {
-        if (E.isLeft(telnet)) return socket.destroy();
-        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => relayConsole(ws, telnet.right, { pauseAboveBytes: 64 * 1024, stalledMs: 1500 }));
-      }),
-    );
-    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-    const client = await stuckWebsocketClient((http.address() as AddressInfo).port, "/console/ws");
+    const relay = await relayServer(node, { pauseAboveBytes: 64 * 1024, stalledMs: 1500 });
+    const client = await stuckWebsocketClient(relay.port, "/console/ws");
     try {
       await new Promise((r) => setTimeout(r, 800));
       const heldWhilePaused = written;
@@ -83,9 +102,7 @@ describe("web console relay (ADR 0095)", function () {
       expect(consoleClosed, "the console socket was freed").to.equal(true);
     } finally {
       client.destroy();
-      for (const ws of wss.clients) ws.terminate();
-      await new Promise<void>((r) => http.close(() => r()));
-      await new Promise<void>((r) => node.close(() => r()));
+      await relay.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { WebSocket } from "ws";
 import { stuckWebsocketClient } from "../support/stuck-websocket.js";
+import { upgradeOutcome } from "../support/websocket-upgrade.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { FakeDataPlane } from "../support/fake-data-plane.js";
 import { FakeHostProcesses } from "../support/fake-host-processes.js";
@@ -51,29 +52,6 @@ class FrameClient {
     this.ws.terminate();
   }
 }
-
-/** What an upgrade came to: its refusal's status, or "open". */
-function upgradeOutcome(url: string, headers: Record<string, string> = {}): Promise<{ status?: number; open?: true; body?: string }> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on("error", () => undefined);
-    ws.once("open", () => {
-      ws.terminate();
-      resolve({ open: true });
-    });
-    ws.once("unexpected-response", (req, res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
-  });
-}
-
-const stuckClient = stuckWebsocketClient;
 
 describe("HTTP: the controller's project notifications (GNS3 2.2's websocket and stream)", function () {
   this.timeout(30_000);
@@ -298,7 +276,7 @@ describe("HTTP: the controller's project notifications (GNS3 2.2's websocket and
 
     it("is dropped once 64 KiB wait for it, while a client that reads gets every frame, in order", async () => {
       const port = Number(new URL(s.url).port);
-      const stuck = await stuckClient(port, `/v2/projects/${projectId}/notifications/ws`);
+      const stuck = await stuckWebsocketClient(port, `/v2/projects/${projectId}/notifications/ws`);
       const reader = await open(projectSocket());
       const events = s.netemu.container.resolve<ProjectEventHub>(TOKENS.ProjectEvents);
       expect(events.listenerCount).to.equal(2);

@@ -14,6 +14,7 @@ import type { HostLoad, HostMetrics, HostStatistics } from "../../src/applicatio
 import type { Logger } from "../../src/application/ports/system.js";
 import { TOKENS } from "../../src/application/ports/tokens.js";
 import { stuckWebsocketClient } from "../support/stuck-websocket.js";
+import { upgradeOutcome } from "../support/websocket-upgrade.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
@@ -109,28 +110,6 @@ class NotificationClient {
   close(): void {
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
   }
-}
-
-/** What an upgrade attempt came to: the refusal's status, the connection error's code, or "open". */
-function upgradeOutcome(url: string, headers: Record<string, string> = {}): Promise<{ status?: number; error?: string; open?: true; wwwAuthenticate?: string; body?: string }> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-    ws.once("open", () => {
-      ws.terminate();
-      resolve({ open: true });
-    });
-    ws.once("unexpected-response", (req, res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => {
-        req.destroy();
-        const wwwAuthenticate = res.headers["www-authenticate"];
-        resolve({ status: res.statusCode ?? 0, body, ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }) });
-      });
-    });
-  });
 }
 
 /** A stuck client of the compute's websocket, unless another path is given. */

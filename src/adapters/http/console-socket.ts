@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { NodeConsole } from "../../application/use-cases/compute/open-node-console.js";
 import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
+import { TelnetLine } from "../shared/telnet.js";
 import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits, type ConsoleSource } from "./console-relay-options.js";
 
 /** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
@@ -30,68 +31,6 @@ export function consoleFor(uc: UseCases, path: string): ConsoleSource | undefine
   return { open: () => uc.openControllerNodeConsole.execute({ projectId: projectId!, nodeId: nodeId! }) };
 }
 
-
-const IAC = 255, SB = 250, SE = 240, WILL = 251, WONT = 252, DO = 253, DONT = 254, ECHO = 1, SGA = 3;
-
-/**
- * The telnet side of a web console: a browser's terminal is no telnet client, so the node's option
- * requests are answered here (the node echoes and suppresses go-ahead, every other option refused, as
- * `netemu lab exec` answers them) and telnet commands never reach the page. A VPCS waits for these
- * answers before printing its banner.
- */
-export class TelnetLine {
-  private state: "data" | "iac" | "option" | "sb" | "sb-iac" = "data";
-  private verb = 0;
-  private readonly answered = new Set<number>();
-
-  /** The bytes for the terminal out of what the node sent, and the answers to send back to the node. */
-  receive(chunk: Buffer): { readonly text: Buffer; readonly answers: Buffer } {
-    const text: number[] = [];
-    const answers: number[] = [];
-    for (const b of chunk) {
-      switch (this.state) {
-        case "data":
-          if (b === IAC) this.state = "iac";
-          else text.push(b);
-          break;
-        case "iac":
-          if (b === IAC) {
-            text.push(IAC);
-            this.state = "data";
-          } else if (b >= WILL && b <= DONT) {
-            this.verb = b;
-            this.state = "option";
-          } else this.state = b === SB ? "sb" : "data";
-          break;
-        case "option": {
-          const reply = this.verb === WILL ? (b === ECHO || b === SGA ? DO : DONT) : this.verb === DO ? WONT : undefined;
-          const key = this.verb * 256 + b;
-          if (reply !== undefined && !this.answered.has(key)) {
-            this.answered.add(key);
-            answers.push(IAC, reply, b);
-          }
-          this.state = "data";
-          break;
-        }
-        case "sb":
-          if (b === IAC) this.state = "sb-iac";
-          break;
-        case "sb-iac":
-          this.state = b === SE ? "data" : "sb";
-          break;
-      }
-    }
-    return { text: Buffer.from(text), answers: Buffer.from(answers) };
-  }
-
-  /** What the terminal typed, as telnet data (a 255 byte doubled). */
-  static send(typed: Buffer): Buffer {
-    if (!typed.includes(IAC)) return typed;
-    const out: number[] = [];
-    for (const b of typed) out.push(...(b === IAC ? [IAC, IAC] : [b]));
-    return Buffer.from(out);
-  }
-}
 
 /** Opens the node's telnet console; resolves with the socket or the reason it could not be reached. */
 export function connectConsole(host: string, port: number): Promise<E.Either<string, Socket>> {
@@ -127,6 +66,8 @@ export function relayConsole(ws: WebSocket, telnet: Socket, limits: ConsoleRelay
     stall = undefined;
     telnet.resume();
   };
+  // A browser's terminal is no telnet client: the node's option requests are answered here and telnet
+  // commands never reach the page (a VPCS waits for these answers before printing its banner).
   const line = new TelnetLine();
   telnet.on("data", (received: Buffer) => {
     if (ws.readyState !== WebSocket.OPEN) return;

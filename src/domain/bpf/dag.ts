@@ -11,7 +11,7 @@
  * packets"). The DAG is then run by the interpreter here or compiled to JavaScript by codegen.ts.
  */
 import type { CmpOp, Pred, Val } from "./ir.js";
-import { constantOutcome, isPlainConstant, unfolded, unoptimizable, valKey } from "./ir.js";
+import { alu, constantOutcome, isPlainConstant, unfolded, unoptimizable, valKey } from "./ir.js";
 import { WorkBudget } from "./limits.js";
 import { geneveOffset, walkChain } from "./runtime.js";
 
@@ -639,22 +639,9 @@ function evalVal(v: Val, p: Uint8Array, wirelen: number, computed: Computed): nu
     case "bin": {
       const a = evalVal(v.a, p, wirelen, computed);
       const b = evalVal(v.b, p, wirelen, computed);
-      switch (v.op) {
-        case "add": return (a + b) >>> 0;
-        case "sub": return (a - b) >>> 0;
-        case "mul": return Math.imul(a, b) >>> 0;
-        case "div":
-          if (b === 0) throw REJECT;
-          return Math.floor(a / b) >>> 0;
-        case "mod":
-          if (b === 0) throw REJECT;
-          return a % b;
-        case "and": return (a & b) >>> 0;
-        case "or": return (a | b) >>> 0;
-        case "xor": return (a ^ b) >>> 0;
-        case "lsh": return b < 32 ? (a << b) >>> 0 : 0;
-        case "rsh": return b < 32 ? a >>> b : 0;
-      }
+      const result = alu(v.op, a, b);
+      if (result === undefined) throw REJECT; // a division by zero rejects the frame, as the kernel's BPF does
+      return result;
     }
   }
 }

@@ -91,23 +91,30 @@ export function ld(size: 1 | 2 | 4, base: number, index?: Val): Val {
   return { t: "ld", size, base, index };
 }
 
-function foldOp(op: BinOp, a: number, b: number): number {
+/**
+ * BPF's 32-bit arithmetic (the kernel's and libpcap's: unsigned, wrapping, a shift by 32 or more gives 0),
+ * as both the constant folding here and the DAG's interpreter compute it; undefined for a division or a
+ * modulus by zero, which each of them refuses in its own way.
+ */
+export function alu(op: BinOp, a: number, b: number): number | undefined {
   switch (op) {
     case "add": return (a + b) >>> 0;
     case "sub": return (a - b) >>> 0;
     case "mul": return Math.imul(a, b) >>> 0;
-    case "div":
-      if (b === 0) throw new BpfError("division by zero");
-      return Math.floor(a / b) >>> 0;
-    case "mod":
-      if (b === 0) throw new BpfError("modulus by zero");
-      return a % b;
+    case "div": return b === 0 ? undefined : Math.floor(a / b) >>> 0;
+    case "mod": return b === 0 ? undefined : a % b;
     case "and": return (a & b) >>> 0;
     case "or": return (a | b) >>> 0;
     case "xor": return (a ^ b) >>> 0;
     case "lsh": return b < 32 ? (a << b) >>> 0 : 0;
     case "rsh": return b < 32 ? a >>> b : 0;
   }
+}
+
+function foldOp(op: BinOp, a: number, b: number): number {
+  const result = alu(op, a, b);
+  if (result === undefined) throw new BpfError(op === "div" ? "division by zero" : "modulus by zero");
+  return result;
 }
 
 /** Binary arithmetic with libpcap's optimizer simplifications (the result keeps the unfolded key). */

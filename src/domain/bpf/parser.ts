@@ -119,6 +119,25 @@ class Parser {
     this.nesting--;
   }
 
+  /** What `parse` reads between the `(` at the current token and its `)`, one level deeper. */
+  private parenthesised<T>(parse: () => T): T {
+    this.enter();
+    this.i++;
+    const inner = parse();
+    this.expectP(")");
+    this.leave();
+    return inner;
+  }
+
+  /** What `parse` reads after the `not` at the current token (at `pos`), one level deeper, negated. */
+  private negated(pos: number, parse: () => Parsed): Parsed {
+    this.enter();
+    this.i++;
+    const inner = parse();
+    this.leave();
+    return { node: { k: "not", e: inner.node, pos }, q: inner.q };
+  }
+
   /** `parse` from the current token, or what it gave the last time it ran from there. */
   private remembered<T>(memo: Map<number, Remembered<T>>, parse: () => T): T {
     const start = this.i;
@@ -170,12 +189,7 @@ class Parser {
   /** term: rterm | not term */
   private parseTerm(qin: Qual): Parsed {
     if (this.isKw("not")) {
-      const pos = this.tok.pos;
-      this.enter();
-      this.i++;
-      const inner = this.parseTerm(qin);
-      this.leave();
-      return { node: { k: "not", e: inner.node, pos }, q: inner.q };
+      return this.negated(this.tok.pos, () => this.parseTerm(qin));
     }
     return this.parseRterm(qin);
   }
@@ -186,12 +200,7 @@ class Parser {
     if (this.isP("(")) {
       const rel = this.attempt(() => this.parseRelation());
       if (rel !== undefined) return { node: rel, q: QERR };
-      this.enter();
-      this.i++;
-      const inner = this.parseExpr(qin);
-      this.expectP(")");
-      this.leave();
-      return { node: inner.node, q: qin };
+      return { node: this.parenthesised(() => this.parseExpr(qin)).node, q: qin };
     }
     if (t.kind === "num" || this.isP("-") || this.isKw("len")) {
       return { node: this.parseRelation(), q: QERR };
@@ -372,12 +381,7 @@ class Parser {
   private parsePnum(): number {
     return this.remembered(this.pnums, () => {
       if (this.isP("(")) {
-        this.enter();
-        this.i++;
-        const n = this.parsePnum();
-        this.expectP(")");
-        this.leave();
-        return n;
+        return this.parenthesised(() => this.parsePnum());
       }
       return this.expectNum();
     });
@@ -426,19 +430,10 @@ class Parser {
     const t = this.tok;
     const pos = t.pos;
     if (this.isKw("not")) {
-      this.enter();
-      this.i++;
-      const inner = this.parseId(q);
-      this.leave();
-      return { node: { k: "not", e: inner.node, pos }, q: inner.q };
+      return this.negated(pos, () => this.parseId(q));
     }
     if (this.isP("(")) {
-      this.enter();
-      this.i++;
-      const inner = this.parsePid(q);
-      this.expectP(")");
-      this.leave();
-      return inner;
+      return this.parenthesised(() => this.parsePid(q));
     }
     if (t.kind === "num") {
       this.i++;
@@ -491,11 +486,7 @@ class Parser {
         return this.idNode(q, { t: "aid", s: t.value }, pos);
       default:
         if (this.isKw("not")) {
-          this.enter();
-          this.i++;
-          const inner = this.parseId(q);
-          this.leave();
-          return { node: { k: "not", e: inner.node, pos }, q: inner.q };
+          return this.negated(pos, () => this.parseId(q));
         }
         return this.fail();
     }
@@ -612,11 +603,7 @@ class Parser {
       return { node: { k: "len", pos }, depth: 0 };
     }
     if (this.isP("(")) {
-      this.enter();
-      this.i++;
-      const inner = this.parseArth();
-      this.expectP(")");
-      this.leave();
+      const inner = this.parenthesised(() => this.parseArth());
       return { node: inner.node, depth: inner.depth + 1 };
     }
     if (t.kind === "kw" && PNAMES.has(t.kw) && this.isP("[", this.peek())) {

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { connect, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
+import { TelnetLine } from "../../shared/telnet.js";
 
 /** Why a console could not be reached, a line typed into it, or its answer read. */
 export type ConsoleFailure =
@@ -8,23 +9,10 @@ export type ConsoleFailure =
   | { readonly _tag: "ConsoleTimedOut"; readonly host: string; readonly port: number; readonly waitingFor: string; readonly printed: string }
   | { readonly _tag: "ConsoleClosed"; readonly host: string; readonly port: number; readonly printed: string };
 
-// Telnet (RFC 854/855) bytes.
-const IAC = 255;
-const DONT = 254;
-const DO = 253;
-const WONT = 252;
-const WILL = 251;
-const SB = 250;
-const SE = 240;
-const ECHO = 1;
-const SGA = 3;
-
 /** A VPCS prompt (`VPCS> `, `pc1> `) at the very end of the output. */
 const PROMPT = /(?:^|\n)\S+> $/;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-type TelnetState = "data" | "iac" | "option" | "sb" | "sb-iac";
 
 interface ConsoleOptions {
   /** How long connecting (tried again while nothing listens yet) and the first prompt may take. */
@@ -47,17 +35,16 @@ interface ConsoleOptions {
 export class VpcsConsoleSession {
   private received = "";
   private closed = false;
-  private state: TelnetState = "data";
-  private verb = 0;
-  private readonly answered = new Set<string>();
+  private readonly line: TelnetLine;
   private readonly decoder = new StringDecoder("utf8");
 
   private constructor(
     private readonly socket: Socket,
     readonly host: string,
     readonly port: number,
-    private readonly answerOptions: boolean,
+    answerOptions: boolean,
   ) {
+    this.line = new TelnetLine(answerOptions);
     socket.on("data", (chunk: Buffer) => this.receive(chunk));
     socket.on("close", () => (this.closed = true));
     socket.on("error", () => (this.closed = true));
@@ -143,9 +130,7 @@ export class VpcsConsoleSession {
 
   /** Sends a line as CR LF (telnet's end of line; VPCS takes it as one Enter), 0xFF doubled. */
   private send(line: string): void {
-    const escaped: number[] = [];
-    for (const b of Buffer.from(`${line}\r\n`, "utf8")) escaped.push(...(b === IAC ? [IAC, IAC] : [b]));
-    this.socket.write(Buffer.from(escaped));
+    this.socket.write(TelnetLine.send(Buffer.from(`${line}\r\n`, "utf8")));
   }
 
   /** Whether `done` holds before `ms` pass (false as soon as the console closes). */
@@ -160,47 +145,9 @@ export class VpcsConsoleSession {
 
   /** Strips telnet commands (even split across chunks), answering option requests when told to. */
   private receive(chunk: Buffer): void {
-    const data: number[] = [];
-    for (const b of chunk) {
-      switch (this.state) {
-        case "data":
-          if (b === IAC) this.state = "iac";
-          else data.push(b);
-          break;
-        case "iac":
-          if (b === IAC) {
-            data.push(IAC);
-            this.state = "data";
-          } else if (b >= WILL && b <= DONT) {
-            this.verb = b;
-            this.state = "option";
-          } else this.state = b === SB ? "sb" : "data"; // other two-byte commands (NOP, GA, ...) carry nothing
-          break;
-        case "option":
-          if (this.answerOptions) this.answer(this.verb, b);
-          this.state = "data";
-          break;
-        case "sb":
-          if (b === IAC) this.state = "sb-iac";
-          break;
-        case "sb-iac":
-          this.state = b === SE ? "data" : "sb";
-          break;
-      }
-    }
-    this.received += this.decoder.write(Buffer.from(data)).replace(/\r/g, "");
-  }
-
-  /** Lets the server echo and suppress go-ahead, refuses every other option, each request answered once. */
-  private answer(verb: number, option: number): void {
-    let reply: number | undefined;
-    if (verb === WILL) reply = option === ECHO || option === SGA ? DO : DONT;
-    else if (verb === DO) reply = WONT;
-    if (reply === undefined) return; // WONT/DONT: the option is off, as wanted
-    const key = `${verb}/${option}`;
-    if (this.answered.has(key)) return;
-    this.answered.add(key);
-    if (!this.socket.destroyed) this.socket.write(Buffer.from([IAC, reply, option]));
+    const { text, answers } = this.line.receive(chunk);
+    if (answers.length > 0 && !this.socket.destroyed) this.socket.write(answers);
+    this.received += this.decoder.write(text).replace(/\r/g, "");
   }
 }
 

@@ -1,4 +1,6 @@
+import type * as t from "io-ts";
 import type { UseCases } from "../../../application/use-cases/index.js";
+import type { DrawingSettings } from "../../../domain/topology/drawing.js";
 import { LIST_DRAWINGS_REFUSALS } from "../../../application/use-cases/controller/list-drawings.js";
 import { GET_DRAWING_REFUSALS } from "../../../application/use-cases/controller/get-drawing.js";
 import { CREATE_DRAWING_REFUSALS } from "../../../application/use-cases/controller/create-drawing.js";
@@ -12,6 +14,9 @@ import { presentDrawing } from "./presenters.js";
 
 const DRAWINGS = "/v2/projects/{project_id}/drawings";
 const DRAWING = `${DRAWINGS}/{drawing_id}` as const;
+
+/** A drawing's settings as a POST or PUT body gives them (its project_id is the path's, and so is a PUT's drawing_id). */
+const settingsOf = (b: t.TypeOf<typeof DrawingBody>): DrawingSettings => ({ x: b.x, y: b.y, z: b.z, locked: b.locked, rotation: b.rotation, svg: b.svg });
 
 /** The controller's drawing routes (GNS3 2.2's DrawingHandler), declared as values (ADR 0076, 0091). */
 const CONTROLLER_DRAWING_ROUTES = {
@@ -29,8 +34,7 @@ const CONTROLLER_DRAWING_ROUTES = {
     path: DRAWINGS,
     body: DrawingBody,
     refusals: CREATE_DRAWING_REFUSALS,
-    run: (uc, { params, body: b }) =>
-      uc.createDrawing.execute({ projectId: params.project_id, drawingId: b.drawing_id, x: b.x, y: b.y, z: b.z, locked: b.locked, rotation: b.rotation, svg: b.svg }),
+    run: (uc, { params, body }) => uc.createDrawing.execute({ projectId: params.project_id, drawingId: body.drawing_id, ...settingsOf(body) }),
     answer: json(201, DrawingAnswer, presentDrawing),
   }),
   get: route({
@@ -48,8 +52,7 @@ const CONTROLLER_DRAWING_ROUTES = {
     path: DRAWING,
     body: DrawingBody,
     refusals: UPDATE_DRAWING_REFUSALS,
-    run: (uc, { params, body: b }) =>
-      uc.updateDrawing.execute({ projectId: params.project_id, drawingId: params.drawing_id, x: b.x, y: b.y, z: b.z, locked: b.locked, rotation: b.rotation, svg: b.svg }),
+    run: (uc, { params, body }) => uc.updateDrawing.execute({ projectId: params.project_id, drawingId: params.drawing_id, ...settingsOf(body) }),
     answer: json(201, DrawingAnswer, presentDrawing),
   }),
   delete: route({

@@ -8,7 +8,7 @@ import { type CloudWithInterfaces, cloudRoutes } from "../compute/cloud-routes.j
 import { CloudPortEntry, HostInterfaceEntry, Uuid } from "../compute/codecs.js";
 import { presentCloud } from "../compute/presenters.js";
 import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonOpenObject, jsonString, nullable } from "../schema.js";
-import { V3CaptureBody, V3UdpNioBody } from "./codecs.js";
+import { V3CaptureBody, V3UdpNioBody, v3UdpNio } from "./codecs.js";
 import { onV3, registerOnV3, sameBody, v3Body, type V3Route } from "./dialect.js";
 
 const REMOTE_CONSOLE_TYPES = ["telnet", "vnc", "spice", "http", "https", "none"] as const;
@@ -83,11 +83,7 @@ export const V3_CLOUD_ROUTES: readonly V3Route[] = [
   }),
   onV3(route("compute.cloud.delete")),
   ...["start", "stop", "suspend"].map((action) => onV3(route(`compute.cloud.${action}`))),
-  ...["nio.create", "nio.update"].map((action) =>
-    onV3(route(`compute.cloud.${action}`), {
-      body: v3Body(V3UdpNioBody, (b) => E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) })),
-    }),
-  ),
+  ...["nio.create", "nio.update"].map((action) => onV3(route(`compute.cloud.${action}`), { body: v3Body(V3UdpNioBody, v3UdpNio) })),
   onV3(route("compute.cloud.nio.delete")),
   onV3(route("compute.cloud.start_capture"), { as: { action: "capture.start", segments: "capture/start" }, body: sameBody(V3CaptureBody) }),
   onV3(route("compute.cloud.stop_capture"), { as: { action: "capture.stop", segments: "capture/stop" } }),

@@ -1,4 +1,5 @@
 import * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
 import { MAX_VLAN, MIN_VLAN } from "../../../domain/switching/port.js";
 import { asOneOf, jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonObject, jsonString, nullable } from "../schema.js";
 import { Uuid } from "../compute/codecs.js";
@@ -81,6 +82,10 @@ export const V3UdpNioBody = jsonClosedObject(
   { suspend: nullable(IntOrBool), filters: jsonObject },
   open,
 );
+
+/** A 3.0.6 UDP NIO as the v2 NIO routes read it: pydantic reads the controller's `suspend: false` as an int, so any value is a boolean here. */
+export const v3UdpNio = (b: t.TypeOf<typeof V3UdpNioBody>) =>
+  E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) });
 
 export const V3CaptureBody = jsonClosedObject(
   "V3NodeCapture",

@@ -13,7 +13,7 @@ import { HostInterfaceAnswer, HubPortAnswer } from "../compute/answers.js";
 import { Uuid } from "../compute/codecs.js";
 import { presentLinuxHost } from "../compute/presenters.js";
 import { jsonArray, jsonClosedObject, jsonEnum, jsonString, nullable } from "../schema.js";
-import { V3CaptureBody, V3DuplicateBody, V3UdpNioBody } from "./codecs.js";
+import { V3CaptureBody, V3DuplicateBody, V3UdpNioBody, v3UdpNio } from "./codecs.js";
 import { onV3, registerOnV3, sameBody, v3Body, type V3Route } from "./dialect.js";
 
 const open = { additional: true } as const;
@@ -59,10 +59,6 @@ function route(name: string) {
   return found;
 }
 
-/** pydantic reads the controller's `suspend: false` as an int: any value is a boolean here. */
-const udpNio = (b: t.TypeOf<typeof V3UdpNioBody>) =>
-  E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) });
-
 /** null is "not given" in 3.x's bodies, but a gateway's null is "none" (v2 reads it so too). */
 const given = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
@@ -81,7 +77,7 @@ export const V3_LINUX_HOST_ROUTES: readonly V3Route[] = [
   onV3(route("compute.netemu_host.duplicate"), { body: sameBody(V3DuplicateBody), answer: json(201, V3LinuxHostAnswer, (node: ComputeNode) => presentV3LinuxHost(asHost(node))) }),
   ...["start", "stop", "suspend", "reload"].map((action) => onV3(route(`compute.netemu_host.${action}`))),
   onV3(route("compute.netemu_host.exec"), { body: sameBody(ExecBody) }),
-  ...["nio.create", "nio.update"].map((action) => onV3(route(`compute.netemu_host.${action}`), { body: v3Body(V3UdpNioBody, udpNio) })),
+  ...["nio.create", "nio.update"].map((action) => onV3(route(`compute.netemu_host.${action}`), { body: v3Body(V3UdpNioBody, v3UdpNio) })),
   onV3(route("compute.netemu_host.nio.delete")),
   onV3(route("compute.netemu_host.start_capture"), { as: { action: "capture.start", segments: "capture/start" }, body: sameBody(V3CaptureBody) }),
   onV3(route("compute.netemu_host.stop_capture"), { as: { action: "capture.stop", segments: "capture/stop" } }),

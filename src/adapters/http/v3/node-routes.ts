@@ -13,7 +13,7 @@ import { presentHub, presentSwitch, presentVpcs } from "../compute/presenters.js
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
 import { jsonArray, jsonClosedObject, jsonEnum, jsonInteger, jsonString, nullable } from "../schema.js";
 import { Uuid } from "../compute/codecs.js";
-import { V3CaptureBody, V3DuplicateBody, V3HubCreateBody, V3HubUpdateBody, V3SwitchCreateBody, V3SwitchUpdateBody, V3UdpNioBody, V3VpcsCreateBody, V3VpcsUpdateBody, v3PortsMapping } from "./codecs.js";
+import { V3CaptureBody, V3DuplicateBody, V3HubCreateBody, V3HubUpdateBody, V3SwitchCreateBody, V3SwitchUpdateBody, V3UdpNioBody, v3UdpNio, V3VpcsCreateBody, V3VpcsUpdateBody, v3PortsMapping } from "./codecs.js";
 import type { V3ValidationDetail } from "./error-mapping.js";
 import { onV3, registerOnV3, sameBody, v3Body, type V3Route } from "./dialect.js";
 
@@ -103,10 +103,6 @@ function switchPorts(ports: readonly V3SwitchPort[] | null | undefined): E.Eithe
 
 const hubPorts = (ports: readonly { readonly name: string; readonly port_number: number }[] | null | undefined) => ports?.map((p) => ({ name: p.name, port_number: p.port_number })) ?? undefined;
 
-/** pydantic reads the controller's `suspend: false` as an int: any value is a boolean here. */
-const udpNio = (b: t.TypeOf<typeof V3UdpNioBody>) =>
-  E.right({ type: "nio_udp", lport: b.lport, rhost: b.rhost, rport: b.rport, filters: b.filters, suspend: b.suspend === undefined || b.suspend === null ? undefined : Boolean(b.suspend) });
-
 /** What 3.0.6 shares between the switch, the hub and the VPCS: the v2 values, with 3.x's bodies, answers and names. */
 function commonV3Routes(nodeType: V3NodeType): V3Route[] {
   const at = (action: string) => `compute.${nodeType}.${action}`;
@@ -117,9 +113,9 @@ function commonV3Routes(nodeType: V3NodeType): V3Route[] {
     onV3(v2(at("delete"))),
     onV3(v2(at("duplicate")), { body: sameBody(V3DuplicateBody), answer: json(201, node, presentV3Node) }),
     ...["start", "stop", "suspend"].map((action) => onV3(v2(at(action)))),
-    onV3(v2(at("nio.create")), { body: v3Body(V3UdpNioBody, udpNio), adapterZero: true }),
+    onV3(v2(at("nio.create")), { body: v3Body(V3UdpNioBody, v3UdpNio), adapterZero: true }),
     // 3.0.6 updates a NIO (its filters) on a VPCS only: a switch's and a hub's NIO never get filters.
-    ...(nodeType === "vpcs" ? [onV3(v2(at("nio.update")), { body: v3Body(V3UdpNioBody, udpNio), adapterZero: true })] : []),
+    ...(nodeType === "vpcs" ? [onV3(v2(at("nio.update")), { body: v3Body(V3UdpNioBody, v3UdpNio), adapterZero: true })] : []),
     onV3(v2(at("nio.delete")), { adapterZero: true }),
     onV3(v2(at("start_capture")), { as: { action: "capture.start", segments: "capture/start" }, body: sameBody(V3CaptureBody), adapterZero: true }),
     onV3(v2(at("stop_capture")), { as: { action: "capture.stop", segments: "capture/stop" }, adapterZero: true }),

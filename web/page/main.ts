@@ -113,7 +113,8 @@ function drawTopology(lab: Lab): void {
     cy.zoom(1.2);
     cy.center();
   }
-  graphBox.setAttribute("aria-label", `Topology of lab ${lab.name}: ${lab.nodes.length} nodes and ${lab.links.length} links. The tables below list them, with buttons to select each.`);
+  const elsewhere = lab.nodes.filter((n) => n.node_type === "remote").length;
+  graphBox.setAttribute("aria-label", `Topology of lab ${lab.name}: ${lab.nodes.length - elsewhere} nodes${elsewhere > 0 ? ` (and ${elsewhere} peers elsewhere)` : ""} and ${lab.links.length} links. The tables below list them, with buttons to select each.`);
   graphBox.dataset["drawnMs"] = (performance.now() - started).toFixed(1);
 }
 
@@ -569,7 +570,7 @@ async function readLabs(): Promise<void> {
     return;
   }
   const current = state.lab?.project_id;
-  labSelect.replaceChildren(...state.labs.map((l) => element("option", { value: l.project_id, text: `${l.name} (${l.nodes.length} nodes${l.held_by_controller ? "" : ", placed by a GNS3 controller"})` })));
+  labSelect.replaceChildren(...state.labs.map((l) => element("option", { value: l.project_id, text: `${l.name} (${l.nodes.filter((n) => n.node_type !== "remote").length} nodes${l.held_by_controller ? "" : ", placed by a GNS3 controller"})` })));
   if (state.labs.length === 0) {
     say("netemu holds no lab yet.");
     state.lab = undefined;

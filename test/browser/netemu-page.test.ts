@@ -155,6 +155,9 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       await form.getByLabel(/^Packet loss out of pc2 Ethernet0/).fill("101");
       await form.getByRole("button", { name: "Apply impairments on pc2 Ethernet0" }).click();
       await form.getByRole("status").filter({ hasText: /^Refused: .*packet_loss/ }).waitFor({ timeout: 10_000 });
+      const projectId = (await s!.request("GET", "/v2/projects")).json.find((p: { name: string }) => p.name === "vpcs").project_id as string;
+      const links = (await s!.request("GET", `/v2/projects/${projectId}/links`)).json as { filters: object; nodes: { filters?: object }[] }[];
+      expect(links.map((l) => [l.filters, l.nodes.map((n) => n.filters ?? "none")])).to.deep.include.members([[{ delay: [50] }, ["none", "none"]]]);
       for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
     });
 
@@ -230,6 +233,7 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
         await page.getByRole("button", { name: `Select link GNS3-Switch Ethernet0 — ${far0}` }).click();
         // The link's rates are the switch port's: frames from the far node come in, at about 20 a second.
         await page.waitForFunction(() => /^[1-9]/.test(document.querySelector("#link-figures tr[data-direction='ba'] td.frames")?.textContent ?? ""), undefined, { timeout: 15_000 });
+        expect(await page.locator("#link-figures tr[data-direction='ba'] td.drops").textContent()).to.equal(`at ${far0}: not counted, outside netemu`);
         expect(await page.getByRole("form", { name: "Impairments of GNS3-Switch Ethernet0" }).count()).to.equal(1);
         // The far end is not netemu's: no dead editor, a note saying where its link is impaired.
         const farEnd = page.getByRole("region", { name: `Impairments and capture of ${far0}` });

@@ -319,7 +319,8 @@ function paintDetails(): void {
   if (ba !== undefined) {
     ba.cells[1]!.textContent = humanRate(r.baFrames, "f/s");
     ba.cells[2]!.textContent = humanRate(r.baBits, "b/s");
-    ba.cells[3]!.textContent = `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
+    // A peer elsewhere counts nothing here: what its frames lose here is in the netemu end's drops (ADR 0098).
+    ba.cells[3]!.textContent = isRemote(link.b.node_id) ? `at ${endName(link.b)}: not counted, outside netemu` : `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
   }
   if (state.counters !== undefined) {
     const h = state.history;

@@ -118,6 +118,49 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
     });
 
+    it("sets a delay from the page on pc1's end of its link (the link's one-way filters, as the API sets them), and the pings take it on the wire", async () => {
+      const before = await pingRtts(s!, 3);
+      expect(before.length).to.be.at.least(2);
+      await page.getByRole("button", { name: /^Select link .*pc1/ }).click();
+      const form = page.getByRole("form", { name: /^Impairments of pc1 Ethernet0$/ });
+      // A host's end offers what the link's API has for it: what pc1 sends; frames into pc1 are shaped at the switch.
+      expect(await form.locator("fieldset").count()).to.equal(1);
+      expect(await form.getAttribute("aria-describedby").then((id) => page.locator(`#${id}`).textContent())).to.equal("Frames into pc1 Ethernet0 are impaired where they are sent, at the link's other end: sw1 Ethernet0.");
+      await form.getByLabel(/^Delay out of pc1 Ethernet0/).fill("200");
+      await form.getByRole("button", { name: "Apply impairments on pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments applied on pc1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      // The page set it where any client of the controller does: on the link, pc1's end.
+      const projectId = (await s!.request("GET", "/v2/projects")).json.find((p: { name: string }) => p.name === "vpcs").project_id as string;
+      const nodes = (await s!.request("GET", `/v2/projects/${projectId}/nodes`)).json as { node_id: string; name: string }[];
+      const pc1 = nodes.find((n) => n.name === "pc1")!.node_id;
+      const link = ((await s!.request("GET", `/v2/projects/${projectId}/links`)).json as { nodes: { node_id: string; filters?: object }[] }[]).find((l) => l.nodes.some((n) => n.node_id === pc1))!;
+      expect(link.nodes.find((n) => n.node_id === pc1)!.filters).to.deep.equal({ delay: [200] });
+      const after = await pingRtts(s!, 3);
+      expect(after.length).to.be.at.least(2);
+      // 50 ms each way on pc2's link, and now 200 ms on pc1's requests: never early (ADR 0031).
+      for (const rtt of after) expect(rtt).to.be.at.least(300);
+      expect(Math.min(...after) - Math.min(...before)).to.be.at.least(180);
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-host-impairment.png") });
+      await form.getByRole("button", { name: "Clear impairments on pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments cleared on pc1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      expect(await form.getByLabel(/^Delay out of pc1 Ethernet0/).inputValue()).to.equal("");
+      for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
+    });
+
+    it("shows a refusal of the link's API in the host end's form, and changes nothing", async () => {
+      await page.getByRole("button", { name: /^Select link .*pc2/ }).click();
+      const form = page.getByRole("form", { name: /^Impairments of pc2 Ethernet0$/ });
+      // pc2's link has GNS3's 50 ms both ways (labs/vpcs.yml): the form says it acts too.
+      await form.getByText("GNS3's filters of this link act too, both ways (its packet filters dialog): delay 50.").waitFor({ timeout: 10_000 });
+      await form.getByLabel(/^Packet loss out of pc2 Ethernet0/).fill("101");
+      await form.getByRole("button", { name: "Apply impairments on pc2 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: /^Refused: .*packet_loss/ }).waitFor({ timeout: 10_000 });
+      const projectId = (await s!.request("GET", "/v2/projects")).json.find((p: { name: string }) => p.name === "vpcs").project_id as string;
+      const links = (await s!.request("GET", `/v2/projects/${projectId}/links`)).json as { filters: object; nodes: { filters?: object }[] }[];
+      expect(links.map((l) => [l.filters, l.nodes.map((n) => n.filters ?? "none")])).to.deep.include.members([[{ delay: [50] }, ["none", "none"]]]);
+      for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
+    });
+
     it("shows a switch's MAC table, its ports' figures and starts a capture whose file downloads", async () => {
       await page.getByRole("button", { name: "Select node sw1" }).click();
       await pingRtts(s!, 1);
@@ -148,6 +191,7 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
     const auth = { username: "admin", password: "s3cret" };
     let s: TestServer;
     const opened: UdpPeer[] = [];
+    const lports: number[] = [];
     before(async () => {
       s = await startTestServer({ settings: { auth: { enabled: true, user: auth.username, password: auth.password } } });
       const headers = { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` };
@@ -156,13 +200,51 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       await authed.request("POST", "/v2/compute/projects", { name: "gns3-lab", project_id: PROJECT });
       const sw = (await authed.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "GNS3-Switch" })).json;
       const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
+      // Each NIO sends to a node on another compute: here a UDP socket of the test's, at 127.0.0.1.
       const a = await wireUdpNio(authed, PROJECT, base, 0, opened);
-      await wireUdpNio(authed, PROJECT, base, 1, opened);
+      const b = await wireUdpNio(authed, PROJECT, base, 1, opened);
+      lports.push(a.lport, b.lport);
       await a.peer.send(ethernetFrame("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:0a"), a.lport);
     });
     after(async () => {
       await s?.close();
       for (const p of opened.splice(0)) await p.close();
+    });
+
+    it("draws the switch's links to the nodes on other computes: each peer a node named by its address, with the port's rates", async () => {
+      const context = await browser!.browser.newContext({ viewport: { width: 1400, height: 900 }, httpCredentials: auth });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      const [far0, far1] = [`127.0.0.1:${opened[0]!.port}`, `127.0.0.1:${opened[1]!.port}`];
+      // The far node talks while the page watches: its frames cross the link into the switch.
+      const talking = setInterval(() => void opened[0]!.send(ethernetFrame("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:0a", { payload: 500 }), lports[0]!).catch(() => undefined), 50);
+      try {
+        await openPage(page, s.url);
+        expect(await page.getByRole("img", { name: /Topology of lab gns3-lab: 1 nodes \(and 2 peers elsewhere\) and 2 links/ }).count()).to.equal(1);
+        expect((await page.locator("#nodes-body tr").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("th, td")].map((c) => c.textContent)))).sort()).to.deep.equal(
+          [
+            ["GNS3-Switch", "ethernet_switch", "started", "2"],
+            [far0, "remote", "outside netemu", "1"],
+            [far1, "remote", "outside netemu", "1"],
+          ].sort(),
+        );
+        expect((await page.locator("#links-body th button").allTextContents()).sort()).to.deep.equal([`GNS3-Switch Ethernet0 — ${far0}`, `GNS3-Switch Ethernet1 — ${far1}`]);
+        await page.getByRole("button", { name: `Select link GNS3-Switch Ethernet0 — ${far0}` }).click();
+        // The link's rates are the switch port's: frames from the far node come in, at about 20 a second.
+        await page.waitForFunction(() => /^[1-9]/.test(document.querySelector("#link-figures tr[data-direction='ba'] td.frames")?.textContent ?? ""), undefined, { timeout: 15_000 });
+        expect(await page.locator("#link-figures tr[data-direction='ba'] td.drops").textContent()).to.equal(`at ${far0}: not counted, outside netemu`);
+        expect(await page.getByRole("form", { name: "Impairments of GNS3-Switch Ethernet0" }).count()).to.equal(1);
+        // The far end is not netemu's: no dead editor, a note saying where its link is impaired.
+        const farEnd = page.getByRole("region", { name: `Impairments and capture of ${far0}` });
+        expect(await farEnd.getByRole("note").textContent()).to.equal(`${far0} is outside netemu: a node on another compute, or an emulator. Nothing of it can be impaired or captured here; this link's impairments and capture are at GNS3-Switch Ethernet0.`);
+        expect(await farEnd.locator("input, button").count()).to.equal(0);
+        await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-gns3-switch-remote.png") });
+        expect(errors).to.deep.equal([]);
+      } finally {
+        clearInterval(talking);
+        await context.close();
+      }
     });
 
     it("refuses the page without credentials", async () => {

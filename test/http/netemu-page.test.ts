@@ -55,7 +55,28 @@ describe("netemu's page and the routes it reads (ADR 0094)", function () {
       expect(lab.links).to.have.length(1);
       const ends = [lab.links[0].a, lab.links[0].b].sort((x: { node_id: string }, y: { node_id: string }) => (x.node_id === switchId ? -1 : y.node_id === switchId ? 1 : 0));
       expect(ends).to.deep.equal([{ node_id: switchId, port_number: 1 }, { node_id: hubId, port_number: 0 }]);
-      expect(r.json.find((l: { project_id: string }) => l.project_id === OTHER)).to.deep.equal({ project_id: OTHER, name: "empty", held_by_controller: false, nodes: [], links: [] });
+      expect(r.json.find((l: { project_id: string }) => l.project_id === OTHER)).to.deep.equal({ project_id: OTHER, name: "empty", held_by_controller: false, nodes: [], links: [], remote_links: [] });
+    });
+
+    it("gives each port whose NIO sends to no port here as a link to its peer's address (a node on another compute, an emulator)", async () => {
+      const lab = (await s.request("GET", "/v2/netemu/labs")).json.find((l: { project_id: string }) => l.project_id === LAB);
+      const remote = lab.remote_links.map((r: { a: { node_id: string; port_number: number }; peer: { host: string; port: number } }) => [r.a.node_id === switchId ? "Switch1" : "Hub1", r.a.port_number, r.peer.host, r.peer.port]);
+      expect(remote.sort()).to.deep.equal([["Hub1", 1, "127.0.0.1", opened[1]!.port], ["Switch1", 0, "127.0.0.1", sender.port]].sort());
+      // The wired pair is a link here, not two remote ends.
+      expect(lab.links).to.have.length(1);
+    });
+
+    it("names the controller link of each link in a project of netemu's own, where its ends' one-way filters are set", async () => {
+      const project = (await s.request("POST", "/v2/projects", { name: "own" })).json.project_id as string;
+      const node = async (name: string, node_type: string) => (await s.request("POST", `/v2/projects/${project}/nodes`, { name, node_type, compute_id: "local" })).json.node_id as string;
+      const [sw, hub] = [await node("SW", "ethernet_switch"), await node("Hub", "ethernet_hub")];
+      const made = await s.request("POST", `/v2/projects/${project}/links`, { nodes: [{ node_id: sw, adapter_number: 0, port_number: 3 }, { node_id: hub, adapter_number: 0, port_number: 1 }] });
+      expect(made.status, made.text).to.equal(201);
+      const lab = (await s.request("GET", "/v2/netemu/labs")).json.find((l: { project_id: string }) => l.project_id === project);
+      expect(lab.links).to.have.length(1);
+      expect(lab.links[0].link_id).to.equal(made.json.link_id);
+      expect([lab.links[0].a, lab.links[0].b].map((e: { node_id: string; port_number: number }) => `${e.node_id === sw ? "SW" : "Hub"}:${e.port_number}`).sort()).to.deep.equal(["Hub:1", "SW:3"]);
+      expect(lab.remote_links).to.deep.equal([]);
     });
 
     it("marks a project of netemu's own controller and gives its nodes' places", async () => {

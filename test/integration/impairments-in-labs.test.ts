@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
 const PROJECT = "67676767-3333-4444-8555-777777777777";
 const SWITCH = "67676767-aaaa-4bbb-8ccc-000000000001";
@@ -116,6 +116,31 @@ for (const workers of [0, 1]) {
       expect(await passes(1, lports, 0)).to.equal(true);
       const listed = await s.netemu.useCases.listImpairments.execute();
       expect(listed._tag === "Right" && listed.right).to.deep.equal([]);
+    });
+
+    it("acts on a host's port as on a switch's (a cloud a GNS3 controller placed): what netemu's page offers on a host end outside a controller link", async () => {
+      // The cloud's UDP tunnel to peer 2 (an emulator outside), its port linked to peer 0 (ADR 0082).
+      const tunnel = await freeUdpPort();
+      const cloud = await s.request("POST", `/v2/compute/projects/${PROJECT}/cloud/nodes`, { name: "Cloud1", ports_mapping: [{ name: "UDP tunnel 1", port_number: 0, type: "udp", lport: tunnel, rhost: "127.0.0.1", rport: peers[2]!.port }] });
+      expect(cloud.status, cloud.text).to.equal(201);
+      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+      const nio = await s.request("POST", `/v2/compute/projects/${PROJECT}/cloud/nodes/${cloud.json.node_id}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: peers[0]!.port });
+      expect(nio.status, nio.text).to.equal(201);
+      const crosses = async (from: UdpPeer, to: UdpPeer, port: number): Promise<boolean> => {
+        const before = to.received.length;
+        await from.send(ethernetFrame(BROADCAST, A, { payload: 46 }), port);
+        try {
+          await to.waitFor(before + 1, 500);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(await crosses(peers[2]!, peers[0]!, tunnel), "through the cloud before").to.equal(true);
+      const set = await s.request("PUT", "/v2/netemu/impairments", { project: "lab", node: "Cloud1", port: "UDP tunnel 1", filters_out: { frequency_drop: [-1] } });
+      expect(set.status, set.text).to.equal(200);
+      expect(await crosses(peers[2]!, peers[0]!, tunnel), "out of the cloud's port to its link peer").to.equal(false);
+      expect(await crosses(peers[0]!, peers[2]!, lport), "into the cloud's port from its link peer").to.equal(true);
     });
 
     it("refuses filters the data plane cannot run and keeps the impairment there was", async () => {

@@ -1,6 +1,6 @@
 /** What the page reads from netemu: the answers of /v2/netemu/labs and /v2/netemu/labs/{id}/counters (ADR 0094). */
 
-export type NodeType = "ethernet_switch" | "ethernet_hub" | "vpcs" | "cloud" | "netemu_host";
+export type NodeType = "ethernet_switch" | "ethernet_hub" | "vpcs" | "cloud" | "netemu_host" | "remote";
 
 export interface LabPort {
   readonly port_number: number;
@@ -28,7 +28,24 @@ export interface Lab {
   readonly name: string;
   readonly held_by_controller: boolean;
   readonly nodes: readonly LabNode[];
-  readonly links: readonly { readonly a: PortEnd; readonly b: PortEnd }[];
+  /** link_id: the controller link, in a project of netemu's own (ADR 0098). */
+  readonly links: readonly { readonly a: PortEnd; readonly b: PortEnd; readonly link_id?: string }[];
+  /** Ports whose NIO sends to no port here: the peer's address (a node on another compute, an emulator). */
+  readonly remote_links: readonly RemoteLink[];
+}
+
+export interface RemoteLink {
+  readonly a: PortEnd;
+  readonly peer: { readonly host: string; readonly port: number };
+}
+
+type Filters = Readonly<Record<string, readonly unknown[]>>;
+
+/** A link of netemu's controller as GET /v2/projects/{p}/links/{l} answers it: GNS3's filters both ways, and each end's one-way filters (ADR 0051). */
+export interface ControllerLink {
+  readonly link_id: string;
+  readonly filters: Filters;
+  readonly nodes: readonly { readonly node_id: string; readonly adapter_number: number; readonly port_number: number; readonly filters?: Filters }[];
 }
 
 export interface PortCounters {
@@ -92,6 +109,10 @@ export const api = {
   impairments: (projectId: string) => call<Impairment[]>("GET", `/v2/netemu/impairments?project=${encodeURIComponent(projectId)}`),
   setImpairment: (projectId: string, nodeId: string, port: number, filtersIn: object, filtersOut: object) =>
     call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), filters_in: filtersIn, filters_out: filtersOut }),
+  controllerLink: (projectId: string, linkId: string) => call<ControllerLink>("GET", `/v2/projects/${projectId}/links/${linkId}`),
+  /** One end's one-way filters (what its node sends over the link), as any client of the controller sets them: PUT on the link, that end only. */
+  setLinkEndFilters: (projectId: string, linkId: string, end: { node_id: string; adapter_number: number; port_number: number }, filters: object) =>
+    call<ControllerLink>("PUT", `/v2/projects/${projectId}/links/${linkId}`, { nodes: [{ node_id: end.node_id, adapter_number: end.adapter_number, port_number: end.port_number, filters }] }),
   macTable: (projectId: string, nodeId: string) => call<MacEntry[]>("GET", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${nodeId}/mac_table`),
   portPath: (projectId: string, node: LabNode, port: number) => `/v2/compute/projects/${projectId}/${node.node_type}/nodes/${node.node_id}/adapters/0/ports/${port}`,
   startCapture: (path: string, fileName: string) => call<{ pcap_file_path: string }>("POST", `${path}/start_capture`, { capture_file_name: fileName, data_link_type: "DLT_EN10MB" }),

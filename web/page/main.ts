@@ -1,9 +1,10 @@
 import cytoscape from "cytoscape";
 import uPlot from "uplot";
-import { api, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
+import { api, type ControllerLink, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
 import { KIND_FIELDS, textOf, valuesOf } from "./impairments.js";
 import { layout } from "./layout.js";
 import { humanRate, type PortRates, portKey, ratesBetween } from "./rates.js";
+import { withRemotePeers } from "./remote.js";
 
 /** How often the counters are read (one request a lab, whatever its size) and the topology. */
 const COUNTERS_EVERY_MS = 1000;
@@ -52,7 +53,8 @@ function say(message: string): void {
 
 const linkId = (l: Lab["links"][number]): string => `${l.a.node_id}:${l.a.port_number}~${l.b.node_id}:${l.b.port_number}`;
 const portName = (nodeId: string, port: number): string => state.nodes.get(nodeId)?.ports.find((p) => p.port_number === port)?.name ?? `port ${port}`;
-const endName = (e: { node_id: string; port_number: number }): string => `${state.nodes.get(e.node_id)?.name ?? e.node_id} ${portName(e.node_id, e.port_number)}`;
+// A peer elsewhere (ADR 0098) has no port names: its end is its address alone.
+const endName = (e: { node_id: string; port_number: number }): string => [state.nodes.get(e.node_id)?.name ?? e.node_id, portName(e.node_id, e.port_number)].filter((s) => s !== "").join(" ");
 
 /** A link's rate each way, from its ends' counters: what one end sends, or else what the other receives. */
 function linkRates(l: Lab["links"][number]): { ab: PortRates | undefined; ba: PortRates | undefined; abBits: number; baBits: number; abFrames: number; baFrames: number } {
@@ -70,8 +72,8 @@ function linkRates(l: Lab["links"][number]): { ab: PortRates | undefined; ba: Po
 
 // ---------------------------------------------------------------- the graph
 
-const SHAPES: Record<string, string> = { ethernet_switch: "round-rectangle", ethernet_hub: "hexagon", vpcs: "ellipse", netemu_host: "ellipse", cloud: "barrel" };
-const COLOURS: Record<string, string> = { ethernet_switch: "#1f6feb", ethernet_hub: "#8250df", vpcs: "#2da44e", netemu_host: "#bf8700", cloud: "#57606a" };
+const SHAPES: Record<string, string> = { ethernet_switch: "round-rectangle", ethernet_hub: "hexagon", vpcs: "ellipse", netemu_host: "ellipse", cloud: "barrel", remote: "diamond" };
+const COLOURS: Record<string, string> = { ethernet_switch: "#1f6feb", ethernet_hub: "#8250df", vpcs: "#2da44e", netemu_host: "#bf8700", cloud: "#57606a", remote: "#ffffff" };
 
 const cy = cytoscape({
   container: graphBox,
@@ -87,6 +89,9 @@ const cy = cytoscape({
     { selector: "node[status != 'started']", style: { "background-opacity": 0.35 } },
     { selector: "edge", style: { width: "data(width)", "line-color": "#8c959f", "curve-style": "straight", label: "data(label)", "font-size": 9, "min-zoomed-font-size": 7, "text-background-color": "#ffffff", "text-background-opacity": 0.8, "text-background-padding": "1px" } },
     { selector: "edge[?dropping]", style: { "line-color": "#cf222e" } },
+    // A peer elsewhere (ADR 0098): hollow, dashed, and so is the link to it.
+    { selector: "node[kind = 'remote']", style: { "border-width": 2, "border-style": "dashed", "border-color": "#57606a" } },
+    { selector: "edge[?remote]", style: { "line-style": "dashed" } },
     { selector: ":selected", style: { "border-width": 3, "border-color": "#d4a72c", "line-color": "#d4a72c" } },
   ],
 });
@@ -98,8 +103,8 @@ function drawTopology(lab: Lab): void {
   const places = layout(lab);
   cy.batch(() => {
     cy.elements().remove();
-    cy.add(lab.nodes.map((n) => ({ group: "nodes" as const, data: { id: n.node_id, label: n.name, shape: SHAPES[n.node_type] ?? "ellipse", colour: COLOURS[n.node_type] ?? "#57606a", status: n.status }, position: places.get(n.node_id) ?? { x: 0, y: 0 } })));
-    cy.add(lab.links.map((l) => ({ group: "edges" as const, data: { id: linkId(l), source: l.a.node_id, target: l.b.node_id, width: 1.5, label: "", dropping: false } })));
+    cy.add(lab.nodes.map((n) => ({ group: "nodes" as const, data: { id: n.node_id, label: n.name, kind: n.node_type, shape: SHAPES[n.node_type] ?? "ellipse", colour: COLOURS[n.node_type] ?? "#57606a", status: n.status }, position: places.get(n.node_id) ?? { x: 0, y: 0 } })));
+    cy.add(lab.links.map((l) => ({ group: "edges" as const, data: { id: linkId(l), source: l.a.node_id, target: l.b.node_id, width: 1.5, label: "", dropping: false, remote: isRemote(l.b.node_id) } })));
   });
   // The box's size as the stylesheet made it, then the whole lab in view, never blown up past 1.2.
   cy.resize();
@@ -108,7 +113,8 @@ function drawTopology(lab: Lab): void {
     cy.zoom(1.2);
     cy.center();
   }
-  graphBox.setAttribute("aria-label", `Topology of lab ${lab.name}: ${lab.nodes.length} nodes and ${lab.links.length} links. The tables below list them, with buttons to select each.`);
+  const elsewhere = lab.nodes.filter((n) => n.node_type === "remote").length;
+  graphBox.setAttribute("aria-label", `Topology of lab ${lab.name}: ${lab.nodes.length - elsewhere} nodes${elsewhere > 0 ? ` (and ${elsewhere} peers elsewhere)` : ""} and ${lab.links.length} links. The tables below list them, with buttons to select each.`);
   graphBox.dataset["drawnMs"] = (performance.now() - started).toFixed(1);
 }
 
@@ -144,7 +150,7 @@ function fillTables(lab: Lab): void {
     ...lab.nodes.map((n) => {
       const show = element("button", { type: "button", "aria-label": `Select node ${n.name}`, text: n.name });
       show.addEventListener("click", () => select({ kind: "node", id: n.node_id }, true));
-      return element("tr", { "data-node": n.node_id }, element("th", { scope: "row" }, show), element("td", { text: n.node_type }), element("td", { text: n.status }), element("td", { text: String(n.ports.filter((p) => p.connected).length) }));
+      return element("tr", { "data-node": n.node_id }, element("th", { scope: "row" }, show), element("td", { text: n.node_type }), element("td", { text: n.node_type === "remote" ? "outside netemu" : n.status }), element("td", { text: String(n.ports.filter((p) => p.connected).length) }));
     }),
   );
   linksBody.replaceChildren(
@@ -196,7 +202,7 @@ function renderDetails(): void {
   if (sel.kind === "node") {
     const node = state.nodes.get(sel.id);
     if (node === undefined) return select(undefined);
-    details.replaceChildren(element("h2", { text: `Node ${node.name}` }), element("p", { text: `${node.node_type}, ${node.status}` }), portsTable(node));
+    details.replaceChildren(element("h2", { text: `Node ${node.name}` }), element("p", { text: node.node_type === "remote" ? REMOTE_NODE_TEXT : `${node.node_type}, ${node.status}` }), portsTable(node));
     if (node.node_type === "ethernet_switch") details.append(element("h3", { text: "MAC table" }), element("div", { id: "mac-table", "aria-live": "off" }));
     for (const p of node.ports.filter((p) => p.connected)) details.append(portTools(lab, node, p.port_number));
   } else {
@@ -230,7 +236,7 @@ function portsTable(node: LabNode): HTMLTableElement {
     { id: "ports", class: "figures" },
     element("caption", { text: `Ports of ${node.name}` }),
     element("thead", {}, element("tr", {}, ...["Port", "In", "Out", "Drops"].map((h) => element("th", { scope: "col", text: h })))),
-    element("tbody", {}, ...node.ports.filter((p) => p.connected).map((p) => element("tr", { "data-port": portKey(node.node_id, p.port_number) }, element("th", { scope: "row", text: p.name }), element("td", { class: "in" }), element("td", { class: "out" }), element("td", { class: "drops" })))),
+    element("tbody", {}, ...node.ports.filter((p) => p.connected).map((p) => element("tr", { "data-port": portKey(node.node_id, p.port_number) }, element("th", { scope: "row", text: p.name === "" ? `link ${p.port_number + 1}` : p.name }), element("td", { class: "in" }), element("td", { class: "out" }), element("td", { class: "drops" })))),
   );
 }
 
@@ -313,7 +319,8 @@ function paintDetails(): void {
   if (ba !== undefined) {
     ba.cells[1]!.textContent = humanRate(r.baFrames, "f/s");
     ba.cells[2]!.textContent = humanRate(r.baBits, "b/s");
-    ba.cells[3]!.textContent = `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
+    // A peer elsewhere counts nothing here: what its frames lose here is in the netemu end's drops (ADR 0098).
+    ba.cells[3]!.textContent = isRemote(link.b.node_id) ? `at ${endName(link.b)}: not counted, outside netemu` : `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
   }
   if (state.counters !== undefined) {
     const h = state.history;
@@ -352,10 +359,15 @@ async function paintMacTable(lab: Lab, node: LabNode, box: HTMLElement): Promise
 // ---------------------------------------------- impairments and capture of one port
 
 function portTools(lab: Lab, node: LabNode, port: number): HTMLElement {
-  const name = `${node.name} ${portName(node.node_id, port)}`;
+  const name = endName({ node_id: node.node_id, port_number: port });
   const section = element("section", { class: "port-tools", "aria-label": `Impairments and capture of ${name}` }, element("h3", { text: name }));
+  // A peer elsewhere has no port of netemu's: nothing of it can be impaired or captured here (ADR 0098).
+  if (node.node_type === "remote") {
+    section.append(remoteEndNote(lab, node, port));
+    return section;
+  }
   if (node.node_type === "ethernet_switch" || node.node_type === "ethernet_hub") section.append(impairmentForm(lab, node, port, name));
-  else section.append(element("p", { text: "Impairments are set on the switch or hub end of a link." }));
+  else section.append(hostEndImpairments(lab, node, port, name));
   section.append(captureControls(lab, node, port, name));
   return section;
 }
@@ -448,6 +460,87 @@ function captureControls(lab: Lab, node: LabNode, port: number, name: string): H
   return element("div", { class: "capture", role: "group", "aria-label": `Capture on ${name}` }, start, stop, download, result);
 }
 
+// --------------------------------- a host's end of a link, and a peer elsewhere (ADR 0098)
+
+const isRemote = (nodeId: string): boolean => state.nodes.get(nodeId)?.node_type === "remote";
+const REMOTE_NODE_TEXT = "Outside netemu: a node on another compute, or an emulator, that a port here sends to over UDP at this address.";
+const isEnd = (e: { node_id: string; port_number: number }, node: LabNode, port: number): boolean => e.node_id === node.node_id && e.port_number === port;
+
+/** What a peer elsewhere offers: nothing here, and where its link is impaired and captured instead. */
+function remoteEndNote(lab: Lab, node: LabNode, port: number): HTMLElement {
+  const link = lab.links.find((l) => isEnd(l.b, node, port));
+  const here = link === undefined ? "its netemu end" : endName(link.a);
+  return element("p", { class: "note", role: "note", text: `${node.name} is outside netemu: a node on another compute, or an emulator. Nothing of it can be impaired or captured here; this link's impairments and capture are at ${here}.` });
+}
+
+/**
+ * A host's end of a link (VPCS, cloud, Linux host). In a project of netemu's controller it is set as any
+ * client sets it: the link's one-way filters of that end (PUT on the link), which act on what the host
+ * sends over it; frames into the host are impaired at the other end. Elsewhere (a GNS3 controller's lab,
+ * or a NIO made through the compute API) netemu's impairments act on a host's port as on a switch's (ADR 0081).
+ */
+function hostEndImpairments(lab: Lab, node: LabNode, port: number, name: string): HTMLElement {
+  const link = lab.links.find((l) => isEnd(l.a, node, port) || isEnd(l.b, node, port));
+  if (link?.link_id !== undefined) return linkEndForm(lab, node, port, name, link, link.link_id);
+  return impairmentForm(lab, node, port, name);
+}
+
+const filtersText = (filters: Readonly<Record<string, readonly unknown[]>>): string =>
+  Object.entries(filters)
+    .map(([kind, values]) => `${kind} ${textOf(values)}`)
+    .join("; ");
+
+function linkEndForm(lab: Lab, node: LabNode, port: number, name: string, link: Lab["links"][number], linkId: string): HTMLFormElement {
+  const other = isEnd(link.a, node, port) ? link.b : link.a;
+  const noteId = `into-${node.node_id}-${port}`;
+  const form = element("form", { class: "impairments", "aria-label": `Impairments of ${name}`, "aria-describedby": noteId });
+  const idOf = (kind: string) => `imp-${node.node_id}-${port}-out-${kind}`;
+  const set = element("fieldset", {}, element("legend", { text: `Out of ${node.name} (frames ${name} sends over the link)` }));
+  const more = element("details", {}, element("summary", { text: "More kinds" }));
+  for (const f of KIND_FIELDS) {
+    const id = idOf(f.kind);
+    (GNS3_KINDS.has(f.kind) ? set : more).append(element("div", { class: "field" }, element("label", { for: id, text: f.label }), element("input", { id, name: `out.${f.kind}`, type: "text", placeholder: f.hint, "aria-label": `${f.label} out of ${name} (${f.hint})`, autocomplete: "off" })));
+  }
+  set.append(more);
+  // The link's API has one-way filters on what each end sends: frames into this host are shaped where they leave.
+  const into = element("p", { id: noteId, class: "note", text: `Frames into ${name} are impaired where they are sent, at the link's other end: ${endName(other)}.` });
+  const gns3 = element("p", { class: "note" });
+  const apply = element("button", { type: "submit", text: "Apply impairments", "aria-label": `Apply impairments on ${name}` });
+  const clear = element("button", { type: "button", text: "Clear", "aria-label": `Clear impairments on ${name}` });
+  const result = element("p", { class: "result", role: "status" });
+  form.append(set, into, gns3, apply, clear, result);
+  let adapter = 0;
+  const fill = (answer: ControllerLink) => {
+    const end = answer.nodes.find((n) => n.node_id === node.node_id && n.port_number === port);
+    adapter = end?.adapter_number ?? 0;
+    for (const f of KIND_FIELDS) ($(idOf(f.kind)) as HTMLInputElement).value = textOf(end?.filters?.[f.kind]);
+    if ([...more.querySelectorAll("input")].some((i) => i.value !== "")) more.open = true;
+    gns3.textContent = Object.keys(answer.filters).length === 0 ? "" : `GNS3's filters of this link act too, both ways (its packet filters dialog): ${filtersText(answer.filters)}.`;
+  };
+  const send = async (filters: object, done: string) => {
+    try {
+      fill(await api.setLinkEndFilters(lab.project_id, linkId, { node_id: node.node_id, adapter_number: adapter, port_number: port }, filters));
+      result.textContent = done;
+    } catch (err) {
+      result.textContent = err instanceof Refused ? `Refused: ${err.message}` : `Failed: ${(err as Error).message}`;
+    }
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const out: Record<string, unknown[]> = {};
+    for (const f of KIND_FIELDS) {
+      const v = valuesOf(f, ($(idOf(f.kind)) as HTMLInputElement).value);
+      if (v !== undefined) out[f.kind] = v;
+    }
+    void send(out, `Impairments applied on ${name}.`);
+  });
+  clear.addEventListener("click", () => void send({}, `Impairments cleared on ${name}.`));
+  void api.controllerLink(lab.project_id, linkId).then(fill, (err: unknown) => {
+    result.textContent = `Link: ${(err as Error).message}`;
+  });
+  return form;
+}
+
 // --------------------------------------------------------------- the loop
 
 function chooseLab(projectId: string | undefined): void {
@@ -472,13 +565,13 @@ function showTopology(lab: Lab): void {
 
 async function readLabs(): Promise<void> {
   try {
-    state.labs = await api.labs();
+    state.labs = (await api.labs()).map(withRemotePeers);
   } catch (err) {
     say(`Labs: ${(err as Error).message}`);
     return;
   }
   const current = state.lab?.project_id;
-  labSelect.replaceChildren(...state.labs.map((l) => element("option", { value: l.project_id, text: `${l.name} (${l.nodes.length} nodes${l.held_by_controller ? "" : ", placed by a GNS3 controller"})` })));
+  labSelect.replaceChildren(...state.labs.map((l) => element("option", { value: l.project_id, text: `${l.name} (${l.nodes.filter((n) => n.node_type !== "remote").length} nodes${l.held_by_controller ? "" : ", placed by a GNS3 controller"})` })));
   if (state.labs.length === 0) {
     say("netemu holds no lab yet.");
     state.lab = undefined;

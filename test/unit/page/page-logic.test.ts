@@ -3,6 +3,7 @@ import type { Lab, LabCounters } from "../../../web/page/api.js";
 import { layout } from "../../../web/page/layout.js";
 import { humanRate, ratesBetween } from "../../../web/page/rates.js";
 import { KIND_FIELDS, textOf, valuesOf } from "../../../web/page/impairments.js";
+import { peerAddress, withRemotePeers } from "../../../web/page/remote.js";
 
 const reading = (atMs: number, framesIn: number, bytesIn: number, framesOut = 0, bytesOut = 0): LabCounters => ({
   project_id: "p",
@@ -34,13 +35,13 @@ describe("netemu's page: what it works out in the browser (ADR 0094)", () => {
     const node = (id: string, type: Lab["nodes"][number]["node_type"], at?: { x: number; y: number }): Lab["nodes"][number] => ({ node_id: id, name: id, node_type: type, status: "started", ports: [], ...at });
 
     it("keeps the places netemu's controller gave its nodes", () => {
-      const lab: Lab = { project_id: "p", name: "l", held_by_controller: true, nodes: [node("a", "vpcs", { x: 10, y: 20 }), node("b", "vpcs", { x: -5, y: 7 })], links: [] };
+      const lab: Lab = { project_id: "p", name: "l", held_by_controller: true, nodes: [node("a", "vpcs", { x: 10, y: 20 }), node("b", "vpcs", { x: -5, y: 7 })], links: [], remote_links: [] };
       expect([...layout(lab)]).to.deep.equal([["a", { x: 10, y: 20 }], ["b", { x: -5, y: 7 }]]);
     });
 
     it("puts switches on a grid and each host around the switch it is linked to", () => {
       const link = (a: string, b: string) => ({ a: { node_id: a, port_number: 0 }, b: { node_id: b, port_number: 0 } });
-      const lab: Lab = { project_id: "p", name: "l", held_by_controller: false, nodes: [node("s1", "ethernet_switch"), node("s2", "ethernet_switch"), node("h1", "vpcs"), node("h2", "vpcs")], links: [link("s1", "h1"), link("h2", "s2")] };
+      const lab: Lab = { project_id: "p", name: "l", held_by_controller: false, nodes: [node("s1", "ethernet_switch"), node("s2", "ethernet_switch"), node("h1", "vpcs"), node("h2", "vpcs")], links: [link("s1", "h1"), link("h2", "s2")], remote_links: [] };
       const places = layout(lab);
       const distance = (a: string, b: string) => Math.hypot(places.get(a)!.x - places.get(b)!.x, places.get(a)!.y - places.get(b)!.y);
       expect(distance("s1", "s2")).to.be.greaterThan(distance("s1", "h1"));
@@ -50,8 +51,62 @@ describe("netemu's page: what it works out in the browser (ADR 0094)", () => {
     it("places 1,000 switches with a host each, every node somewhere distinct", () => {
       const nodes = Array.from({ length: 1000 }, (_, i) => [node(`s${i}`, "ethernet_switch"), node(`h${i}`, "netemu_host")]).flat();
       const links = Array.from({ length: 1000 }, (_, i) => ({ a: { node_id: `s${i}`, port_number: 0 }, b: { node_id: `h${i}`, port_number: 0 } }));
-      const places = layout({ project_id: "p", name: "l", held_by_controller: false, nodes, links });
+      const places = layout({ project_id: "p", name: "l", held_by_controller: false, nodes, links, remote_links: [] });
       expect(new Set([...places.values()].map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`)).size).to.equal(2000);
+    });
+  });
+
+  describe("peers elsewhere (ADR 0098)", () => {
+    const node = (id: string, type: Lab["nodes"][number]["node_type"], at?: { x: number; y: number }): Lab["nodes"][number] => ({ node_id: id, name: id, node_type: type, status: "started", ports: [], ...at });
+    const remote = (nodeId: string, port: number, host: string, peerPort: number) => ({ a: { node_id: nodeId, port_number: port }, peer: { host, port: peerPort } });
+
+    it("writes a peer's address as people do, an IPv6 host in brackets", () => {
+      expect([peerAddress({ host: "127.0.0.1", port: 20001 }), peerAddress({ host: "::1", port: 20003 }), peerAddress({ host: "gns3-b.lan", port: 10000 })]).to.deep.equal(["127.0.0.1:20001", "[::1]:20003", "gns3-b.lan:10000"]);
+    });
+
+    it("draws each address a port sends to as a node of kind remote, linked from that port; ports sending to one address share its node", () => {
+      const lab: Lab = { project_id: "p", name: "l", held_by_controller: false, nodes: [node("sw", "ethernet_switch")], links: [], remote_links: [remote("sw", 0, "127.0.0.1", 20001), remote("sw", 1, "127.0.0.1", 20003), remote("sw", 2, "127.0.0.1", 20001)] };
+      const drawn = withRemotePeers(lab);
+      expect(drawn.nodes.map((n) => [n.node_id, n.name, n.node_type, n.ports.length])).to.deep.equal([
+        ["sw", "sw", "ethernet_switch", 0],
+        ["remote:127.0.0.1:20001", "127.0.0.1:20001", "remote", 2],
+        ["remote:127.0.0.1:20003", "127.0.0.1:20003", "remote", 1],
+      ]);
+      expect(drawn.links).to.deep.equal([
+        { a: { node_id: "sw", port_number: 0 }, b: { node_id: "remote:127.0.0.1:20001", port_number: 0 } },
+        { a: { node_id: "sw", port_number: 1 }, b: { node_id: "remote:127.0.0.1:20003", port_number: 0 } },
+        { a: { node_id: "sw", port_number: 2 }, b: { node_id: "remote:127.0.0.1:20001", port_number: 1 } },
+      ]);
+    });
+
+    it("leaves a lab without peers elsewhere as it is", () => {
+      const lab: Lab = { project_id: "p", name: "l", held_by_controller: false, nodes: [node("sw", "ethernet_switch")], links: [], remote_links: [] };
+      expect(withRemotePeers(lab)).to.equal(lab);
+    });
+
+    it("places each peer around the node linked to it, also in a lab that keeps its controller's places", () => {
+      const given: Lab = { project_id: "p", name: "l", held_by_controller: true, nodes: [node("sw", "ethernet_switch", { x: 500, y: 300 }), node("pc", "vpcs", { x: 400, y: 300 })], links: [], remote_links: [remote("sw", 1, "192.0.2.1", 20001), remote("pc", 0, "192.0.2.1", 20002)] };
+      const places = layout(withRemotePeers(given));
+      expect([places.get("sw"), places.get("pc")]).to.deep.equal([{ x: 500, y: 300 }, { x: 400, y: 300 }]);
+      const near = (id: string, to: string) => Math.hypot(places.get(id)!.x - places.get(to)!.x, places.get(id)!.y - places.get(to)!.y);
+      expect(near("remote:192.0.2.1:20001", "sw")).to.be.within(50, 200);
+      expect(near("remote:192.0.2.1:20002", "pc")).to.be.within(50, 200);
+    });
+
+    it("on the grid, rings a switch's peers elsewhere apart from its hosts: every node somewhere distinct", () => {
+      const lab: Lab = {
+        project_id: "p",
+        name: "l",
+        held_by_controller: false,
+        nodes: [node("sw", "ethernet_switch"), node("h1", "vpcs"), node("h2", "vpcs")],
+        links: [{ a: { node_id: "sw", port_number: 0 }, b: { node_id: "h1", port_number: 0 } }, { a: { node_id: "h2", port_number: 0 }, b: { node_id: "sw", port_number: 1 } }],
+        remote_links: [remote("sw", 2, "127.0.0.1", 20001), remote("sw", 3, "127.0.0.1", 20003)],
+      };
+      const places = layout(withRemotePeers(lab));
+      expect(places.size).to.equal(5);
+      expect(new Set([...places.values()].map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`)).size).to.equal(5);
+      // The switch stays a centre of the grid, not pulled into a ring by its peers.
+      expect(places.get("sw")).to.deep.equal({ x: 0, y: 0 });
     });
   });
 

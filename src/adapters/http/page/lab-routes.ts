@@ -13,7 +13,7 @@ const DropsByReason = jsonClosedObject("DropsByReason", {}, Object.fromEntries(D
 
 const PortEnd = jsonClosedObject("LabPortEnd", { node_id: jsonString(), port_number: jsonInteger() }, {});
 
-/** A lab as netemu's page draws it (ADR 0094): nodes with their ports, and the links read from the NIOs. */
+/** A lab as netemu's page draws it (ADR 0094): nodes with their ports, and the links read from the NIOs, also those to a peer elsewhere (ADR 0098). */
 const LabAnswer = jsonClosedObject(
   "Lab",
   {
@@ -33,7 +33,10 @@ const LabAnswer = jsonClosedObject(
         { x: jsonNumber, y: jsonNumber },
       ),
     ),
-    links: jsonArray(jsonClosedObject("LabLink", { a: PortEnd, b: PortEnd }, {})),
+    // link_id: the controller link of a project of netemu's own, where a host end's one-way filters are set (ADR 0098).
+    links: jsonArray(jsonClosedObject("LabLink", { a: PortEnd, b: PortEnd }, { link_id: jsonString() })),
+    // A port whose NIO sends to no port here: its peer is on another compute or an emulator, known by its address (ADR 0098).
+    remote_links: jsonArray(jsonClosedObject("LabRemoteLink", { a: PortEnd, peer: jsonClosedObject("LabRemotePeer", { host: jsonString(), port: jsonInteger({ minimum: 1, maximum: 65_535 }) }, {}) }, {})),
   },
   {},
 );
@@ -78,7 +81,8 @@ function presentLab(lab: LabView) {
       ports: n.ports.map((p) => ({ port_number: p.portNumber, name: p.name, connected: p.connected })),
       ...(n.position === undefined ? {} : { x: n.position.x, y: n.position.y }),
     })),
-    links: lab.wires.map((w) => ({ a: { node_id: w.a.nodeId, port_number: w.a.portNumber }, b: { node_id: w.b.nodeId, port_number: w.b.portNumber } })),
+    links: lab.wires.map((w) => ({ a: { node_id: w.a.nodeId, port_number: w.a.portNumber }, b: { node_id: w.b.nodeId, port_number: w.b.portNumber }, ...(w.linkId === undefined ? {} : { link_id: w.linkId }) })),
+    remote_links: lab.remoteWires.map((r) => ({ a: { node_id: r.a.nodeId, port_number: r.a.portNumber }, peer: { host: r.peer.host, port: r.peer.port } })),
   };
 }
 

@@ -1,8 +1,9 @@
 import { inject, injectable } from "tsyringe";
 import type { ComputeNode, ComputeNodeType, NodeStatus } from "../../../domain/switching/compute-node.js";
 import { HOST_INSIDE_OFFSET } from "../../../domain/switching/node-kind.js";
-import { type Wire, type WiredPort, wiresBetween } from "../../../domain/topology/wires.js";
-import type { ComputeNodeRepository, ComputeProjectRepository, NodeRepository, ProjectRepository } from "../../ports/repositories.js";
+import type { Link } from "../../../domain/topology/link.js";
+import { type RemoteWire, type Wire, type WiredPort, remoteWires, wiresBetween } from "../../../domain/topology/wires.js";
+import type { ComputeNodeRepository, ComputeProjectRepository, LinkRepository, NodeRepository, ProjectRepository } from "../../ports/repositories.js";
 import { TOKENS } from "../../ports/tokens.js";
 
 /** A node of a lab as netemu's page draws it. */
@@ -17,6 +18,12 @@ export interface LabNode {
   readonly position: { readonly x: number; readonly y: number } | undefined;
 }
 
+/** A link of a lab: two ports whose NIOs send to each other, and in a project of netemu's controller the link it made them for. */
+export interface LabWire extends Wire {
+  /** The controller link these two ports are the ends of (its one-way filters are set on it): none in a lab a GNS3 controller placed. */
+  readonly linkId?: string;
+}
+
 /**
  * One lab netemu holds: a project of its compute, with the nodes running in it and the links between
  * them. `heldByController` tells a project of netemu's own controller from one a GNS3 controller made.
@@ -26,7 +33,9 @@ export interface LabView {
   readonly name: string;
   readonly heldByController: boolean;
   readonly nodes: readonly LabNode[];
-  readonly wires: readonly Wire[];
+  readonly wires: readonly LabWire[];
+  /** Ports linked to a node that is not here (another compute, an emulator): drawn as a link to its address (ADR 0098). */
+  readonly remoteWires: readonly RemoteWire[];
 }
 
 /** The link ports of a node with their NIOs (inside ports left out). */
@@ -46,6 +55,7 @@ export class ListLabs {
     @inject(TOKENS.ComputeNodeRepository) private readonly computeNodes: ComputeNodeRepository,
     @inject(TOKENS.ProjectRepository) private readonly projects: ProjectRepository,
     @inject(TOKENS.NodeRepository) private readonly nodes: NodeRepository,
+    @inject(TOKENS.LinkRepository) private readonly links: LinkRepository,
   ) {}
 
   async execute(): Promise<LabView[]> {
@@ -61,6 +71,7 @@ export class ListLabs {
     return Promise.all(
       computeProjects.map(async (project) => {
         const members = byProject.get(project.projectId) ?? [];
+        const ports = members.flatMap(wiredPorts);
         const positions = held.has(project.projectId) ? new Map((await this.nodes.listByProject(project.projectId)).map((n) => [n.nodeId, { x: n.x, y: n.y }])) : new Map<string, { x: number; y: number }>();
         return {
           projectId: project.projectId,
@@ -74,9 +85,20 @@ export class ListLabs {
             ports: node.portsMapping.map((p) => ({ portNumber: p.port_number, name: p.name, connected: node.nios.has(p.port_number) })),
             position: positions.get(node.nodeId),
           })),
-          wires: wiresBetween(members.flatMap(wiredPorts)),
+          wires: held.has(project.projectId) ? withLinkIds(wiresBetween(ports), await this.links.listByProject(project.projectId)) : wiresBetween(ports),
+          remoteWires: remoteWires(ports),
         };
       }),
     );
   }
+}
+
+/** Each wire with the controller link whose two ends are its ports (ADR 0098: the page sets a host end's one-way filters on it). */
+function withLinkIds(wires: readonly Wire[], links: readonly Link[]): LabWire[] {
+  const byEnd = new Map<string, string>();
+  for (const link of links) for (const end of link.nodes) byEnd.set(`${end.nodeId}:${end.portNumber}`, link.linkId);
+  return wires.map((w) => {
+    const a = byEnd.get(`${w.a.nodeId}:${w.a.portNumber}`);
+    return a !== undefined && a === byEnd.get(`${w.b.nodeId}:${w.b.portNumber}`) ? { ...w, linkId: a } : w;
+  });
 }

@@ -5,6 +5,8 @@ import { type LabCounters, READ_LAB_COUNTERS_REFUSALS } from "../../../applicati
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { DROP_REASONS } from "../../../domain/switching/port-counters.js";
 import type { ApiRouter } from "../api-router.js";
+import { QueueDelaysAnswer } from "../compute/answers.js";
+import { presentQueueDelay } from "../compute/presenters.js";
 import { json, list, route } from "../route.js";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonString } from "../schema.js";
 
@@ -55,6 +57,7 @@ const LabCountersAnswer = jsonClosedObject(
           frames_out: jsonInteger(),
           bytes_out: jsonInteger(),
           drops: DropsByReason,
+          queue_delay: QueueDelaysAnswer,
         },
         {},
       ),
@@ -94,6 +97,7 @@ function presentCounters(c: LabCounters) {
       frames_out: p.counters.framesOut,
       bytes_out: p.counters.bytesOut,
       drops: { ...p.counters.drops },
+      queue_delay: presentQueueDelay(p.counters.queueDelay),
     })),
     mac_table_entries: [...c.macTableEntries].map(([nodeId, entries]) => ({ node_id: nodeId, entries })),
     unanswered: [...c.unanswered],

@@ -108,7 +108,7 @@ describe("netemu's page and the routes it reads (ADR 0094)", function () {
       expect(shaped.out.max_ms, "the last frame waited for the nine before it").to.be.within(500, 730);
       expect(shaped.out.sum_ms / shaped.out.frames, "the mean wait").to.be.within(200, 370);
       expect(shaped.in).to.deep.equal({ sum_ms: 0, frames: 0, max_ms: 0 });
-      expect(portOf(counters, switchId, 0).queue_delay, "a port without bandwidth").to.deep.equal({ in: { sum_ms: 0, frames: 0, max_ms: 0 }, out: { sum_ms: 0, frames: 0, max_ms: 0 } });
+      expect(portOf(counters, switchId, 0), "a port whose queues nothing went through has no figures, so a large lab's reading stays small").not.to.have.property("queue_delay");
       const node = await s.request("GET", `/v2/compute/projects/${LAB}/ethernet_switch/nodes/${switchId}`);
       const statistics = node.json.ports_statistics.find((p: { port_number: number }) => p.port_number === 1);
       expect(statistics.queue_delay.out).to.deep.include({ frames: 10 });

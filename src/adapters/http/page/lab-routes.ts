@@ -57,9 +57,10 @@ const LabCountersAnswer = jsonClosedObject(
           frames_out: jsonInteger(),
           bytes_out: jsonInteger(),
           drops: DropsByReason,
-          queue_delay: QueueDelaysAnswer,
         },
-        {},
+        // Only for a port whose queue a frame went through (ADR 0097): most ports have none, and a
+        // 1,000-node lab's reading stays its size.
+        { queue_delay: QueueDelaysAnswer },
       ),
     ),
     mac_table_entries: jsonArray(jsonClosedObject("MacTableSize", { node_id: jsonString(), entries: jsonInteger({ minimum: 0 }) }, {})),
@@ -97,7 +98,7 @@ function presentCounters(c: LabCounters) {
       frames_out: p.counters.framesOut,
       bytes_out: p.counters.bytesOut,
       drops: { ...p.counters.drops },
-      queue_delay: presentQueueDelay(p.counters.queueDelay),
+      ...(p.counters.queueDelay.ingress.frames + p.counters.queueDelay.egress.frames === 0 ? {} : { queue_delay: presentQueueDelay(p.counters.queueDelay) }),
     })),
     mac_table_entries: [...c.macTableEntries].map(([nodeId, entries]) => ({ node_id: nodeId, entries })),
     unanswered: [...c.unanswered],

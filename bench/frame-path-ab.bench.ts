@@ -5,8 +5,11 @@
  * port 0 to port 1 of a 2-port switch; the rounds alternate between the builds and CPU time (user +
  * system, not wall time: the machine is shared) is divided by the frames.
  *
- *   node build/bench/frame-path-ab.bench.js <buildA> <buildB> [rounds] [frame bytes, 60 by default]
+ *   node build/bench/frame-path-ab.bench.js <buildA> <buildB> [rounds] [frame bytes, 60 by default] [port 1's filters, JSON]
  *   (e.g. a build of the parent commit copied to build-before/, against build/)
+ *
+ * With filters on port 1 (e.g. '{"bandwidth":[100000,10000]}', issue 28's queue delay), time moves 1 ms
+ * every 64 frames, so a rate limit queues each burst of 64 and lets it go as the time passes.
  */
 import "reflect-metadata";
 import { resolve } from "node:path";
@@ -18,11 +21,13 @@ import type * as Ports from "../src/domain/switching/port.js";
 import type * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpointOptions } from "../src/application/ports/udp-transport.js";
 
-const [A, B, roundsArg, bytesArg] = process.argv.slice(2);
+const [A, B, roundsArg, bytesArg, filtersArg] = process.argv.slice(2);
 if (A === undefined || B === undefined) throw new Error("usage: frame-path-ab.bench.js <buildA> <buildB> [rounds] [frame bytes]");
 const ROUNDS = Number(roundsArg ?? 21);
 const FRAMES = 300_000;
 const FRAME_BYTES = Math.max(60, Number(bytesArg ?? 60));
+const PORT1_FILTERS = JSON.parse(filtersArg ?? "{}") as Record<string, unknown>;
+const TIMED = Object.keys(PORT1_FILTERS).length > 0;
 
 const load = async <T>(build: string, path: string): Promise<T> => (await import(pathToFileURL(resolve(build, path)).href)) as T;
 
@@ -44,7 +49,7 @@ async function rig(build: string): Promise<() => number> {
   };
   let node: Nodes.ComputeNode = switches.createEthernetSwitch({ nodeId: "aaaaaaaa-0000-4000-8000-0000000000f1", projectId: "77777777-3333-4444-8555-77777777777c", name: "SW", console: null, consoleType: "none", portsMapping: ports.defaultPortsMapping() });
   for (const [i, lport] of [20000, 20001].entries()) {
-    const attached: E.Either<{ _tag: string }, Nodes.ComputeNode> = nodes.attachNio(node, i, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 30000 + i, filters: {}, suspend: false });
+    const attached: E.Either<{ _tag: string }, Nodes.ComputeNode> = nodes.attachNio(node, i, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 30000 + i, filters: i === 1 ? PORT1_FILTERS : {}, suspend: false });
     if (attached._tag === "Left") throw new Error(attached.left._tag);
     node = attached.right;
   }
@@ -59,9 +64,14 @@ async function rig(build: string): Promise<() => number> {
     for (let i = 0; i < FRAMES; i++) {
       onFrame(frame);
       // What the intake kept for its next turn (ADR 0075) is handed on as the event loop would.
-      if ((i & 63) === 63) parts.time.runDeferred();
+      if ((i & 63) === 63) {
+        parts.time.runDeferred();
+        if (TIMED) parts.time.advance(1);
+      }
     }
     parts.time.runDeferred();
+    // What a rate limit still holds leaves once its time has come.
+    if (TIMED) parts.time.advance(10_000);
     const used = process.cpuUsage(cpu);
     if (sent - before !== FRAMES) throw new Error(`${build}: ${sent - before} of ${FRAMES} frames sent`);
     return ((used.user + used.system) * 1000) / FRAMES;

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,12 +12,13 @@ import { gns3PeerPrefix } from "../support/gns3-peer.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { wireUdpNio } from "../support/http-nios.js";
 import { ensurePageBuilt } from "../support/netemu-page.js";
-import { ethernetFrame, type UdpPeer } from "../support/udp-peer.js";
+import { ethernetFrame, freeUdpPort, type UdpPeer } from "../support/udp-peer.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const VPCS_LAB = join(ROOT, "labs", "vpcs.yml");
 const VPCS = join(gns3PeerPrefix(), "bin", "vpcs");
 const SCREENSHOTS = join(ROOT, "test-output", "screenshots");
+const BLASTER = fileURLToPath(new URL("../support/udp-blaster.js", import.meta.url));
 
 /** The round-trip times of `netemu lab exec pc1 -- ping 10.0.0.2 -c <count>`. */
 async function pingRtts(s: TestServer, count: number): Promise<number[]> {
@@ -278,6 +280,71 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
         await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-gns3-switch.png") });
         expect(errors).to.deep.equal([]);
       } finally {
+        await context.close();
+      }
+    });
+  });
+  describe("a shaped link between two switches, crossed by a saturating flow (ADR 0097)", () => {
+    const PROJECT = "94949494-3333-4222-8333-444444444444";
+    let s: TestServer;
+    const opened: UdpPeer[] = [];
+    let edgeLport: number;
+    let senderPort: number;
+    before(async () => {
+      s = await startTestServer();
+      // As a GNS3 controller places them: Edge Ethernet1 <-> Core Ethernet0 as two NIOs sending to each other.
+      await s.request("POST", "/v2/compute/projects", { name: "shaped", project_id: PROJECT });
+      const node = async (name: string) => `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${(await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name })).json.node_id as string}`;
+      const [edge, core] = [await node("Edge"), await node("Core")];
+      const udp = async () => (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+      const [a, b] = [await udp(), await udp()];
+      expect((await s.request("POST", `${edge}/adapters/0/ports/1/nio`, { type: "nio_udp", lport: a, rhost: "127.0.0.1", rport: b })).status).to.equal(201);
+      expect((await s.request("POST", `${core}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: b, rhost: "127.0.0.1", rport: a })).status).to.equal(201);
+      // Edge Ethernet0 takes the flood from a sender in another process; Core Ethernet1 sends on to a sink.
+      edgeLport = await udp();
+      senderPort = await freeUdpPort();
+      expect((await s.request("POST", `${edge}/adapters/0/ports/0/nio`, { type: "nio_udp", lport: edgeLport, rhost: "127.0.0.1", rport: senderPort })).status).to.equal(201);
+      await wireUdpNio(s, PROJECT, core, 1, opened);
+      // Edge sends over the link at 1 Mbit/s with a 200 ms queue.
+      const edgeId = edge.split("/").pop()!;
+      const shaped = await s.request("PUT", "/v2/netemu/impairments", { project: PROJECT, node: edgeId, port: "1", filters_in: {}, filters_out: { bandwidth: [1000, 200] } });
+      expect(shaped.status, shaped.text).to.equal(200);
+    });
+    after(async () => {
+      await s?.close();
+      for (const p of opened.splice(0)) await p.close();
+    });
+
+    it("shows the measured queue delay of the shaped way, mean and max, beside the queue it sets", async () => {
+      const context = await browser!.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      // 500 frames/s of 1,000 B for 8 s: four times what the link sends.
+      const flood = spawn(process.execPath, [BLASTER, String(senderPort), String(edgeLport), "4000", "1000", "500"], { stdio: "ignore" });
+      try {
+        await openPage(page, s.url);
+        await page.getByRole("button", { name: /^Select link .*Edge Ethernet1/ }).click();
+        const shapedWay = page.locator("td.queue[data-name='Measured queue delay Edge Ethernet1 → Core Ethernet0']");
+        // The queue fills within a tenth of a second: a reading's mean is then near the 200 ms bound.
+        await page.waitForFunction(
+          () => {
+            const cell = document.querySelector("td.queue[data-name='Measured queue delay Edge Ethernet1 → Core Ethernet0']");
+            const mean = /^mean ([\d.]+) ms, max ([\d.]+) ms at Edge Ethernet1$/.exec(cell?.textContent ?? "");
+            return mean !== null && Number(mean[1]) > 0;
+          },
+          undefined,
+          { timeout: 20_000 },
+        );
+        const [, mean, max] = /^mean ([\d.]+) ms, max ([\d.]+) ms/.exec((await shapedWay.textContent()) ?? "")!.map(Number) as [number, number, number];
+        expect(mean, "mean wait of the last second").to.be.within(50, 200);
+        expect(max, "the largest wait, never beyond the bound").to.be.within(mean, 200);
+        // Named for a screen reader with its way and its value.
+        expect(await shapedWay.getAttribute("aria-label")).to.match(/^Measured queue delay Edge Ethernet1 → Core Ethernet0: mean [\d.]+ ms, max [\d.]+ ms at Edge Ethernet1$/);
+        expect(await page.locator("td.queue[data-name='Measured queue delay Core Ethernet0 → Edge Ethernet1']").textContent(), "the other way has no bandwidth").to.equal("no queue");
+        // Beside it, the queue the impairment sets.
+        await page.locator("#queue-delay", { hasText: /Edge Ethernet1 → Core Ethernet0: a queue of up to 200 ms at 1000 kbit\/s at Edge Ethernet1/ }).waitFor({ timeout: 10_000 });
+        await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-queue-delay.png") });
+      } finally {
+        flood.kill();
         await context.close();
       }
     });

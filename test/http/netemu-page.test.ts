@@ -110,6 +110,32 @@ describe("netemu's page and the routes it reads (ADR 0094)", function () {
       expect(counters.unanswered).to.deep.equal([]);
     });
 
+    it("answers each port's measured queue delay each way, as the switch's own port statistics do (ADR 0097)", async () => {
+      // Switch1 Ethernet1 sends towards Hub1 at 100 kbit/s: a frame of 1,000 B takes 80 ms, so ten sent
+      // back to back wait about 0, 80, ... 720 ms before their transmission starts.
+      const set = await s.request("PUT", "/v2/netemu/impairments", { project: LAB, node: switchId, port: "1", filters_in: {}, filters_out: { bandwidth: [100, 1000] } });
+      expect(set.status, set.text).to.equal(200);
+      for (let i = 0; i < 10; i++) await sender.send(ethernetFrame("ff:ff:ff:ff:ff:ff", "02:00:00:00:00:01", { payload: 986 }), switchLport);
+      const portOf = (c: any, nodeId: string, port: number) => c.ports.find((p: { node_id: string; port_number: number }) => p.node_id === nodeId && p.port_number === port);
+      let counters: any;
+      const deadline = Date.now() + 5000;
+      do {
+        await new Promise((r) => setTimeout(r, 50));
+        counters = (await s.request("GET", `/v2/netemu/labs/${LAB}/counters`)).json;
+      } while (Date.now() < deadline && portOf(counters, switchId, 1)?.queue_delay.out.frames !== 10);
+      const shaped = portOf(counters, switchId, 1).queue_delay;
+      expect(shaped.out.frames).to.equal(10);
+      // The sender's sends and the switch's reads take some of the wait away: the margins are wide.
+      expect(shaped.out.max_ms, "the last frame waited for the nine before it").to.be.within(500, 730);
+      expect(shaped.out.sum_ms / shaped.out.frames, "the mean wait").to.be.within(200, 370);
+      expect(shaped.in).to.deep.equal({ sum_ms: 0, frames: 0, max_ms: 0 });
+      expect(portOf(counters, switchId, 0), "a port whose queues nothing went through has no figures, so a large lab's reading stays small").not.to.have.property("queue_delay");
+      const node = await s.request("GET", `/v2/compute/projects/${LAB}/ethernet_switch/nodes/${switchId}`);
+      const statistics = node.json.ports_statistics.find((p: { port_number: number }) => p.port_number === 1);
+      expect(statistics.queue_delay.out).to.deep.include({ frames: 10 });
+      expect(statistics.queue_delay.out.sum_ms).to.equal(shaped.out.sum_ms);
+    });
+
     it("refuses counters of a project id that is not a UUID (400) or not on this compute (404)", async () => {
       const bad = await s.request("GET", "/v2/netemu/labs/not-a-uuid/counters");
       expect([bad.status, bad.json]).to.deep.equal([400, { message: "Project ID not-a-uuid is not a valid UUID", status: 400, method: "GET", path: "/v2/netemu/labs/{project_id}/counters", request: {} }]);

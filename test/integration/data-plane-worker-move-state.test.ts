@@ -84,6 +84,21 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
     expect(counters.get(1)?.framesOut).to.equal(6);
   });
 
+  it("keeps the queue delay its shaped port measured, and its recent maximum, across the move (ADR 0097)", async () => {
+    // Port 1 sends at 100 kbit/s: four frames of 1,000 B back to back wait about 0, 80, 160 and 240 ms.
+    const sw = await wiredSwitch([{}, { bandwidth: [100, 1000] }]);
+    const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+    for (let i = 0; i < 4; i++) await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A, { payload: 986 }), sw.lports[0] as number);
+    await p1.waitFor(4, 3000);
+    const before = (await dp.counters(NODE)).get(1)!.queueDelay.egress;
+    expect(before.frames).to.equal(4);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    const after = (await dp.counters(NODE)).get(1)!.queueDelay.egress;
+    expect([after.frames, after.sumMs], "right after the move").to.deep.equal([before.frames, before.sumMs]);
+    // Read within the same one to two seconds, the maximum is still the one measured before the move.
+    expect(after.maxMs).to.equal(before.maxMs);
+  });
+
   it("delivers a frame its 200 ms delay line held at the move about on time", async () => {
     const sw = await wiredSwitch([{}, { delay: [200, 0] }]);
     const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];

@@ -8,6 +8,8 @@ const PROJECT = "77777777-3333-4444-8555-999999999999";
 const A = "00:50:79:66:68:01";
 const B = "00:50:79:66:68:02";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
+/** A port without bandwidth: nothing went through a queue either way. */
+const NO_QUEUE = { in: { sum_ms: 0, frames: 0, max_ms: 0 }, out: { sum_ms: 0, frames: 0, max_ms: 0 } };
 
 /** Polls the scrape until `ready` holds: a worker data plane counts a frame a moment after it left. */
 async function scrapeUntil(s: TestServer, ready: (m: Exposition) => boolean, ms = 3000): Promise<Exposition> {
@@ -69,6 +71,27 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
       expect(m.all("netemu_port_receive_frames_total", { node_id: sw.node_id }).map((x) => x.labels.port_number).sort(), "only ports with a NIO").to.deep.equal(["0", "1"]);
     });
 
+    it("gives the time frames waited in a shaped port's queue, summed and counted each way, and its recent maximum (ADR 0097)", async () => {
+      await s.request("POST", "/v2/compute/projects", { name: "metrics", project_id: PROJECT });
+      const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "SW1" })).json;
+      const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
+      const p0 = await wire(base, PROJECT, 0);
+      const p1 = await wire(base, PROJECT, 1);
+      // Port 1 sends at 100 kbit/s: 1,000-byte frames take 80 ms each, so the fifth waits ~320 ms for the four before it.
+      const put = await s.request("PUT", `${base}/adapters/0/ports/1/nio`, { type: "nio_udp", lport: p1.lport, rhost: "127.0.0.1", rport: p1.peer.port, filters: {}, filters_out: { bandwidth: [100, 1000] } });
+      expect(put.status, put.text).to.equal(201);
+      for (let i = 0; i < 5; i++) await p0.peer.send(ethernetFrame(BROADCAST, A, { payload: 986 }), p0.lport);
+      const port = (n: number) => ({ project_id: PROJECT, node_id: sw.node_id, node_name: "SW1", port_number: String(n) });
+      const out = { ...port(1), direction: "out" };
+      const m = await scrapeUntil(s, (x) => x.all("netemu_port_queued_frames_total", out)[0]?.value === 5);
+      expect(m.value("netemu_port_queued_frames_total", out)).to.equal(5);
+      // Sends and reads take some of the waits away: 0 + 80 + ... + 320 ms = 0.8 s at most.
+      expect(m.value("netemu_port_queue_delay_seconds_total", out)).to.be.within(0.4, 0.81);
+      expect(m.value("netemu_port_queue_delay_max_seconds", out)).to.be.within(0.2, 0.33);
+      // Only a direction that has a queue has series.
+      expect(m.all("netemu_port_queued_frames_total", { node_id: sw.node_id }).map((x) => `${x.labels.port_number} ${x.labels.direction}`)).to.deep.equal(["1 out"]);
+    });
+
     it(workers === 0 ? "measures no data-plane thread of its own: the process's event-loop delay is the main thread's" : "gives each data-plane worker's event-loop delay", async () => {
       // A worker measures from when it has started; a reading with no sample yet is NaN.
       const measured = (x: Exposition) => workers === 0 || x.all("netemu_dataplane_eventloop_lag_p99_seconds").some((y) => Number.isFinite(y.value));
@@ -98,7 +121,7 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
 
       const nodeUrl = `/v2/projects/${projectId}/nodes/${sw1}`;
       const got = (await s.request("GET", nodeUrl)).json;
-      const counters = (framesIn: number, framesOut: number, drops: Record<string, number> = {}) => ({ frames_in: framesIn, bytes_in: framesIn * frame.length, frames_out: framesOut, bytes_out: framesOut * frame.length, drops });
+      const counters = (framesIn: number, framesOut: number, drops: Record<string, number> = {}) => ({ frames_in: framesIn, bytes_in: framesIn * frame.length, frames_out: framesOut, bytes_out: framesOut * frame.length, drops, queue_delay: NO_QUEUE });
       expect(got.ports_statistics).to.deep.equal([
         { port_number: 0, ...counters(0, 1) },
         { port_number: 1, ...counters(1, 0) },

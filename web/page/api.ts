@@ -56,6 +56,15 @@ export interface PortCounters {
   readonly frames_out: number;
   readonly bytes_out: number;
   readonly drops: Readonly<Record<string, number>>;
+  /** How long frames waited in the port's queue each way (ADR 0097): `in` received from its peer, `out` sent to it; absent until a frame went through either. */
+  readonly queue_delay?: { readonly in: QueueDelay; readonly out: QueueDelay };
+}
+
+/** One direction's queue: waits summed and counted since the port was attached, and the largest of the last one to two seconds. */
+export interface QueueDelay {
+  readonly sum_ms: number;
+  readonly frames: number;
+  readonly max_ms: number;
 }
 
 export interface LabCounters {

@@ -3,7 +3,7 @@ import uPlot from "uplot";
 import { api, type ControllerLink, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
 import { KIND_FIELDS, textOf, valuesOf } from "./impairments.js";
 import { layout } from "./layout.js";
-import { humanRate, type PortRates, portKey, ratesBetween } from "./rates.js";
+import { humanRate, humanWait, type PortRates, type QueueFigures, portKey, ratesBetween } from "./rates.js";
 import { withRemotePeers } from "./remote.js";
 
 /** How often the counters are read (one request a lab, whatever its size) and the topology. */
@@ -209,7 +209,7 @@ function renderDetails(): void {
     const link = lab.links.find((l) => linkId(l) === sel.id);
     if (link === undefined) return select(undefined);
     const box = element("div", { id: "chart", role: "img", "aria-label": `Bits per second each way on the link ${endName(link.a)} — ${endName(link.b)}, over the last two minutes` });
-    const held = element("p", { id: "queue-delay", role: "status", "aria-label": "Queue delay each way, as the impairments set it" });
+    const held = element("p", { id: "queue-delay", role: "status", "aria-label": "Queue delay each way, as the impairments set it (the measured one is in the table above)" });
     details.replaceChildren(element("h2", { text: `Link ${endName(link.a)} — ${endName(link.b)}` }), linkTable(link), held, box);
     void showHeld(lab, link, held);
     chart = new uPlot(
@@ -244,15 +244,48 @@ function linkTable(link: Lab["links"][number]): HTMLTableElement {
   return element(
     "table",
     { id: "link-figures", class: "figures" },
-    element("caption", { text: "Rates and drops each way" }),
-    element("thead", {}, element("tr", {}, ...["Direction", "Frames/s", "Bits/s", "Dropped (by reason, since start)"].map((h) => element("th", { scope: "col", text: h })))),
+    element("caption", { text: "Rates, measured queue delay (mean over the last reading, max over the last one to two seconds) and drops each way" }),
+    element("thead", {}, element("tr", {}, ...["Direction", "Frames/s", "Bits/s", "Queue delay, measured (mean, max)", "Dropped (by reason, since start)"].map((h) => element("th", { scope: "col", text: h })))),
     element(
       "tbody",
       {},
-      element("tr", { "data-direction": "ab" }, element("th", { scope: "row", text: `${endName(link.a)} → ${endName(link.b)}` }), element("td", { class: "frames" }), element("td", { class: "bits" }), element("td", { class: "drops" })),
-      element("tr", { "data-direction": "ba" }, element("th", { scope: "row", text: `${endName(link.b)} → ${endName(link.a)}` }), element("td", { class: "frames" }), element("td", { class: "bits" }), element("td", { class: "drops" })),
+      ...[
+        { key: "ab", name: `${endName(link.a)} → ${endName(link.b)}` },
+        { key: "ba", name: `${endName(link.b)} → ${endName(link.a)}` },
+      ].map((d) =>
+        element(
+          "tr",
+          { "data-direction": d.key },
+          element("th", { scope: "row", text: d.name }),
+          element("td", { class: "frames" }),
+          element("td", { class: "bits" }),
+          // Named by what it is, which way and its value (set with it), so a screen reader reads all three.
+          element("td", { class: "queue", id: `queue-measured-${d.key}`, "data-name": `Measured queue delay ${d.name}` }),
+          element("td", { class: "drops" }),
+        ),
+      ),
     ),
   );
+}
+
+/**
+ * The measured queue delay of one direction of a link (ADR 0097): a frame going from → to waits in
+ * the queue of from's port on the way out and of to's port on the way in, each where a bandwidth is set.
+ */
+function measuredQueueText(from: { node_id: string; port_number: number }, to: { node_id: string; port_number: number }): string {
+  const parts: string[] = [];
+  const put = (q: QueueFigures | undefined, where: string) => {
+    if (q === undefined || !q.everQueued) return;
+    parts.push(q.frames === 0 ? `no frame queued, max ${humanWait(q.maxMs)} at ${where}` : `mean ${humanWait(q.meanMs)}, max ${humanWait(q.maxMs)} at ${where}`);
+  };
+  put(state.rates.get(portKey(from.node_id, from.port_number))?.queueOut, endName(from));
+  put(state.rates.get(portKey(to.node_id, to.port_number))?.queueIn, endName(to));
+  return parts.length === 0 ? "no queue" : parts.join("; ");
+}
+
+function showMeasuredQueue(cell: HTMLTableCellElement, text: string): void {
+  cell.textContent = text;
+  cell.setAttribute("aria-label", `${cell.dataset["name"] ?? "Measured queue delay"}: ${text}`);
 }
 
 /** What one end's impairments hold a direction's frames for: the delay (± jitter) and the bandwidth queue's bound. */
@@ -314,13 +347,15 @@ function paintDetails(): void {
   if (ab !== undefined) {
     ab.cells[1]!.textContent = humanRate(r.abFrames, "f/s");
     ab.cells[2]!.textContent = humanRate(r.abBits, "b/s");
-    ab.cells[3]!.textContent = `at ${endName(link.a)}: ${dropsText(state.ports.get(portKey(link.a.node_id, link.a.port_number)))}`;
+    showMeasuredQueue(ab.cells[3]!, measuredQueueText(link.a, link.b));
+    ab.cells[4]!.textContent = `at ${endName(link.a)}: ${dropsText(state.ports.get(portKey(link.a.node_id, link.a.port_number)))}`;
   }
   if (ba !== undefined) {
     ba.cells[1]!.textContent = humanRate(r.baFrames, "f/s");
     ba.cells[2]!.textContent = humanRate(r.baBits, "b/s");
+    showMeasuredQueue(ba.cells[3]!, measuredQueueText(link.b, link.a));
     // A peer elsewhere counts nothing here: what its frames lose here is in the netemu end's drops (ADR 0098).
-    ba.cells[3]!.textContent = isRemote(link.b.node_id) ? `at ${endName(link.b)}: not counted, outside netemu` : `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
+    ba.cells[4]!.textContent = isRemote(link.b.node_id) ? `at ${endName(link.b)}: not counted, outside netemu` : `at ${endName(link.b)}: ${dropsText(state.ports.get(portKey(link.b.node_id, link.b.port_number)))}`;
   }
   if (state.counters !== undefined) {
     const h = state.history;

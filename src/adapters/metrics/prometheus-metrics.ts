@@ -109,6 +109,7 @@ export class PrometheusMetrics {
         }
       }),
     });
+    this.queueDelayMetrics();
     new Gauge({
       name: "netemu_mac_table_entries",
       help: "Addresses learned in a switch's MAC table.",
@@ -283,6 +284,53 @@ export class PrometheusMetrics {
   /** The Prometheus text exposition of every metric. */
   async scrape(): Promise<{ readonly contentType: string; readonly text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  /**
+   * How long frames waited in each direction's queue before their transmission started (ADR 0097): the
+   * sum and the count (`rate()` of one over the other is the mean over any range) and the recent
+   * maximum. A direction's series appear once a frame went through its queue (a port without
+   * `bandwidth` has none), as a drop reason's do.
+   */
+  private queueDelayMetrics(): void {
+    const registers = [this.own];
+    const labelNames = [...PORT_LABELS, "direction"] as const;
+    const each = (s: MetricsSnapshot, put: (labels: Record<(typeof labelNames)[number], string>, q: PortCounters["queueDelay"]["ingress"]) => void): void => {
+      for (const node of s.nodes) {
+        for (const [port, counters] of node.ports) {
+          const q = counters.queueDelay;
+          if (q.ingress.frames > 0) put({ ...portLabels(node, port), direction: "in" }, q.ingress);
+          if (q.egress.frames > 0) put({ ...portLabels(node, port), direction: "out" }, q.egress);
+        }
+      }
+    };
+    new Counter({
+      name: "netemu_port_queue_delay_seconds_total",
+      help: "Time frames waited in a port's queue (bandwidth) before their transmission started, summed, by direction (in: received from the NIO, out: sent to it).",
+      labelNames,
+      registers,
+      collect: this.fromSnapshot(function (this: Counter, s) {
+        each(s, (labels, q) => this.inc(labels, q.sumMs / 1000));
+      }),
+    });
+    new Counter({
+      name: "netemu_port_queued_frames_total",
+      help: "Frames that went through a port's queue (bandwidth), by direction: the count netemu_port_queue_delay_seconds_total sums over.",
+      labelNames,
+      registers,
+      collect: this.fromSnapshot(function (this: Counter, s) {
+        each(s, (labels, q) => this.inc(labels, q.frames));
+      }),
+    });
+    new Gauge({
+      name: "netemu_port_queue_delay_max_seconds",
+      help: "The longest a frame waited in a port's queue (bandwidth) before its transmission started in the last one to two seconds, by direction.",
+      labelNames,
+      registers,
+      collect: this.fromSnapshot(function (this: Gauge, s) {
+        each(s, (labels, q) => this.set(labels, q.maxMs / 1000));
+      }),
+    });
   }
 
   private labCounter(name: string, help: string, value: (counters: PortCounters) => number): void {

@@ -5,14 +5,15 @@ import type { Clock } from "../ports/system.js";
 import type { LiveNode, LiveNodes } from "./live-node.js";
 
 /** The counters of each attached port of a node (none for a node not here). */
-export function portCountersOf(live: LiveNode | undefined): ReadonlyMap<number, PortCounters> {
+export function portCountersOf(live: LiveNode | undefined, clock: Clock): ReadonlyMap<number, PortCounters> {
   const out = new Map<number, PortCounters>();
   if (live === undefined) return out;
+  const nowMs = clock.nowMs();
   for (const portNumber of live.ports.keys()) {
     const c: LivePortCounters | undefined = live.counters(portNumber);
     if (c === undefined) continue;
     const s = c.snapshot();
-    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
+    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, queueDelay: c.queueDelay(nowMs) });
   }
   return out;
 }

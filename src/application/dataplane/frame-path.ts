@@ -1,5 +1,6 @@
 import { deviceOf } from "../../domain/switching/nio.js";
 import type { DropReason } from "../../domain/switching/port-counters.js";
+import type { QueueDelayRecord } from "../../domain/filters/queue-delay.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { LiveNode, LivePort, Tell } from "./live-node.js";
 
@@ -7,6 +8,12 @@ import type { LiveNode, LivePort, Tell } from "./live-node.js";
 const MAX_UDP_PAYLOAD = 65_507;
 /** Frames kept for a port not attached yet: a few ms of a busy link; more waits in the kernel anyway. */
 const MAX_EARLY_FRAMES = 4096;
+
+/** What a frame (and its copy, when duplicate sent one through the queue too) waited in a direction's queue (ADR 0097). */
+function recordQueueWaits(record: QueueDelayRecord, waitMs: number, copyWaitMs: number, nowMs: number): void {
+  record.record(waitMs, nowMs);
+  if (copyWaitMs >= 0) record.record(copyWaitMs, nowMs);
+}
 
 /**
  * The frame path of the switches and hubs. A frame received on port P: P's counters, P's filter
@@ -81,11 +88,13 @@ export class FramePath {
       return;
     }
     const chain = port.chains.ingress;
-    const outcome = chain.process(frame, "ingress", chain.needsTime ? this.clock.nowMs() : 0);
+    const nowMs = chain.needsTime ? this.clock.nowMs() : 0;
+    const outcome = chain.process(frame, "ingress", nowMs);
     if (outcome.drop !== undefined) {
       counters.countInDropped(frame.length, outcome.drop);
       return;
     }
+    if (outcome.queueWaitMs >= 0) recordQueueWaits(counters.ingressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
     // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
     const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
     const overtakes = outcome.overtakes || bypassed;
@@ -122,11 +131,13 @@ export class FramePath {
   /** A frame the switch sends to a port: that port's filters, then its delay, capture and socket. */
   private towardsPort(port: LivePort, frame: Uint8Array): void {
     const chain = port.chains.egress;
-    const outcome = chain.process(frame, "egress", chain.needsTime ? this.clock.nowMs() : 0);
+    const nowMs = chain.needsTime ? this.clock.nowMs() : 0;
+    const outcome = chain.process(frame, "egress", nowMs);
     if (outcome.drop !== undefined) {
       port.counters?.countEgressDrop(outcome.drop as DropReason);
       return;
     }
+    if (outcome.queueWaitMs >= 0 && port.counters !== undefined) recordQueueWaits(port.counters.egressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
     const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
     const overtakes = outcome.overtakes || bypassed;
     this.onToPort(port, passed, delayMs, overtakes);

@@ -98,7 +98,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
   }
 
   async counters(nodeId: string): Promise<ReadonlyMap<number, PortCounters>> {
-    return portCountersOf(this.nodes.get(nodeId));
+    return portCountersOf(this.nodes.get(nodeId), this.clock);
   }
 
   /** Frames each node has taken in and sent out since its ports were attached (ADR 0069): see frameTotalsOf. */

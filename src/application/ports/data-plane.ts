@@ -1,6 +1,9 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
 import type { SyncError } from "../errors.js";
+import type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
+
+export type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
 
 export interface PortCounters {
   readonly framesIn: number;
@@ -8,6 +11,11 @@ export interface PortCounters {
   readonly framesOut: number;
   readonly bytesOut: number;
   readonly drops: Readonly<Record<string, number>>;
+  /**
+   * How long frames waited in the port's queue before their transmission started, each way (ADR 0097):
+   * `ingress` the frames received from the NIO, `egress` the frames sent to it.
+   */
+  readonly queueDelay: { readonly ingress: QueueDelayReading; readonly egress: QueueDelayReading };
 }
 
 export interface MacTableEntry {

@@ -11,6 +11,11 @@ export const DEFAULT_QUEUE_MS = 50;
 export class Shaper {
   /** When the transmitter is free again (same clock as `nowMs`). */
   private freeAt = Number.NEGATIVE_INFINITY;
+  /**
+   * How long the last admitted frame waits in the queue before its transmission starts (its sojourn,
+   * `start − now`), in ms: a field, not an answer, so that admitting a frame allocates nothing.
+   */
+  lastWaitMs = 0;
 
   constructor(
     private readonly rateKbps: number,
@@ -39,6 +44,7 @@ export class Shaper {
   admit(frameBytes: number, nowMs: number): number | undefined {
     const start = Math.max(nowMs, this.freeAt);
     if (start - nowMs > this.queueMs) return undefined;
+    this.lastWaitMs = start - nowMs;
     // kbit/s is bits per ms.
     this.freeAt = start + (frameBytes * 8) / this.rateKbps;
     return this.freeAt - nowMs;

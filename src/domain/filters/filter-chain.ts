@@ -45,6 +45,12 @@ class FilterOutcome {
   copies: 1 | 2 = 1;
   copyDelayMs = 0;
   /**
+   * How long the frame waits in the bandwidth queue before its transmission starts (its sojourn), in
+   * ms; −1 when it goes through no queue. Part of `delayMs`; the copy's is `copyQueueWaitMs`.
+   */
+  queueWaitMs = -1;
+  copyQueueWaitMs = -1;
+  /**
    * True when reorder let the frame skip the delay: it leaves after its transmission time only,
    * overtaking the frames still held (the caller must not keep it behind them).
    */
@@ -268,6 +274,8 @@ export class FilterChain {
     o.corrupted = false;
     o.copies = 1;
     o.copyDelayMs = 0;
+    o.queueWaitMs = -1;
+    o.copyQueueWaitMs = -1;
     o.overtakes = false;
     o.bypassed = false;
     if (this.isPassThrough) return o;
@@ -312,8 +320,10 @@ export class FilterChain {
         return o;
       }
       queuedMs = admitted;
+      o.queueWaitMs = shaper.lastWaitMs;
       // The copy queues behind the original; a full queue drops the copy only.
       copyQueuedMs = twice ? (shaper.admit(o.frame.length, nowMs) ?? -1) : -1;
+      if (copyQueuedMs >= 0) o.copyQueueWaitMs = shaper.lastWaitMs;
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
     if (this.reorderPercent > 0 && this.reorders.next(this.random)) o.overtakes = true;

@@ -1,4 +1,5 @@
 import { FILTER_DROP_REASONS, type FilterDropReason } from "../filters/filter-chain.js";
+import { QueueDelayRecord, type QueueDelayReading, type QueueDelayState } from "../filters/queue-delay.js";
 
 /** Why the switch itself dropped a frame received on a port. */
 export type SwitchDropReason =
@@ -52,6 +53,8 @@ export interface PortCountersSnapshot {
   readonly egressDrops: Readonly<Record<string, number>>;
   /** ingressDrops + egressDrops, by reason. */
   readonly drops: Readonly<Record<string, number>>;
+  /** The queue each direction's frames waited in (ADR 0097); absent in counts taken before it was recorded. */
+  readonly queueDelay?: { readonly ingress: QueueDelayState; readonly egress: QueueDelayState };
 }
 
 function sum(record: Readonly<Record<string, number>>): number {
@@ -87,6 +90,9 @@ export class PortCounters {
   framesOffered = 0;
   private readonly ingress: Record<string, number> = Object.create(null) as Record<string, number>;
   private readonly egress: Record<string, number> = Object.create(null) as Record<string, number>;
+  /** How long received frames waited in the port's ingress queue (bandwidth in), and sent ones in its egress queue (ADR 0097). */
+  readonly ingressQueue = new QueueDelayRecord();
+  readonly egressQueue = new QueueDelayRecord();
 
   countIn(bytes: number): void {
     this.framesIn++;
@@ -116,6 +122,13 @@ export class PortCounters {
     this.framesIn = this.bytesIn = this.framesOut = this.bytesOut = this.framesForwarded = this.framesOffered = 0;
     for (const k in this.ingress) delete this.ingress[k];
     for (const k in this.egress) delete this.egress[k];
+    this.ingressQueue.reset();
+    this.egressQueue.reset();
+  }
+
+  /** Each direction's queue delay as read at `nowMs` (its recent maximum depends on when it is read). */
+  queueDelay(nowMs: number): { readonly ingress: QueueDelayReading; readonly egress: QueueDelayReading } {
+    return { ingress: this.ingressQueue.reading(nowMs), egress: this.egressQueue.reading(nowMs) };
   }
 
   /** Goes on from counts taken elsewhere (the same port on another thread, ADR 0069); a count that is not one is left at zero. */
@@ -134,6 +147,11 @@ export class PortCounters {
     };
     drops(this.ingress, from.ingressDrops);
     drops(this.egress, from.egressDrops);
+    const queues: unknown = from.queueDelay;
+    if (typeof queues === "object" && queues !== null) {
+      this.ingressQueue.resume((queues as Record<string, QueueDelayState | undefined>)["ingress"]);
+      this.egressQueue.resume((queues as Record<string, QueueDelayState | undefined>)["egress"]);
+    }
   }
 
   snapshot(): PortCountersSnapshot {
@@ -150,6 +168,7 @@ export class PortCounters {
       ingressDrops: { ...this.ingress },
       egressDrops: { ...this.egress },
       drops,
+      queueDelay: { ingress: this.ingressQueue.state(), egress: this.egressQueue.state() },
     };
   }
 }

@@ -502,7 +502,7 @@ for (const boundary of BOUNDARIES) describe(`the frame path of the data plane, f
       expect([...reasons].sort(), "the traffic exercised every drop reason").to.deep.equal([...ALL_REASONS].sort());
       // What dp.counters shows agrees with the live counters.
       for (const [port, s] of liveCounters(dp, SWITCH_ID)) {
-        expect((await dp.counters(SWITCH_ID)).get(port)).to.deep.equal({ framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
+        expect((await dp.counters(SWITCH_ID)).get(port)).to.deep.include({ framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
       }
     });
 

@@ -7,6 +7,7 @@ import { createNetemu, type Netemu } from "../../../src/adapters/composition-roo
 import type { LoopDelay, MacTableEntry, PortCounters } from "../../../src/application/ports/data-plane.js";
 import { InMemoryLinkRepository } from "../../../src/adapters/persistence/in-memory-repositories.js";
 import { NO_FILTERS } from "../../../src/domain/filters/filter-settings.js";
+import { NO_QUEUE_DELAY } from "../../../src/domain/filters/queue-delay.js";
 import { FakeDataPlane } from "../../support/fake-data-plane.js";
 
 /** A data plane whose live figures the test sets, node by node. */
@@ -31,7 +32,7 @@ const right = <A>(e: E.Either<{ readonly _tag: string }, A>): A => {
   return e.right;
 };
 
-const counters = (framesIn: number, framesOut: number, drops: Record<string, number> = {}): PortCounters => ({ framesIn, bytesIn: framesIn * 60, framesOut, bytesOut: framesOut * 60, drops });
+const counters = (framesIn: number, framesOut: number, drops: Record<string, number> = {}): PortCounters => ({ framesIn, bytesIn: framesIn * 60, framesOut, bytesOut: framesOut * 60, drops, queueDelay: { ingress: NO_QUEUE_DELAY, egress: NO_QUEUE_DELAY } });
 
 describe("TakeMetricsSnapshot", () => {
   let netemu: Netemu;

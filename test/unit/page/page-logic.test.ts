@@ -1,14 +1,16 @@
 import { expect } from "chai";
 import type { Lab, LabCounters } from "../../../web/page/api.js";
 import { layout } from "../../../web/page/layout.js";
-import { humanRate, ratesBetween } from "../../../web/page/rates.js";
+import { humanRate, humanWait, ratesBetween } from "../../../web/page/rates.js";
 import { KIND_FIELDS, textOf, valuesOf } from "../../../web/page/impairments.js";
 import { peerAddress, withRemotePeers } from "../../../web/page/remote.js";
 
-const reading = (atMs: number, framesIn: number, bytesIn: number, framesOut = 0, bytesOut = 0): LabCounters => ({
+const NO_QUEUE = { sum_ms: 0, frames: 0, max_ms: 0 };
+const NO_QUEUES = { frames: 0, meanMs: 0, maxMs: 0, everQueued: false };
+const reading = (atMs: number, framesIn: number, bytesIn: number, framesOut = 0, bytesOut = 0, out = NO_QUEUE): LabCounters => ({
   project_id: "p",
   at_ms: atMs,
-  ports: [{ node_id: "sw", port_number: 0, frames_in: framesIn, bytes_in: bytesIn, frames_out: framesOut, bytes_out: bytesOut, drops: {} }],
+  ports: [{ node_id: "sw", port_number: 0, frames_in: framesIn, bytes_in: bytesIn, frames_out: framesOut, bytes_out: bytesOut, drops: {}, queue_delay: { in: NO_QUEUE, out } }],
   mac_table_entries: [],
   unanswered: [],
 });
@@ -17,7 +19,15 @@ describe("netemu's page: what it works out in the browser (ADR 0094)", () => {
   describe("rates between two readings", () => {
     it("divides each direction's frames and bits by the time between the readings", () => {
       const rates = ratesBetween(reading(1000, 10, 1000, 5, 500), reading(3000, 30, 3000, 9, 900));
-      expect(rates.get("sw:0")).to.deep.equal({ framesInPerSecond: 10, framesOutPerSecond: 2, bitsInPerSecond: 8000, bitsOutPerSecond: 1600 });
+      expect(rates.get("sw:0")).to.deep.equal({ framesInPerSecond: 10, framesOutPerSecond: 2, bitsInPerSecond: 8000, bitsOutPerSecond: 1600, queueIn: NO_QUEUES, queueOut: NO_QUEUES });
+    });
+
+    it("gives each direction's mean queue delay over the frames queued between the readings, and the recent maximum (ADR 0097)", () => {
+      const rates = ratesBetween(reading(1000, 0, 0, 10, 10_000, { sum_ms: 500, frames: 10, max_ms: 90 }), reading(2000, 0, 0, 14, 14_000, { sum_ms: 1300, frames: 14, max_ms: 260 }));
+      expect(rates.get("sw:0")?.queueOut).to.deep.equal({ frames: 4, meanMs: 200, maxMs: 260, everQueued: true });
+      const idle = ratesBetween(reading(1000, 0, 0, 14, 14_000, { sum_ms: 1300, frames: 14, max_ms: 0 }), reading(2000, 0, 0, 14, 14_000, { sum_ms: 1300, frames: 14, max_ms: 0 }));
+      expect(idle.get("sw:0")?.queueOut, "a queue nothing went through since").to.deep.equal({ frames: 0, meanMs: 0, maxMs: 0, everQueued: true });
+      expect([humanWait(0), humanWait(4.25), humanWait(187.6), humanWait(1500)]).to.deep.equal(["0.0 ms", "4.3 ms", "188 ms", "1.5 s"]);
     });
 
     it("has no rate from a first reading, from readings at the same moment, or for counts that went down (a node made again)", () => {

@@ -23,8 +23,17 @@ export const DropsAnswer = jsonClosedObject(
   Object.fromEntries(DROP_REASONS.map((reason) => [reason, jsonInteger({ minimum: 0 })])) as { readonly [R in DropReason]: t.Type<number, number, unknown> },
 );
 
+/**
+ * How long frames waited in one direction's queue before their transmission started (ADR 0097): summed
+ * and counted since the port was attached (two readings give the mean between them), and the largest
+ * wait of the last one to two seconds.
+ */
+const QueueDelayAnswer = jsonClosedObject("QueueDelay", { sum_ms: jsonNumber, frames: jsonInteger({ minimum: 0 }), max_ms: jsonNumber }, {});
+/** A port's queue delay each way: `in` the frames it receives from its NIO, `out` the frames it sends to it. */
+export const QueueDelaysAnswer = jsonClosedObject("QueueDelays", { in: QueueDelayAnswer, out: QueueDelayAnswer }, {});
+
 /** netemu's counters of one port. */
-export const PORT_COUNTERS_FIELDS = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer };
+export const PORT_COUNTERS_FIELDS = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer, queue_delay: QueueDelaysAnswer };
 
 export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...PORT_COUNTERS_FIELDS }, {});
 

@@ -4,11 +4,11 @@ import { type ComputeNode, nodeKindName } from "../../../domain/switching/comput
 import type { Nio } from "../../../domain/switching/nio.js";
 import type { HostStatistics, NetworkInterface } from "../../../application/ports/host.js";
 import type { ComputeNotification } from "../../../application/ports/notifications.js";
-import type { PortCounters } from "../../../application/ports/data-plane.js";
+import type { PortCounters, QueueDelayReading } from "../../../application/ports/data-plane.js";
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, CloudAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, QueueDelaysAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, CloudAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
@@ -57,9 +57,15 @@ function presentDrops(drops: Readonly<Record<string, number>>): t.TypeOf<typeof 
   return out;
 }
 
+/** A port's queue delay each way (ADR 0097), `in` and `out` as the NIO's `filters_in` and `filters_out`. */
+export function presentQueueDelay(q: PortCounters["queueDelay"]): t.TypeOf<typeof QueueDelaysAnswer> {
+  const one = (r: QueueDelayReading) => ({ sum_ms: r.sumMs, frames: r.frames, max_ms: r.maxMs });
+  return { in: one(q.ingress), out: one(q.egress) };
+}
+
 /** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
-export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer> } {
-  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops) };
+export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer>; queue_delay: t.TypeOf<typeof QueueDelaysAnswer> } {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops), queue_delay: presentQueueDelay(c.queueDelay) };
 }
 
 export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): t.TypeOf<typeof PortStatisticsAnswer>[] {

@@ -5,6 +5,8 @@ import { type LabCounters, READ_LAB_COUNTERS_REFUSALS } from "../../../applicati
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { DROP_REASONS } from "../../../domain/switching/port-counters.js";
 import type { ApiRouter } from "../api-router.js";
+import { QueueDelaysAnswer } from "../compute/answers.js";
+import { presentQueueDelay } from "../compute/presenters.js";
 import { json, list, route } from "../route.js";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonString } from "../schema.js";
 
@@ -59,7 +61,9 @@ const LabCountersAnswer = jsonClosedObject(
           bytes_out: jsonInteger(),
           drops: DropsByReason,
         },
-        {},
+        // Only for a port whose queue a frame went through (ADR 0097): most ports have none, and a
+        // 1,000-node lab's reading stays its size.
+        { queue_delay: QueueDelaysAnswer },
       ),
     ),
     mac_table_entries: jsonArray(jsonClosedObject("MacTableSize", { node_id: jsonString(), entries: jsonInteger({ minimum: 0 }) }, {})),
@@ -98,6 +102,7 @@ function presentCounters(c: LabCounters) {
       frames_out: p.counters.framesOut,
       bytes_out: p.counters.bytesOut,
       drops: { ...p.counters.drops },
+      ...(p.counters.queueDelay.ingress.frames + p.counters.queueDelay.egress.frames === 0 ? {} : { queue_delay: presentQueueDelay(p.counters.queueDelay) }),
     })),
     mac_table_entries: [...c.macTableEntries].map(([nodeId, entries]) => ({ node_id: nodeId, entries })),
     unanswered: [...c.unanswered],

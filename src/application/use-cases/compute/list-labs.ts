@@ -19,7 +19,7 @@ export interface LabNode {
 }
 
 /** A link of a lab: two ports whose NIOs send to each other, and in a project of netemu's controller the link it made them for. */
-export interface LabWire extends Wire {
+interface LabWire extends Wire {
   /** The controller link these two ports are the ends of (its one-way filters are set on it): none in a lab a GNS3 controller placed. */
   readonly linkId?: string;
 }

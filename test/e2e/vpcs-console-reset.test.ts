@@ -2,6 +2,8 @@ import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { connect, type Socket } from "node:net";
+import * as E from "fp-ts/lib/Either.js";
+import type { ConsoleClients } from "../../src/application/ports/console-clients.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { GNS3_PEER_VPCS } from "../support/vpcs-console.js";
 import { TelnetLine } from "../../src/adapters/http/console-socket.js";
@@ -159,6 +161,18 @@ describe("end to end: console/reset drops a node's console clients, and /v3/comp
     const web = await openWeb(`${node}/console/ws`);
     await web.type("", /VPCS> $/);
     await web.type("show ip", /10\.0\.0\.9\/24/);
+  });
+
+  it("answers 409 naming the node and why when its console's clients cannot be dropped (the kernel refused)", async () => {
+    await s.close();
+    const refusing: ConsoleClients = { dropAll: async () => E.left("SOCK_DESTROY answers: Operation not permitted") };
+    s = await startTestServer({ settings: { vpcsPath: GNS3_PEER_VPCS, v3: { gns3Version: "3.0.6", noAuth: true } }, overrides: { consoleClients: refusing } });
+    const pc = await computeVpcs("/v2/compute", true);
+    const r = await s.request("POST", `${pc.node}/console/reset`, {});
+    expect(r.status).to.equal(409);
+    expect(r.json.message).to.equal("Could not reset the console of node PC1: SOCK_DESTROY answers: Operation not permitted");
+    const v3 = await s.request("POST", `${pc.node.replace("/v2/", "/v3/")}/console/reset`, {});
+    expect([v3.status, v3.json.message]).to.deep.equal([409, r.json.message]);
   });
 
   it("answers 204 for a stopped VPCS and leaves it stopped, 404 for an unknown one, on every side", async () => {

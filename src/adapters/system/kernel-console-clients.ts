@@ -13,14 +13,18 @@ const SS_TIMEOUT_MS = 5_000;
  * built with INET_DIAG_DESTROY; ss reports a refusal on its standard error and still exits 0.
  */
 export class KernelConsoleClients implements ConsoleClients {
-  constructor(private readonly ss = "ss") {}
+  /** `program` and `leadingArgs` run ss (a wrapper such as setpriv before it, in tests). */
+  constructor(
+    private readonly program = "ss",
+    private readonly leadingArgs: readonly string[] = [],
+  ) {}
 
   dropAll(port: number): Promise<E.Either<string, number>> {
     // Every state but listening (and closed): the clients being served and those queued behind them.
-    const args = ["-K", "-t", "-n", "-H", "state", "connected", "sport", "=", `:${port}`];
+    const args = [...this.leadingArgs, "-K", "-t", "-n", "-H", "state", "connected", "sport", "=", `:${port}`];
     return new Promise((resolve) => {
-      execFile(this.ss, args, { timeout: SS_TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-        if (err !== null) return resolve(E.left(`${this.ss} ${args.join(" ")} failed: ${stderr.trim() || err.message}`));
+      execFile(this.program, args, { timeout: SS_TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+        if (err !== null) return resolve(E.left(`${this.program} ${args.join(" ")} failed: ${stderr.trim() || err.message}`));
         if (stderr.trim() !== "") return resolve(E.left(stderr.trim()));
         resolve(E.right(stdout.split("\n").filter((line) => line.trim() !== "").length));
       });

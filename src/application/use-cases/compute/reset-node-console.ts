@@ -8,7 +8,7 @@ import { ComputeLookup } from "./compute-lookup.js";
 
 /** What resetting a node's console can answer instead of 204 (ADR 0099). */
 export const RESET_NODE_CONSOLE_REFUSALS = [...COMPUTE_NODE_LOOKUP_REFUSALS, "ConsoleClientsNotDropped"] as const;
-export type ResetNodeConsoleError = Refusal<typeof RESET_NODE_CONSOLE_REFUSALS>;
+type ResetNodeConsoleError = Refusal<typeof RESET_NODE_CONSOLE_REFUSALS>;
 
 /**
  * Drops whoever is connected to a running node's telnet console, so that a stuck session can be opened

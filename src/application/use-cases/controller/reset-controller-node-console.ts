@@ -9,7 +9,7 @@ import { ControllerLookup } from "./controller-lookup.js";
 import { resetConsoleOf } from "../compute/reset-node-console.js";
 
 export const RESET_CONTROLLER_NODE_CONSOLE_REFUSALS = [...CONTROLLER_NODE_LOOKUP_REFUSALS, "ConsoleResetNotServed", "ConsoleClientsNotDropped"] as const;
-export type ResetControllerNodeConsoleError = Refusal<typeof RESET_CONTROLLER_NODE_CONSOLE_REFUSALS>;
+type ResetControllerNodeConsoleError = Refusal<typeof RESET_CONTROLLER_NODE_CONSOLE_REFUSALS>;
 
 /**
  * The controller's console reset (`POST /v2/projects/{p}/nodes/{n}/console/reset`): GNS3 2.2.59 posts it

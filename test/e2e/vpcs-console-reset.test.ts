@@ -175,6 +175,37 @@ describe("end to end: console/reset drops a node's console clients, and /v3/comp
     expect([v3.status, v3.json.message]).to.deep.equal([409, r.json.message]);
   });
 
+  it("drops the console clients of every VPCS of a project with the controller's nodes/console/reset; 404 for an unknown project", async () => {
+    const projectId = (await s.request("POST", "/v2/projects", { name: "reset-all" })).json.project_id as string;
+    const holders: TelnetClient[] = [];
+    for (const i of [1, 2]) {
+      const made = await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: `PC${i}`, node_type: "vpcs", compute_id: "local" });
+      expect(made.status, made.text).to.equal(201);
+      expect((await s.request("POST", `/v2/projects/${projectId}/nodes/${made.json.node_id}/start`, {})).status).to.equal(200);
+      const holder = await TelnetClient.open(made.json.console);
+      telnets.push(holder);
+      holders.push(holder);
+      await holder.type("show ip", /NAME/);
+    }
+    await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "SW1", node_type: "ethernet_switch", compute_id: "local" });
+    expect((await s.request("POST", `/v2/projects/${projectId}/nodes/console/reset`, {})).status).to.equal(204);
+    for (const holder of holders) expect(await closedWithin(holder.ended, 10_000), "each telnet client was dropped").to.equal(true);
+    expect((await s.request("POST", `/v2/projects/${randomUUID()}/nodes/console/reset`, {})).status).to.equal(404);
+  });
+
+  it("answers 204 for a running VPCS whose console is none, as GNS3 2.2.59 does, and asks the kernel nothing", async () => {
+    await s.close();
+    const asked: number[] = [];
+    const counting: ConsoleClients = { dropAll: async (port) => (asked.push(port), E.right(0)) };
+    s = await startTestServer({ settings: { vpcsPath: GNS3_PEER_VPCS }, overrides: { consoleClients: counting } });
+    const projectId = randomUUID();
+    expect((await s.request("POST", "/v2/compute/projects", { name: "none", project_id: projectId })).status).to.equal(201);
+    const node = `/v2/compute/projects/${projectId}/vpcs/nodes/${(await s.request("POST", `/v2/compute/projects/${projectId}/vpcs/nodes`, { name: "PC1", console_type: "none" })).json.node_id as string}`;
+    expect((await s.request("POST", `${node}/start`, {})).status).to.equal(204);
+    expect((await s.request("POST", `${node}/console/reset`, {})).status).to.equal(204);
+    expect(asked).to.deep.equal([]);
+  });
+
   it("answers 204 for a stopped VPCS and leaves it stopped, 404 for an unknown one, on every side", async () => {
     const pc = await computeVpcs("/v2/compute", false);
     expect((await s.request("POST", `${pc.node}/console/reset`, {})).status).to.equal(204);

@@ -410,6 +410,7 @@ const ROUTES: readonly RouteCase[] = [
   { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/netemu/exec", ok: 200, after: "reset", body: () => ({ argv: ["true"] }) },
   // On N1, a switch: GNS3's 404 relayed from its compute, which has no console route for it (ADR 0099).
   { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/console/reset", ok: 204, after: "none" },
+  { method: "POST", template: "/v2/projects/{project_id}/nodes/console/reset", ok: 204, after: "none" },
   ...casesOf([...cloudRoutes(), ...captureRoutes("cloud")], cloudActions("v2")),
   {
     method: "POST",

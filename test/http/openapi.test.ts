@@ -282,6 +282,7 @@ describe("the documented success answers", () => {
     const a = (await ok("POST", nodes, sw("A"))).node_id as string;
     const pc = (await ok("POST", nodes, { name: "PC1", node_type: "vpcs", compute_id: "local" })).node_id as string;
     await ok("POST", `${nodes}/${pc}/console/reset`);
+    await ok("POST", `${nodes}/console/reset`);
     const b = (await ok("POST", nodes, sw("B"))).node_id as string;
     await ok("GET", nodes);
     await ok("GET", `${nodes}/${a}`);

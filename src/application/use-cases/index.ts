@@ -37,7 +37,7 @@ import { ExecInNode } from "./controller/exec-in-node.js";
 import { OpenNodeConsole } from "./compute/open-node-console.js";
 import { OpenControllerNodeConsole } from "./controller/open-controller-node-console.js";
 import { ResetNodeConsole } from "./compute/reset-node-console.js";
-import { ResetControllerNodeConsole } from "./controller/reset-controller-node-console.js";
+import { ResetControllerNodeConsole, ResetProjectConsoles } from "./controller/reset-controller-node-console.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
 import { GetHostLoad } from "./compute/get-host-load.js";
@@ -131,6 +131,7 @@ export const USE_CASES = {
   openControllerNodeConsole: OpenControllerNodeConsole,
   resetNodeConsole: ResetNodeConsole,
   resetControllerNodeConsole: ResetControllerNodeConsole,
+  resetProjectConsoles: ResetProjectConsoles,
   createCloud: CreateCloud,
   updateCloud: UpdateCloud,
   deleteComputeNode: DeleteComputeNode,

@@ -72,6 +72,8 @@ import { chooseDatagramPath, datagramOptions, type DatagramPath } from "./transp
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
 import { ChildHostProcesses } from "./system/child-host-processes.js";
+import { KernelConsoleClients } from "./system/kernel-console-clients.js";
+import type { ConsoleClients } from "../application/ports/console-clients.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
 import { ShutdownSignal } from "../application/shutdown-signal.js";
@@ -129,6 +131,8 @@ export interface PortOverrides {
   readonly projectFiles?: ProjectFiles;
   /** What runs host nodes' processes (VPCS, ADR 0081). */
   readonly hostProcesses?: HostProcesses;
+  /** What drops the clients of a node's telnet console on a console reset (default: the kernel's, through `ss -K`, ADR 0099). */
+  readonly consoleClients?: ConsoleClients;
 }
 
 export interface NetemuOptions {
@@ -293,6 +297,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const hostProcesses = o.hostProcesses ?? (childProcesses as ChildHostProcesses);
   value(TOKENS.HostProcesses, hostProcesses);
   value(TOKENS.ConsolePortPool, new TcpConsolePortPool(settings.consolePortRange ?? DEFAULT_CONSOLE_PORTS));
+  value(TOKENS.ConsoleClients, o.consoleClients ?? new KernelConsoleClients());
   c.registerSingleton(HostRuntime);
   c.registerSingleton(ShutdownSignal);
   // One runtime for Linux hosts: it hears a restarted worker's node.restored and plugs the host's TAPs again (ADR 0087).

@@ -101,6 +101,10 @@ export type NetemuError =
   /** A change only a stopped node takes (a Linux host's interfaces or gateway) asked of a running one. */
   /** A node whose console is not a telnet one (none, vnc, ...) has nothing a web console can relay (ADR 0095). */
   | { readonly _tag: "ConsoleNotTelnet"; readonly nodeName: string; readonly consoleType: string }
+  /** A console reset that could not drop the console's clients (the kernel refused, ADR 0099): which node, and why. */
+  | { readonly _tag: "ConsoleClientsNotDropped"; readonly nodeName: string; readonly reason: string }
+  /** A console reset asked through the controller of a kind whose compute has no console route (GNS3 relays its compute's 404). */
+  | { readonly _tag: "ConsoleResetNotServed"; readonly projectId: string; readonly nodeType: ComputeNodeType; readonly nodeId: string }
   | { readonly _tag: "NodeNotStopped"; readonly nodeName: string; readonly change: string }
   /** No console port of the range could be bound, or the one asked for is taken. */
   | { readonly _tag: "ConsolePortUnavailable"; readonly port?: number; readonly start: number; readonly end: number }

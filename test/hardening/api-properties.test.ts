@@ -379,6 +379,8 @@ const ROUTES: readonly RouteCase[] = [
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/stop", ok: 204, after: "reset" },
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/suspend", ok: 204, after: "reset" },
   { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/reload", ok: 204, after: "reset" },
+  // Drops the console's clients (ADR 0099): the fuzzed VPCS is not started, so there are none.
+  { method: "POST", template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/console/reset", ok: 204, after: "none" },
   {
     method: "POST",
     template: "/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio",
@@ -406,6 +408,9 @@ const ROUTES: readonly RouteCase[] = [
   ...casesOf([...LINUX_HOST_ROUTES, ...captureRoutes("netemu_host")], linuxHostActions("v2")),
   // On N1, a switch: refused (409), as exec runs in Linux hosts only.
   { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/netemu/exec", ok: 200, after: "reset", body: () => ({ argv: ["true"] }) },
+  // On N1, a switch: GNS3's 404 relayed from its compute, which has no console route for it (ADR 0099).
+  { method: "POST", template: "/v2/projects/{project_id}/nodes/{node_id}/console/reset", ok: 204, after: "none" },
+  { method: "POST", template: "/v2/projects/{project_id}/nodes/console/reset", ok: 204, after: "none" },
   ...casesOf([...cloudRoutes(), ...captureRoutes("cloud")], cloudActions("v2")),
   {
     method: "POST",

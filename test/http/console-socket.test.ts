@@ -9,6 +9,9 @@ import { stuckWebsocketClient } from "../support/stuck-websocket.js";
 import { refusalStatus } from "../../src/adapters/http/error-mapping.js";
 import { OPEN_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/compute/open-node-console.js";
 import { OPEN_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/controller/open-controller-node-console.js";
+import { RESET_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/compute/reset-node-console.js";
+import { RESET_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../src/application/use-cases/controller/reset-controller-node-console.js";
+import { closeReason } from "../../src/adapters/http/notification-socket.js";
 
 /** An HTTP server relaying each websocket upgrade to `node`'s console, as netemu's upgrade does (a listening node, closed with the relay). */
 async function relayServer(node: Server, limits?: ConsoleRelayLimits): Promise<{ readonly port: number; close(): Promise<void> }> {
@@ -104,5 +107,19 @@ describe("web console relay (ADR 0095)", function () {
       client.destroy();
       await relay.close();
     }
+  });
+});
+
+describe("/v3/compute's web console refusals (ADR 0099)", () => {
+  it("tell the refusal in the close frame's reason, cut on a character to the 123 bytes a reason may hold", () => {
+    expect(closeReason("VPCS PC1 is not started: start it first")).to.equal("VPCS PC1 is not started: start it first");
+    const long = `Cannot connect to node ${"é".repeat(100)} telnet server: connect ECONNREFUSED 127.0.0.1:5000`;
+    const cut = closeReason(long);
+    expect(Buffer.byteLength(cut)).to.be.at.most(123);
+    expect(cut).to.match(/^Cannot connect to node é+\.\.\.$/);
+  });
+
+  it("answer every refusal of resetting a console with a 4xx, none with a 500", () => {
+    for (const tag of [...RESET_NODE_CONSOLE_REFUSALS, ...RESET_CONTROLLER_NODE_CONSOLE_REFUSALS]) expect(refusalStatus(tag), tag).to.be.within(400, 499);
   });
 });

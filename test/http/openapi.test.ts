@@ -223,6 +223,7 @@ describe("the documented success answers", () => {
       await ok("POST", nodes, { name: "PC3", node_id: copy });
       await ok("POST", `${node}/duplicate`, { destination_node_id: copy });
       for (const action of ["start", "suspend", "reload", "stop", "start"]) await ok("POST", `${node}/${action}`);
+      await ok("POST", `${node}/console/reset`);
       const lport = (await ok("POST", `/v2/compute/projects/${P}/ports/udp`)).udp_port as number;
       await ok("POST", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
       await ok("PUT", `${node}/adapters/0/ports/0/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { delay: [5] } });
@@ -279,7 +280,9 @@ describe("the documented success answers", () => {
     const nodes = `/v2/projects/${C}/nodes`;
     const sw = (name: string) => ({ name, node_type: "ethernet_switch", compute_id: "local" });
     const a = (await ok("POST", nodes, sw("A"))).node_id as string;
-    await ok("POST", nodes, { name: "PC1", node_type: "vpcs", compute_id: "local" });
+    const pc = (await ok("POST", nodes, { name: "PC1", node_type: "vpcs", compute_id: "local" })).node_id as string;
+    await ok("POST", `${nodes}/${pc}/console/reset`);
+    await ok("POST", `${nodes}/console/reset`);
     const b = (await ok("POST", nodes, sw("B"))).node_id as string;
     await ok("GET", nodes);
     await ok("GET", `${nodes}/${a}`);

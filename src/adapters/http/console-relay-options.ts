@@ -7,6 +7,11 @@ import type { OpenControllerNodeConsoleError } from "../../application/use-cases
 /** What a console websocket path reaches: the node's telnet console, or why not. */
 export interface ConsoleSource {
   readonly open: () => Promise<E.Either<OpenNodeConsoleError | OpenControllerNodeConsoleError, NodeConsole>>;
+  /**
+   * "v3" for /v3/compute's path, served as 3.0.6 serves it (ADR 0099): upgraded first, the credentials
+   * checked after (as its notification socket), a refusal told by closing; "v2" refuses before the upgrade.
+   */
+  readonly dialect: "v2" | "v3";
 }
 
 export interface ConsoleRelayLimits {

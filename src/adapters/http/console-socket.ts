@@ -3,32 +3,35 @@ import * as E from "fp-ts/lib/Either.js";
 import { WebSocket } from "ws";
 import type { UseCases } from "../../application/use-cases/index.js";
 import type { NodeConsole } from "../../application/use-cases/compute/open-node-console.js";
-import type { ComputeNodeType } from "../../domain/switching/compute-node.js";
+import { type ComputeNodeType, KINDS_WITH_A_CONSOLE } from "../../domain/switching/compute-node.js";
 import { TelnetLine } from "../shared/telnet.js";
 import { CONSOLE_RELAY_LIMITS, type ConsoleRelayLimits, type ConsoleSource } from "./console-relay-options.js";
 
-/** The kinds netemu runs whose nodes have a telnet console (a Linux host's and a cloud's are none). */
-const KINDS_WITH_A_CONSOLE = ["vpcs"] as const satisfies readonly ComputeNodeType[];
-
-/** GNS3's compute path of a node's web console. */
-const COMPUTE_CONSOLE_PATTERN = /^\/v2\/compute\/projects\/([^/]+)\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
+/** GNS3's compute path of a node's web console: 2.2's, and 3.x's (`/v3/compute/...`, ADR 0099). */
+const COMPUTE_CONSOLE_PATTERN = /^\/(v2|v3)\/compute\/projects\/([^/]+)\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
 /** GNS3's controller path, which relays to the compute's. */
 const CONTROLLER_CONSOLE_PATTERN = /^\/v2\/projects\/([^/]+)\/nodes\/([^/]+)\/console\/ws$/;
 
 
-/** The console a websocket path names, or undefined when the path is not a console's. */
+/**
+ * The console a websocket path names, or undefined when the path is not a console's. /v3/compute's path
+ * reaches the same use case and relay as /v2/compute's; only its handshake differs (`dialect`).
+ */
 export function consoleFor(uc: UseCases, path: string): ConsoleSource | undefined {
   const compute = COMPUTE_CONSOLE_PATTERN.exec(path);
   if (compute !== null) {
-    const [projectId, nodeType, nodeId] = [compute[1], compute[2], compute[3]].map((p) => decodeURIComponent(p ?? ""));
+    const [projectId, nodeType, nodeId] = [compute[2], compute[3], compute[4]].map((p) => decodeURIComponent(p ?? ""));
     // Only a kind with a telnet console has the route, as on GNS3 (its switch, hub and cloud have none: 404).
     if (!(KINDS_WITH_A_CONSOLE as readonly string[]).includes(nodeType!)) return undefined;
-    return { open: () => uc.openNodeConsole.execute({ projectId: projectId!, nodeId: nodeId!, nodeType: nodeType as ComputeNodeType }) };
+    return {
+      dialect: compute[1] === "v3" ? "v3" : "v2",
+      open: () => uc.openNodeConsole.execute({ projectId: projectId!, nodeId: nodeId!, nodeType: nodeType as ComputeNodeType }),
+    };
   }
   const controller = CONTROLLER_CONSOLE_PATTERN.exec(path);
   if (controller === null) return undefined;
   const [projectId, nodeId] = [controller[1], controller[2]].map((p) => decodeURIComponent(p ?? ""));
-  return { open: () => uc.openControllerNodeConsole.execute({ projectId: projectId!, nodeId: nodeId! }) };
+  return { dialect: "v2", open: () => uc.openControllerNodeConsole.execute({ projectId: projectId!, nodeId: nodeId! }) };
 }
 
 

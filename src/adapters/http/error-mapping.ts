@@ -102,6 +102,9 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   NodeNotStarted: { status: 409, message: (error) => `${nodeKindName(error.nodeType)} ${error.nodeName} is not started: start it first` },
   // GNS3's words (base_node.start_websocket_console), a NodeError: 409.
   ConsoleNotTelnet: { status: 409, message: (error) => `Node ${error.nodeName} console type is not telnet` },
+  ConsoleClientsNotDropped: { status: 409, message: (error) => `Could not reset the console of node ${error.nodeName}: ${error.reason}` },
+  // GNS3 2.2.59's controller relays its compute's answer: no such route for a switch, hub or cloud.
+  ConsoleResetNotServed: { status: 404, message: (error) => `POST /projects/${error.projectId}/${error.nodeType}/nodes/${error.nodeId}/console/reset not found` },
   NodeNotStopped: { status: 409, message: (error) => `${error.nodeName} is running: stop it to change its ${error.change}` },
   ConsolePortUnavailable: { status: 409, message: (error) => error.port === undefined ? `Could not find a free console port between ${error.start} and ${error.end}` : `Console port ${error.port} is already used by another node` },
   PathOutsideProject: { status: 403, message: (error) => `Path ${error.path} is outside the project directory` },

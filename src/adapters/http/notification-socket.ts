@@ -88,10 +88,13 @@ export class NotificationSocketServer {
     socket.on("error", () => socket.destroy());
     const path = new URL(req.url ?? "/", "http://netemu").pathname;
     if (this.closing) return refuse(socket, 503, "Service Unavailable", { message: "netemu is shutting down", status: 503 });
-    if (path === V3_NOTIFICATION_SOCKET_PATH) return this.upgradeV3(req, socket, head);
+    if (path === V3_NOTIFICATION_SOCKET_PATH) {
+      return this.upgradeV3(req, socket, head, (ws) => void this.v3Pings.refresh().then(() => this.serve(ws, this.options.v3PingIdleMs ?? 5000, () => this.v3Pings.encode())));
+    }
     const source = path === NOTIFICATION_SOCKET_PATH ? undefined : this.options.feeds?.(path);
     const nodeConsole = path === NOTIFICATION_SOCKET_PATH || source !== undefined ? undefined : this.options.consoles?.(path);
     if (path !== NOTIFICATION_SOCKET_PATH && source === undefined && nodeConsole === undefined) return refuse(socket, 404, "Not Found", { message: "404: Not Found", status: 404 });
+    if (nodeConsole?.dialect === "v3") return this.upgradeV3(req, socket, head, (ws) => void this.relayV3Console(nodeConsole, ws));
     // Throttled as any request (ADR 0061): a locked-out address gets 429 before any upgrade.
     const login = this.gate.check(req.socket.remoteAddress, req.headers.authorization, "websocket");
     if (login.kind === "throttled") {
@@ -145,7 +148,7 @@ export class NotificationSocketServer {
    * client is told why in a log.error message, then closed with 1008 (policy violation). A throttled
    * address is refused before the upgrade, as on /v2.
    */
-  private upgradeV3(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private upgradeV3(req: IncomingMessage, socket: Duplex, head: Buffer, serveAdmitted: (ws: WebSocket) => void): void {
     const v3 = this.options.v3 ?? V3_DEFAULTS;
     let refusal: string | undefined;
     if (!this.gate.settings.enabled) {
@@ -158,12 +161,38 @@ export class NotificationSocketServer {
       if (login.kind === "refused") refusal = "Invalid compute username or password";
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (refusal === undefined) return void this.v3Pings.refresh().then(() => this.serve(ws, this.options.v3PingIdleMs ?? 5000, () => this.v3Pings.encode()));
+      if (refusal === undefined) return serveAdmitted(ws);
       ws.on("error", () => ws.terminate());
       ws.send(gns3Json({ action: "log.error", event: { message: `Could not authenticate while connecting to compute WebSocket: ${refusal}` } }));
       ws.close(1008, "Unauthorized");
       setTimeout(() => ws.terminate(), 2000).unref();
     });
+  }
+
+  /**
+   * /v3/compute's web console, once admitted: 3.0.6 looks the node up after the upgrade and refuses by
+   * ending the websocket (ADR 0099). netemu closes it with 1011 and the refusal's message as the reason,
+   * so that a client can tell why; else it relays as /v2 does.
+   */
+  private async relayV3Console(nodeConsole: ConsoleSource, ws: WebSocket): Promise<void> {
+    ws.on("error", () => ws.terminate());
+    const refuseOpen = (message: string): void => {
+      this.logger.info("console websocket refused", { reason: message });
+      ws.close(1011, closeReason(message));
+      setTimeout(() => ws.terminate(), 2000).unref();
+    };
+    const opened = await nodeConsole.open();
+    if (E.isLeft(opened)) return refuseOpen(toHttpError(opened.left).message);
+    const telnet = await connectConsole(this.options.consoleHost ?? "127.0.0.1", opened.right.port);
+    if (E.isLeft(telnet)) return refuseOpen(`Cannot connect to node ${opened.right.nodeName} telnet server: ${telnet.left}`);
+    if (this.closing || ws.readyState !== WebSocket.OPEN) {
+      telnet.right.destroy();
+      return void ws.terminate();
+    }
+    this.alive.add(ws);
+    ws.on("pong", () => this.alive.add(ws));
+    relayConsole(ws, telnet.right, this.options.consoleLimits ?? CONSOLE_RELAY_LIMITS);
+    this.logger.info("console websocket client connected", { node: opened.right.nodeName });
   }
 
   private async serve(ws: WebSocket, idleMs = this.options.pingIdleMs ?? 1000, ping?: () => Buffer, watch?: FeedSource["watch"]): Promise<void> {
@@ -244,6 +273,14 @@ export class NotificationSocketServer {
     );
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+/** A close frame's reason holds at most 123 bytes (RFC 6455 5.5): a longer message is cut, on a character. */
+export function closeReason(message: string): string {
+  if (Buffer.byteLength(message) <= 123) return message;
+  let cut = message.slice(0, 120);
+  while (Buffer.byteLength(`${cut}...`) > 123) cut = cut.slice(0, -1);
+  return `${cut}...`;
 }
 
 /** An HTTP answer written on the raw socket of a refused upgrade, JSON as every netemu error. */

@@ -39,4 +39,5 @@ export const TOKENS = {
   ImpairmentStore: Symbol("ImpairmentStore"),
   HostProcesses: Symbol("HostProcesses"),
   ConsolePortPool: Symbol("ConsolePortPool"),
+  ConsoleClients: Symbol("ConsoleClients"),
 } as const;

@@ -36,6 +36,8 @@ import { ExecInLinuxHost } from "./compute/exec-in-linux-host.js";
 import { ExecInNode } from "./controller/exec-in-node.js";
 import { OpenNodeConsole } from "./compute/open-node-console.js";
 import { OpenControllerNodeConsole } from "./controller/open-controller-node-console.js";
+import { ResetNodeConsole } from "./compute/reset-node-console.js";
+import { ResetControllerNodeConsole, ResetProjectConsoles } from "./controller/reset-controller-node-console.js";
 import { GetCapabilities } from "./compute/get-capabilities.js";
 import { GetComputeStatistics } from "./compute/get-compute-statistics.js";
 import { GetHostLoad } from "./compute/get-host-load.js";
@@ -127,6 +129,9 @@ export const USE_CASES = {
   execInNode: ExecInNode,
   openNodeConsole: OpenNodeConsole,
   openControllerNodeConsole: OpenControllerNodeConsole,
+  resetNodeConsole: ResetNodeConsole,
+  resetControllerNodeConsole: ResetControllerNodeConsole,
+  resetProjectConsoles: ResetProjectConsoles,
   createCloud: CreateCloud,
   updateCloud: UpdateCloud,
   deleteComputeNode: DeleteComputeNode,

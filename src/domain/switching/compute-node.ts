@@ -12,7 +12,7 @@ import { own, readChoice, readInteger, readObject, readString, required } from "
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 
 // What every node kind shares lives in node-kind.ts, which the switch and the hub import without this module.
-export { COMPUTE_NODE_TYPES, GNS3_NODE_TYPES, NODE_KINDS, isHostKind, nodeKindName } from "./node-kind.js";
+export { COMPUTE_NODE_TYPES, GNS3_NODE_TYPES, KINDS_WITH_A_CONSOLE, NODE_KINDS, isHostKind, nodeKindName } from "./node-kind.js";
 export type { HostNodeType, ComputeNodeType, HeldNio, NodeAlreadyConnected, NodeRuleViolation, NodeStatus, PortNotAllocated, PortNotFound, PortNotFree } from "./node-kind.js";
 
 /** A node on the compute: an 802.1Q switch, a hub or a host, each with NIOs on its ports. */

@@ -24,6 +24,8 @@ export interface NodeKind {
    * capabilities name one it does not ("JSON schema error: 'netemu_host' is not one of [...]").
    */
   readonly gns3: boolean;
+  /** Whether its nodes have a telnet console, and so GNS3's console/ws and console/reset routes (ADR 0095, 0099). */
+  readonly telnetConsole: boolean;
 }
 
 /**
@@ -31,12 +33,12 @@ export interface NodeKind {
  * itself to (ADR 0081 says what else a kind brings).
  */
 export const NODE_KINDS = {
-  ethernet_hub: { name: "Ethernet hub", fabric: "hub", gns3: true },
-  ethernet_switch: { name: "Ethernet switch", fabric: "switch", gns3: true },
-  vpcs: { name: "VPCS", fabric: "host", gns3: true },
-  cloud: { name: "Cloud", fabric: "host", gns3: true },
+  ethernet_hub: { name: "Ethernet hub", fabric: "hub", gns3: true, telnetConsole: false },
+  ethernet_switch: { name: "Ethernet switch", fabric: "switch", gns3: true, telnetConsole: false },
+  vpcs: { name: "VPCS", fabric: "host", gns3: true, telnetConsole: true },
+  cloud: { name: "Cloud", fabric: "host", gns3: true, telnetConsole: false },
   // netemu's own Linux host: a network namespace behind TAP devices (ADR 0087).
-  netemu_host: { name: "Linux host", fabric: "host", gns3: false },
+  netemu_host: { name: "Linux host", fabric: "host", gns3: false, telnetConsole: false },
 } as const satisfies Readonly<Record<string, NodeKind>>;
 
 export type ComputeNodeType = keyof typeof NODE_KINDS;
@@ -44,6 +46,9 @@ export type ComputeNodeType = keyof typeof NODE_KINDS;
 export const COMPUTE_NODE_TYPES: readonly ComputeNodeType[] = Object.freeze(Object.keys(NODE_KINDS) as ComputeNodeType[]);
 /** The kinds a compute's capabilities offer: those GNS3's controllers know (netemu's own are reached by their routes). */
 export const GNS3_NODE_TYPES: readonly ComputeNodeType[] = Object.freeze(COMPUTE_NODE_TYPES.filter((type) => NODE_KINDS[type].gns3));
+
+/** The kinds whose nodes have a telnet console (a Linux host's and a cloud's are none): those with console routes. */
+export const KINDS_WITH_A_CONSOLE: readonly ComputeNodeType[] = Object.freeze(COMPUTE_NODE_TYPES.filter((type) => NODE_KINDS[type].telnetConsole));
 
 /** The kinds whose nodes are hosts (a process or a namespace behind their ports). */
 export type HostNodeType = { [K in ComputeNodeType]: (typeof NODE_KINDS)[K]["fabric"] extends "host" ? K : never }[ComputeNodeType];

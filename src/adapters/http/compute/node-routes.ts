@@ -1,4 +1,5 @@
 import type * as t from "io-ts";
+import { RESET_NODE_CONSOLE_REFUSALS } from "../../../application/use-cases/compute/reset-node-console.js";
 import type { UseCases } from "../../../application/use-cases/index.js";
 import type { PortAddress } from "../../../application/use-cases/compute/compute-lookup.js";
 import type { NioRequest } from "../../../application/use-cases/compute/nio-request.js";
@@ -199,6 +200,15 @@ const VPCS_ROUTES: readonly AnyRoute[] = [
     path: `${VPCS_NODES}/{node_id}/reload`,
     refusals: CHANGE_NODE_STATUS_REFUSALS,
     run: (uc, { params }) => uc.changeNodeStatus.reload({ projectId: params.project_id, nodeId: params.node_id, nodeType: "vpcs" }),
+    answer: empty(204),
+  }),
+  // Drops whoever holds the console (telnet or web), so that a stuck session can be reopened (ADR 0099).
+  route({
+    name: "compute.vpcs.console_reset",
+    method: "POST",
+    path: `${VPCS_NODES}/{node_id}/console/reset`,
+    refusals: RESET_NODE_CONSOLE_REFUSALS,
+    run: (uc, { params }) => uc.resetNodeConsole.execute({ projectId: params.project_id, nodeId: params.node_id, nodeType: "vpcs" }),
     answer: empty(204),
   }),
 ];

@@ -18,6 +18,7 @@ import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route }
 import { HubProperties, CloudProperties, LinuxHostProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { ExecAnswer, ExecBody, presentExec } from "../compute/linux-host-codecs.js";
+import { RESET_CONTROLLER_NODE_CONSOLE_REFUSALS, RESET_PROJECT_CONSOLES_REFUSALS } from "../../../application/use-cases/controller/reset-controller-node-console.js";
 import { EXEC_IN_NODE_REFUSALS } from "../../../application/use-cases/controller/exec-in-node.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 
@@ -192,6 +193,23 @@ export function controllerNodeRoutes(consoleHost: string): readonly AnyRoute[] {
         answer: json(200, NodeAnswer, present),
       }),
     ]),
+    route({
+      name: "controller.nodes.console_reset",
+      method: "POST",
+      path: `${NODES}/console/reset`,
+      refusals: RESET_PROJECT_CONSOLES_REFUSALS,
+      run: (uc, { params }) => uc.resetProjectConsoles.execute({ projectId: params.project_id }),
+      answer: empty(204),
+    }),
+    // GNS3 2.2.59 posts it to the node's compute (ADR 0099): 204, or the compute's 404 for a kind without a console.
+    route({
+      name: "controller.node.console_reset",
+      method: "POST",
+      path: `${NODE}/console/reset`,
+      refusals: RESET_CONTROLLER_NODE_CONSOLE_REFUSALS,
+      run: (uc, { params }) => uc.resetControllerNodeConsole.execute({ projectId: params.project_id, nodeId: params.node_id }),
+      answer: empty(204),
+    }),
     // netemu extension (ADR 0087): a command run inside a Linux host; under `netemu/` as GNS3 has no such route.
     route({
       name: "controller.node.exec",

@@ -133,19 +133,6 @@ const RELOAD = route({
   answer: empty(204),
 });
 
-/**
- * 3.0.6 restarts its own telnet server in front of the VPCS (`reset_console`). netemu has none: VPCS
- * serves its console itself (ADR 0081), so there is nothing to restart; the node must exist.
- */
-const VPCS_CONSOLE_RESET = route({
-  name: "compute.vpcs.console_reset",
-  method: "POST",
-  path: "/projects/{project_id}/vpcs/nodes/{node_id}/console/reset",
-  refusals: GET_COMPUTE_NODE_REFUSALS,
-  run: (uc, { params }) => uc.getComputeNode.execute({ projectId: params.project_id, nodeId: params.node_id, nodeType: "vpcs" }),
-  answer: empty(204),
-});
-
 /** Every /v3/compute switch, hub and VPCS route: v2's values through the 3.x dialect (ADR 0076). */
 export const V3_NODE_ROUTES: readonly V3Route[] = [
   /** The controller sends back everything it kept from the last answer (`usage`, `builtin` ...): ignored. */
@@ -179,7 +166,8 @@ export const V3_NODE_ROUTES: readonly V3Route[] = [
     answer: json(200, V3VpcsAnswer, presentV3Vpcs),
   }),
   onV3(v2("compute.vpcs.reload")),
-  onV3(VPCS_CONSOLE_RESET),
+  // 3.0.6 restarts its telnet proxy, dropping its clients: netemu drops them at the VPCS (ADR 0099).
+  onV3(v2("compute.vpcs.console_reset")),
   ...commonV3Routes("vpcs"),
 ];
 

@@ -56,6 +56,8 @@ export class DelayLine {
    * a line whose delays are whole ms keeps the timer's ms and never spins the event loop.
    */
   private precise = false;
+  /** The time of the last turn a precise line spun in: a clock that has not moved since spins no more. */
+  private spunAt = Number.NaN;
   /** The chunk frames are being copied into, and how much of it is used (CHUNK_BYTES). */
   private chunk: Uint8Array | undefined = undefined;
   private chunkUsed = 0;
@@ -112,7 +114,10 @@ export class DelayLine {
     const wait = next - now;
     if (!this.precise) this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, wait));
     else if (wait > PRECISE_WAKE_AHEAD_MS) this.timer = this.timers.setTimeout(() => this.release(), wait - PRECISE_WAKE_AHEAD_MS);
-    else if (this.timers.defer !== undefined) {
+    else if (this.timers.defer !== undefined && now !== this.spunAt) {
+      // A turn of the event loop, then look again. A turn that sees the time of the one before is a
+      // clock that does not move by itself (a test's): the timer waits for it instead of spinning.
+      this.spunAt = now;
       this.timer = DEFERRED;
       this.timers.defer(() => this.release());
     } else this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, wait));

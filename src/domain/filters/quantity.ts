@@ -134,7 +134,7 @@ const STEPS_PER_UNIT: Readonly<Record<Exclude<Quantity, "count">, number>> = { p
 export function readQuantity(value: unknown, quantity: Quantity, minimum: number, maximum: number): { readonly problem?: undefined; readonly value: number } | QuantityProblem {
   let v: number;
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) return { problem: "not_a_number" };
+    if (!Number.isFinite(value)) return { problem: quantity === "count" ? "not_an_integer" : "not_a_number" };
     if (quantity === "count") {
       if (!Number.isInteger(value)) return { problem: "not_an_integer" };
     } else if (!withinDecimals(value, QUANTITY_DECIMALS[quantity])) return { problem: "too_fine" };
@@ -148,7 +148,7 @@ export function readQuantity(value: unknown, quantity: Quantity, minimum: number
     v = quantity === "percent" ? steps / 100 : steps / STEPS_PER_UNIT[quantity];
     // -0 is 0.
     v = v === 0 ? 0 : v;
-  } else return { problem: "not_a_number" };
+  } else return { problem: quantity === "count" ? "not_an_integer" : "not_a_number" };
   if (v < minimum || v > maximum) return { problem: "out_of_range", read: v };
   return { value: v };
 }

@@ -43,6 +43,9 @@ export const QUANTITY_TEXT: Readonly<Record<Quantity, string>> = {
   rate: "a number of kbit/s, or a rate with its unit: bit, kbit, mbit, gbit, or bytes/s as bps, kbps, mbps, gbps (kibit, mibit, gibit, kibps, mibps, gibps for powers of 1024), e.g. 10mbit",
 };
 
+/** Texts of each quantity, as examples. */
+export const QUANTITY_EXAMPLE: Readonly<Record<Exclude<Quantity, "count">, string>> = { percent: "0.5%", time: "500us, 1.5ms, 2s", rate: "10mbit, 512kbit, 1mbps" };
+
 /**
  * Time units as tc reads them (tc's get_time: s, sec, secs, ms, msec, msecs, us, usec, usecs), with µs:
  * how many µs one is.
@@ -81,6 +84,21 @@ const RATE_UNITS: ReadonlyMap<string, bigint> = new Map([
   ["mibps", 8n * 1_048_576n],
   ["gibps", 8n * 1_073_741_824n],
 ]);
+
+/** Any case of each letter, as tc compares rate units (JSON Schema's patterns take no flags). */
+const anyCase = (word: string): string => [...word].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch)).join("");
+
+/**
+ * What a text of each quantity looks like, as a pattern without flags (for a lab file's JSON Schema and
+ * the API's OpenAPI document): a number, then one of the units. A sign is let through, so that "-5ms" is
+ * refused as out of range, with its bounds, rather than as unreadable; the decimals and bounds are checked
+ * where the text is read.
+ */
+export const QUANTITY_PATTERN: Readonly<Record<Exclude<Quantity, "count">, RegExp>> = {
+  percent: /^[+-]?\d+(\.\d+)?\s*%$/,
+  time: new RegExp(`^[+-]?\\d+(\\.\\d+)?\\s*(${[...TIME_UNITS.keys()].join("|")})$`),
+  rate: new RegExp(`^[+-]?\\d+(\\.\\d+)?\\s*(${[...RATE_UNITS.keys()].map(anyCase).join("|")})$`),
+};
 
 /** Why a value is not a quantity, as data; the adapters word it. */
 export type QuantityProblem =

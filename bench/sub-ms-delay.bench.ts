@@ -39,11 +39,38 @@ function quantiles(xs: number[]): string {
   return `min ${q(0)} µs, median ${q(0.5)} µs, p90 ${q(0.9)} µs, p99 ${q(0.99)} µs, max ${((s[s.length - 1] as number) * 1000).toFixed(0)} µs`;
 }
 
+/**
+ * What the precise mode costs under steady traffic: a frame pushed every ms for 3 s (the line never empty
+ * for long), the process's CPU time over that time, as a share of one core.
+ */
+async function cpuUnderLoad(precise: boolean): Promise<number> {
+  const clock = new SystemClock();
+  const line = new DelayLine(clock, new NodeTimers(), () => undefined);
+  const start = process.cpuUsage();
+  const t0 = clock.nowMs();
+  await new Promise<void>((resolve) => {
+    const tick = setInterval(() => {
+      line.push(new Uint8Array(64), DELAY_MS, precise);
+      if (clock.nowMs() - t0 > 3000) {
+        clearInterval(tick);
+        resolve();
+      }
+    }, 1);
+  });
+  const used = process.cpuUsage(start);
+  const wall = clock.nowMs() - t0;
+  line.close();
+  return (used.user + used.system) / 1000 / wall;
+}
+
 async function main(): Promise<void> {
   for (const precise of [false, true, false, true]) {
     const held = await run(precise);
     const early = held.filter((h) => h < DELAY_MS).length;
     console.log(`${precise ? "precise   " : "timer only"} delay ${DELAY_MS} ms, ${FRAMES} frames: held ${quantiles(held)}; early ${early}`);
+  }
+  for (const precise of [false, true]) {
+    console.log(`${precise ? "precise   " : "timer only"} delay ${DELAY_MS} ms, a frame every ms for 3 s: CPU ${((await cpuUnderLoad(precise)) * 100).toFixed(0)} % of a core`);
   }
 }
 

@@ -170,22 +170,3 @@ export function readQuantity(value: unknown, quantity: Quantity, minimum: number
   if (v < minimum || v > maximum) return { problem: "out_of_range", read: v };
   return { value: v };
 }
-
-/** A value in the catalogue's unit as a user would write it with the unit the quantity reads best in. */
-export function quantityText(value: number, quantity: Quantity): string {
-  switch (quantity) {
-    case "count":
-      return String(value);
-    case "percent":
-      return `${value}%`;
-    case "time":
-      return Number.isInteger(value) || value >= 1 ? `${value}ms` : `${Math.round(value * 1000)}us`;
-    case "rate": {
-      const bits = Math.round(value * 1000);
-      if (bits % 1_000_000_000 === 0) return `${bits / 1_000_000_000}gbit`;
-      if (bits % 1_000_000 === 0) return `${bits / 1_000_000}mbit`;
-      if (bits % 1_000 === 0) return `${bits / 1_000}kbit`;
-      return `${bits}bit`;
-    }
-  }
-}

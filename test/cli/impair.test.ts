@@ -70,6 +70,32 @@ describe("netemu impair: impairments on a GNS3 port of a running netemu, from th
     expect((await s.request("GET", "/v2/netemu/impairments")).json[0].filters_out).to.deep.equal({ delay: [50], bandwidth: [1000, 20] });
   });
 
+  it("takes netem's granularity: chances to 0.01 %, times to the µs, rates with tc's units, and prints them in the catalogue's units (ADR 0101)", async () => {
+    const r = await impair([...at(), "--out", "delay=500us,0.25", "--in", "packet_loss=0.5%", "--out", "bandwidth=10mbit,2.5ms", "--in", "duplicate=0.01"]);
+    expect(r.err).to.deep.equal([]);
+    expect(r.code).to.equal(0);
+    expect(r.out).to.deep.equal(["lab\tSwitch1\tEthernet2\tin: duplicate=0.01 packet_loss=0.5\tout: bandwidth=10000,2.5 delay=0.5,0.25"]);
+    const held = (await s.request("GET", "/v2/netemu/impairments")).json[0];
+    expect([held.filters_in, held.filters_out]).to.deep.equal([{ packet_loss: [0.5], duplicate: [0.01] }, { bandwidth: [10_000, 2.5], delay: [0.5, 0.25] }]);
+  });
+
+  for (const [what, option, message] of [
+    ["a loss finer than 0.01 %", "packet_loss=0.001%", 'filters_in: Filter packet_loss: Chance is finer than netemu takes (0.01 %), got "0.001%"'],
+    ["a rate unit tc does not have", "bandwidth=10xbit", 'filters_in: Filter bandwidth: Rate "10xbit" has a unit netemu does not read (xbit)'],
+    ["a negative delay", "delay=-5ms", 'filters_in: Filter delay: Latency must be between 0 and 32767 ms, got "-5ms" (-5 ms)'],
+    ["NaN", "delay=NaN", 'filters_in: Filter delay: Latency "NaN" is not a time'],
+    ["a delay with too many decimals", "delay=0.0001", "filters_in: Filter delay: Latency is finer than netemu takes (0.001 ms, 1 µs), got 0.0001"],
+  ] as const) {
+    it(`refuses ${what} (${option}) with the server's message naming it, exit 1, and changes nothing`, async () => {
+      await impair([...at(), "--in", "corrupt=3"]);
+      const r = await impair([...at(), "--in", option]);
+      expect(r.code).to.equal(1);
+      expect(r.err.join("\n")).to.match(/^netemu impair: http:\/\/127\.0\.0\.1:\d+ answered 400: /);
+      expect(r.err.join("\n")).to.include(message);
+      expect((await s.request("GET", "/v2/netemu/impairments")).json[0].filters_in).to.deep.equal({ corrupt: [3] });
+    });
+  }
+
   it("lists and clears them, by project, node or port", async () => {
     await impair([...at(), "--out", "delay=50"]);
     await impair(["--server", s.url, "--project", "lab", "--node", "Switch1", "--port", "0", "--in", "packet_loss=5"]);

@@ -306,7 +306,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
       expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filters: { delay: [50, 5] }, suspend: true });
       const bad = await s.request("POST", `${base}/adapters/0/ports/1/nio`, { ...udp, lport: 20002, filters: { packet_loss: [101] } });
       expect(bad.status).to.equal(400);
-      expect(bad.json.message).to.equal("Filter packet_loss: Chance must be an integer between 0 and 100 %, got 101");
+      expect(bad.json.message).to.equal("Filter packet_loss: Chance must be between 0 and 100 %, got 101");
       expect(dataPlane.attached.has(`${nodeId}/1`)).to.equal(false);
     });
 
@@ -340,7 +340,7 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: { corrupt: [5] } });
         const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: { delay: [40000] } });
         expect(r.status).to.equal(400);
-        expect(r.json.message).to.equal("Filter delay: Latency must be an integer between 0 and 32767 ms, got 40000");
+        expect(r.json.message).to.equal("Filter delay: Latency must be between 0 and 32767 ms, got 40000");
         expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filters: { corrupt: [5] } });
       });
 
@@ -360,9 +360,30 @@ describe("HTTP: compute projects and Ethernet switches", () => {
         await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { corrupt: [5] } });
         const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters_in: { bandwidth: [1] } });
         expect(r.status).to.equal(400);
-        expect(r.json.message).to.equal("filters_in: Filter bandwidth: Rate must be an integer between 8 and 10000000 kbit/s, got 1");
+        expect(r.json.message).to.equal("filters_in: Filter bandwidth: Rate must be between 8 and 10000000 kbit/s, got 1");
         expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filtersIn: { corrupt: [5] } });
       });
+
+      it("takes netem's granularity in filters, filters_in and filters_out, and echoes them in the catalogue's units (ADR 0101)", async () => {
+        const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: { delay: ["250us"] }, filters_in: { packet_loss: [0.05] }, filters_out: { bandwidth: ["1.5mbit", "2.5ms"], duplicate: ["0.75%"] } });
+        expect(r.status, r.text).to.equal(201);
+        expect(r.json).to.deep.include({ filters: { delay: [0.25] }, filters_in: { packet_loss: [0.05] }, filters_out: { bandwidth: [1500, 2.5], duplicate: [0.75] } });
+        expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filters: { delay: [0.25] }, filtersIn: { packet_loss: [0.05] }, filtersOut: { bandwidth: [1500, 2.5], duplicate: [0.75] } });
+      });
+
+      for (const [what, body, message] of [
+        ["a loss finer than 0.01 %", { filters_in: { packet_loss: ["0.001%"] } }, 'filters_in: Filter packet_loss: Chance is finer than netemu takes (0.01 %), got "0.001%"'],
+        ["a rate with a unit netemu does not read", { filters_out: { bandwidth: ["10xbit"] } }, 'filters_out: Filter bandwidth: Rate "10xbit" has a unit netemu does not read (xbit)'],
+        ["a delay finer than 1 µs", { filters: { delay: [0.0001] } }, "Filter delay: Latency is finer than netemu takes (0.001 ms, 1 µs), got 0.0001"],
+      ] as const) {
+        it(`refuses ${what} with 400 naming it, and keeps the old filters`, async () => {
+          await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, filters: { corrupt: [5] }, filters_in: { corrupt: [6] }, filters_out: { corrupt: [7] } });
+          const r = await s.request("PUT", `${base}/adapters/0/ports/0/nio`, { ...udp, ...body });
+          expect(r.status).to.equal(400);
+          expect(r.json.message).to.include(message);
+          expect(dataPlane.attached.get(`${nodeId}/0`)).to.deep.include({ filters: { corrupt: [5] }, filtersIn: { corrupt: [6] }, filtersOut: { corrupt: [7] } });
+        });
+      }
 
       it("answers 409 on a port without NIO", async () => {
         const r = await s.request("PUT", `${base}/adapters/0/ports/3/nio`, udp);

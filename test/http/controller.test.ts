@@ -348,13 +348,16 @@ describe("HTTP: controller projects, nodes and links", () => {
     });
 
     for (const [what, filters, message] of [
-      ["packet_loss 150", { packet_loss: [150] }, "Filter packet_loss: Chance must be an integer between 0 and 100 %, got 150"],
+      ["packet_loss 150", { packet_loss: [150] }, "Filter packet_loss: Chance must be between 0 and 100 %, got 150"],
       ["frequency_drop -5", { frequency_drop: [-5] }, "Filter frequency_drop: Frequency must be an integer between -1 and 32767 th packet, got -5"],
-      ["delay 40000", { delay: [40000] }, "Filter delay: Latency must be an integer between 0 and 32767 ms, got 40000"],
+      ["delay 40000", { delay: [40000] }, "Filter delay: Latency must be between 0 and 32767 ms, got 40000"],
       ["an unknown filter", { latency: [10] }, "Unknown filter type 'latency'; the filter types are frequency_drop, packet_loss, delay, corrupt, bpf, bandwidth, burst_loss, duplicate, reorder, delay_distribution, delay_correlation, loss_correlation, corrupt_correlation, duplicate_correlation, reorder_correlation, match"],
-      ["a string value", { delay: ["300"] }, 'Filter delay: Latency must be an integer between 0 and 32767 ms, got "300"'],
-      ["a float", { corrupt: [1.5] }, "Filter corrupt: Chance must be an integer between 0 and 100 %, got 1.5"],
-      ["null", { delay: [null] }, "Filter delay: Latency must be an integer between 0 and 32767 ms, got null"],
+      ["a string value without a unit", { delay: ["300"] }, 'Filter delay: Latency "300" is not a time; give a number of ms, or a time with its unit: us, ms or s (500us, 1.5ms, 2s)'],
+      ["a chance finer than 0.01 %", { packet_loss: ["0.001%"] }, 'Filter packet_loss: Chance is finer than netemu takes (0.01 %), got "0.001%"'],
+      ["a float finer than 0.01 %", { corrupt: [1.555] }, "Filter corrupt: Chance is finer than netemu takes (0.01 %), got 1.555"],
+      ["a rate unit netemu does not read", { bandwidth: ["10xbit"] }, 'Filter bandwidth: Rate "10xbit" has a unit netemu does not read (xbit); give a number of kbit/s, or a rate with its unit: bit, kbit, mbit, gbit, or bytes/s as bps, kbps, mbps, gbps (kibit, mibit, gibit, kibps, mibps, gibps for powers of 1024), e.g. 10mbit'],
+      ["a negative delay", { delay: ["-1ms"] }, 'Filter delay: Latency must be between 0 and 32767 ms, got "-1ms" (-1 ms)'],
+      ["null", { delay: [null] }, "Filter delay: Latency must be a number of ms, or a time with its unit: us, ms or s (500us, 1.5ms, 2s), got null"],
       ["too many values", { packet_loss: [1, 2] }, "Filter packet_loss takes 1 value(s) (Chance), got 2"],
       ["a non-list", { delay: 10 }, "Filter delay: the values must be a list, got 10"],
     ] as const) {
@@ -368,6 +371,22 @@ describe("HTTP: controller projects, nodes and links", () => {
         expect(dataPlane.attached.get(`${sw1}/1`)).to.deep.include({ filters: { corrupt: [3] } });
       });
     }
+
+    it("takes netem's granularity on GNS3's kinds and netemu's, answering each value in the catalogue's unit (ADR 0101)", async () => {
+      const link = (await createLink(1, 1)).json;
+      const r = await s.request("PUT", `/v2/projects/${projectId}/links/${link.link_id}`, { filters: { packet_loss: ["0.5%"], delay: ["500us", 0.25], corrupt: [0.01], bandwidth: ["10mbit"] } });
+      expect(r.status).to.equal(201);
+      const canonical = { packet_loss: [0.5], delay: [0.5, 0.25], corrupt: [0.01], bandwidth: [10_000] };
+      expect(r.json.filters).to.deep.equal(canonical);
+      expect(dataPlane.attached.get(`${sw1}/1`)).to.deep.include({ filters: canonical });
+      expect((await s.request("GET", `/v2/projects/${projectId}/links/${link.link_id}`)).json.filters).to.deep.equal(canonical);
+    });
+
+    it("answers a GNS3 client's integer filters as GNS3 does, byte for byte", async () => {
+      const link = (await createLink(1, 1)).json;
+      const r = await s.request("PUT", `/v2/projects/${projectId}/links/${link.link_id}`, { filters: { delay: [200, 20], packet_loss: [5], corrupt: [1], frequency_drop: [3] } });
+      expect(r.text).to.include('"filters": {\n        "corrupt": [\n            1\n        ],\n        "delay": [\n            200,\n            20\n        ],\n        "frequency_drop": [\n            3\n        ],\n        "packet_loss": [\n            5\n        ]\n    }');
+    });
 
     it("compiles bpf expressions when they are set, refusing a bad line with its number", async () => {
       const link = (await createLink(1, 1)).json;

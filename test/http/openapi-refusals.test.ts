@@ -255,7 +255,11 @@ describe("The OpenAPI document's filters", () => {
     expect(FILTER_KINDS).to.have.length(16);
     expect(filters.properties["delay"].anyOf[0]).to.deep.include({ minItems: 1, maxItems: 2 });
     expect(filters.properties["burst_loss"].anyOf[0]).to.deep.include({ minItems: 2, maxItems: 4 });
-    expect(filters.properties["packet_loss"].anyOf[0].prefixItems).to.deep.equal([{ type: "integer", minimum: 0, maximum: 100, description: "Chance (%)" }]);
+    // ADR 0101: a chance is a number to 0.01 % or a text with %; a count stays an integer.
+    expect(filters.properties["packet_loss"].anyOf[0].prefixItems).to.deep.equal([
+      { description: "Chance (%, to 0.01 %), or with its unit (0.5%); answered in %", anyOf: [{ type: "number", minimum: 0, maximum: 100 }, { type: "string", pattern: "^[+-]?\\d+(\\.\\d+)?\\s*%$" }] },
+    ]);
+    expect(filters.properties["frequency_drop"].anyOf[0].prefixItems).to.deep.equal([{ type: "integer", minimum: -1, maximum: 32767, description: "Frequency (th packet)" }]);
   });
 
   it("leaves no filters field a bare object, in bodies or in answers", () => {

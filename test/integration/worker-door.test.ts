@@ -119,6 +119,9 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
     const state = { nodeId: SW, learned: [{ vlan: 1, mac: 1, port: 0, lastSeenMs: 1 }], ports: [port] };
     expect(decodeWorkerRequest({ id: 8, op: "takeOver", args: [change, [], state] })).to.deep.equal(E.right({ id: 8, op: "takeOver", args: [change, [], state] }));
     expect(decodeWorkerRequest({ id: 9, op: "handOver", args: [SW] })).to.deep.equal(E.right({ id: 9, op: "handOver", args: [SW] }));
+    // A line holding sub-ms delays hands its precise mode over with its frames (ADR 0101).
+    const precise = { ...state, ports: [{ ...port, held: { ingress: { ...held, precise: true }, egress: held } }] };
+    expect(decodeWorkerRequest({ id: 8, op: "takeOver", args: [change, [], precise] })).to.deep.equal(E.right({ id: 8, op: "takeOver", args: [change, [], precise] }));
     for (const [what, broken] of [
       ["no state", undefined],
       ["no node id", { ...state, nodeId: 7 }],
@@ -126,6 +129,7 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
       ["a port numbered past 65535", { ...state, ports: [{ ...port, portNumber: 70_000 }] }],
       ["a held frame as text", { ...state, ports: [{ ...port, held: { ...port.held, egress: { frames: [{ frame: "ab", departureMs: 1 }], lastDepartureMs: 1 } } }] }],
       ["a departure that is no time", { ...state, ports: [{ ...port, held: { ...port.held, ingress: { frames: [], lastDepartureMs: Number.NaN } } }] }],
+      ["a precise mode that is not true or false (ADR 0101)", { ...state, ports: [{ ...port, held: { ...port.held, ingress: { ...held, precise: "yes" } } }] }],
       ["a chain without its fates", { ...state, ports: [{ ...port, chains: { ingress: { frequencyCounter: 0, corruptPosition: 0 } } }] }],
       ["more ports than a node has", { ...state, ports: Array.from({ length: 100_000 }, () => port) }],
     ] as const) {

@@ -4,6 +4,7 @@
  * (route-client.ts, ADR 0080), so what it sends and reads is what the server declares.
  *
  *   netemu impair --project P --node Switch1 --port Ethernet2 --out delay=50 --out bandwidth=1000
+ *   netemu impair --project P --node Switch1 --port Ethernet2 --out delay=500us --in packet_loss=0.5% --out bandwidth=10mbit
  *   netemu impair list [--project P] [--node N] [--port PORT]
  *   netemu impair clear [--project P] [--node N] [--port PORT]
  *
@@ -31,6 +32,8 @@ what it removed, each line beginning with "removed"; \`list\` what holds.
                      packet_loss=P, burst_loss=P,R[,BAD,GOOD], duplicate=P, reorder=P, corrupt=P, frequency_drop=N,
                      delay_distribution=normal, bpf=EXPRESSION (drops what matches), match=EXPRESSION (scopes the others)
                      ... (README, "Filters"). Repeat the option for several kinds; a direction not given keeps what it had.
+                     Chances (P) take 0.01 % (packet_loss=0.5 or 0.5%), times 1 µs (delay=0.25 or 250us, 1.5ms, 2s),
+                     rates 1 bit/s with tc's units (bandwidth=10mbit, 512kbit; kbps, mbps are BYTES/s as in tc).
   --clear-in, --clear-out   remove that direction's impairments (the other keeps its own)
   --server URL       netemu's address (NETEMU_SERVER; default ${DEFAULT_SERVER_URL}, where \`netemu serve\` listens unless given --port).
                      Beside a GNS3 controller, give netemu's own address: a GNS3 controller on this machine listens there too,

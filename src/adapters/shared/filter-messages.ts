@@ -1,5 +1,6 @@
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../domain/filters/catalogue.js";
 import type { FilterProblem } from "../../domain/filters/filter-settings.js";
+import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
 
 function describeValue(v: unknown): string {
   if (v === null) return "null";
@@ -35,9 +36,23 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter ${p.kind} takes ${expected} value(s) (${p.parameters.map((x) => x.name).join(", ")}), got ${p.got}`;
     }
     case "not_an_integer":
+      return `Filter ${p.kind}: ${p.parameter.name} must be an integer between ${p.parameter.minimum} and ${p.parameter.maximum} ${p.parameter.unit}, got ${describeValue(p.got)}`;
     case "out_of_range": {
       const x = p.parameter;
-      return `Filter ${p.kind}: ${x.name} must be an integer between ${x.minimum} and ${x.maximum} ${x.unit}, got ${describeValue(p.got)}`;
+      const read = p.value === undefined ? "" : ` (${p.value} ${x.unit})`;
+      return quantityOf(x.unit) === "count"
+        ? `Filter ${p.kind}: ${x.name} must be an integer between ${x.minimum} and ${x.maximum} ${x.unit}, got ${describeValue(p.got)}`
+        : `Filter ${p.kind}: ${x.name} must be between ${x.minimum} and ${x.maximum} ${x.unit}, got ${describeValue(p.got)}${read}`;
     }
+    // ADR 0101: what a %, time or rate takes, said with the units it reads.
+    case "not_a_number":
+      return `Filter ${p.kind}: ${p.parameter.name} must be ${QUANTITY_TEXT[quantityOf(p.parameter.unit)]}, got ${describeValue(p.got)}`;
+    case "not_a_quantity": {
+      const quantity = quantityOf(p.parameter.unit);
+      const what = p.unit === undefined ? `is not a ${quantity === "percent" ? "percentage" : quantity}` : `has a unit netemu does not read (${p.unit})`;
+      return `Filter ${p.kind}: ${p.parameter.name} ${describeValue(p.got)} ${what}; give ${QUANTITY_TEXT[quantity]}`;
+    }
+    case "too_fine":
+      return `Filter ${p.kind}: ${p.parameter.name} is finer than netemu takes (${QUANTITY_STEP[quantityOf(p.parameter.unit)]}), got ${describeValue(p.got)}`;
   }
 }

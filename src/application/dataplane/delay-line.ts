@@ -7,6 +7,8 @@ import type { Timers } from "../ports/timers.js";
 export interface HeldFrames {
   readonly frames: readonly { readonly frame: Uint8Array; readonly departureMs: number }[];
   readonly lastDepartureMs: number;
+  /** Whether the line woke to the µs (ADR 0101); absent is false. */
+  readonly precise?: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -27,6 +29,16 @@ const CHUNK_BYTES = 16 * 1024;
 const LARGEST_IN_CHUNK = CHUNK_BYTES / 4;
 
 /**
+ * How long before a departure a precise line's timer wakes it (ms): Node's timers count whole ms from the
+ * loop's cached time, so they fire up to a ms early or late; the rest of the wait is spent in `defer`
+ * turns of the event loop, each a few µs, so a frame leaves within a turn of its departure (ADR 0101).
+ */
+export const PRECISE_WAKE_AHEAD_MS = 1;
+
+/** The timer handle of a line waiting in `defer` turns (they cannot be cancelled: a closed line ignores them). */
+const DEFERRED = Symbol("deferred");
+
+/**
  * Holds the frames of one direction of one port until their departure time, then hands them on in
  * order. One timer for the whole line (the head's departure), not one per frame: at 5,000 frames/s
  * with 50 ms of delay about 250 frames wait, each costing an array slot. What it holds counts
@@ -39,6 +51,13 @@ export class DelayLine {
   private head = 0;
   private timer: unknown = undefined;
   private closed = false;
+  /**
+   * Wakes to the µs (ADR 0101): set by the frames pushed (a delay with a fraction of a ms asks for it), so
+   * a line whose delays are whole ms keeps the timer's ms and never spins the event loop.
+   */
+  private precise = false;
+  /** The time of the last turn a precise line spun in: a clock that has not moved since spins no more. */
+  private spunAt = Number.NaN;
   /** The chunk frames are being copied into, and how much of it is used (CHUNK_BYTES). */
   private chunk: Uint8Array | undefined = undefined;
   private chunkUsed = 0;
@@ -61,8 +80,9 @@ export class DelayLine {
    * line is closed, or holding it would pass the budget's bound (the caller counts the drop). A
    * refused frame takes no place in the order: the departures of the ones after it are not moved.
    */
-  push(frame: Uint8Array, delayMs: number): boolean {
+  push(frame: Uint8Array, delayMs: number, precise = false): boolean {
     if (this.closed || !this.budget.take(frame.byteLength)) return false;
+    this.precise = precise;
     const now = this.clock.nowMs();
     const departure = this.scheduler.departure(now, delayMs);
     this.frames.push(this.own(frame));
@@ -91,10 +111,20 @@ export class DelayLine {
   private arm(now: number): void {
     const next = this.departures[this.head];
     if (next === undefined) return;
-    this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, next - now));
+    const wait = next - now;
+    if (!this.precise) this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, wait));
+    else if (wait > PRECISE_WAKE_AHEAD_MS) this.timer = this.timers.setTimeout(() => this.release(), wait - PRECISE_WAKE_AHEAD_MS);
+    else if (this.timers.defer !== undefined && now !== this.spunAt) {
+      // A turn of the event loop, then look again. A turn that sees the time of the one before is a
+      // clock that does not move by itself (a test's): the timer waits for it instead of spinning.
+      this.spunAt = now;
+      this.timer = DEFERRED;
+      this.timers.defer(() => this.release());
+    } else this.timer = this.timers.setTimeout(() => this.release(), Math.max(0, wait));
   }
 
   private release(): void {
+    if (this.closed) return;
     this.timer = undefined;
     const now = this.clock.nowMs();
     // Never early: Node counts a timer from the event loop's cached time, so it can fire up to a
@@ -133,8 +163,9 @@ export class DelayLine {
     const frames: { frame: Uint8Array; departureMs: number }[] = [];
     for (let i = this.head; i < this.frames.length; i++) frames.push({ frame: this.frames[i] as Uint8Array, departureMs: this.departures[i] as number });
     const lastDepartureMs = this.scheduler.lastDeparture;
+    const precise = this.precise;
     this.close();
-    return { frames, lastDepartureMs };
+    return precise ? { frames, lastDepartureMs, precise } : { frames, lastDepartureMs };
   }
 
   /**
@@ -148,6 +179,7 @@ export class DelayLine {
     // A time that is no time (+Infinity would hold the line for ever) is left out.
     const time = (ms: number): boolean => Number.isFinite(ms);
     if (time(held.lastDepartureMs)) this.scheduler.resumeAfter(held.lastDepartureMs);
+    this.precise = held.precise === true;
     let last = Number.NEGATIVE_INFINITY;
     for (const { frame, departureMs } of held.frames) {
       if (!time(departureMs)) continue;
@@ -170,7 +202,7 @@ export class DelayLine {
    */
   close(): number {
     this.closed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.timer !== undefined && this.timer !== DEFERRED) this.timers.clearTimeout(this.timer);
     this.timer = undefined;
     const dropped = this.pending;
     for (let i = this.head; i < this.frames.length; i++) this.budget.give((this.frames[i] as Uint8Array).byteLength);

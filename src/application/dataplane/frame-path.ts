@@ -96,20 +96,21 @@ export class FramePath {
     }
     if (outcome.queueWaitMs >= 0) recordQueueWaits(counters.ingressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
     // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
-    const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
+    const { frame: passed, delayMs, copies, copyDelayMs, bypassed, precise } = outcome;
     const overtakes = outcome.overtakes || bypassed;
-    this.towardsSwitch(live, port, passed, delayMs, overtakes);
-    if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs, overtakes);
+    this.towardsSwitch(live, port, passed, delayMs, overtakes, precise);
+    if (copies === 2) this.towardsSwitch(live, port, passed, copyDelayMs, overtakes, precise);
   }
 
-  private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
+  /** `precise`: the delay has a fraction of a ms, which the line keeps by waking to the µs (ADR 0101). */
+  private towardsSwitch(live: LiveNode, port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean, precise: boolean): void {
     // The switch counts it as received when it takes it in, once its delay is over. A frame without
     // delay still waits behind frames held under an earlier delay setting: the order is kept (ADR
     // 0055); one that overtakes on purpose (reorder) or that match left untouched does not.
     if (overtakes && delayMs <= 0) this.intoSwitch(live, port, frame);
     else if (!overtakes && delayMs <= 0 && port.ingressDelay.pending === 0) this.intoSwitch(live, port, frame);
     // Beyond the port's or the thread's bound (ADR 0072): received, and dropped there.
-    else if (!(overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs)) port.dropHeld("ingress", frame.length);
+    else if (!(overtakes ? port.expressLine("ingress") : port.ingressDelay).push(frame, delayMs, precise && !overtakes)) port.dropHeld("ingress", frame.length);
   }
 
   /** A frame whose ingress delay is over: P's capture, then the node's fabric, then each egress port's way. */
@@ -138,16 +139,16 @@ export class FramePath {
       return;
     }
     if (outcome.queueWaitMs >= 0 && port.counters !== undefined) recordQueueWaits(port.counters.egressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
-    const { frame: passed, delayMs, copies, copyDelayMs, bypassed } = outcome;
+    const { frame: passed, delayMs, copies, copyDelayMs, bypassed, precise } = outcome;
     const overtakes = outcome.overtakes || bypassed;
-    this.onToPort(port, passed, delayMs, overtakes);
-    if (copies === 2) this.onToPort(port, passed, copyDelayMs, overtakes);
+    this.onToPort(port, passed, delayMs, overtakes, precise);
+    if (copies === 2) this.onToPort(port, passed, copyDelayMs, overtakes, precise);
   }
 
-  private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean): void {
+  private onToPort(port: LivePort, frame: Uint8Array, delayMs: number, overtakes: boolean, precise: boolean): void {
     if (overtakes && delayMs <= 0) this.ontoWire(port, frame);
     else if (!overtakes && delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
-    else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs)) port.dropHeld("egress", frame.length);
+    else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs, precise && !overtakes)) port.dropHeld("egress", frame.length);
   }
 
   /** A frame whose egress delay is over: its capture, then its socket. */

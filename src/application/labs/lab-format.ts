@@ -3,7 +3,8 @@ import { DELAY_DISTRIBUTIONS, FILTER_CATALOGUE, type FilterKind, type IntParamet
 import { MINIMUM_VALUES } from "../../domain/filters/filter-settings.js";
 import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../domain/switching/port.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
-import { anyOf, bool, constant, int, jsonSchemaOf, list, map, object, oneOfValues, str, tagged, tuple } from "./lab-codec-kit.js";
+import { QUANTITY_EXAMPLE, QUANTITY_PATTERN, QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
+import { anyOf, bool, constant, int, jsonSchemaOf, list, map, num, object, oneOfValues, str, tagged, tuple } from "./lab-codec-kit.js";
 
 /**
  * The lab file format (ADR 0084, docs/labs.md): the codecs a lab file is decoded with, and the JSON Schema
@@ -116,6 +117,23 @@ export const LabNodeCodec = tagged(
   "A node: its kind and that kind's settings.",
 );
 
+/**
+ * One numeric parameter: a count is a whole number; a %, ms or kbit/s a number with decimals or a text
+ * with its unit (`0.5%`, `500us`, `10mbit`), whose granularity the domain's parse checks (ADR 0101).
+ */
+function parameterValue(p: IntParameter): t.Mixed {
+  const quantity = quantityOf(p.unit);
+  if (quantity === "count") return int({ minimum: p.minimum, maximum: p.maximum, description: `${p.name} (${p.unit})` });
+  const step = `to ${QUANTITY_STEP[quantity]}`;
+  return anyOf(
+    [
+      num({ minimum: p.minimum, maximum: p.maximum, description: `${p.name} (${p.unit}, ${step})` }),
+      str({ pattern: QUANTITY_PATTERN[quantity], patternText: QUANTITY_TEXT[quantity], description: `${p.name} with its unit (${QUANTITY_EXAMPLE[quantity]})` }),
+    ],
+    QUANTITY_TEXT[quantity],
+  );
+}
+
 /** One filter kind's values: a single value may be written without the list (`delay: 50`). */
 function filterValues(kind: FilterKind, description: string, parameters: readonly { readonly type: string }[]): t.Type<unknown> {
   if (kind === "bpf" || kind === "match") {
@@ -125,7 +143,7 @@ function filterValues(kind: FilterKind, description: string, parameters: readonl
     const one = oneOfValues(DELAY_DISTRIBUTIONS);
     return anyOf([one, tuple([one], 1)], "a distribution name", description);
   }
-  const ints = (parameters as readonly IntParameter[]).map((p) => int({ minimum: p.minimum, maximum: p.maximum, description: `${p.name} (${p.unit})` }));
+  const ints = (parameters as readonly IntParameter[]).map((p) => parameterValue(p));
   const minimum = MINIMUM_VALUES[kind] ?? ints.length;
   const branches: t.Mixed[] = minimum === 1 ? [ints[0] as t.Mixed, tuple(ints, 1)] : [tuple(ints, minimum)];
   return anyOf(branches, minimum === 1 ? "a number or a list of numbers" : "a list of numbers", description);

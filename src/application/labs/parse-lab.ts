@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type Document, LineCounter, type Node as YamlNode, isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
 import { type FilterProblem, type FilterSettings, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
 import { LabCodec, type RawLab, type RawLink } from "./lab-format.js";
 import { type HostInterface, type Lab, type LabLink, type LabLinkEnd, type LabNode, type UdpTunnelPort, defaultHubPorts, defaultSwitchPorts, inSubnet, portsOf, resolvePort } from "./lab.js";
@@ -137,8 +138,18 @@ function filterProblemText(p: FilterProblem): string {
     case "value_count":
       return `${p.kind} takes ${p.minimum === p.parameters.length ? p.minimum : `${p.minimum} to ${p.parameters.length}`} values, got ${p.got}`;
     case "not_an_integer":
-    case "out_of_range":
       return `${p.kind}: ${String(p.got)} is not a whole number in ${p.parameter.minimum}..${p.parameter.maximum}`;
+    case "out_of_range":
+      return quantityOf(p.parameter.unit) === "count"
+        ? `${p.kind}: ${String(p.got)} is not a whole number in ${p.parameter.minimum}..${p.parameter.maximum}`
+        : `${p.kind}: ${String(p.got)}${p.value === undefined ? "" : ` (${p.value} ${p.parameter.unit})`} is not in ${p.parameter.minimum}..${p.parameter.maximum} ${p.parameter.unit}`;
+    // ADR 0101: what a %, time or rate takes, said with the units it reads.
+    case "not_a_number":
+      return `${p.kind}: ${p.parameter.name} must be ${QUANTITY_TEXT[quantityOf(p.parameter.unit)]}, got ${String(p.got)}`;
+    case "not_a_quantity":
+      return `${p.kind}: ${JSON.stringify(p.got)} ${p.unit === undefined ? "is not read" : `has a unit netemu does not read (${p.unit})`}; give ${QUANTITY_TEXT[quantityOf(p.parameter.unit)]}`;
+    case "too_fine":
+      return `${p.kind}: ${String(p.got)} is finer than netemu takes (${QUANTITY_STEP[quantityOf(p.parameter.unit)]})`;
     case "not_a_distribution":
       return `delay_distribution: ${String(p.got)} is not uniform, normal or pareto`;
     case "not_an_object":

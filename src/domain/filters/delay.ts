@@ -1,12 +1,24 @@
 import { type RandomSource, normalQuantile, uniformInt } from "./random.js";
 
 /**
- * One frame's delay for `delay L J`: L plus a uniform integer jitter in [−J, +J] ms, never below 0.
- * With J = 0 no random number is drawn.
+ * One frame's delay for `delay L J`: L plus a uniform jitter in [−J, +J] ms, never below 0. A jitter in
+ * whole ms is drawn in whole ms (GNS3's, uBridge's); one with a fraction of a ms in whole µs, its own
+ * granularity (ADR 0101). With J = 0 no random number is drawn.
  */
 export function frameDelayMs(latencyMs: number, jitterMs: number, random: RandomSource): number {
   if (jitterMs <= 0) return Math.max(0, latencyMs);
-  return Math.max(0, latencyMs + uniformInt(random, -jitterMs, jitterMs));
+  if (Number.isInteger(jitterMs)) return Math.max(0, latencyMs + uniformInt(random, -jitterMs, jitterMs));
+  const jitterUs = Math.round(jitterMs * 1000);
+  return Math.max(0, latencyMs + uniformInt(random, -jitterUs, jitterUs) / 1000);
+}
+
+/**
+ * Whether a delay asks for less than a millisecond's precision: a latency or jitter with a fraction of
+ * a ms. Its frames are then held by a line that wakes to the µs (DelayLine's precise mode, ADR 0101);
+ * a whole-ms delay keeps the timer's ms, which costs no spinning.
+ */
+export function isSubMillisecond(latencyMs: number, jitterMs: number): boolean {
+  return !Number.isInteger(latencyMs) || !Number.isInteger(jitterMs);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
-import { distributedDelayMs, frameDelayMs } from "./delay.js";
+import { distributedDelayMs, frameDelayMs, isSubMillisecond } from "./delay.js";
 import { type FilterSettings, bpfLines, filterSettingsEqual, matchLines } from "./filter-settings.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
@@ -39,6 +39,8 @@ class FilterOutcome {
   frame: Uint8Array = new Uint8Array(0);
   /** How long to hold the frame before sending it, in ms (0 without a delay filter). */
   delayMs = 0;
+  /** True when the delay has a fraction of a ms to keep: the line holding the frame wakes to the µs (ADR 0101). */
+  precise = false;
   /** Whether corrupt altered this frame. */
   corrupted = false;
   /** 2 when duplicate sends the frame twice: the copy leaves `copyDelayMs` from now. */
@@ -126,6 +128,8 @@ export class FilterChain {
   private readonly hasDelay: boolean;
   private readonly latencyMs: number;
   private readonly jitterMs: number;
+  /** The delay's latency or jitter has a fraction of a ms (ADR 0101). */
+  private readonly subMillisecond: boolean;
   private readonly duplicatePercent: number;
   private readonly reorderPercent: number;
   private readonly distribution: "uniform" | "normal" | "pareto";
@@ -172,6 +176,7 @@ export class FilterChain {
     this.hasDelay = settings.delay !== undefined;
     this.latencyMs = settings.delay?.[0] ?? 0;
     this.jitterMs = settings.delay?.[1] ?? 0;
+    this.subMillisecond = isSubMillisecond(this.latencyMs, this.jitterMs);
     this.duplicatePercent = settings.duplicate?.[0] ?? 0;
     // Reordering needs a delay to overtake: without one it has nothing to do.
     this.reorderPercent = this.hasDelay && this.latencyMs + this.jitterMs > 0 ? (settings.reorder?.[0] ?? 0) : 0;
@@ -271,6 +276,7 @@ export class FilterChain {
     o.drop = undefined;
     o.frame = frame;
     o.delayMs = 0;
+    o.precise = false;
     o.corrupted = false;
     o.copies = 1;
     o.copyDelayMs = 0;
@@ -329,6 +335,7 @@ export class FilterChain {
     if (this.reorderPercent > 0 && this.reorders.next(this.random)) o.overtakes = true;
     const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
     o.delayMs = queuedMs + latencyMs;
+    o.precise = this.subMillisecond && latencyMs > 0;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
   }

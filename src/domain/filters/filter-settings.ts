@@ -2,6 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS, type DelayDistribution, type FilterKind, type IntParameter, descriptorOf, isFilterKind } from "./catalogue.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 import { isPlainObject } from "../configuration/read.js";
+import { quantityOf, readQuantity } from "./quantity.js";
 
 /**
  * The values each filter kind takes, kind by kind: the one definition the filter types are mapped
@@ -11,14 +12,14 @@ import { isPlainObject } from "../configuration/read.js";
 export interface FilterValues {
   readonly frequency_drop: readonly [number];
   readonly packet_loss: readonly [number];
-  /** Latency and, optionally, jitter in ms. */
+  /** Latency and, optionally, jitter in ms, to 0.001 (1 µs: ADR 0101). */
   readonly delay: readonly [number] | readonly [number, number];
   readonly corrupt: readonly [number];
   /** pcap-filter expressions, one per line: a frame matching one is dropped. */
   readonly bpf: readonly string[];
-  /** kbit/s and, optionally, the queue bound in ms. */
+  /** kbit/s (to 0.001: 1 bit/s) and, optionally, the queue bound in ms (ADR 0101). */
   readonly bandwidth: readonly [number] | readonly [number, number];
-  /** p and r, optionally the loss when bad and when good, in %. */
+  /** p and r, optionally the loss when bad and when good, in % (to 0.01: ADR 0101). */
   readonly burst_loss: readonly [number, number] | readonly [number, number, number] | readonly [number, number, number, number];
   readonly duplicate: readonly [number];
   readonly reorder: readonly [number];
@@ -88,7 +89,16 @@ export type FilterProblem =
   | { readonly problem: "too_much_text"; readonly kind: TextLinesKind; readonly limit: number; readonly got: number }
   | { readonly problem: "not_a_distribution"; readonly got: unknown }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
-  | { readonly problem: "not_an_integer" | "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
+  /** A whole-number parameter (a count) given a fraction, a text or no number. */
+  | { readonly problem: "not_an_integer"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown }
+  /** Outside the parameter's bounds; `value` is what a text was read as, in the catalogue's unit. */
+  | { readonly problem: "out_of_range"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown; readonly value?: number }
+  /** A %, time or rate parameter given neither a number nor a text (null, a boolean), or NaN or an infinity. */
+  | { readonly problem: "not_a_number"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown }
+  /** A text that is not a number with one of the parameter's units (`unit`: the unit word found, if any) (ADR 0101). */
+  | { readonly problem: "not_a_quantity"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: string; readonly unit?: string }
+  /** Finer than netemu takes: more decimals than 0.01 %, 1 µs or 1 bit/s (ADR 0101). */
+  | { readonly problem: "too_fine"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
 
 export interface InvalidFilterSettings {
   readonly _tag: "InvalidFilterSettings";
@@ -103,7 +113,8 @@ const invalid = (problem: FilterProblem, field: string | undefined): E.Either<In
 /**
  * GNS3's normalisation (Link.update_filters) of one entry: string items are stripped of spaces and
  * newlines; an entry whose list is empty or whose first item is 0 or "" is "off" (undefined). Unlike
- * GNS3 nothing is coerced: a float, a boolean or null stays what it is and fails validation.
+ * GNS3 nothing is coerced here: a boolean or null stays what it is and fails validation, a fraction or
+ * a text with a unit is read at its parameter's granularity (ADR 0101).
  */
 function normaliseEntry(values: readonly unknown[]): unknown[] | undefined {
   const items = values.map((v: unknown) => (typeof v === "string" ? v.replace(/^[ \n]+|[ \n]+$/g, "") : v));
@@ -121,10 +132,26 @@ export function normaliseFilters(raw: Readonly<Record<string, unknown>>): Record
   return kept;
 }
 
-function checkInt(kind: FilterKind, parameter: IntParameter, v: unknown): FilterProblem | undefined {
-  if (typeof v !== "number" || !Number.isInteger(v)) return { problem: "not_an_integer", kind, parameter, got: v };
-  if (v < parameter.minimum || v > parameter.maximum) return { problem: "out_of_range", kind, parameter, got: v };
-  return undefined;
+/**
+ * One numeric value, read at its parameter's granularity (ADR 0101): a count is a whole number; a %,
+ * time or rate a number in the catalogue's unit with the decimals it takes, or a text with its unit.
+ * Answers the value in the catalogue's unit, or what is wrong.
+ */
+function checkValue(kind: FilterKind, parameter: IntParameter, v: unknown): { readonly problem?: undefined; readonly value: number } | FilterProblem {
+  const read = readQuantity(v, quantityOf(parameter.unit), parameter.minimum, parameter.maximum);
+  if (read.problem === undefined) return { value: read.value };
+  switch (read.problem) {
+    case "out_of_range":
+      return typeof v === "string" ? { problem: "out_of_range", kind, parameter, got: v, value: read.read } : { problem: "out_of_range", kind, parameter, got: v };
+    case "not_a_quantity":
+      return read.unit === undefined ? { problem: "not_a_quantity", kind, parameter, got: v as string } : { problem: "not_a_quantity", kind, parameter, got: v as string, unit: read.unit };
+    case "not_a_number":
+      return { problem: "not_a_number", kind, parameter, got: v };
+    case "not_an_integer":
+      return { problem: "not_an_integer", kind, parameter, got: v };
+    case "too_fine":
+      return { problem: "too_fine", kind, parameter, got: v };
+  }
 }
 
 /** How many values a kind takes at least, where trailing ones have defaults (the others take exactly their parameters). */
@@ -183,11 +210,13 @@ function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<Filt
   if (values.length < minCount || values.length > params.length) {
     return E.left({ problem: "value_count", kind, parameters: params, minimum: minCount, got: values.length });
   }
+  const read: number[] = [];
   for (let i = 0; i < values.length; i++) {
-    const problem = checkInt(kind, params[i] as IntParameter, values[i]);
-    if (problem !== undefined) return E.left(problem);
+    const checked = checkValue(kind, params[i] as IntParameter, values[i]);
+    if (checked.problem !== undefined) return E.left(checked);
+    read.push(checked.value);
   }
-  return E.right(Object.freeze([...values]));
+  return E.right(Object.freeze(read));
 }
 
 /**
@@ -214,6 +243,8 @@ export function parseFilterSettings(raw: unknown, field?: string): E.Either<Inva
     if (entry === undefined) continue;
     const checked = parseEntry(name, entry);
     if (E.isLeft(checked)) return invalid(checked.left, field);
+    // A text read as 0 ("0ms") is off, as the number 0 is (GNS3's rule, on the value read).
+    if (checked.right[0] === 0) continue;
     parsed.set(name, checked.right);
   }
   const settings: Record<string, readonly unknown[]> = {};

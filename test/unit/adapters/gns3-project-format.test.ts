@@ -123,7 +123,7 @@ describe("GNS3 project files (.gns3, topology revision 9)", () => {
     expect(problem(JSON.stringify({ ...good, revision: 10 }))).to.equal("topology revision 10 is newer than GNS3 2.2's (9)");
     const badFilters = structuredClone(good);
     (badFilters.topology.links[0] as { filters: unknown }).filters = { delay: [99999] };
-    expect(problem(JSON.stringify(badFilters))).to.equal("link 43a405f8-e728-4975-895e-ce2c8ea0384f: filters: Filter delay: Latency must be an integer between 0 and 32767 ms, got 99999");
+    expect(problem(JSON.stringify(badFilters))).to.equal("link 43a405f8-e728-4975-895e-ce2c8ea0384f: filters: Filter delay: Latency must be between 0 and 32767 ms, got 99999");
     const threeEnds = structuredClone(good);
     const ends = threeEnds.topology.links[0]?.nodes as unknown[];
     ends.push(ends[0]);

@@ -142,6 +142,24 @@ for (const boundary of BOUNDARIES) describe(`the frame path of the data plane, f
       expect(sentTo(0)).to.have.length(1);
     });
 
+    it("hold a frame 0.5 ms for a delay of 500us, by turns of the event loop rather than a whole-ms timer (ADR 0101)", async () => {
+      // The record holds what the door read: "500us" is 0.5.
+      await live(withNios(switchNode(), { 0: udpNio(0), 1: udpNio(1, { delay: [0.5] }) }));
+      const start = time.now;
+      const frame = marked(BROADCAST, H1, 46, 0x55);
+      const timers = time.timersWaiting;
+      peer(0).fromPeer(frame);
+      expect(time.timersWaiting, "no whole-ms timer for it").to.equal(timers);
+      let turns = 0;
+      while (sentTo(1).length === 0 && turns < 100) {
+        time.now += 0.05;
+        time.runOneDeferred();
+        turns++;
+      }
+      expect(sentTo(1)).to.deep.equal([hex(frame)]);
+      expect(time.now - start).to.be.within(0.5, 0.55 + 1e-9);
+    });
+
     it("let a reordered frame overtake the delayed ones", async () => {
       // One draw per frame for reorder 50 %: the first frame keeps its delay, the second skips it.
       build(scriptedRandomness([0.9, 0.0]));

@@ -31,8 +31,10 @@ describe("filter settings", () => {
             const result = parseFilterSettings({ [kind]: valuesWith(kind, index, v) });
             expect(result).to.deep.equal(E.left({ _tag: "InvalidFilterSettings", problem: { problem: "out_of_range", kind, parameter, got: v } }));
             if (E.isLeft(result)) {
+              // A count is a whole number; a %, ms or kbit/s takes decimals (ADR 0101).
+              const whole = parameter.unit !== "%" && parameter.unit !== "ms" && parameter.unit !== "kbit/s";
               expect(filterProblemMessage(result.left.problem)).to.equal(
-                `Filter ${kind}: ${parameter.name} must be an integer between ${minimum} and ${maximum} ${parameter.unit}, got ${v}`,
+                `Filter ${kind}: ${parameter.name} must be ${whole ? "an integer " : ""}between ${minimum} and ${maximum} ${parameter.unit}, got ${v}`,
               );
             }
           });
@@ -77,10 +79,18 @@ describe("filter settings", () => {
       expect(refuse({ corrupt: [1, 2] })).to.equal("Filter corrupt takes 1 value(s) (Chance), got 2");
     });
 
-    it("refuses floats, strings, booleans, null and objects as integers", () => {
+    it("refuses floats, strings, booleans, null and objects as a count (frequency_drop)", () => {
       for (const [v, shown] of [[1.5, "1.5"], ["5", '"5"'], [true, "true"], [null, "null"], [{}, "an object"]] as const) {
-        expect(refuse({ packet_loss: [v] })).to.equal(`Filter packet_loss: Chance must be an integer between 0 and 100 %, got ${shown}`);
+        expect(refuse({ frequency_drop: [v] })).to.equal(`Filter frequency_drop: Frequency must be an integer between -1 and 32767 th packet, got ${shown}`);
       }
+    });
+
+    it("refuses texts without a %, booleans, null and objects as a chance, and takes 1.5 (ADR 0101)", () => {
+      expect(refuse({ packet_loss: ["5"] })).to.equal('Filter packet_loss: Chance "5" is not a percentage; give a number of %, or a text such as 0.5%');
+      for (const [v, shown] of [[true, "true"], [null, "null"], [{}, "an object"]] as const) {
+        expect(refuse({ packet_loss: [v] })).to.equal(`Filter packet_loss: Chance must be a number of %, or a text such as 0.5%, got ${shown}`);
+      }
+      expect(parseFilterSettings({ packet_loss: [1.5] })).to.deep.equal(E.right({ packet_loss: [1.5] }));
     });
 
     it("refuses bpf values that are not text", () => {

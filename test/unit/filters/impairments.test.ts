@@ -297,7 +297,7 @@ describe("netemu's impairments beyond GNS3's five (ADR 0050)", () => {
       expect(problem({ burst_loss: [5] })).to.deep.include({ problem: "value_count", kind: "burst_loss", minimum: 2, got: 1 });
       expect(problem({ burst_loss: [5, 0] })).to.deep.include({ problem: "out_of_range", kind: "burst_loss", got: 0 });
       expect(problem({ duplicate: [101] })).to.deep.include({ problem: "out_of_range", kind: "duplicate", got: 101 });
-      expect(problem({ duplicate: [2.5] })).to.deep.include({ problem: "not_an_integer", kind: "duplicate" });
+      expect(problem({ duplicate: [2.555] })).to.deep.include({ problem: "too_fine", kind: "duplicate" });
       expect(problem({ delay_distribution: ["gaussian"] })).to.deep.equal({ problem: "not_a_distribution", got: "gaussian" });
       expect(problem({ match: [7] })).to.deep.equal({ problem: "bpf_not_text", kind: "match", got: 7 });
       expect(problem({ delay_distribution: ["normal", "pareto"] })).to.deep.equal({ problem: "not_a_distribution", got: ["normal", "pareto"] });

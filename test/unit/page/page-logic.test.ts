@@ -135,5 +135,14 @@ describe("netemu's page: what it works out in the browser (ADR 0094)", () => {
       expect(valuesOf(field("packet_loss"), "ten")).to.deep.equal(["ten"]);
       expect(textOf([50, 5])).to.equal("50, 5");
     });
+
+    it("reads decimals as numbers and values with units as text, for netemu to read (ADR 0101)", () => {
+      expect(valuesOf(field("packet_loss"), "0.5")).to.deep.equal([0.5]);
+      expect(valuesOf(field("delay"), "0.25, 0.001")).to.deep.equal([0.25, 0.001]);
+      expect(valuesOf(field("delay"), "500us, 1.5ms")).to.deep.equal(["500us", "1.5ms"]);
+      expect(valuesOf(field("bandwidth"), "10mbit, 20")).to.deep.equal(["10mbit", 20]);
+      expect(valuesOf(field("packet_loss"), "0.5%")).to.deep.equal(["0.5%"]);
+      expect(textOf([0.5, 0.25])).to.equal("0.5, 0.25");
+    });
   });
 });

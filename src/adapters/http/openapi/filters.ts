@@ -2,6 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { DELAY_DISTRIBUTIONS, FILTER_CATALOGUE, NETEMU_FILTER_CATALOGUE, type FilterDescriptor, type IntParameter } from "../../../domain/filters/catalogue.js";
 import { parseFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
+import { QUANTITY_EXAMPLE, QUANTITY_PATTERN, QUANTITY_STEP, quantityOf } from "../../../domain/filters/quantity.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /** Where the document keeps the typed `filters` object; every `filters`-like field points here. */
@@ -26,6 +27,22 @@ function fewestValues(kind: FilterDescriptor["type"], parameters: readonly IntPa
   throw new Error(`filter ${kind}: no count of values in range is taken`);
 }
 
+/**
+ * One numeric value: a count an integer; a %, ms or kbit/s a number with decimals to its step, or a text
+ * with its unit, read as the number in the catalogue's unit (ADR 0101).
+ */
+function parameterSchema(p: IntParameter): JsonSchema {
+  const quantity = quantityOf(p.unit);
+  if (quantity === "count") return { type: "integer", minimum: p.minimum, maximum: p.maximum, description: `${p.name} (${p.unit})` };
+  return {
+    description: `${p.name} (${p.unit}, to ${QUANTITY_STEP[quantity]}), or with its unit (${QUANTITY_EXAMPLE[quantity]}); answered in ${p.unit}`,
+    anyOf: [
+      { type: "number", minimum: p.minimum, maximum: p.maximum },
+      { type: "string", pattern: QUANTITY_PATTERN[quantity].source },
+    ],
+  };
+}
+
 /** An entry that is on: its values typed one by one from the catalogue. */
 function onValues(descriptor: FilterDescriptor): JsonSchema {
   const { filterLines, expressionLength, filterText } = CONFIGURATION_LIMITS;
@@ -44,7 +61,7 @@ function onValues(descriptor: FilterDescriptor): JsonSchema {
   const parameters = descriptor.parameters as readonly IntParameter[];
   return {
     type: "array",
-    prefixItems: parameters.map((p) => ({ type: "integer", minimum: p.minimum, maximum: p.maximum, description: `${p.name} (${p.unit})` })),
+    prefixItems: parameters.map(parameterSchema),
     minItems: fewestValues(descriptor.type, parameters),
     maxItems: parameters.length,
   };

@@ -163,6 +163,7 @@ const isTime = (v: unknown): boolean => typeof v === "number" && !Number.isNaN(v
 
 function isHeldFrames(v: unknown): boolean {
   if (!isObject(v) || !isTime(v["lastDepartureMs"]) || !Array.isArray(v["frames"])) return false;
+  if (v["precise"] !== undefined && typeof v["precise"] !== "boolean") return false;
   return v["frames"].every((f: unknown) => isObject(f) && f["frame"] instanceof Uint8Array && f["frame"].length <= 65_535 && isTime(f["departureMs"]));
 }
 

@@ -91,6 +91,15 @@ describe("lab files: parsing (ADR 0084)", () => {
       expect(lab.links[1]?.suspend).to.equal(true);
     });
 
+    it("reads netem's granularity: chances to 0.01 %, times to the µs, rates with tc's units, as the numbers the API answers (ADR 0101)", () => {
+      const lab = ok(switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    filters: {packet_loss: 0.5%, corrupt: 0.25}", "    a_to_b: {delay: [500us, 0.25], bandwidth: [10mbit, 2.5ms]}", "    b_to_a: {delay: 1.5ms, bandwidth: 1kbps, duplicate: 0.01}"));
+      expect(lab.links[0]).to.deep.include({
+        filters: { packet_loss: [0.5], corrupt: [0.25] },
+        aToB: { delay: [0.5, 0.25], bandwidth: [10_000, 2.5] },
+        bToA: { delay: [1.5], bandwidth: [8], duplicate: [0.01] },
+      });
+    });
+
     it("takes a filter of 0 as off, as GNS3 does", () => {
       expect(ok(switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    filters: {delay: 0, packet_loss: 5}")).links[0]?.filters).to.deep.equal({ packet_loss: [5] });
     });
@@ -132,6 +141,12 @@ describe("lab files: parsing (ADR 0084)", () => {
       ["a burst loss with one value", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    b_to_a: {burst_loss: 5}"), "lab.yml:7:26: links[0].b_to_a.burst_loss: expected a list of numbers, got 5"],
       ["a delay distribution netemu has not", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    b_to_a: {delay_distribution: poisson}"), 'lab.yml:7:34: links[0].b_to_a.delay_distribution: expected a distribution name, got "poisson"'],
       ["too many pcap-filter expressions", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", `    filters: {bpf: [${Array.from({ length: 63 }, () => "icmp").join(", ")}, "tcp\\nudp"]}`), "lab.yml:7:20: links[0].filters.bpf: bpf: 65 expressions, at most 64"],
+      ["a loss finer than 0.01 %", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    filters: {packet_loss: 0.001%}"), "lab.yml:7:28: links[0].filters.packet_loss: packet_loss: 0.001% is finer than netemu takes (0.01 %)"],
+      ["a delay with too many decimals", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    a_to_b: {delay: 0.0001}"), "lab.yml:7:21: links[0].a_to_b.delay: delay: 0.0001 is finer than netemu takes (0.001 ms, 1 µs)"],
+      ["a rate unit tc has not", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    a_to_b: {bandwidth: 10xbit}"), 'lab.yml:7:25: links[0].a_to_b.bandwidth: "10xbit" is not a number of kbit/s, or a rate with its unit: bit, kbit, mbit, gbit, or bytes/s as bps, kbps, mbps, gbps (kibit, mibit, gibit, kibps, mibps, gibps for powers of 1024), e.g. 10mbit'],
+      ["a negative delay", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    a_to_b: {delay: -5ms}"), 'lab.yml:7:21: links[0].a_to_b.delay: delay: -5ms (-5 ms) is not in 0..32767 ms'],
+      ["a negative chance", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    a_to_b: {duplicate: -0.5}"), "lab.yml:7:25: links[0].a_to_b.duplicate: -0.5 is below the minimum of 0"],
+      ["a NaN delay", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    a_to_b: {delay: .nan}"), "lab.yml:7:21: links[0].a_to_b.delay: expected a number, got NaN"],
       ["a suspend that is not true or false", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    suspend: yes"), 'lab.yml:7:14: links[0].suspend: expected true or false, got "yes"'],
       ["a link style colour that is not one", switchLab("links:", "  - endpoints: [sw1:e0, sw2:e0]", "    style: {color: red}"), 'lab.yml:7:20: links[0].style.color: "red" is not a colour such as #ff0000'],
     ];

@@ -251,3 +251,31 @@ export function scheduleEqual(a: Schedule | undefined, b: Schedule | undefined):
   if (a.start !== b.start || a.periodMs !== b.periodMs || a.endsAtMs !== b.endsAtMs || a.given.form !== b.given.form || a.steps.length !== b.steps.length) return false;
   return a.steps.every((s, i) => s.atMs === (b.steps[i] as ScheduleStep).atMs && filterSettingsEqual(s.filters, (b.steps[i] as ScheduleStep).filters));
 }
+
+/**
+ * A schedule on a direction, with the wall-clock time it was set (ms since the epoch). A schedule that
+ * starts when set counts from `setAtMs`, also after a restart (ADR 0102: time continues); one that
+ * starts at the first frame counts from a time the live data plane tells, which a restart forgets.
+ */
+export interface ArmedSchedule {
+  readonly schedule: Schedule;
+  readonly setAtMs: number;
+}
+
+/** Where a direction's schedule is now: `startedAtMs` undefined while it waits for its first frame. */
+export interface ScheduleState extends ActiveStep {
+  readonly startedAtMs: number | undefined;
+  /** The wall-clock time the next step begins (undefined: never, or not before the first frame). */
+  readonly nextAtMs: number | undefined;
+}
+
+/** The state of an armed schedule at `nowMs`, counted from `startedAtMs` (a waiting schedule runs step 0 and has no next). */
+export function scheduleStateAt(armed: ArmedSchedule, nowMs: number, firstFrameAtMs: number | undefined): ScheduleState {
+  const startedAtMs = armed.schedule.start === "set" ? armed.setAtMs : firstFrameAtMs;
+  if (startedAtMs === undefined) {
+    const first = activeStep(armed.schedule, 0);
+    return { ...first, nextInMs: undefined, startedAtMs, nextAtMs: undefined };
+  }
+  const active = activeStep(armed.schedule, nowMs - startedAtMs);
+  return { ...active, startedAtMs, nextAtMs: active.nextInMs === undefined ? undefined : nowMs + active.nextInMs };
+}

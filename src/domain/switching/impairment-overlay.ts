@@ -2,6 +2,7 @@ import type { ComputeNode } from "./compute-node.js";
 import { type Nio, carriesFrames, filtersOfNio, withFilters } from "./nio.js";
 import { type FilterSettings, hasFilters } from "../filters/filter-settings.js";
 import { FILTER_KINDS } from "../filters/catalogue.js";
+import type { ArmedSchedule } from "../filters/schedule.js";
 
 /**
  * Which port an impairment sits on: by ids, which GNS3 keeps when it re-creates a project's nodes on
@@ -25,6 +26,9 @@ export interface Impairment extends ImpairmentTarget {
   readonly portName: string;
   readonly in: FilterSettings;
   readonly out: FilterSettings;
+  /** A direction's impairments as a function of time (ADR 0102): its active step runs instead of `in`/`out`, which are then empty. */
+  readonly scheduleIn?: ArmedSchedule;
+  readonly scheduleOut?: ArmedSchedule;
 }
 
 export function sameTarget(a: ImpairmentTarget, b: ImpairmentTarget): boolean {
@@ -33,7 +37,7 @@ export function sameTarget(a: ImpairmentTarget, b: ImpairmentTarget): boolean {
 
 /** Whether the impairment still holds a filter in either direction (one that does not is forgotten). */
 export function impairs(i: Impairment): boolean {
-  return hasFilters(i.in) || hasFilters(i.out);
+  return hasFilters(i.in) || hasFilters(i.out) || i.scheduleIn !== undefined || i.scheduleOut !== undefined;
 }
 
 /**

@@ -352,6 +352,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
   const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
   const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind, dataPlaneHealth);
+  const scheduleClockwork = c.resolve(ScheduleClockwork);
+  metrics.scheduleSteps(() => scheduleClockwork.liveSteps());
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();

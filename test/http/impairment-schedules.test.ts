@@ -8,10 +8,11 @@ const FLAP = { period: 10, windows: [{ at: 0, for: 2, filters: { frequency_drop:
 
 describe("/v2/netemu/impairments with schedules (ADR 0102)", () => {
   let s: TestServer;
+  let switchId: string;
   beforeEach(async () => {
     s = await startTestServer();
     await s.request("POST", "/v2/compute/projects", { name: "lab", project_id: PROJECT });
-    await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "Switch1" });
+    switchId = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "Switch1" })).json.node_id as string;
   });
   afterEach(() => s.close());
 
@@ -66,6 +67,18 @@ describe("/v2/netemu/impairments with schedules (ADR 0102)", () => {
     const r = await s.request("PUT", PATH, { ...port, filters_out: { delay: [5] } });
     expect(r.json).to.not.have.property("schedule_out");
     expect(r.json.filters_out).to.deep.equal({ delay: [5] });
+  });
+
+  it("shows each live scheduled direction's active step in /metrics, and none once the schedule is off", async () => {
+    const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+    const nio = await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${switchId}/adapters/0/ports/2/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 });
+    expect(nio.status, nio.text).to.equal(201);
+    await s.request("PUT", PATH, { ...port, schedule_out: FLAP });
+    const text = (await s.request("GET", "/metrics")).text;
+    const line = text.split("\n").find((l) => l.startsWith("netemu_schedule_step{"));
+    expect(line).to.match(/node_name="Switch1".*port_name="Ethernet2".*direction="out"\} 1$/);
+    await s.request("PUT", PATH, { ...port, filters_out: {} });
+    expect((await s.request("GET", "/metrics")).text).to.not.match(/^netemu_schedule_step\{/m);
   });
 
   it("answers 404 for a port it does not find, setting no schedule", async () => {

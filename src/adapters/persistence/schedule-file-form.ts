@@ -6,7 +6,7 @@ import { type ArmedSchedule, parseSchedule, renderSchedule } from "../../domain/
  * time it was set, so that after a restart a schedule that started when set goes on where time has
  * brought it (time continues), and one that starts at the first frame waits for a first frame again.
  */
-export function scheduleToFile(key: "schedule_in" | "schedule_out", armed: ArmedSchedule | undefined): Record<string, unknown> {
+export function scheduleToFile(key: "schedule_in" | "schedule_out" | "schedule", armed: ArmedSchedule | undefined): Record<string, unknown> {
   return armed === undefined ? {} : { [key]: { ...renderSchedule(armed.schedule), set_at_ms: armed.setAtMs } };
 }
 

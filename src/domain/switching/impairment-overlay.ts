@@ -1,5 +1,6 @@
 import type { ComputeNode } from "./compute-node.js";
 import { type Nio, carriesFrames, filtersOfNio, withFilters } from "./nio.js";
+import { NO_FILTERS } from "../filters/filter-settings.js";
 import { type FilterSettings, hasFilters } from "../filters/filter-settings.js";
 import { FILTER_KINDS } from "../filters/catalogue.js";
 import type { ArmedSchedule } from "../filters/schedule.js";
@@ -73,4 +74,36 @@ export function impairedNode<N extends ComputeNode>(node: N, impairments: readon
   const nios = new Map(node.nios);
   for (const i of mine) nios.set(i.portNumber, impairedNio(nios.get(i.portNumber)!, i));
   return { ...node, nios };
+}
+
+/**
+ * The node without its NIOs' schedules (the data plane runs filters, never schedules), and each
+ * scheduled NIO's schedules as an impairment of its port (ADR 0102), whose active step the overlay
+ * lays on the NIO as it lays any impairment: a scheduled direction has no fixed filters of its own, so
+ * the step is that direction's filters. The same node when no NIO has a schedule.
+ */
+export function nioSchedules<N extends ComputeNode>(node: N): { readonly node: N; readonly scheduled: readonly Impairment[] } {
+  let nios: Map<number, Nio> | undefined;
+  const scheduled: Impairment[] = [];
+  for (const [portNumber, nio] of node.nios) {
+    if (!carriesFrames(nio) || (nio.scheduleIn === undefined && nio.scheduleOut === undefined)) continue;
+    nios ??= new Map(node.nios);
+    nios.set(portNumber, withFilters(nio, filtersOfNio(nio), nio.suspend));
+    const portName = "portsMapping" in node ? ((node.portsMapping as readonly { port_number: number; name: string }[]).find((p) => p.port_number === portNumber)?.name ?? String(portNumber)) : String(portNumber);
+    scheduled.push(
+      Object.freeze({
+        projectId: node.projectId,
+        nodeId: node.nodeId,
+        portNumber,
+        projectName: node.projectId,
+        nodeName: node.name,
+        portName,
+        in: NO_FILTERS,
+        out: NO_FILTERS,
+        ...(nio.scheduleIn === undefined ? {} : { scheduleIn: nio.scheduleIn }),
+        ...(nio.scheduleOut === undefined ? {} : { scheduleOut: nio.scheduleOut }),
+      }),
+    );
+  }
+  return nios === undefined ? { node, scheduled } : { node: { ...node, nios }, scheduled };
 }

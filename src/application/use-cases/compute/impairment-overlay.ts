@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
 import { type HostNode, hostFabricRecord } from "../../../domain/switching/host-node.js";
 import { isHostKind } from "../../../domain/switching/node-kind.js";
-import { impairedNode } from "../../../domain/switching/impairment-overlay.js";
+import { impairedNode, nioSchedules } from "../../../domain/switching/impairment-overlay.js";
 import type { ImpairmentChange, ImpairmentStore } from "../../ports/impairment-store.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
@@ -47,7 +47,9 @@ export class ImpairmentOverlay {
   async of<N extends ComputeNode>(node: N): Promise<N> {
     const record = isHostKind(node.nodeType) ? (hostFabricRecord(node as HostNode) as N) : node;
     const own = await this.store.ofNode(node.nodeId);
-    const impairments = this.schedules === undefined ? own : this.schedules.activeNow(node.nodeId, own, new Set(record.nios.keys()));
-    return impairedNode(record, impairments);
+    // A NIO's own schedules (a controller link's end, a compute NIO: ADR 0102) run as impairments of its port, laid first.
+    const { node: plain, scheduled } = nioSchedules(record);
+    if (this.schedules === undefined) return impairedNode(plain, own);
+    return impairedNode(plain, this.schedules.activeNow(node.nodeId, [...scheduled, ...own], new Set(record.nios.keys())));
   }
 }

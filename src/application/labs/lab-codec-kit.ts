@@ -9,6 +9,7 @@ import * as t from "io-ts";
 type Shape =
   | { readonly kind: "string"; readonly minLength?: number | undefined; readonly pattern?: RegExp | undefined; readonly description?: string | undefined }
   | { readonly kind: "integer"; readonly minimum?: number | undefined; readonly maximum?: number | undefined; readonly description?: string | undefined }
+  | { readonly kind: "number"; readonly minimum?: number | undefined; readonly description?: string | undefined }
   | { readonly kind: "boolean"; readonly description?: string | undefined }
   | { readonly kind: "enum"; readonly values: readonly string[]; readonly description?: string | undefined }
   | { readonly kind: "const"; readonly value: string }
@@ -68,6 +69,23 @@ export function int(opts: { minimum?: number; maximum?: number; description?: st
       t.identity,
     ),
     { kind: "integer", minimum: opts.minimum, maximum: opts.maximum, description: opts.description },
+  );
+}
+
+/** A number with decimals (a schedule's seconds, ADR 0102). */
+export function num(opts: { minimum?: number; description?: string } = {}): t.Type<number> {
+  return shaped(
+    new t.Type<number>(
+      "number",
+      (u): u is number => typeof u === "number" && Number.isFinite(u),
+      (u, c) => {
+        if (typeof u !== "number" || !Number.isFinite(u)) return t.failure(u, c, `expected a number, got ${show(u)}`);
+        if (opts.minimum !== undefined && u < opts.minimum) return t.failure(u, c, `${u} is below the minimum of ${opts.minimum}`);
+        return t.success(u);
+      },
+      t.identity,
+    ),
+    { kind: "number", minimum: opts.minimum, description: opts.description },
   );
 }
 
@@ -276,6 +294,8 @@ export function jsonSchemaOf(codec: t.Mixed, refs: ReadonlyMap<t.Mixed, string> 
       return described({ type: "string", ...(s.minLength === undefined ? {} : { minLength: s.minLength }), ...(s.pattern === undefined ? {} : { pattern: s.pattern.source }) });
     case "integer":
       return described({ type: "integer", ...(s.minimum === undefined ? {} : { minimum: s.minimum }), ...(s.maximum === undefined ? {} : { maximum: s.maximum }) });
+    case "number":
+      return described({ type: "number", ...(s.minimum === undefined ? {} : { minimum: s.minimum }) });
     case "boolean":
       return described({ type: "boolean" });
     case "enum":

@@ -7,7 +7,7 @@ import type { Timers } from "../ports/timers.js";
 import type { DataPlane } from "../ports/data-plane.js";
 import { TOKENS } from "../ports/tokens.js";
 
-export type ScheduleDirection = "in" | "out";
+type ScheduleDirection = "in" | "out";
 
 /** An impairment as answers show it: with where each scheduled direction is now (ADR 0102). */
 export type ImpairmentNow = Impairment & { readonly stateIn?: ScheduleState; readonly stateOut?: ScheduleState };
@@ -26,7 +26,7 @@ export interface LiveScheduleStep {
 }
 
 /** How often a schedule waiting for its first frame looks at its port's counters: the bound on how late its t=0 is. */
-export const FIRST_FRAME_POLL_MS = 50;
+const FIRST_FRAME_POLL_MS = 50;
 
 /**
  * The time side of schedules (ADR 0102): which step each scheduled direction runs now, and an alarm

@@ -15,7 +15,7 @@ export const IouLicenseAnswer = jsonClosedObject("IouLicenseSettings", { iourc_c
  * windows schedule's steps are its base and its windows in turn), its filters, when the schedule
  * started (null while it waits for its first frame) and when the next step begins (null: never).
  */
-export const ScheduleNowAnswer = jsonClosedObject(
+const ScheduleNowAnswer = jsonClosedObject(
   "ScheduleNow",
   { step: jsonInteger({ minimum: 0 }), filters: jsonObject, started_at: nullable(jsonString()), next_step_at: nullable(jsonString()), next_step_in: nullable(jsonNumber) },
   {},

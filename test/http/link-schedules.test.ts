@@ -43,6 +43,8 @@ describe("schedules on controller link ends (ADR 0102)", () => {
     await clock.advance(8_000);
     expect(sentBy(a)).to.deep.include({ filtersOut: DOWN });
     expect(sentBy(b)).to.not.have.property("filtersOut");
+    const metric = (await s.request("GET", "/metrics")).text.split("\n").find((l) => l.startsWith("netemu_schedule_step{"));
+    expect(metric, "the end's step in /metrics, by the names users know").to.match(/project_name="flaps".*node_name="A".*port_number="1".*direction="out"\} 1$/);
   });
 
   it("sets, replaces and ends an end's schedule with PUT: fixed filters end it", async () => {

@@ -82,7 +82,7 @@ export function impairedNode<N extends ComputeNode>(node: N, impairments: readon
  * lays on the NIO as it lays any impairment: a scheduled direction has no fixed filters of its own, so
  * the step is that direction's filters. The same node when no NIO has a schedule.
  */
-export function nioSchedules<N extends ComputeNode>(node: N): { readonly node: N; readonly scheduled: readonly Impairment[] } {
+export function nioSchedules<N extends ComputeNode>(node: N, projectName: string = node.projectId): { readonly node: N; readonly scheduled: readonly Impairment[] } {
   let nios: Map<number, Nio> | undefined;
   const scheduled: Impairment[] = [];
   for (const [portNumber, nio] of node.nios) {
@@ -95,7 +95,7 @@ export function nioSchedules<N extends ComputeNode>(node: N): { readonly node: N
         projectId: node.projectId,
         nodeId: node.nodeId,
         portNumber,
-        projectName: node.projectId,
+        projectName,
         nodeName: node.name,
         portName,
         in: NO_FILTERS,

@@ -5,6 +5,7 @@ import { type HostNode, hostFabricRecord } from "../../../domain/switching/host-
 import { isHostKind } from "../../../domain/switching/node-kind.js";
 import { impairedNode, nioSchedules } from "../../../domain/switching/impairment-overlay.js";
 import type { ImpairmentChange, ImpairmentStore } from "../../ports/impairment-store.js";
+import type { ComputeProjectRepository } from "../../ports/repositories.js";
 import type { Logger } from "../../ports/system.js";
 import { TOKENS } from "../../ports/tokens.js";
 import { ScheduleClockwork } from "../../schedules/schedule-clockwork.js";
@@ -22,6 +23,8 @@ export class ImpairmentOverlay {
     // A scheduled direction runs its step of now, and the node is synced again when the next begins (ADR 0102).
     // Optional so that a hand-built overlay (an embedder's, a test's) without schedules keeps working.
     private readonly schedules?: ScheduleClockwork,
+    // The project's name, for the metrics of a NIO's schedules (the node record has its id only).
+    @inject(TOKENS.ComputeProjectRepository) private readonly projects?: ComputeProjectRepository,
   ) {}
 
   /**
@@ -48,7 +51,10 @@ export class ImpairmentOverlay {
     const record = isHostKind(node.nodeType) ? (hostFabricRecord(node as HostNode) as N) : node;
     const own = await this.store.ofNode(node.nodeId);
     // A NIO's own schedules (a controller link's end, a compute NIO: ADR 0102) run as impairments of its port, laid first.
-    const { node: plain, scheduled } = nioSchedules(record);
+    let { node: plain, scheduled } = nioSchedules(record);
+    // Asked only of a node with a scheduled NIO: every other sync costs nothing more.
+    const projectName = scheduled.length === 0 ? undefined : (await this.projects?.get(node.projectId))?.name;
+    if (projectName !== undefined) ({ node: plain, scheduled } = nioSchedules(record, projectName));
     if (this.schedules === undefined) return impairedNode(plain, own);
     return impairedNode(plain, this.schedules.activeNow(node.nodeId, [...scheduled, ...own], new Set(record.nios.keys())));
   }

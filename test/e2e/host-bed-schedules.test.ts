@@ -60,4 +60,29 @@ describe("end to end: a scheduled delay step on real TCP/IP hosts", function () 
     expect(median(after.rttsMs), "after the step").to.be.within(149, 200);
     expect(median(again.rttsMs), "after the loop began again").to.be.within(19, 60);
   });
+
+  it("loses the echoes sent inside each window of 'down 1 s every 2 s' and answers the others", async () => {
+    const r = await s!.request("PUT", linkPath, {
+      nodes: [
+        { node_id: sw1, adapter_number: 0, port_number: 7, schedule: { period: 2, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] } },
+        { node_id: sw2, adapter_number: 0, port_number: 7 },
+      ],
+    });
+    expect(r.status, r.text).to.equal(201);
+    const t0 = Date.parse(r.json.nodes[0].schedule_set_at as string) - (Date.now() - performance.now());
+    // One echo every 100 ms for 6 s from t = 0.05 s: a lost echo is known by its icmp_seq, its send time
+    // by ping's pace (echo n leaves (n - 1) × 100 ms after the first).
+    await sleep(Math.max(0, t0 + 50 - performance.now()));
+    const started = performance.now() - t0;
+    const ping = await a.exec(["ping", "-n", "-c", "60", "-i", "0.1", "-W", "1", b.ip], 20_000);
+    const answered = new Set([...ping.stdout.matchAll(/icmp_seq=(\d+)/g)].map((m) => Number(m[1])));
+    const phase = (seq: number): number => (started + (seq - 1) * 100) % 2_000;
+    // ping's own pace drifts by a few ms an echo; 250 ms from each edge keeps a drift of 4 ms an echo out of the judgment.
+    const inside = [...Array(60).keys()].map((i) => i + 1).filter((seq) => phase(seq) >= 250 && phase(seq) <= 750);
+    const between = [...Array(60).keys()].map((i) => i + 1).filter((seq) => phase(seq) >= 1_250 && phase(seq) <= 1_750);
+    expect(inside.length).to.be.greaterThan(10);
+    expect(between.length).to.be.greaterThan(10);
+    expect(inside.filter((seq) => answered.has(seq)), `answered while down: ${ping.stdout}`).to.deep.equal([]);
+    expect(between.filter((seq) => !answered.has(seq)), `lost while up: ${ping.stdout}`).to.deep.equal([]);
+  });
 });

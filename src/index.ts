@@ -180,9 +180,24 @@ export {
   type TextLinesKind,
   type BpfLineError,
 } from "./domain/filters/filter-settings.js";
+// Schedules (ADR 0102): a direction's impairments as a function of time, the one parse and which step is active at t.
+export {
+  parseSchedule,
+  activeStep,
+  renderSchedule,
+  scheduleEqual,
+  SCHEDULE_LIMITS,
+  type Schedule,
+  type ScheduleStart,
+  type ScheduleForm,
+  type ScheduleStep,
+  type ScheduleWindow,
+  type ActiveStep,
+  type ArmedSchedule,
+} from "./domain/filters/schedule.js";
 // Configuration as values (ADR 0053): the one parse of each value, which every door calls, its limits and its refusals.
 export { CONFIGURATION_LIMITS } from "./domain/configuration/limits.js";
-export type { InvalidConfiguration, ConfigurationRule } from "./domain/configuration/invalid-configuration.js";
+export type { InvalidConfiguration, ConfigurationRule, ScheduleRule } from "./domain/configuration/invalid-configuration.js";
 export type { RandomSource } from "./domain/filters/random.js";
 export {
   defaultPortsMapping,

@@ -77,6 +77,8 @@ import type { ConsoleClients } from "../application/ports/console-clients.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
 import { ShutdownSignal } from "../application/shutdown-signal.js";
+import { ScheduleClockwork } from "../application/schedules/schedule-clockwork.js";
+import { ScheduleResync } from "../application/schedules/schedule-resync.js";
 import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
 
 /** GNS3's console port range (console_start_port_range .. console_end_port_range). */
@@ -302,6 +304,9 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   c.registerSingleton(ShutdownSignal);
   // One runtime for Linux hosts: it hears a restarted worker's node.restored and plugs the host's TAPs again (ADR 0087).
   c.registerSingleton(LinuxHostRuntime);
+  // One clockwork for every schedule's alarms, and its resync (ADR 0102).
+  c.registerSingleton(ScheduleClockwork);
+  c.registerSingleton(ScheduleResync);
   const workers = options.dataPlaneWorkers ?? 0;
   // Only worker threads have loops of their own to measure (the main thread's is the process's).
   let threads: DataPlaneThreads = { eventLoopDelays: async () => [] };
@@ -331,7 +336,8 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   let httpServer: Server | undefined;
   const { shutdown, stopped, lifecycle } = shutdownSequence({
     logger,
-    beginStopping: () => c.resolve(ShutdownSignal).begin(),
+    // No scheduled step is applied while the core stops (ADR 0102).
+    beginStopping: () => (c.resolve(ScheduleClockwork).stop(), c.resolve(ShutdownSignal).begin()),
     stopServing: (meanwhile) => stopHttp(httpServer, meanwhile),
     uploads: computeFiles,
     // Built below from the use cases, which the lifecycle is registered for first.
@@ -346,10 +352,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   });
   value(TOKENS.Lifecycle, lifecycle);
 
+  c.resolve(ScheduleResync);
   const useCases = Object.fromEntries(Object.entries(USE_CASES).map(([name, cls]) => [name, c.resolve(cls as never)])) as UseCases;
   // One bound on slow notification clients for the websocket and the HTTP streams together (ADR 0059).
   const notificationBacklogs = new NotificationBacklogs(options.notificationBacklog, logger);
   const metrics = new PrometheusMetrics(() => useCases.takeMetricsSnapshot.execute(), projectFiles ?? NOTHING_TO_WRITE, notificationBacklogs, datagramPath.kind, dataPlaneHealth);
+  const scheduleClockwork = c.resolve(ScheduleClockwork);
+  metrics.scheduleSteps(() => scheduleClockwork.liveSteps());
   // One failed-login table for every door (ADR 0061): a locked-out address is locked out of the websocket too.
   // A host's clock when it gives one (tests do), else a monotonic one: a wall-clock step must not lift a lockout.
   const loginClock = o.clock === undefined ? () => performance.now() : () => o.clock!.nowMs();

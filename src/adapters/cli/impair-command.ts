@@ -5,6 +5,7 @@
  *
  *   netemu impair --project P --node Switch1 --port Ethernet2 --out delay=50 --out bandwidth=1000
  *   netemu impair --project P --node Switch1 --port Ethernet2 --out delay=500us --in packet_loss=0.5% --out bandwidth=10mbit
+ *   netemu impair --project P --node Switch1 --port Ethernet2 --schedule-out flap.yaml
  *   netemu impair list [--project P] [--node N] [--port PORT]
  *   netemu impair clear [--project P] [--node N] [--port PORT]
  *
@@ -16,8 +17,10 @@ import { terminalJson, terminalText } from "./terminal-text.js";
 import { callRoute, describeFailure, type RouteCallFailure, type RouteOutput, type RouteServer } from "./route-client.js";
 import { IMPAIRMENT_ROUTES } from "../http/server/impairment-routes.js";
 import { DEFAULT_SERVER_URL } from "../shared/serve-address.js";
+import { readScheduleSpec, scheduleSummary } from "./schedule-spec.js";
 
 const HELP = `usage: netemu impair [--server URL] --project P --node NODE --port PORT [--in KIND=V[,V]]... [--out KIND=V[,V]]...
+                     [--schedule-in FILE|JSON] [--schedule-out FILE|JSON]
        netemu impair list [--server URL] [--project P] [--node NODE] [--port PORT] [--json]
        netemu impair clear [--server URL] [--project P] [--node NODE] [--port PORT]
 
@@ -35,6 +38,12 @@ what it removed, each line beginning with "removed"; \`list\` what holds.
                      Chances (P) take 0.01 % (packet_loss=0.5 or 0.5%), times 1 µs (delay=0.25 or 250us, 1.5ms, 2s),
                      rates 1 bit/s with tc's units (bandwidth=10mbit, 512kbit; kbps, mbps are BYTES/s as in tc).
   --clear-in, --clear-out   remove that direction's impairments (the other keeps its own)
+  --schedule-in SPEC, --schedule-out SPEC
+                     that direction's impairments as a function of time (docs/recipes/flapping-link.md): a YAML or
+                     JSON file, or the JSON itself, e.g. '{"period": 10, "windows": [{"at": 0, "for": 2,
+                     "filters": {"frequency_drop": [-1]}}]}' (down 2 s every 10 s), or steps:
+                     '{"steps": [{"at": 0, "filters": {"delay": [20]}}, {"at": 30, "filters": {"packet_loss": [5]}}]}'.
+                     Replaces that direction's fixed impairments; --in/--out or --clear-in/--clear-out end it.
   --server URL       netemu's address (NETEMU_SERVER; default ${DEFAULT_SERVER_URL}, where \`netemu serve\` listens unless given --port).
                      Beside a GNS3 controller, give netemu's own address: a GNS3 controller on this machine listens there too,
                      and is not netemu (this command says so when it meets one).
@@ -76,7 +85,8 @@ function render(filters: Readonly<Record<string, unknown>>): string {
 /** One impairment a line, tab-separated: every name escaped, so no name can act on the terminal or break the columns. */
 // A removed one is printed with "removed" in a first column, so it never reads as one that holds.
 function line(i: Impairment): string {
-  return `${terminalText(i.project_name)}\t${terminalText(i.node_name)}\t${terminalText(i.port_name)}\tin: ${render(i.filters_in)}\tout: ${render(i.filters_out)}`;
+  const direction = (filters: Readonly<Record<string, unknown>>, now: Impairment["schedule_in_now"]) => (now === undefined ? render(filters) : scheduleSummary(now, render));
+  return `${terminalText(i.project_name)}\t${terminalText(i.node_name)}\t${terminalText(i.port_name)}\tin: ${direction(i.filters_in, i.schedule_in_now)}\tout: ${direction(i.filters_out, i.schedule_out_now)}`;
 }
 
 export async function runImpairCommand(argv: readonly string[], env: NodeJS.ProcessEnv, out: Out, err: Out): Promise<number> {
@@ -96,6 +106,8 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
         out: { type: "string", multiple: true },
         "clear-in": { type: "boolean" },
         "clear-out": { type: "boolean" },
+        "schedule-in": { type: "string" },
+        "schedule-out": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -127,11 +139,20 @@ export async function runImpairCommand(argv: readonly string[], env: NodeJS.Proc
       err(`netemu impair: ${flag} is required to set an impairment (netemu impair --help)`);
       return 2;
     }
-    if (o.in === undefined && o.out === undefined && o["clear-in"] !== true && o["clear-out"] !== true) {
-      err("netemu impair: give at least one of --in, --out, --clear-in, --clear-out (netemu impair --help)");
+    if (o.in === undefined && o.out === undefined && o["clear-in"] !== true && o["clear-out"] !== true && o["schedule-in"] === undefined && o["schedule-out"] === undefined) {
+      err("netemu impair: give at least one of --in, --out, --clear-in, --clear-out, --schedule-in, --schedule-out (netemu impair --help)");
       return 2;
     }
-    const given: { filters_in?: Record<string, unknown[]>; filters_out?: Record<string, unknown[]> } = {};
+    const given: { filters_in?: Record<string, unknown[]>; filters_out?: Record<string, unknown[]>; schedule_in?: Record<string, unknown>; schedule_out?: Record<string, unknown> } = {};
+    for (const [flag, key, spec] of [["--schedule-in", "schedule_in", o["schedule-in"]], ["--schedule-out", "schedule_out", o["schedule-out"]]] as const) {
+      if (spec === undefined) continue;
+      const schedule = readScheduleSpec(spec);
+      if ("error" in schedule) {
+        err(`netemu impair: ${flag} ${terminalText(schedule.error)}`);
+        return 2;
+      }
+      given[key] = schedule.schedule;
+    }
     for (const [flag, key, values, clear] of [["--in", "filters_in", o.in, o["clear-in"]], ["--out", "filters_out", o.out, o["clear-out"]]] as const) {
       if (values !== undefined && clear === true) {
         err(`netemu impair: ${flag} and --clear-${flag.slice(2)} contradict each other`);

@@ -3,6 +3,7 @@ import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
 import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
 import { processMetrics } from "./process-metrics.js";
+import type { LiveScheduleStep } from "../../application/schedules/schedule-clockwork.js";
 import { NOTHING_TO_WRITE, type ProjectWrites } from "../../application/ports/project-writes.js";
 import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../../application/ports/data-plane-health.js";
 
@@ -45,7 +46,8 @@ export interface NotificationClientFigures {
 export class PrometheusMetrics {
   /** netemu's own metrics; `registry` adds the process's. */
   private readonly own = new Registry();
-  private readonly registry: Registry;
+  private registry: Registry;
+  private readonly processRegistry: Registry;
   private readonly requests: Counter<"route" | "status">;
   private readonly requestSeconds: Histogram<"route">;
   private readonly loginFailures: Counter<"door">;
@@ -195,7 +197,8 @@ export class PrometheusMetrics {
     this.loginFailures = doors(new Counter({ name: "netemu_login_failures_total", help: "Logins refused for wrong or missing credentials, by door (http, websocket).", labelNames: ["door"], registers }));
     this.loginsThrottled = doors(new Counter({ name: "netemu_login_throttled_total", help: "Requests answered 429 without a credential check: their address is locked out after failed logins, by door.", labelNames: ["door"], registers }));
     if (notificationClients !== undefined) this.notificationClientMetrics(notificationClients);
-    this.registry = Registry.merge([this.own, processMetrics()]);
+    this.processRegistry = processMetrics();
+    this.registry = Registry.merge([this.own, this.processRegistry]);
   }
 
   /** Data-plane workers' deaths as operator events (ADR 0073): read from the data plane at each scrape. */
@@ -264,6 +267,27 @@ export class PrometheusMetrics {
         for (const kind of ["websocket", "stream"] as const) this.set({ kind }, figures.clientCount(kind));
       },
     });
+  }
+
+  /**
+   * Each scheduled direction's active step (ADR 0102), read from `steps` at each scrape: a series per
+   * live port end and direction, gone when the schedule or the port's NIO is.
+   */
+  scheduleSteps(steps: () => readonly LiveScheduleStep[]): void {
+    new Gauge({
+      name: "netemu_schedule_step",
+      help: "The step a port direction's schedule runs now (0-based; a windows schedule's steps are its base and its windows in turn).",
+      labelNames: [...PORT_LABELS, "direction"],
+      registers: [this.own],
+      collect(this: Gauge) {
+        this.reset();
+        for (const s of steps()) {
+          this.set({ project_id: s.projectId, project_name: s.projectName, node_id: s.nodeId, node_name: s.nodeName, port_number: String(s.portNumber), port_name: s.portName, direction: s.direction }, s.step);
+        }
+      },
+    });
+    // The merged registry is a copy of the metrics it was made of: made again with this one.
+    this.registry = Registry.merge([this.own, this.processRegistry]);
   }
 
   loginFailed(door: "http" | "websocket"): void {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { Impairment, ImpairmentTarget } from "../../domain/switching/impairment-overlay.js";
 import { parseFilterSettings, renderFilterSettings } from "../../domain/filters/filter-settings.js";
+import { scheduleFromFile, scheduleToFile } from "./schedule-file-form.js";
 import type { ImpairmentChange, ImpairmentStore, ImpairmentStoreRefusal } from "../../application/ports/impairment-store.js";
 import type { Logger } from "../../application/ports/system.js";
 import { removeStaleTemporaries, writeFileAtomic } from "../shared/atomic-file.js";
@@ -394,6 +395,8 @@ function toFile(i: Impairment): Record<string, unknown> {
     port_name: i.portName,
     filters_in: renderFilterSettings(i.in),
     filters_out: renderFilterSettings(i.out),
+    ...scheduleToFile("schedule_in", i.scheduleIn),
+    ...scheduleToFile("schedule_out", i.scheduleOut),
   };
 }
 
@@ -431,6 +434,10 @@ function entryFromFile(raw: unknown, at: string): E.Either<string, Impairment> {
   if (E.isLeft(filtersIn)) return E.left(`${at}.filters_in does not parse: ${filtersIn.left.problem.problem}`);
   const filtersOut = parseFilterSettings(r["filters_out"] ?? {}, `${at}.filters_out`);
   if (E.isLeft(filtersOut)) return E.left(`${at}.filters_out does not parse: ${filtersOut.left.problem.problem}`);
+  const scheduleIn = scheduleFromFile(r["schedule_in"], `${at}.schedule_in`);
+  if (E.isLeft(scheduleIn)) return scheduleIn;
+  const scheduleOut = scheduleFromFile(r["schedule_out"], `${at}.schedule_out`);
+  if (E.isLeft(scheduleOut)) return scheduleOut;
   return E.right(
     Object.freeze({
       projectId: r["project_id"] as string,
@@ -441,6 +448,8 @@ function entryFromFile(raw: unknown, at: string): E.Either<string, Impairment> {
       portName: r["port_name"] as string,
       in: filtersIn.right,
       out: filtersOut.right,
+      ...(scheduleIn.right === undefined ? {} : { scheduleIn: scheduleIn.right }),
+      ...(scheduleOut.right === undefined ? {} : { scheduleOut: scheduleOut.right }),
     }),
   );
 }

@@ -2,6 +2,7 @@ import { DEFAULT_REMOTE_CONSOLE, type RemoteConsole, parseCloudPorts, parseRemot
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { type InvalidFilterSettings, hasFilters, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import { scheduleFromFile, scheduleToFile } from "./schedule-file-form.js";
 import type { Project } from "../../domain/topology/project.js";
 import { type Drawing, checkDrawingSettings, createDrawing } from "../../domain/topology/drawing.js";
 import { SUPPORTED_NODE_TYPES, type ControllerNode, type NodePortEntry, type NodeType, defaultSymbol } from "../../domain/topology/node.js";
@@ -60,7 +61,7 @@ const NodeCodec = t.intersection([
   }),
 ]);
 
-const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec, filters: t.unknown })]);
+const LinkEndCodec = t.intersection([t.type({ node_id: t.string, adapter_number: t.number, port_number: t.number }), t.partial({ label: LabelCodec, filters: t.unknown, schedule: t.unknown })]);
 
 /** A link's drawing style: kept as written, its color, width and line type of the types GNS3's clients write. */
 const LinkStyleCodec = t.intersection([t.UnknownRecord, t.partial({ color: t.string, width: t.number, type: t.number })]);
@@ -333,6 +334,8 @@ export function parseProjectFile(text: string, path: string, filename: string, l
       // netemu's one-way filters (ADR 0051), which GNS3 does not write.
       const sent = e.filters === undefined ? E.right({}) : parseFilterSettings(e.filters, `nodes[${i}].filters`);
       if (E.isLeft(sent)) return E.left({ _tag: "BadFilters", linkId: l.link_id, problem: sent.left });
+      const schedule = scheduleFromFile(e.schedule, `nodes[${i}].schedule`);
+      if (E.isLeft(schedule)) return E.left({ _tag: "BadLink", linkId: l.link_id, reason: schedule.left });
       ends.push({
         nodeId: e.node_id,
         adapterNumber: e.adapter_number,
@@ -340,6 +343,7 @@ export function parseProjectFile(text: string, path: string, filename: string, l
         label: label(e.label, { text: `${e.adapter_number}/${e.port_number}`, style: null }),
         udpPort: 0,
         ...(hasFilters(sent.right) ? { filters: sent.right } : {}),
+        ...(schedule.right === undefined ? {} : { schedule: schedule.right }),
       });
     }
     links.push({ linkId: l.link_id, projectId: file.project_id, nodes: [ends[0] as LinkEnd, ends[1] as LinkEnd], filters: filters.right, suspend: l.suspend ?? false, linkStyle: l.link_style ?? {}, capture: null });
@@ -398,6 +402,8 @@ function linkEntry(l: Link): Record<string, unknown> {
       adapter_number: n.adapterNumber,
       // netemu's one-way filters, only when set: GNS3 ignores the key, and files without them stay GNS3's.
       ...(n.filters === undefined ? {} : { filters: n.filters }),
+      // netemu's schedule and when it was set (ADR 0102: time continues when the project is opened again).
+      ...scheduleToFile("schedule", n.schedule),
       label: n.label,
       node_id: n.nodeId,
       port_number: n.portNumber,

@@ -1,5 +1,6 @@
 import type { InvalidConfiguration } from "../../domain/configuration/invalid-configuration.js";
 import { pythonRepr } from "./python-repr.js";
+import { scheduleRuleWords } from "./schedule-messages.js";
 
 /** What was given, as GNS3's schema messages quote it (Python's repr), cut short when long. */
 function quoted(got: unknown): string {
@@ -49,6 +50,8 @@ export function configurationMessage(e: InvalidConfiguration): string {
         return `${quoted(e.got)} is not an IPv4 or IPv6 address or a host name`;
       case "format":
         return `${quoted(e.got)} is not ${FORMAT_WORDS[r.format]}`;
+      default:
+        return scheduleRuleWords(r, quoted(e.got));
     }
   })();
   return `${e.field}: ${what}`;

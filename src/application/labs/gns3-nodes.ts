@@ -1,5 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type FilterSettings, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import { type Schedule, parseSchedule } from "../../domain/filters/schedule.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
 import { IPV4_ADDRESS, IPV4_INTERFACE, NODE_NAME } from "./lab-format.js";
 import { type HostInterface, type Lab, type LabLink, type LabNode, type LabNodeSettings, type UdpTunnelPort, vpcsAddressLine } from "./lab.js";
@@ -64,6 +65,8 @@ interface DeployedLinkEnd {
   readonly portNumber: number;
   /** netemu's one-way filters on what this end's node sends (absent: none). */
   readonly filters: Readonly<Record<string, unknown>>;
+  /** netemu's schedule of what it sends, as the controller answers it (ADR 0102). */
+  readonly schedule?: unknown;
 }
 
 export interface DeployedLink {
@@ -181,9 +184,18 @@ export function labOfProject(project: DeployedProject): E.Either<NotALab, Lab> {
       filters: filtersOf(link.filters),
       aToB: filtersOf(a.filters),
       bToA: filtersOf(b.filters),
+      ...scheduleOf("aToBSchedule", a.schedule),
+      ...scheduleOf("bToASchedule", b.schedule),
       suspend: link.suspend,
       ...(style === undefined ? {} : { style }),
     });
   }
   return E.right({ name: project.name, nodes, links });
+}
+
+/** A deployed end's schedule as the lab holds it (the controller's answer parses; one that does not is left out). */
+function scheduleOf(key: "aToBSchedule" | "bToASchedule", raw: unknown): Partial<Record<typeof key, Schedule>> {
+  if (raw === undefined) return {};
+  const parsed = parseSchedule(raw, key);
+  return E.isRight(parsed) ? { [key]: parsed.right } : {};
 }

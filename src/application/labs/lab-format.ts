@@ -4,6 +4,7 @@ import { MINIMUM_VALUES } from "../../domain/filters/filter-settings.js";
 import { ETHERTYPE_CHOICES, MAX_VLAN, MIN_VLAN } from "../../domain/switching/port.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
 import { QUANTITY_EXAMPLE, QUANTITY_PATTERN, QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
+import { scheduleCodec } from "./lab-schedule-format.js";
 import { anyOf, bool, constant, int, jsonSchemaOf, list, map, num, object, oneOfValues, str, tagged, tuple } from "./lab-codec-kit.js";
 
 /**
@@ -160,6 +161,8 @@ export const FiltersCodec = object(
   "Filter kinds and their values, as GNS3's and netemu's link filters (README, Filters).",
 );
 
+const ScheduleCodec = scheduleCodec(FiltersCodec);
+
 const LinkStyle = object(
   "LinkStyle",
   {},
@@ -180,6 +183,9 @@ export const LabLinkCodec = object(
     filters: FiltersCodec,
     a_to_b: FiltersCodec,
     b_to_a: FiltersCodec,
+    // The same directions as a function of time (ADR 0102), instead of a_to_b / b_to_a.
+    a_to_b_schedule: ScheduleCodec,
+    b_to_a_schedule: ScheduleCodec,
     suspend: bool("A suspended link carries nothing (default false)."),
     style: LinkStyle,
   },
@@ -200,7 +206,7 @@ export type RawLab = t.TypeOf<typeof LabCodec>;
 export type RawLink = t.TypeOf<typeof LabLinkCodec>;
 
 /** Parts of the schema written once under $defs: a link's three filter objects. */
-const SHARED = new Map<t.Mixed, string>([[FiltersCodec, "Filters"]]);
+const SHARED = new Map<t.Mixed, string>([[FiltersCodec, "Filters"], [ScheduleCodec, "Schedule"]]);
 
 /** The JSON Schema of a lab file, shipped as schemas/lab.schema.json (a test checks the file is this). */
 export function labJsonSchema(): Record<string, unknown> {
@@ -208,7 +214,8 @@ export function labJsonSchema(): Record<string, unknown> {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "netemu lab",
     ...jsonSchemaOf(LabCodec, SHARED),
-    $defs: Object.fromEntries([...SHARED].map(([codec, name]) => [name, jsonSchemaOf(codec)])),
+    // A shared part refers to the others (a schedule's filters are the Filters), never to itself.
+    $defs: Object.fromEntries([...SHARED].map(([codec, name]) => [name, jsonSchemaOf(codec, new Map([...SHARED].filter(([other]) => other !== codec)))])),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FilterSettings } from "../../domain/filters/filter-settings.js";
+import type { Schedule } from "../../domain/filters/schedule.js";
 import type { HubPortEntry } from "../../domain/switching/ethernet-hub.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
 
@@ -55,6 +56,9 @@ export interface LabLink {
   /** netemu's one-way impairments on the frames ends[0] sends to ends[1] (ADR 0051). */
   readonly aToB: FilterSettings;
   readonly bToA: FilterSettings;
+  /** The same directions as a function of time (ADR 0102): armed when the link is made (deploy). */
+  readonly aToBSchedule?: Schedule | undefined;
+  readonly bToASchedule?: Schedule | undefined;
   readonly suspend: boolean;
   /** GNS3's link_style; undefined: the lab does not say. */
   readonly style?: Readonly<Record<string, unknown>> | undefined;

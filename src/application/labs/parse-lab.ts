@@ -1,3 +1,5 @@
+import type { Schedule } from "../../domain/filters/schedule.js";
+import { labSchedule } from "./lab-schedule.js";
 import * as E from "fp-ts/lib/Either.js";
 import { type Document, LineCounter, type Node as YamlNode, isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
 import { type FilterProblem, type FilterSettings, parseFilterSettings } from "../../domain/filters/filter-settings.js";
@@ -281,11 +283,19 @@ function checkLink(link: RawLink, index: number, nodes: ReadonlyMap<string, LabN
   if (E.isLeft(aToB)) return aToB;
   const bToA = filtersOf(link.b_to_a, [...at, "b_to_a"], where);
   if (E.isLeft(bToA)) return bToA;
+  const schedules: (Schedule | undefined)[] = [];
+  for (const [key, fixed] of [["a_to_b_schedule", link.a_to_b], ["b_to_a_schedule", link.b_to_a]] as const) {
+    const schedule = labSchedule(link[key], key, fixed !== undefined, filterProblemText);
+    if (E.isLeft(schedule)) return E.left(where.at([...at, ...schedule.left.path], schedule.left.message));
+    schedules.push(schedule.right);
+  }
   return E.right({
     ends: [ends[0] as LabLinkEnd, ends[1] as LabLinkEnd],
     filters: filters.right,
     aToB: aToB.right,
     bToA: bToA.right,
+    ...(schedules[0] === undefined ? {} : { aToBSchedule: schedules[0] }),
+    ...(schedules[1] === undefined ? {} : { bToASchedule: schedules[1] }),
     suspend: link.suspend ?? false,
     ...(link.style === undefined ? {} : { style: link.style }),
   });

@@ -1,5 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type FilterSettings, filterSettingsEqual } from "../../domain/filters/filter-settings.js";
+import { scheduleEqual } from "../../domain/filters/schedule.js";
 import type { Lab, LabLink, LabLinkEnd, LabNode, LabNodeSettings } from "./lab.js";
 
 /**
@@ -73,6 +74,9 @@ function sameLink(want: LabLink, have: LabLink): boolean {
     filterSettingsEqual(want.filters, have.filters) &&
     [...a].every(([end, f]) => filterSettingsEqual(f, b.get(end) ?? {})) &&
     want.suspend === have.suspend &&
+    // A schedule left as it is keeps running from when it was set (ADR 0102): only a changed one is sent again.
+    scheduleEqual(want.aToBSchedule, have.aToBSchedule) &&
+    scheduleEqual(want.bToASchedule, have.bToASchedule) &&
     (want.style === undefined || sameValue(want.style, have.style ?? {}))
   );
 }

@@ -1,3 +1,4 @@
+import { renderSchedule } from "../../domain/filters/schedule.js";
 import { Document, isMap, isSeq, type YAMLMap, type YAMLSeq } from "yaml";
 import { type FilterSettings, renderFilterSettings } from "../../domain/filters/filter-settings.js";
 import { type Lab, type LabNode, defaultSwitchPorts, portLabel } from "./lab.js";
@@ -65,6 +66,8 @@ export function renderLab(lab: Lab, header: readonly string[] = []): string {
             ...(Object.keys(l.filters).length === 0 ? {} : { filters: filtersText(l.filters) }),
             ...(Object.keys(l.aToB).length === 0 ? {} : { a_to_b: filtersText(l.aToB) }),
             ...(Object.keys(l.bToA).length === 0 ? {} : { b_to_a: filtersText(l.bToA) }),
+            ...(l.aToBSchedule === undefined ? {} : { a_to_b_schedule: renderSchedule(l.aToBSchedule) }),
+            ...(l.bToASchedule === undefined ? {} : { b_to_a_schedule: renderSchedule(l.bToASchedule) }),
             ...(l.suspend ? { suspend: true } : {}),
             ...(l.style === undefined ? {} : { style: { ...l.style } }),
           })),

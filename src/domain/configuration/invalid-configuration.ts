@@ -5,7 +5,7 @@
  */
 export type ConfigurationRule =
   | { readonly rule: "required" }
-  | { readonly rule: "type"; readonly expected: "string" | "integer" | "boolean" | "object" | "array" }
+  | { readonly rule: "type"; readonly expected: "string" | "integer" | "number" | "boolean" | "object" | "array" }
   | { readonly rule: "minimum" | "maximum"; readonly limit: number }
   | { readonly rule: "min_length" | "max_length"; readonly limit: number }
   | { readonly rule: "max_items"; readonly limit: number }
@@ -23,7 +23,23 @@ export type ConfigurationRule =
   /** A host that is neither an IPv4 nor an IPv6 address nor a DNS name (a cloud UDP tunnel's rhost). */
   | { readonly rule: "host_address" }
   /** A text that is not the address it must be: an IPv4/IPv6 address with its prefix length, an address, a MAC address. */
-  | { readonly rule: "format"; readonly format: "ip_interface" | "ip_address" | "mac_address" };
+  | { readonly rule: "format"; readonly format: "ip_interface" | "ip_address" | "mac_address" }
+  | ScheduleRule;
+
+/** What a schedule (ADR 0102) can break beyond the common rules. */
+export type ScheduleRule =
+  | { readonly rule: "exclusive_minimum"; readonly limit: number }
+  | { readonly rule: "min_items"; readonly limit: number }
+  | { readonly rule: "unknown_field"; readonly allowed: readonly string[] }
+  /** A schedule's first step must begin at 0: before it, nothing would say what runs. */
+  | { readonly rule: "first_at_zero" }
+  /** A step's time not after the step before it (`after` is that step's field). */
+  | { readonly rule: "ascending"; readonly after: string }
+  /** A window or step that ends beyond (or a step that begins at) the period. */
+  | { readonly rule: "inside_period"; readonly period: string; readonly periodSeconds: number }
+  /** A window that begins before the window before it has ended. */
+  | { readonly rule: "after_window"; readonly window: string }
+  | { readonly rule: "exclusive_with" | "only_with"; readonly other: string };
 
 export interface InvalidConfiguration {
   readonly _tag: "InvalidConfiguration";

@@ -1,7 +1,9 @@
 import type { ComputeNode } from "./compute-node.js";
 import { type Nio, carriesFrames, filtersOfNio, withFilters } from "./nio.js";
+import { NO_FILTERS } from "../filters/filter-settings.js";
 import { type FilterSettings, hasFilters } from "../filters/filter-settings.js";
 import { FILTER_KINDS } from "../filters/catalogue.js";
+import type { ArmedSchedule } from "../filters/schedule.js";
 
 /**
  * Which port an impairment sits on: by ids, which GNS3 keeps when it re-creates a project's nodes on
@@ -25,6 +27,9 @@ export interface Impairment extends ImpairmentTarget {
   readonly portName: string;
   readonly in: FilterSettings;
   readonly out: FilterSettings;
+  /** A direction's impairments as a function of time (ADR 0102): its active step runs instead of `in`/`out`, which are then empty. */
+  readonly scheduleIn?: ArmedSchedule;
+  readonly scheduleOut?: ArmedSchedule;
 }
 
 export function sameTarget(a: ImpairmentTarget, b: ImpairmentTarget): boolean {
@@ -33,7 +38,7 @@ export function sameTarget(a: ImpairmentTarget, b: ImpairmentTarget): boolean {
 
 /** Whether the impairment still holds a filter in either direction (one that does not is forgotten). */
 export function impairs(i: Impairment): boolean {
-  return hasFilters(i.in) || hasFilters(i.out);
+  return hasFilters(i.in) || hasFilters(i.out) || i.scheduleIn !== undefined || i.scheduleOut !== undefined;
 }
 
 /**
@@ -69,4 +74,36 @@ export function impairedNode<N extends ComputeNode>(node: N, impairments: readon
   const nios = new Map(node.nios);
   for (const i of mine) nios.set(i.portNumber, impairedNio(nios.get(i.portNumber)!, i));
   return { ...node, nios };
+}
+
+/**
+ * The node without its NIOs' schedules (the data plane runs filters, never schedules), and each
+ * scheduled NIO's schedules as an impairment of its port (ADR 0102), whose active step the overlay
+ * lays on the NIO as it lays any impairment: a scheduled direction has no fixed filters of its own, so
+ * the step is that direction's filters. The same node when no NIO has a schedule.
+ */
+export function nioSchedules<N extends ComputeNode>(node: N, projectName: string = node.projectId): { readonly node: N; readonly scheduled: readonly Impairment[] } {
+  let nios: Map<number, Nio> | undefined;
+  const scheduled: Impairment[] = [];
+  for (const [portNumber, nio] of node.nios) {
+    if (!carriesFrames(nio) || (nio.scheduleIn === undefined && nio.scheduleOut === undefined)) continue;
+    nios ??= new Map(node.nios);
+    nios.set(portNumber, withFilters(nio, filtersOfNio(nio), nio.suspend));
+    const portName = "portsMapping" in node ? ((node.portsMapping as readonly { port_number: number; name: string }[]).find((p) => p.port_number === portNumber)?.name ?? String(portNumber)) : String(portNumber);
+    scheduled.push(
+      Object.freeze({
+        projectId: node.projectId,
+        nodeId: node.nodeId,
+        portNumber,
+        projectName,
+        nodeName: node.name,
+        portName,
+        in: NO_FILTERS,
+        out: NO_FILTERS,
+        ...(nio.scheduleIn === undefined ? {} : { scheduleIn: nio.scheduleIn }),
+        ...(nio.scheduleOut === undefined ? {} : { scheduleOut: nio.scheduleOut }),
+      }),
+    );
+  }
+  return nios === undefined ? { node, scheduled } : { node: { ...node, nios }, scheduled };
 }

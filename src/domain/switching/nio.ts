@@ -3,6 +3,7 @@ import { type FilterSettings, type InvalidFilterSettings, NO_FILTERS, filterSett
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readBoolean, readInteger, readObject, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
+import { type ArmedSchedule, scheduleEqual } from "../filters/schedule.js";
 
 /**
  * A NIO (network input/output) attached to a switch port. netemu moves frames for `nio_udp` (one
@@ -23,6 +24,9 @@ export interface UdpNio {
    */
   readonly filtersIn?: FilterSettings;
   readonly filtersOut?: FilterSettings;
+  /** A direction's impairments as a function of time (ADR 0102): its active step runs as that direction's filters. */
+  readonly scheduleIn?: ArmedSchedule;
+  readonly scheduleOut?: ArmedSchedule;
   readonly suspend: boolean;
 }
 
@@ -31,6 +35,8 @@ interface NioFiltering {
   readonly filters: FilterSettings;
   readonly filtersIn?: FilterSettings;
   readonly filtersOut?: FilterSettings;
+  readonly scheduleIn?: ArmedSchedule;
+  readonly scheduleOut?: ArmedSchedule;
   readonly suspend: boolean;
 }
 
@@ -190,12 +196,23 @@ export interface NioFilters {
   readonly filters: FilterSettings;
   readonly filtersIn: FilterSettings;
   readonly filtersOut: FilterSettings;
+  readonly scheduleIn?: ArmedSchedule | undefined;
+  readonly scheduleOut?: ArmedSchedule | undefined;
+}
+
+/** The schedule fields, only when set (ADR 0102). */
+export function scheduled(f: { readonly scheduleIn?: ArmedSchedule | undefined; readonly scheduleOut?: ArmedSchedule | undefined }): Pick<UdpNio, "scheduleIn" | "scheduleOut"> {
+  return { ...(f.scheduleIn === undefined ? {} : { scheduleIn: f.scheduleIn }), ...(f.scheduleOut === undefined ? {} : { scheduleOut: f.scheduleOut }) };
+}
+
+function sameArmed(a: ArmedSchedule | undefined, b: ArmedSchedule | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.setAtMs === b.setAtMs && scheduleEqual(a.schedule, b.schedule));
 }
 
 /** The NIO with other filters and suspend flag (the socket or device stays). */
 export function withFilters<N extends Nio>(nio: N, filters: NioFilters, suspend: boolean): N;
 export function withFilters(nio: Nio, filters: NioFilters, suspend: boolean): Nio {
-  const f = { filters: filters.filters, ...directional(filters), suspend };
+  const f = { filters: filters.filters, ...directional(filters), ...scheduled(filters), suspend };
   switch (nio.type) {
     case "nio_null":
       return nio;
@@ -253,6 +270,8 @@ export function nioEqual(a: Nio, b: Nio): boolean {
     a.suspend === b.suspend &&
     filterSettingsEqual(a.filters, b.filters) &&
     filterSettingsEqual(a.filtersIn ?? NO_FILTERS, b.filtersIn ?? NO_FILTERS) &&
-    filterSettingsEqual(a.filtersOut ?? NO_FILTERS, b.filtersOut ?? NO_FILTERS)
+    filterSettingsEqual(a.filtersOut ?? NO_FILTERS, b.filtersOut ?? NO_FILTERS) &&
+    sameArmed(a.scheduleIn, b.scheduleIn) &&
+    sameArmed(a.scheduleOut, b.scheduleOut)
   );
 }

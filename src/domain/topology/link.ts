@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { FilterSettings } from "../filters/filter-settings.js";
 import type { Label } from "./label.js";
+import type { ArmedSchedule } from "../filters/schedule.js";
 
 export interface LinkEnd {
   readonly nodeId: string;
@@ -14,6 +15,8 @@ export interface LinkEnd {
    * link, applied at this end's NIO as it sends them. None unless set.
    */
   readonly filters?: FilterSettings;
+  /** The frames this end's node sends, as a function of time (ADR 0102): instead of `filters`, never with them. */
+  readonly schedule?: ArmedSchedule;
 }
 
 export interface LinkCapture {

@@ -7,6 +7,7 @@ import { FileImpairmentStore, type FileImpairmentStoreOptions } from "../../../s
 import type { ImpairmentChange } from "../../../src/application/ports/impairment-store.js";
 import type { Impairment } from "../../../src/domain/switching/impairment-overlay.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
+import { parseSchedule, scheduleEqual } from "../../../src/domain/filters/schedule.js";
 
 const PROJECT = "71717171-2222-4333-8444-555555555555";
 
@@ -44,6 +45,17 @@ describe("FileImpairmentStore: a snapshot and a journal of changes (ADR 0071)", 
     expect(answers.every(E.isRight)).to.equal(true);
     expect(await store.list()).to.have.length(64);
     expect(await open().list()).to.have.length(64);
+  });
+
+  it("keeps a direction's schedule and the time it was set, and reads them back as the same value (ADR 0102)", async () => {
+    const parsed = parseSchedule({ period: 10, windows: [{ at: 1, for: 2, filters: { delay: [200] } }], base: { delay: [20] } }, "schedule_out");
+    if (E.isLeft(parsed)) throw new Error("parse");
+    const scheduled: Impairment = Object.freeze({ ...impairment(1, 1), out: {}, scheduleOut: { schedule: parsed.right, setAtMs: 1_764_158_400_000 } });
+    const store = open();
+    expect(await store.apply([set(scheduled)])).to.deep.equal(E.right(undefined));
+    const [back] = await open().list();
+    expect(back?.scheduleOut?.setAtMs).to.equal(1_764_158_400_000);
+    expect(scheduleEqual(back?.scheduleOut?.schedule, parsed.right)).to.equal(true);
   });
 
   it("answers a node's impairments alone", async () => {

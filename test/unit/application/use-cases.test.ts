@@ -67,7 +67,7 @@ function compute() {
     switches,
     createProject: new CreateComputeProject(projects, ids, { create: async () => undefined, list: async () => [], read: async () => E.left("missing" as const), write: async () => E.right(undefined), remove: async () => undefined }, lock),
     createSwitch: new CreateSwitch(new NodeCreation(lookup, switches, ids, lock)),
-    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore(), logger)), programs, lock),
+    addNio: new AddNio(lookup, new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore(), logger)), programs, lock, { nowMs: () => 0 }),
     removeNio: new RemoveNio(new NioAttachment(lookup, switches, dataPlane, pool, lock, logger, new ImpairmentOverlay(new InMemoryImpairmentStore(), logger))),
   };
 }

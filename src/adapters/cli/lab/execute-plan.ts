@@ -1,4 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
+import { renderSchedule } from "../../../domain/filters/schedule.js";
 import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { NODE_TYPE_OF, propertiesOf } from "../../../application/labs/gns3-nodes.js";
 import type { LabLink, LabNode } from "../../../application/labs/lab.js";
@@ -26,13 +27,17 @@ function nodeBody(node: LabNode, position: { x: number; y: number } | undefined)
 }
 
 function linkEnds(link: LabLink, ids: ReadonlyMap<string, string>): Record<string, unknown>[] {
-  return link.ends.map((end, i) => ({
-    node_id: ids.get(end.node),
-    adapter_number: 0,
-    port_number: end.port,
-    // netemu's one-way impairments on what this end sends (ADR 0051); {} clears them on an update.
-    filters: renderFilterSettings(i === 0 ? link.aToB : link.bToA),
-  }));
+  return link.ends.map((end, i) => {
+    // A schedule of what this end sends (ADR 0102) instead of its fixed filters; armed as the link is made or updated.
+    const schedule = i === 0 ? link.aToBSchedule : link.bToASchedule;
+    return {
+      node_id: ids.get(end.node),
+      adapter_number: 0,
+      port_number: end.port,
+      // netemu's one-way impairments on what this end sends (ADR 0051); {} clears them on an update.
+      ...(schedule === undefined ? { filters: renderFilterSettings(i === 0 ? link.aToB : link.bToA) } : { schedule: renderSchedule(schedule) }),
+    };
+  });
 }
 
 /**

@@ -87,7 +87,7 @@ function deployedLink(u: unknown): DeployedLink {
     linkId: String(l["link_id"]),
     ends: ends.map((e) => {
       const end = record(e);
-      return { nodeId: String(end["node_id"]), adapterNumber: Number(end["adapter_number"]), portNumber: Number(end["port_number"]), filters: record(end["filters"]) };
+      return { nodeId: String(end["node_id"]), adapterNumber: Number(end["adapter_number"]), portNumber: Number(end["port_number"]), filters: record(end["filters"]), ...(end["schedule"] === undefined ? {} : { schedule: end["schedule"] }) };
     }),
     filters: record(l["filters"]),
     suspend: l["suspend"] === true,

@@ -115,7 +115,7 @@ const NioEthernetAnswer = jsonClosedObject("NioEthernet", { type: tt.literal("ni
 export const NioAddedAnswer = jsonOneOf("NioAdded", [jsonClosedObject("NioUdp", udpNio, {}), NioTapAnswer, NioEthernetAnswer, NioNullAnswer]);
 /** PUT's answer: the NIO echoed with its filters, netemu's one-way ones when it has any (ADR 0051). */
 export const NioUpdatedAnswer = jsonOneOf("NioUpdated", [
-  jsonClosedObject("NioUdpWithFilters", { ...udpNio, filters: jsonObject, suspend: jsonBoolean }, { filters_in: jsonObject, filters_out: jsonObject }),
+  jsonClosedObject("NioUdpWithFilters", { ...udpNio, filters: jsonObject, suspend: jsonBoolean }, { filters_in: jsonObject, filters_out: jsonObject, schedule_in: jsonObject, schedule_out: jsonObject }),
   NioTapAnswer,
   NioEthernetAnswer,
   NioNullAnswer,

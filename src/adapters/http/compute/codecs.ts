@@ -66,8 +66,8 @@ const NIO_BRANCHES = {
   nio_udp: jsonClosedObject(
     "NioUdp",
     { type: t.literal("nio_udp"), lport: Port, rhost: NonEmpty, rport: Port },
-    // filters_in / filters_out: netemu's direction-specific filters (ADR 0051).
-    { suspend: jsonBoolean, filters: jsonObject, filters_in: jsonObject, filters_out: jsonObject },
+    // filters_in / filters_out: netemu's direction-specific filters (ADR 0051); schedule_in / schedule_out: the same as a function of time (ADR 0102).
+    { suspend: jsonBoolean, filters: jsonObject, filters_in: jsonObject, filters_out: jsonObject, schedule_in: jsonObject, schedule_out: jsonObject },
   ),
   nio_null: jsonClosedObject("NioNull", { type: t.literal("nio_null") }, {}),
   nio_generic_ethernet: jsonClosedObject("NioGenericEthernet", { type: t.literal("nio_generic_ethernet"), ethernet_device: NonEmpty }, {}),

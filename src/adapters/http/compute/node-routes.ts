@@ -33,8 +33,8 @@ function nioRequest(body: t.TypeOf<typeof NioBody>): NioRequest {
   if (body.type === "nio_tap") return { type: "nio_tap", tapDevice: body.tap_device };
   if (body.type === "nio_ethernet") return { type: "nio_ethernet", ethernetDevice: body.ethernet_device };
   if (body.type !== "nio_udp") return body;
-  const { filters_in, filters_out, ...gns3 } = body;
-  return { ...gns3, filtersIn: filters_in, filtersOut: filters_out };
+  const { filters_in, filters_out, schedule_in, schedule_out, ...gns3 } = body;
+  return { ...gns3, filtersIn: filters_in, filtersOut: filters_out, scheduleIn: schedule_in, scheduleOut: schedule_out };
 }
 
 /** The compute routes of a node type: `/v2/compute/projects/{project_id}/<type>/nodes`. */

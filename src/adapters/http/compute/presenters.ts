@@ -1,4 +1,5 @@
 import type { ComputeProject } from "../../../domain/topology/project.js";
+import { renderSchedule } from "../../../domain/filters/schedule.js";
 import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { type ComputeNode, nodeKindName } from "../../../domain/switching/compute-node.js";
 import type { Nio } from "../../../domain/switching/nio.js";
@@ -43,6 +44,9 @@ export function presentUpdatedNio(nio: Nio): t.TypeOf<typeof NioUpdatedAnswer> {
     filters: renderFilterSettings(nio.filters),
     ...(nio.filtersIn === undefined ? {} : { filters_in: renderFilterSettings(nio.filtersIn) }),
     ...(nio.filtersOut === undefined ? {} : { filters_out: renderFilterSettings(nio.filtersOut) }),
+    // netemu's schedules (ADR 0102), as set; the step each runs now is in /metrics.
+    ...(nio.scheduleIn === undefined ? {} : { schedule_in: renderSchedule(nio.scheduleIn.schedule) }),
+    ...(nio.scheduleOut === undefined ? {} : { schedule_out: renderSchedule(nio.scheduleOut.schedule) }),
     suspend: nio.suspend,
   };
 }

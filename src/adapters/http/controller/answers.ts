@@ -148,7 +148,7 @@ export const NodeAnswer = jsonClosedObject(
 );
 
 /** One end of a link: netemu's one-way `filters` only when set (typed as Filters in the document). */
-const LinkEndAnswer = jsonClosedObject("LinkEnd", { adapter_number: integer, label: Label, node_id: Uuid, port_number: integer }, { filters: jsonObject });
+const LinkEndAnswer = jsonClosedObject("LinkEnd", { adapter_number: integer, label: Label, node_id: Uuid, port_number: integer }, { filters: jsonObject, schedule: jsonObject, schedule_set_at: jsonString() });
 
 /** netemu's counters of the port at one end of a link. */
 const LinkEndStatisticsAnswer = jsonClosedObject("LinkEndStatistics", { adapter_number: integer, node_id: Uuid, port_number: integer, ...PORT_COUNTERS_FIELDS }, {});

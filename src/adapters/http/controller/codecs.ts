@@ -103,7 +103,8 @@ const LinkNode = jsonClosedObject(
   "LinkNode",
   { node_id: jsonString(), adapter_number: jsonInteger(), port_number: jsonInteger() },
   // filters: netemu's one-way impairments on the frames this node sends over the link (ADR 0051).
-  { label: Label, filters: jsonObject },
+  // schedule: the same direction as a function of time (ADR 0102), instead of filters.
+  { label: Label, filters: jsonObject, schedule: jsonObject },
 );
 
 const linkFields = {

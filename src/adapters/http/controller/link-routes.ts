@@ -25,7 +25,7 @@ export const CONTROLLER_LINK_ROUTES = {
     run: (uc, { params, body: b }) =>
       uc.createLink.execute({
         projectId: params.project_id,
-        nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label, filters: n.filters })),
+        nodes: b.nodes.map((n) => ({ nodeId: n.node_id, adapterNumber: n.adapter_number, portNumber: n.port_number, label: n.label, filters: n.filters, schedule: n.schedule })),
         filters: b.filters,
         suspend: b.suspend,
         linkStyle: b.link_style,
@@ -61,7 +61,7 @@ export const CONTROLLER_LINK_ROUTES = {
         filters: b.filters,
         suspend: b.suspend,
         linkStyle: b.link_style,
-        nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label, filters: n.filters })),
+        nodes: b.nodes?.map((n) => ({ nodeId: n.node_id, label: n.label, filters: n.filters, schedule: n.schedule })),
       }),
     answer: json(201, LinkAnswer, presentLink),
   }),

@@ -5,6 +5,7 @@ import type { ControllerNode } from "../../../domain/topology/node.js";
 import type { Drawing } from "../../../domain/topology/drawing.js";
 import type { ComputeAnswer, DrawingAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
+import { renderSchedule } from "../../../domain/filters/schedule.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
@@ -105,6 +106,8 @@ export function presentLink(link: Link): t.TypeOf<typeof LinkAnswer> {
       adapter_number: n.adapterNumber,
       // netemu's one-way filters, only when set: a GNS3 link end has no such key.
       ...(n.filters === undefined || !hasFilters(n.filters) ? {} : { filters: renderFilterSettings(n.filters) }),
+      // netemu's schedule of what this end sends (ADR 0102), as set; its step now is in the metrics.
+      ...(n.schedule === undefined ? {} : { schedule: renderSchedule(n.schedule.schedule), schedule_set_at: new Date(n.schedule.setAtMs).toISOString() }),
       label: n.label,
       node_id: n.nodeId,
       port_number: n.portNumber,

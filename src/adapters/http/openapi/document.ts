@@ -1,7 +1,8 @@
 import type { RouteEntry } from "../api-router.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { type DescribedAnswer, describeAnswers } from "./answers.js";
-import { filtersSchema, withTypedFilters } from "./filters.js";
+import { FILTERS_REF, filtersSchema, withTypedFilters } from "./filters.js";
+import { scheduleSchema } from "./schedule-schema.js";
 import { ERROR_REF, refusalAnswers, refusalsOf } from "./refusal-answers.js";
 
 /** Where netemu serves its API's description: under /v2, in a segment no GNS3 route uses. */
@@ -156,7 +157,7 @@ export function openApiDocument(routes: readonly RouteEntry[], server: Documente
     security: security(auth),
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA, Filters: filtersSchema(), V3Error: V3_ERROR_SCHEMA, V3ValidationError: V3_VALIDATION_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, Filters: filtersSchema(), Schedule: scheduleSchema(FILTERS_REF), V3Error: V3_ERROR_SCHEMA, V3ValidationError: V3_VALIDATION_SCHEMA },
       responses: refusalAnswers(auth),
       securitySchemes: { basic: { type: "http", scheme: "basic", description: "GNS3's --auth: user and password from the server's configuration" } },
     },

@@ -4,6 +4,7 @@ import { parseFilterSettings } from "../../../domain/filters/filter-settings.js"
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
 import { QUANTITY_EXAMPLE, QUANTITY_PATTERN, QUANTITY_STEP, quantityOf } from "../../../domain/filters/quantity.js";
 import type { JsonSchema } from "./json-schema.js";
+import { SCHEDULE_FIELDS, SCHEDULE_REF } from "./schedule-schema.js";
 
 /** Where the document keeps the typed `filters` object; every `filters`-like field points here. */
 export const FILTERS_REF = "#/components/schemas/Filters";
@@ -115,7 +116,10 @@ export function withTypedFilters(schema: JsonSchema): JsonSchema {
     for (const [key, value] of Object.entries(node)) {
       if (key === "properties" && typeof value === "object" && value !== null) {
         out[key] = Object.fromEntries(
-          Object.entries(value).map(([name, property]) => [name, FILTERS_FIELDS.includes(name) && isBareObject(property) ? typed(property as JsonSchema) : visit(property)]),
+          Object.entries(value).map(([name, property]) => [
+            name,
+            FILTERS_FIELDS.includes(name) && isBareObject(property) ? typed(property as JsonSchema) : SCHEDULE_FIELDS.includes(name) && isBareObject(property) ? { $ref: SCHEDULE_REF } : visit(property),
+          ]),
         );
       } else out[key] = visit(value);
     }

@@ -11,6 +11,17 @@ export const VersionCheckedAnswer = jsonClosedObject("VersionChecked", { version
 export const IouLicenseAnswer = jsonClosedObject("IouLicenseSettings", { iourc_content: jsonString(), license_check: jsonBoolean }, {});
 
 /**
+ * Where a direction's schedule is now (ADR 0102): the active step (an index of the schedule's steps; a
+ * windows schedule's steps are its base and its windows in turn), its filters, when the schedule
+ * started (null while it waits for its first frame) and when the next step begins (null: never).
+ */
+const ScheduleNowAnswer = jsonClosedObject(
+  "ScheduleNow",
+  { step: jsonInteger({ minimum: 0 }), filters: jsonObject, started_at: nullable(jsonString()), next_step_at: nullable(jsonString()), next_step_in: nullable(jsonNumber) },
+  {},
+);
+
+/**
  * An impairment as netemu's routes answer it (ADR 0067): the port by ids and by the names the GUI
  * showed, each direction's filters (typed in the document as every `filters_in`/`filters_out` is).
  */
@@ -26,7 +37,8 @@ export const ImpairmentAnswer = jsonClosedObject(
     project_id: Uuid,
     project_name: jsonString(),
   },
-  {},
+  // A scheduled direction (ADR 0102): the schedule as set, and where it is now.
+  { schedule_in: jsonObject, schedule_out: jsonObject, schedule_in_now: ScheduleNowAnswer, schedule_out_now: ScheduleNowAnswer },
 );
 
 /** A project whose latest change is in memory only (ADR 0057). */

@@ -14,7 +14,7 @@ const portNames = {
 };
 
 /** PUT /v2/netemu/impairments: one port's impairments; a direction left out keeps what it had, `{}` clears it. */
-export const ImpairmentBody = jsonClosedObject("Impairment", portNames, { filters_in: jsonObject, filters_out: jsonObject });
+export const ImpairmentBody = jsonClosedObject("Impairment", portNames, { filters_in: jsonObject, filters_out: jsonObject, schedule_in: jsonObject, schedule_out: jsonObject });
 
 /** GET and DELETE /v2/netemu/impairments (body or query string): which impairments, every one when empty. */
 export const ImpairmentSelectionBody = jsonClosedObject("ImpairmentSelection", {}, portNames);

@@ -1,5 +1,6 @@
 import type { UseCases } from "../../../application/use-cases/index.js";
-import type { Impairment } from "../../../domain/switching/impairment-overlay.js";
+import type { ImpairmentNow } from "../../../application/schedules/schedule-clockwork.js";
+import { presentScheduleNow, renderSchedule } from "./schedule-presenters.js";
 import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { SET_IMPAIRMENT_REFUSALS } from "../../../application/use-cases/compute/impairment-set.js";
 import { CLEAR_IMPAIRMENTS_REFUSALS } from "../../../application/use-cases/compute/impairment-clear.js";
@@ -13,8 +14,12 @@ import { ImpairmentAnswer } from "./answers.js";
 const IMPAIRMENTS_PATH = "/v2/netemu/impairments";
 
 /** An impairment as the routes answer it: the port by ids and by the names the GUI shows, each direction's filters. */
-function presentImpairment(i: Impairment) {
+function presentImpairment(i: ImpairmentNow) {
   return {
+    ...(i.scheduleIn === undefined ? {} : { schedule_in: renderSchedule(i.scheduleIn.schedule) }),
+    ...(i.scheduleOut === undefined ? {} : { schedule_out: renderSchedule(i.scheduleOut.schedule) }),
+    ...(i.stateIn === undefined ? {} : { schedule_in_now: presentScheduleNow(i.stateIn) }),
+    ...(i.stateOut === undefined ? {} : { schedule_out_now: presentScheduleNow(i.stateOut) }),
     filters_in: renderFilterSettings(i.in),
     filters_out: renderFilterSettings(i.out),
     node_id: i.nodeId,
@@ -47,7 +52,7 @@ export const IMPAIRMENT_ROUTES = {
     path: IMPAIRMENTS_PATH,
     body: ImpairmentBody,
     refusals: SET_IMPAIRMENT_REFUSALS,
-    run: (uc, { body }) => uc.setImpairment.execute({ project: body.project, node: body.node, port: body.port, in: body.filters_in, out: body.filters_out }),
+    run: (uc, { body }) => uc.setImpairment.execute({ project: body.project, node: body.node, port: body.port, in: body.filters_in, out: body.filters_out, scheduleIn: body.schedule_in, scheduleOut: body.schedule_out }),
     answer: json(200, ImpairmentAnswer, presentImpairment),
   }),
   clear: route({

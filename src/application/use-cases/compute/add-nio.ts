@@ -9,6 +9,8 @@ import { FilterPrograms } from "../../filter-programs.js";
 import { ComputeLookup, type PortAddress } from "./compute-lookup.js";
 import { type NioRequest, checkNioPrograms } from "./nio-request.js";
 import { ATTACH_REFUSALS, NioAttachment } from "./nio-attachment.js";
+import { parseArmedSchedule } from "../../schedules/parse-armed-schedule.js";
+import type { Clock } from "../../ports/system.js";
 
 /** What AddNio can answer instead of its result. */
 export const ADD_NIO_REFUSALS = [...ATTACH_REFUSALS, "InvalidFilterSettings", "InvalidConfiguration", "NioTypeNotSupported"] as const;
@@ -26,6 +28,7 @@ export class AddNio {
     private readonly attachment: NioAttachment,
     @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   execute({ port: at, nio: request }: { readonly port: PortAddress; readonly nio: NioRequest }): Promise<E.Either<AddNioError, Nio>> {
@@ -38,7 +41,17 @@ export class AddNio {
         const compiled = await checkNioPrograms(this.programs, filtersOfNio(nio.right));
         if (E.isLeft(compiled)) return compiled;
       }
-      return this.attachment.addTo(found.right, at, nio.right);
+      // A UDP NIO's schedules (ADR 0102): parsed and armed now, each instead of its direction's fixed filters.
+      let made = nio.right;
+      if (request.type === "nio_udp" && made.type === "nio_udp") {
+        for (const [raw, fixed, field, key] of [[request.scheduleIn, request.filtersIn, "schedule_in", "scheduleIn"], [request.scheduleOut, request.filtersOut, "schedule_out", "scheduleOut"]] as const) {
+          if (raw === undefined) continue;
+          const armed = await parseArmedSchedule(raw, field, { given: fixed !== undefined, field: field.replace("schedule", "filters") }, this.programs, this.clock.nowMs());
+          if (E.isLeft(armed)) return armed;
+          made = Object.freeze({ ...made, [key]: armed.right });
+        }
+      }
+      return this.attachment.addTo(found.right, at, made);
     });
   }
 }

@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Impairment } from "../../../domain/switching/impairment-overlay.js";
 import type { ImpairmentStore } from "../../ports/impairment-store.js";
 import { TOKENS } from "../../ports/tokens.js";
+import { type ImpairmentNow, ScheduleClockwork } from "../../schedules/schedule-clockwork.js";
 
 /** Which impairments a list or a clear is about: each given name (or id, or port number) must match. */
 export interface ImpairmentSelection {
@@ -29,10 +30,14 @@ export const LIST_IMPAIRMENTS_REFUSALS = [] as const;
  */
 @injectable()
 export class ListImpairments {
-  constructor(@inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore) {}
+  constructor(
+    @inject(TOKENS.ImpairmentStore) private readonly store: ImpairmentStore,
+    // Where each schedule is now (ADR 0102); optional for a hand-built list.
+    private readonly schedules?: ScheduleClockwork,
+  ) {}
 
-  async execute(selection: ImpairmentSelection = {}): Promise<E.Either<never, readonly Impairment[]>> {
-    const all = (await this.store.list()).filter((i) => selects(selection, i));
+  async execute(selection: ImpairmentSelection = {}): Promise<E.Either<never, readonly ImpairmentNow[]>> {
+    const all = (await this.store.list()).filter((i) => selects(selection, i)).map((i) => this.schedules?.now(i) ?? i);
     return E.right([...all].sort((a, b) => a.projectName.localeCompare(b.projectName) || a.nodeName.localeCompare(b.nodeName) || a.portNumber - b.portNumber));
   }
 }

@@ -18,6 +18,9 @@ export type NioRequest =
       /** netemu's direction-specific filters: frames in from the peer, frames out to it (ADR 0051). */
       readonly filtersIn?: LinkFilters | undefined;
       readonly filtersOut?: LinkFilters | undefined;
+      /** netemu's schedules of each direction (ADR 0102), instead of filtersIn / filtersOut. */
+      readonly scheduleIn?: unknown;
+      readonly scheduleOut?: unknown;
       readonly suspend?: boolean | undefined;
     }
   | { readonly type: "nio_null" }
@@ -51,7 +54,14 @@ export function requestedFilters(
   if (E.isLeft(filtersIn)) return filtersIn;
   const filtersOut = one(request.filtersOut, "filters_out", kept.filtersOut);
   if (E.isLeft(filtersOut)) return filtersOut;
-  return E.right({ filters: filters.right, filtersIn: filtersIn.right, filtersOut: filtersOut.right });
+  // A direction's schedule (ADR 0102) holds until that direction is given fixed filters.
+  return E.right({
+    filters: filters.right,
+    filtersIn: filtersIn.right,
+    filtersOut: filtersOut.right,
+    scheduleIn: request.filtersIn === undefined ? current.scheduleIn : undefined,
+    scheduleOut: request.filtersOut === undefined ? current.scheduleOut : undefined,
+  });
 }
 
 /** Whether every pcap-filter expression of a NIO's filter sets compiles (each distinct text once). */

@@ -13,6 +13,9 @@ import { CONTROLLER_PROJECT_LOOKUP_REFUSALS, type ErrorOf, type NamedLinkEnd, ty
 import type { ControllerNode } from "../../../domain/topology/node.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
+import type { ArmedSchedule } from "../../../domain/filters/schedule.js";
+import { parseArmedSchedule } from "../../schedules/parse-armed-schedule.js";
+import type { Clock } from "../../ports/system.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
 
@@ -39,6 +42,8 @@ export interface LinkEndRequest extends LinkEndpoint {
   readonly label?: Label | undefined;
   /** netemu's one-way filters on the frames this end's node sends (ADR 0051). */
   readonly filters?: LinkFilters | undefined;
+  /** netemu's schedule of what this end's node sends (ADR 0102), instead of `filters`. */
+  readonly schedule?: unknown;
 }
 
 export interface CreateLinkInput {
@@ -64,6 +69,7 @@ export class CreateLink {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
@@ -109,10 +115,18 @@ export class CreateLink {
       const filters = await this.filters(input.filters, "filters");
       if (E.isLeft(filters)) return filters;
       const oneWay: FilterSettings[] = [];
+      const schedules: (ArmedSchedule | undefined)[] = [];
       for (const [i, r] of [a, b].entries()) {
         const parsed = await this.filters(r.filters, `nodes[${i}].filters`);
         if (E.isLeft(parsed)) return parsed;
         oneWay.push(parsed.right);
+        if (r.schedule === undefined) {
+          schedules.push(undefined);
+          continue;
+        }
+        const armed = await parseArmedSchedule(r.schedule, `nodes[${i}].schedule`, { given: r.filters !== undefined, field: `nodes[${i}].filters` }, this.programs, this.clock.nowMs());
+        if (E.isLeft(armed)) return armed;
+        schedules.push(armed.right);
       }
 
       const portA = await this.pool.reserve(projectId);
@@ -122,18 +136,19 @@ export class CreateLink {
         this.pool.release(portA.right);
         return portB;
       }
-      const end = (r: LinkEndRequest, udpPort: number, sent: FilterSettings): LinkEnd => ({
+      const end = (r: LinkEndRequest, udpPort: number, sent: FilterSettings, schedule: ArmedSchedule | undefined): LinkEnd => ({
         nodeId: r.nodeId,
         adapterNumber: r.adapterNumber,
         portNumber: r.portNumber,
         label: r.label ?? defaultPortLabel(r.adapterNumber, r.portNumber),
         udpPort,
         ...(hasFilters(sent) ? { filters: sent } : {}),
+        ...(schedule === undefined ? {} : { schedule }),
       });
       const link: Link = {
         linkId: this.ids.uuid(),
         projectId,
-        nodes: [end(a, portA.right, oneWay[0] as FilterSettings), end(b, portB.right, oneWay[1] as FilterSettings)],
+        nodes: [end(a, portA.right, oneWay[0] as FilterSettings, schedules[0]), end(b, portB.right, oneWay[1] as FilterSettings, schedules[1])],
         filters: filters.right,
         suspend: input.suspend ?? false,
         linkStyle: input.linkStyle ?? {},

@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import * as E from "fp-ts/lib/Either.js";
 import type { Link, LinkEnd } from "../../../domain/topology/link.js";
 import { type FilterSettings, NO_FILTERS } from "../../../domain/filters/filter-settings.js";
-import { type Nio, directional, withFilters } from "../../../domain/switching/nio.js";
+import { type Nio, directional, scheduled, withFilters } from "../../../domain/switching/nio.js";
 import type { ServerSettings } from "../../ports/server-settings.js";
 import { TOKENS } from "../../ports/tokens.js";
 import type { PortAddress } from "../compute/compute-lookup.js";
@@ -37,14 +37,15 @@ export class LinkWiring {
   private filtersFor(link: Link, index: 0 | 1) {
     const filters = index === 0 ? (link.suspend ? DROP_ALL : link.filters) : NO_FILTERS;
     // One-way filters act on what this end's node sends over the link: its NIO's outgoing frames.
-    return { filters, filtersIn: NO_FILTERS, filtersOut: link.nodes[index].filters ?? NO_FILTERS };
+    // A schedule of what this end sends runs on the same direction (ADR 0102); the overlay resolves its step.
+    return { filters, filtersIn: NO_FILTERS, filtersOut: link.nodes[index].filters ?? NO_FILTERS, scheduleOut: link.nodes[index].schedule };
   }
 
   private nioFor(link: Link, index: 0 | 1): Nio {
     const self = link.nodes[index];
     const peer = link.nodes[index === 0 ? 1 : 0];
     const f = this.filtersFor(link, index);
-    return Object.freeze({ type: "nio_udp", lport: self.udpPort, rhost: this.peerHost(), rport: peer.udpPort, filters: f.filters, ...directional(f), suspend: link.suspend });
+    return Object.freeze({ type: "nio_udp", lport: self.udpPort, rhost: this.peerHost(), rport: peer.udpPort, filters: f.filters, ...directional(f), ...scheduled(f), suspend: link.suspend });
   }
 
   /** The address one end's NIO sends to: where the other end's socket is bound on this compute. */

@@ -9,6 +9,8 @@ import type { ProjectEvents } from "../../ports/project-events.js";
 import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
+import { parseArmedSchedule } from "../../schedules/parse-armed-schedule.js";
+import type { Clock } from "../../ports/system.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
 
@@ -21,7 +23,7 @@ export interface UpdateLinkInput {
   readonly suspend?: boolean | undefined;
   readonly linkStyle?: LinkStyle | undefined;
   /** Ends to relabel, or whose one-way filters (netemu's, ADR 0051) to replace. */
-  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: LinkFilters | undefined }[] | undefined;
+  readonly nodes?: readonly { readonly nodeId: string; readonly label?: Label | undefined; readonly filters?: LinkFilters | undefined; readonly schedule?: unknown }[] | undefined;
 }
 
 /**
@@ -38,6 +40,7 @@ export class UpdateLink {
     @inject(TOKENS.KeyedLock) private readonly lock: KeyedLock,
     @inject(TOKENS.ProjectEvents) private readonly events: ProjectEvents,
     @inject(TOKENS.BpfPrograms) private readonly programs: FilterPrograms,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   /** A filters object given on the link or one of its ends, parsed and its expressions compiled (once per text). */
@@ -68,8 +71,15 @@ export class UpdateLink {
         if (update.filters !== undefined) {
           const parsed = await this.filters(update.filters, `nodes[${index}].filters`);
           if (E.isLeft(parsed)) return parsed;
-          const { filters: _old, ...rest } = changed;
+          // Fixed filters end the end's schedule (ADR 0102).
+          const { filters: _old, schedule: _schedule, ...rest } = changed;
           changed = hasFilters(parsed.right) ? { ...rest, filters: parsed.right } : rest;
+        }
+        if (update.schedule !== undefined) {
+          const armed = await parseArmedSchedule(update.schedule, `nodes[${index}].schedule`, { given: update.filters !== undefined, field: `nodes[${index}].filters` }, this.programs, this.clock.nowMs());
+          if (E.isLeft(armed)) return armed;
+          const { filters: _old, ...rest } = changed;
+          changed = { ...rest, schedule: armed.right };
         }
         const replaced = nodes.map((n, i): LinkEnd => (i === index ? changed : n));
         nodes = [replaced[0] as LinkEnd, replaced[1] as LinkEnd];
@@ -86,7 +96,9 @@ export class UpdateLink {
         !filterSettingsEqual(updated.filters, current.filters) ||
         updated.suspend !== current.suspend ||
         !filterSettingsEqual(oneWay(updated, 0), oneWay(current, 0)) ||
-        !filterSettingsEqual(oneWay(updated, 1), oneWay(current, 1));
+        !filterSettingsEqual(oneWay(updated, 1), oneWay(current, 1)) ||
+        updated.nodes[0].schedule !== current.nodes[0].schedule ||
+        updated.nodes[1].schedule !== current.nodes[1].schedule;
       if (dataPlaneChanged) {
         const pushed = await this.wiring.push(updated);
         if (E.isLeft(pushed)) {

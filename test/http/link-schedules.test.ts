@@ -1,0 +1,91 @@
+import { expect } from "chai";
+import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { FakeDataPlane } from "../support/fake-data-plane.js";
+import { FakeClock } from "../support/fake-clock.js";
+
+const DOWN = { frequency_drop: [-1] };
+const FLAP = { period: 10, windows: [{ at: 0, for: 2, filters: DOWN }] };
+
+/** A controller link end's schedule (ADR 0102): what that end's node sends, as a function of time, as `nodes[i].filters` is fixed. */
+describe("schedules on controller link ends (ADR 0102)", () => {
+  let s: TestServer;
+  let dataPlane: FakeDataPlane;
+  let clock: FakeClock;
+  let projectId: string;
+  let a: string;
+  let b: string;
+  beforeEach(async () => {
+    dataPlane = new FakeDataPlane();
+    clock = new FakeClock();
+    s = await startTestServer({ overrides: { dataPlane, clock, timers: clock } });
+    projectId = (await s.request("POST", "/v2/projects", { name: "flaps" })).json.project_id;
+    a = (await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "A", node_type: "ethernet_switch", compute_id: "local" })).json.node_id;
+    b = (await s.request("POST", `/v2/projects/${projectId}/nodes`, { name: "B", node_type: "ethernet_switch", compute_id: "local" })).json.node_id;
+  });
+  afterEach(() => s.close());
+
+  const ends = (first: Record<string, unknown> = {}, second: Record<string, unknown> = {}) => [
+    { node_id: a, adapter_number: 0, port_number: 1, ...first },
+    { node_id: b, adapter_number: 0, port_number: 1, ...second },
+  ];
+  const sentBy = (nodeId: string) => dataPlane.attached.get(`${nodeId}/1`);
+
+  it("runs a flap on what one end sends: its NIO's outgoing direction steps with the schedule, the other end's is untouched", async () => {
+    const r = await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: FLAP }) });
+    expect(r.status, r.text).to.equal(201);
+    expect(r.json.nodes[0].schedule).to.deep.equal({ start: "set", period: 10, windows: [{ at: 0, for: 2, filters: DOWN }], base: {} });
+    expect(r.json.nodes[0].schedule_set_at).to.equal(new Date(clock.nowMs()).toISOString());
+    expect(r.json.nodes[1]).to.not.have.property("schedule");
+    expect(sentBy(a)).to.deep.include({ filtersOut: DOWN });
+    expect(sentBy(a)).to.not.have.property("scheduleOut");
+    await clock.advance(2_000);
+    expect(sentBy(a)).to.not.have.property("filtersOut");
+    await clock.advance(8_000);
+    expect(sentBy(a)).to.deep.include({ filtersOut: DOWN });
+    expect(sentBy(b)).to.not.have.property("filtersOut");
+    const metric = (await s.request("GET", "/metrics")).text.split("\n").find((l) => l.startsWith("netemu_schedule_step{"));
+    expect(metric, "the end's step in /metrics, by the names users know").to.match(/project_name="flaps".*node_name="A".*port_number="1".*direction="out"\} 1$/);
+  });
+
+  it("sets, replaces and ends an end's schedule with PUT: fixed filters end it", async () => {
+    const link = (await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends() })).json;
+    const path = `/v2/projects/${projectId}/links/${link.link_id}`;
+    const put = await s.request("PUT", path, { nodes: [{ node_id: b, adapter_number: 0, port_number: 1, schedule: { steps: [{ at: 0, filters: { delay: [20] } }, { at: 5, filters: { delay: [200] } }] } }] });
+    expect(put.status, put.text).to.equal(201);
+    expect(sentBy(b)).to.deep.include({ filtersOut: { delay: [20] } });
+    await clock.advance(5_000);
+    expect(sentBy(b)).to.deep.include({ filtersOut: { delay: [200] } });
+    const fixed = await s.request("PUT", path, { nodes: [{ node_id: b, adapter_number: 0, port_number: 1, filters: { delay: [7] } }] });
+    expect(fixed.json.nodes[1]).to.not.have.property("schedule");
+    expect(sentBy(b)).to.deep.include({ filtersOut: { delay: [7] } });
+    expect(clock.waiting).to.equal(0);
+  });
+
+  it("keeps the schedule and the time it was set in the project file: opened again, time has gone on", async () => {
+    await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: { period: 60, steps: [{ at: 0, filters: { delay: [20] } }, { at: 30, filters: { delay: [300] } }] } }) });
+    await clock.advance(10_000);
+    expect((await s.request("POST", `/v2/projects/${projectId}/close`)).status).to.equal(204);
+    await clock.advance(25_000);
+    expect((await s.request("POST", `/v2/projects/${projectId}/open`)).status).to.equal(201);
+    expect(sentBy(a)).to.deep.include({ filtersOut: { delay: [300] } });
+    const links = (await s.request("GET", `/v2/projects/${projectId}/links`)).json;
+    expect(links[0].nodes[0].schedule.steps).to.have.length(2);
+  });
+
+  it("answers 400 naming the field for a bad schedule or one given with filters, and makes no link", async () => {
+    const cases: [unknown, string][] = [
+      [ends({ schedule: { steps: [{ at: 0 }, { at: 10 }, { at: 5 }] } }), "nodes[0].schedule.steps[2].at"],
+      [ends({}, { schedule: { period: 10, windows: [{ at: 9, for: 2 }] } }), "nodes[1].schedule.windows[0]"],
+      [ends({ schedule: FLAP, filters: { delay: [5] } }), "nodes[0].schedule: cannot be given together with nodes[0].filters"],
+      [ends({ schedule: { steps: [{ at: 0, filters: { bpf: ["tcp port ((("] } }] } }), "nodes[0].schedule.steps[0].filters"],
+      [ends({ schedule: [1] }), "schedule"],
+    ];
+    for (const [nodes, says] of cases) {
+      const r = await s.request("POST", `/v2/projects/${projectId}/links`, { nodes });
+      expect(r.status, JSON.stringify(nodes)).to.equal(400);
+      expect(r.json.message, JSON.stringify(nodes)).to.contain(says);
+    }
+    expect((await s.request("GET", `/v2/projects/${projectId}/links`)).json).to.deep.equal([]);
+    expect(sentBy(a)).to.equal(undefined);
+  });
+});

@@ -33,7 +33,7 @@ const LARGEST_IN_CHUNK = CHUNK_BYTES / 4;
  * loop's cached time, so they fire up to a ms early or late; the rest of the wait is spent in `defer`
  * turns of the event loop, each a few µs, so a frame leaves within a turn of its departure (ADR 0101).
  */
-export const PRECISE_WAKE_AHEAD_MS = 1;
+const PRECISE_WAKE_AHEAD_MS = 1;
 
 /** The timer handle of a line waiting in `defer` turns (they cannot be cancelled: a closed line ignores them). */
 const DEFERRED = Symbol("deferred");

@@ -77,7 +77,7 @@ export function num(opts: { minimum?: number; maximum?: number; description?: st
   return shaped(
     new t.Type<number>(
       "number",
-      (u): u is number => typeof u === "number" && Number.isFinite(u),
+      (u): u is number => typeof u === "number",
       (u, c) => {
         if (typeof u !== "number" || !Number.isFinite(u)) return t.failure(u, c, `expected a number, got ${show(u)}`);
         if (opts.minimum !== undefined && u < opts.minimum) return t.failure(u, c, `${u} is below the minimum of ${opts.minimum}`);

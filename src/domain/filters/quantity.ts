@@ -13,7 +13,7 @@
  * it sent. A text without a unit is refused, not guessed: tc reads a bare rate as bytes/s and a bare
  * time as µs, where netemu's numbers are kbit/s and ms.
  */
-export type Quantity = "count" | "percent" | "time" | "rate";
+type Quantity = "count" | "percent" | "time" | "rate";
 
 /** The quantity of a parameter, from its catalogue unit. */
 export function quantityOf(unit: string): Quantity {
@@ -30,7 +30,7 @@ export function quantityOf(unit: string): Quantity {
 }
 
 /** How many decimals of the catalogue's unit a quantity takes: 0.01 %, 0.001 ms (1 µs), 0.001 kbit/s (1 bit/s). */
-export const QUANTITY_DECIMALS: Readonly<Record<Quantity, number>> = { count: 0, percent: 2, time: 3, rate: 3 };
+const QUANTITY_DECIMALS: Readonly<Record<Quantity, number>> = { count: 0, percent: 2, time: 3, rate: 3 };
 
 /** The finest step of a quantity, as a user reads it (the messages say it). */
 export const QUANTITY_STEP: Readonly<Record<Quantity, string>> = { count: "1", percent: "0.01 %", time: "0.001 ms, 1 µs", rate: "0.001 kbit/s, 1 bit/s" };
@@ -101,7 +101,7 @@ export const QUANTITY_PATTERN: Readonly<Record<Exclude<Quantity, "count">, RegEx
 };
 
 /** Why a value is not a quantity, as data; the adapters word it. */
-export type QuantityProblem =
+type QuantityProblem =
   /** Not a number or a text (null, a boolean, a list), or a number that is not finite (NaN, Infinity). */
   | { readonly problem: "not_a_number" }
   /** A whole-number parameter given a fraction or a text. */

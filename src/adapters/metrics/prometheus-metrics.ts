@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
 import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
+import type { QueueStatistics } from "../../domain/queueing/queue-statistics.js";
 import { processMetrics } from "./process-metrics.js";
 import { NOTHING_TO_WRITE, type ProjectWrites } from "../../application/ports/project-writes.js";
 import { type DataPlaneHealth, NO_DATA_PLANE_WORKERS } from "../../application/ports/data-plane-health.js";
@@ -109,6 +110,7 @@ export class PrometheusMetrics {
         }
       }),
     });
+    this.queueMetrics();
     new Gauge({
       name: "netemu_mac_table_entries",
       help: "Addresses learned in a switch's MAC table.",
@@ -283,6 +285,30 @@ export class PrometheusMetrics {
   /** The Prometheus text exposition of every metric. */
   async scrape(): Promise<{ readonly contentType: string; readonly text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), per port and direction, for the directions that run one. */
+  private queueMetrics(): void {
+    const each = (kind: "counter" | "gauge", name: string, help: string, value: (q: QueueStatistics) => number): void => {
+      const fill = this.fromSnapshot(function (this: Counter | Gauge, s) {
+        for (const node of s.nodes) {
+          for (const [port, counters] of node.ports) {
+            for (const direction of ["ingress", "egress"] as const) {
+              const q = counters.queues?.[direction];
+              if (q !== undefined) this.inc({ ...portLabels(node, port), direction, discipline: q.discipline }, value(q));
+            }
+          }
+        }
+      });
+      const labelNames = [...PORT_LABELS, "direction", "discipline"];
+      if (kind === "counter") new Counter({ name, help, labelNames, registers: [this.own], collect: fill as (this: Counter) => Promise<void> });
+      else new Gauge({ name, help, labelNames, registers: [this.own], collect: fill as (this: Gauge) => Promise<void> });
+    };
+    each("counter", "netemu_port_queue_ecn_marks_total", "ECN-capable frames a port's CoDel or FQ-CoDel queue marked Congestion Experienced instead of dropping, by direction.", (q) => q.ecnMarks);
+    each("counter", "netemu_port_queue_sent_frames_total", "Frames a port's CoDel or FQ-CoDel queue sent, by direction.", (q) => q.sentFrames);
+    each("counter", "netemu_port_queue_sojourn_seconds_total", "The sum of the sojourn times of the frames a port's CoDel or FQ-CoDel queue sent, by direction: its rate over the sent frames' rate is the mean sojourn.", (q) => q.sojournSumMs / 1000);
+    each("gauge", "netemu_port_queue_sojourn_max_seconds", "The longest sojourn of a frame a port's CoDel or FQ-CoDel queue sent, by direction.", (q) => q.sojournMaxMs / 1000);
+    each("gauge", "netemu_port_queue_backlog_frames", "Frames waiting in a port's CoDel or FQ-CoDel queue, by direction.", (q) => q.backlogFrames);
   }
 
   private labCounter(name: string, help: string, value: (counters: PortCounters) => number): void {

@@ -12,7 +12,8 @@ export function portCountersOf(live: LiveNode | undefined): ReadonlyMap<number, 
     const c: LivePortCounters | undefined = live.counters(portNumber);
     if (c === undefined) continue;
     const s = c.snapshot();
-    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops });
+    const queues = live.ports.get(portNumber)?.queueStatistics();
+    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, ...(queues === undefined ? {} : { queues }) });
   }
   return out;
 }

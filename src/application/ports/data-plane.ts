@@ -1,6 +1,7 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { ComputeNode } from "../../domain/switching/compute-node.js";
 import type { SyncError } from "../errors.js";
+import type { PortQueueStatistics } from "../../domain/queueing/queue-statistics.js";
 
 export interface PortCounters {
   readonly framesIn: number;
@@ -8,6 +9,8 @@ export interface PortCounters {
   readonly framesOut: number;
   readonly bytesOut: number;
   readonly drops: Readonly<Record<string, number>>;
+  /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), when the port ran one. */
+  readonly queues?: PortQueueStatistics;
 }
 
 export interface MacTableEntry {

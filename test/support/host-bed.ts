@@ -269,6 +269,10 @@ export interface Iperf3Options {
   readonly port?: number;
   /** Runs, in all, when iperf3 stalls and prints nothing (default 3; see `HostBed.iperf3`). */
   readonly attempts?: number;
+  /** Socket buffers (iperf3 -w, e.g. "4M"): a receive window that does not cap TCP, so its cwnd fills a long queue. */
+  readonly window?: string;
+  /** TCP's congestion control for the test's sockets (iperf3 -C, e.g. "cubic"); the host's default when absent. */
+  readonly congestion?: string;
 }
 
 export interface Iperf3UdpFigures {
@@ -457,6 +461,8 @@ export class HostBed {
       if (options.udpBitrate !== undefined) args.push("-u", "-b", String(options.udpBitrate));
       if (options.udpLength !== undefined) args.push("-l", String(options.udpLength));
       if (options.reverse === true) args.push("-R");
+      if (options.window !== undefined) args.push("-w", options.window);
+      if (options.congestion !== undefined) args.push("-C", options.congestion);
       const r = await client.exec(args, (seconds + 8) * 1000);
       try {
         return JSON.parse(r.stdout) as unknown;

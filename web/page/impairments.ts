@@ -25,6 +25,7 @@ export const KIND_FIELDS: readonly KindField[] = [
   { kind: "duplicate_correlation", label: "Duplicate correlation", hint: "%", text: false },
   { kind: "reorder_correlation", label: "Reorder correlation", hint: "%", text: false },
   { kind: "match", label: "Match (pcap-filter)", hint: "expression the impairments apply to", text: true },
+  { kind: "queue_discipline", label: "Queue discipline", hint: "tail_drop, codel or fq_codel [target 5ms interval 100ms ...]", text: true },
 ];
 
 /**

@@ -55,7 +55,7 @@ Exit status: 0 done, 1 the server refused (its message is printed), 2 bad argume
 `;
 
 /** The kinds whose values are text (pcap-filter expressions, a distribution name): never split at commas. */
-const TEXT_KINDS = new Set(["bpf", "match"]);
+const TEXT_KINDS = new Set(["bpf", "match", "queue_discipline"]);
 
 type Out = (line: string) => void;
 

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { COMPUTE_NODE_TYPES } from "../../domain/switching/compute-node.js";
 import type { MetricsSnapshot, NodeFigures } from "../../application/use-cases/server/take-metrics-snapshot.js";
 import type { PortCounters } from "../../application/ports/data-plane.js";
+import type { QueueStatistics } from "../../domain/queueing/queue-statistics.js";
 import { processMetrics } from "./process-metrics.js";
 import type { LiveScheduleStep } from "../../application/schedules/schedule-clockwork.js";
 import { NOTHING_TO_WRITE, type ProjectWrites } from "../../application/ports/project-writes.js";
@@ -112,6 +113,7 @@ export class PrometheusMetrics {
       }),
     });
     this.queueDelayMetrics();
+    this.queueMetrics();
     new Gauge({
       name: "netemu_mac_table_entries",
       help: "Addresses learned in a switch's MAC table.",
@@ -355,6 +357,30 @@ export class PrometheusMetrics {
         each(s, (labels, q) => this.set(labels, q.maxMs / 1000));
       }),
     });
+  }
+
+  /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), per port and direction, for the directions that run one. */
+  private queueMetrics(): void {
+    const each = (kind: "counter" | "gauge", name: string, help: string, value: (q: QueueStatistics) => number): void => {
+      const fill = this.fromSnapshot(function (this: Counter | Gauge, s) {
+        for (const node of s.nodes) {
+          for (const [port, counters] of node.ports) {
+            for (const direction of ["ingress", "egress"] as const) {
+              const q = counters.queues?.[direction];
+              if (q !== undefined) this.inc({ ...portLabels(node, port), direction: direction === "ingress" ? "in" : "out", discipline: q.discipline }, value(q));
+            }
+          }
+        }
+      });
+      const labelNames = [...PORT_LABELS, "direction", "discipline"];
+      if (kind === "counter") new Counter({ name, help, labelNames, registers: [this.own], collect: fill as (this: Counter) => Promise<void> });
+      else new Gauge({ name, help, labelNames, registers: [this.own], collect: fill as (this: Gauge) => Promise<void> });
+    };
+    each("counter", "netemu_port_queue_ecn_marks_total", "ECN-capable frames a port's CoDel or FQ-CoDel queue marked Congestion Experienced instead of dropping, by direction.", (q) => q.ecnMarks);
+    each("counter", "netemu_port_queue_sent_frames_total", "Frames a port's CoDel or FQ-CoDel queue sent, by direction.", (q) => q.sentFrames);
+    each("counter", "netemu_port_queue_sojourn_seconds_total", "The sum of the sojourn times of the frames a port's CoDel or FQ-CoDel queue sent, by direction: its rate over the sent frames' rate is the mean sojourn.", (q) => q.sojournSumMs / 1000);
+    each("gauge", "netemu_port_queue_sojourn_max_seconds", "The longest sojourn of a frame a port's CoDel or FQ-CoDel queue sent, by direction.", (q) => q.sojournMaxMs / 1000);
+    each("gauge", "netemu_port_queue_backlog_frames", "Frames waiting in a port's CoDel or FQ-CoDel queue, by direction.", (q) => q.backlogFrames);
   }
 
   private labCounter(name: string, help: string, value: (counters: PortCounters) => number): void {

@@ -1,6 +1,7 @@
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../domain/filters/catalogue.js";
 import type { FilterProblem } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
+import { queueDisciplineMessage } from "../../domain/queueing/queue-discipline-messages.js";
 
 function describeValue(v: unknown): string {
   if (v === null) return "null";
@@ -30,6 +31,8 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter ${p.kind}: at most ${p.limit} characters of expressions in all, got ${p.got}`;
     case "not_a_distribution":
       return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
+    case "bad_queue_discipline":
+      return queueDisciplineMessage(p.detail);
     case "value_count": {
       const count = p.parameters.length;
       const expected = p.minimum === count ? `${count}` : p.minimum === count - 1 ? `${p.minimum} or ${count}` : `${p.minimum} to ${count}`;

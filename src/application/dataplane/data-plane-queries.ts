@@ -13,7 +13,8 @@ export function portCountersOf(live: LiveNode | undefined, clock: Clock): Readon
     const c: LivePortCounters | undefined = live.counters(portNumber);
     if (c === undefined) continue;
     const s = c.snapshot();
-    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, queueDelay: c.queueDelay(nowMs) });
+    const queues = live.ports.get(portNumber)?.queueStatistics();
+    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, queueDelay: c.queueDelay(nowMs), ...(queues === undefined ? {} : { queues }) });
   }
   return out;
 }

@@ -95,6 +95,10 @@ export class FramePath {
       return;
     }
     if (outcome.queueWaitMs >= 0) recordQueueWaits(counters.ingressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
+    if (outcome.queued) {
+      this.intoQueue(port, "ingress", outcome.frame, outcome.copies);
+      return;
+    }
     // Read before the first copy goes on: forwarding may run this port's chain again (the outcome is reused).
     const { frame: passed, delayMs, copies, copyDelayMs, bypassed, precise } = outcome;
     const overtakes = outcome.overtakes || bypassed;
@@ -139,6 +143,10 @@ export class FramePath {
       return;
     }
     if (outcome.queueWaitMs >= 0 && port.counters !== undefined) recordQueueWaits(port.counters.egressQueue, outcome.queueWaitMs, outcome.copyQueueWaitMs, nowMs);
+    if (outcome.queued) {
+      this.intoQueue(port, "egress", outcome.frame, outcome.copies);
+      return;
+    }
     const { frame: passed, delayMs, copies, copyDelayMs, bypassed, precise } = outcome;
     const overtakes = outcome.overtakes || bypassed;
     this.onToPort(port, passed, delayMs, overtakes, precise);
@@ -149,6 +157,23 @@ export class FramePath {
     if (overtakes && delayMs <= 0) this.ontoWire(port, frame);
     else if (!overtakes && delayMs <= 0 && port.egressDelay.pending === 0) this.ontoWire(port, frame);
     else if (!(overtakes ? port.expressLine("egress") : port.egressDelay).push(frame, delayMs, precise && !overtakes)) port.dropHeld("egress", frame.length);
+  }
+
+  /** Into the direction's bandwidth queue (CoDel, FQ-CoDel: ADR 0100), with its copy when duplicate made one. */
+  private intoQueue(port: LivePort, direction: "ingress" | "egress", frame: Uint8Array, copies: 1 | 2): void {
+    const queue = port.chains[direction].queue;
+    const transmit = port.transmitQueue(direction);
+    if (queue === undefined || transmit === undefined) return;
+    transmit.offer(frame, queue.discipline, queue.rateKbps);
+    if (copies === 2) transmit.offer(frame, queue.discipline, queue.rateKbps);
+  }
+
+  /** A frame whose last bit left the bandwidth queue's transmitter: the rest of its chain (reorder, delay), then on. */
+  leftQueue(live: LiveNode, port: LivePort, direction: "ingress" | "egress", frame: Uint8Array): void {
+    const after = port.chains[direction].afterQueue();
+    if (direction === "ingress") this.towardsSwitch(live, port, frame, after.delayMs, after.overtakes, after.precise);
+    else if (!live.running) port.counters?.countEgressDrop("stopped");
+    else this.onToPort(port, frame, after.delayMs, after.overtakes, after.precise);
   }
 
   /** A frame whose egress delay is over: its capture, then its socket. */

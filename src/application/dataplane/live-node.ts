@@ -9,6 +9,8 @@ import type { UdpEndpoint } from "../ports/udp-transport.js";
 import type { CaptureWriter } from "../ports/capture-sink.js";
 import type { ComputeNotification } from "../ports/notifications.js";
 import type { DelayLine, HeldFrames } from "./delay-line.js";
+import type { TransmitQueue } from "./transmit-queue.js";
+import type { PortQueueStatistics } from "../../domain/queueing/queue-statistics.js";
 import type { PortIntake } from "./fair-intake.js";
 import type { PortState } from "./node-state.js";
 import type { PortChains } from "./port-chains.js";
@@ -51,6 +53,10 @@ export class LivePort {
   readonly egressDelay: DelayLine;
   /** Frames reorder let skip the delay but that still wait for the rate limit: made when first needed. */
   private express: { ingress?: DelayLine; egress?: DelayLine } = {};
+  /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), by direction: made when a frame first needs one. */
+  private queues: { ingress?: TransmitQueue; egress?: TransmitQueue } = {};
+  /** Makes a direction's queue; none for a port made without (a test's). */
+  makeQueue: ((direction: "ingress" | "egress") => TransmitQueue) | undefined;
 
   constructor(
     readonly portNumber: number,
@@ -67,6 +73,21 @@ export class LivePort {
   }
 
   readonly expressLine: (direction: "ingress" | "egress") => DelayLine;
+
+  /** The direction's bandwidth queue (ADR 0100), made when first needed. */
+  transmitQueue(direction: "ingress" | "egress"): TransmitQueue | undefined {
+    const made = this.queues[direction] ?? this.makeQueue?.(direction);
+    if (made !== undefined) this.queues[direction] = made;
+    return made;
+  }
+
+  /** What each direction's bandwidth queue did, for the directions that ran one. */
+  queueStatistics(): PortQueueStatistics | undefined {
+    const ingress = this.queues.ingress?.statistics();
+    const egress = this.queues.egress?.statistics();
+    if (ingress === undefined && egress === undefined) return undefined;
+    return { ...(ingress === undefined ? {} : { ingress }), ...(egress === undefined ? {} : { egress }) };
+  }
 
   /** Stops the delay lines and gives what they held (a node moving: ADR 0069). */
   handOverLines(): PortState["held"] {
@@ -104,6 +125,8 @@ export class LivePort {
     this.egressDelay.close();
     this.express.ingress?.close();
     this.express.egress?.close();
+    this.queues.ingress?.close();
+    this.queues.egress?.close();
   }
 
   /** Detaches and closes its capture's writer, if one runs. */

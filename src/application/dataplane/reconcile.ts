@@ -19,6 +19,7 @@ import { ChainCompiler } from "./chain-compiler.js";
 import type { DataPlaneOptions } from "./data-plane-options.js";
 import type { FramePath } from "./frame-path.js";
 import { LiveNode, LivePort, type LiveNodes } from "./live-node.js";
+import { makeTransmitQueue } from "./port-queues.js";
 
 /** What must happen to the live port of one NIO of a record that it does not run as it is (decided by value). */
 export interface PortChange<P> {
@@ -184,6 +185,7 @@ export class Reconciler {
       // A frame still held by the egress delay when the node stopped does not leave either.
       (frame) => (live.running ? path.ontoWire(livePort, frame) : livePort.counters?.countEgressDrop("stopped")),
     );
+    livePort.makeQueue = (direction) => makeTransmitQueue(this.clock, this.timers, path, live, livePort, direction, held);
     if (nio.type === "nio_udp") {
       const intake = this.intake.port(
         (frame) => path.receivedGuarded(live, livePort, frame),

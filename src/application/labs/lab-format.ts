@@ -140,6 +140,9 @@ function filterValues(kind: FilterKind, description: string, parameters: readonl
   if (kind === "bpf" || kind === "match") {
     return anyOf([str(), list(str(), { maxItems: CONFIGURATION_LIMITS.filterLines })], "a pcap-filter expression or a list of them", description);
   }
+  if (kind === "queue_discipline") {
+    return anyOf([str(), list(str(), { maxItems: CONFIGURATION_LIMITS.filterLines })], "a queue discipline in tc's words (fq_codel target 5ms)", description);
+  }
   if (kind === "delay_distribution") {
     const one = oneOfValues(DELAY_DISTRIBUTIONS);
     return anyOf([one, tuple([one], 1)], "a distribution name", description);

@@ -4,6 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { type Document, LineCounter, type Node as YamlNode, isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
 import { type FilterProblem, type FilterSettings, parseFilterSettings } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
+import { queueDisciplineMessage } from "../../domain/queueing/queue-discipline-messages.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
 import { LabCodec, type RawLab, type RawLink } from "./lab-format.js";
 import { type HostInterface, type Lab, type LabLink, type LabLinkEnd, type LabNode, type UdpTunnelPort, defaultHubPorts, defaultSwitchPorts, inSubnet, portsOf, resolvePort } from "./lab.js";
@@ -154,6 +155,8 @@ function filterProblemText(p: FilterProblem): string {
       return `${p.kind}: ${String(p.got)} is finer than netemu takes (${QUANTITY_STEP[quantityOf(p.parameter.unit)]})`;
     case "not_a_distribution":
       return `delay_distribution: ${String(p.got)} is not uniform, normal or pareto`;
+    case "bad_queue_discipline":
+      return queueDisciplineMessage(p.detail).replace(/^Filter /, "");
     case "not_an_object":
     case "not_a_list":
     case "bpf_not_text":

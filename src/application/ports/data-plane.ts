@@ -4,6 +4,7 @@ import type { SyncError } from "../errors.js";
 import type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
 
 export type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
+import type { PortQueueStatistics } from "../../domain/queueing/queue-statistics.js";
 
 export interface PortCounters {
   readonly framesIn: number;
@@ -16,6 +17,8 @@ export interface PortCounters {
    * `ingress` the frames received from the NIO, `egress` the frames sent to it.
    */
   readonly queueDelay: { readonly ingress: QueueDelayReading; readonly egress: QueueDelayReading };
+  /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), when the port ran one. */
+  readonly queues?: PortQueueStatistics;
 }
 
 export interface MacTableEntry {

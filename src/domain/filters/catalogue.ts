@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match", "queue_discipline"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -146,6 +146,13 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
     name: "Match (pcap-filter)",
     description: "Apply this link end's filters only to the frames matching one of these pcap-filter expressions, one per line; the other frames pass untouched",
     parameters: [{ name: "Expressions", type: "text" }],
+  },
+  {
+    type: "queue_discipline",
+    name: "Queue discipline",
+    description:
+      "How bandwidth's queue drops, in tc's words: tail_drop (the default, bounded by the queue in ms), codel or fq_codel, with their parameters (e.g. fq_codel target 5ms interval 100ms limit 10240 memory_limit 32mb flows 1024 quantum 1514 ecn). Needs bandwidth",
+    parameters: [{ name: "Discipline", type: "text" }],
   },
 ];
 

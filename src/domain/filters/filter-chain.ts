@@ -1,7 +1,8 @@
 import type { FilterKind } from "./catalogue.js";
 import { Corrupter } from "./corrupt.js";
 import { distributedDelayMs, frameDelayMs, isSubMillisecond } from "./delay.js";
-import { type FilterSettings, bpfLines, filterSettingsEqual, matchLines } from "./filter-settings.js";
+import { type FilterSettings, bpfLines, filterSettingsEqual, matchLines, queueDisciplineOf } from "./filter-settings.js";
+import type { QueueDisciplineSpec } from "../queueing/queue-discipline.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
@@ -14,7 +15,7 @@ type FrameDirection = "ingress" | "egress";
  * dropped it (only these kinds drop; the others delay, alter or copy). A list, so the metrics'
  * documentation can be checked against it.
  */
-export const FILTER_DROP_REASONS = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "bandwidth"] as const satisfies readonly (FilterKind | "suspend")[];
+export const FILTER_DROP_REASONS = ["suspend", "bpf", "frequency_drop", "packet_loss", "burst_loss", "bandwidth", "codel"] as const satisfies readonly (FilterKind | "suspend" | "codel")[];
 export type FilterDropReason = (typeof FILTER_DROP_REASONS)[number];
 
 /** A compiled BPF program set: true when the frame matches (then it is dropped). */
@@ -59,6 +60,19 @@ class FilterOutcome {
   overtakes = false;
   /** True when match left the frame out: no filter acted on it, it keeps no place among the held frames. */
   bypassed = false;
+  /**
+   * True when the frame (and its copy, `copies`) goes into the bandwidth stage's queue (CoDel,
+   * FQ-CoDel: ADR 0100): it leaves at the transmitter's rate, and `afterQueue` gives the rest of its way.
+   */
+  queued = false;
+}
+
+/** The way of a frame that left the bandwidth stage's queue: reorder and delay (ADR 0100). */
+class AfterQueue {
+  delayMs = 0;
+  overtakes = false;
+  /** The delay has a fraction of a ms, which the line keeps by waking to the µs (ADR 0101). */
+  precise = false;
 }
 
 /**
@@ -145,6 +159,9 @@ export class FilterChain {
   private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
   private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
   private readonly outcome = new FilterOutcome();
+  private readonly afterQueueOutcome = new AfterQueue();
+  /** The bandwidth stage's queue discipline when it queues frames (CoDel, FQ-CoDel), and its rate; undefined for tail drop. */
+  readonly queue: { readonly discipline: Exclude<QueueDisciplineSpec, { kind: "tail_drop" }>; readonly rateKbps: number } | undefined;
   /** True when process() needs the time (a rate limit): the caller may skip reading its clock otherwise. */
   readonly needsTime: boolean;
   /** True when no filter can act: process() is a pass-through. */
@@ -195,8 +212,10 @@ export class FilterChain {
     const bandwidth = settings.bandwidth;
     const queueMs = bandwidth?.[1] ?? DEFAULT_QUEUE_MS;
     const carry = input.carry ?? {};
+    const discipline = queueDisciplineOf(settings);
+    this.queue = bandwidth === undefined || discipline.kind === "tail_drop" ? undefined : { discipline, rateKbps: bandwidth[0] };
     this.shapers =
-      bandwidth === undefined
+      bandwidth === undefined || this.queue !== undefined
         ? undefined
         : {
             ingress: new Shaper(bandwidth[0], queueMs).resumeFrom(carry.ingress?.shapers?.ingress),
@@ -210,7 +229,7 @@ export class FilterChain {
             ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.ingress?.burstLoss?.ingress),
             egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.egress?.burstLoss?.egress),
           };
-    this.needsTime = this.shapers !== undefined;
+    this.needsTime = this.shapers !== undefined || this.queue !== undefined;
     this.isPassThrough =
       !suspend &&
       this.bpf === undefined &&
@@ -219,6 +238,7 @@ export class FilterChain {
       this.corruptPercent <= 0 &&
       this.duplicatePercent <= 0 &&
       this.shapers === undefined &&
+      this.queue === undefined &&
       this.burstLoss === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
   }
@@ -284,6 +304,7 @@ export class FilterChain {
     o.copyQueueWaitMs = -1;
     o.overtakes = false;
     o.bypassed = false;
+    o.queued = false;
     if (this.isPassThrough) return o;
     if (this.suspend) {
       o.drop = "suspend";
@@ -316,6 +337,11 @@ export class FilterChain {
       o.frame = corrupted;
     }
     const twice = this.duplicatePercent > 0 && this.duplicates.next(this.random);
+    if (this.queue !== undefined) {
+      o.queued = true;
+      if (twice) o.copies = 2;
+      return o;
+    }
     let queuedMs = 0;
     let copyQueuedMs = 0;
     if (this.shapers !== undefined) {
@@ -338,6 +364,18 @@ export class FilterChain {
     o.precise = this.subMillisecond && latencyMs > 0;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
+  }
+
+  /**
+   * The stages after bandwidth (reorder, delay) for a frame that left the bandwidth stage's queue
+   * (ADR 0100); returns a reused object: read it before the next call.
+   */
+  afterQueue(): AfterQueue {
+    const a = this.afterQueueOutcome;
+    a.overtakes = this.reorderPercent > 0 && this.reorders.next(this.random);
+    a.delayMs = !this.hasDelay || a.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
+    a.precise = this.subMillisecond && a.delayMs > 0;
+    return a;
   }
 
   private frequencyDrops(): boolean {

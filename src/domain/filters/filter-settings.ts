@@ -3,6 +3,7 @@ import { DELAY_DISTRIBUTIONS, FILTER_KINDS, type DelayDistribution, type FilterK
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 import { isPlainObject } from "../configuration/read.js";
 import { quantityOf, readQuantity } from "./quantity.js";
+import { type QueueDisciplineProblem, type QueueDisciplineSpec, TAIL_DROP, parseQueueDiscipline } from "../queueing/queue-discipline.js";
 
 /**
  * The values each filter kind takes, kind by kind: the one definition the filter types are mapped
@@ -33,6 +34,8 @@ export interface FilterValues {
   readonly reorder_correlation: readonly [number];
   /** pcap-filter expressions: the other filters act only on frames matching one of them. */
   readonly match: readonly string[];
+  /** The bandwidth stage's queue discipline, in tc's words (ADR 0100): the items joined by spaces. */
+  readonly queue_discipline: readonly string[];
 }
 
 /** Compiles only when FilterValues has exactly the kinds of FILTER_KINDS as keys. */
@@ -88,6 +91,8 @@ export type FilterProblem =
   /** More than CONFIGURATION_LIMITS.filterText characters of expressions in all. */
   | { readonly problem: "too_much_text"; readonly kind: TextLinesKind; readonly limit: number; readonly got: number }
   | { readonly problem: "not_a_distribution"; readonly got: unknown }
+  /** queue_discipline's text does not read as a discipline (ADR 0100). */
+  | { readonly problem: "bad_queue_discipline"; readonly detail: QueueDisciplineProblem | { readonly problem: "not_text"; readonly got: unknown } }
   | { readonly problem: "value_count"; readonly kind: FilterKind; readonly parameters: readonly IntParameter[]; readonly minimum: number; readonly got: number }
   /** A whole-number parameter (a count) given a fraction, a text or no number. */
   | { readonly problem: "not_an_integer"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown }
@@ -203,6 +208,7 @@ function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<Filt
     if (values.length !== 1 || !(DELAY_DISTRIBUTIONS as readonly unknown[]).includes(choice)) return E.left({ problem: "not_a_distribution", got: values.length === 1 ? choice : values });
     return E.right(Object.freeze([choice]));
   }
+  if (kind === "queue_discipline") return parseQueueDisciplineEntry(values);
   const params = descriptorOf(kind).parameters as readonly IntParameter[];
   // Trailing parameters with a default may be left out: delay's jitter (uBridge takes 1 or 2 values),
   // bandwidth's queue, burst_loss's losses per state; every other kind takes exactly its parameters.
@@ -217,6 +223,22 @@ function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<Filt
     read.push(checked.value);
   }
   return E.right(Object.freeze(read));
+}
+
+/** queue_discipline's items: text, joined by spaces, that reads as a discipline. */
+function parseQueueDisciplineEntry(values: readonly unknown[]): E.Either<FilterProblem, readonly unknown[]> {
+  const notText = values.findIndex((v) => typeof v !== "string");
+  if (notText >= 0) return E.left({ problem: "bad_queue_discipline", detail: { problem: "not_text", got: values[notText] } });
+  const read = parseQueueDiscipline(values.join(" "));
+  return read.ok ? E.right(Object.freeze([...values])) : E.left({ problem: "bad_queue_discipline", detail: read.problem });
+}
+
+/** The queue discipline of settings that passed parseFilterSettings: tail drop when none is set. */
+export function queueDisciplineOf(settings: FilterSettings): QueueDisciplineSpec {
+  const items = settings.queue_discipline;
+  if (items === undefined) return TAIL_DROP;
+  const read = parseQueueDiscipline(items.join(" "));
+  return read.ok ? read.spec : TAIL_DROP;
 }
 
 /**

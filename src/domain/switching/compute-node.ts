@@ -155,7 +155,8 @@ export function parseNodeNios(raw: unknown, field: string): E.Either<RecordProbl
   if (raw.size > CONFIGURATION_LIMITS.portsPerNode) return E.left(invalidConfiguration(field, { rule: "max_items", limit: CONFIGURATION_LIMITS.portsPerNode }, raw.size));
   const nios = new Map<number, Nio>();
   for (const [portNumber, nioRaw] of raw as Map<unknown, unknown>) {
-    const at = `${field}[${String(portNumber)}]`;
+    // A key that is an object without a prototype has no string form: String() would throw.
+    const at = `${field}[${typeof portNumber === "object" && portNumber !== null ? "?" : String(portNumber)}]`;
     if (typeof portNumber !== "number" || !Number.isInteger(portNumber)) return E.left(invalidConfiguration(at, { rule: "type", expected: "integer" }, portNumber));
     const nio = parseNio(nioRaw, at);
     // A record only ever holds NIOs netemu runs: another kind there is a wrong value, not a request to refuse.

@@ -40,8 +40,11 @@ const expressionItem = fc.oneof(
 );
 const textEntry = fc.tuple(expressionItem, fc.array(fc.oneof(expressionItem, fc.constant("")), { maxLength: 2 })).map(([first, rest]) => [first, ...rest]);
 
+/** A queue discipline as tc writes it (ADR 0100), in one item or two. */
+const disciplineEntry: fc.Arbitrary<unknown[]> = fc.constantFrom<string[]>(["tail_drop"], ["codel"], ["fq_codel"], ["codel", "target 2ms interval 50ms ecn"], ["fq_codel flows 64 quantum 300 noecn"], ["fq_codel", "memory_limit 4mb"]);
+
 const entryOf = (kind: FilterKind): fc.Arbitrary<unknown[]> =>
-  kind === "bpf" || kind === "match" ? textEntry : kind === "delay_distribution" ? fc.constantFrom(...DELAY_DISTRIBUTIONS).map((d) => [d]) : intEntry(kind);
+  kind === "bpf" || kind === "match" ? textEntry : kind === "delay_distribution" ? fc.constantFrom(...DELAY_DISTRIBUTIONS).map((d) => [d]) : kind === "queue_discipline" ? disciplineEntry : intEntry(kind);
 
 /** Valid, canonical filter settings: kinds in the catalogue's order, each "on". */
 const filterSettings: fc.Arbitrary<FilterSettings> = fc.record(Object.fromEntries(FILTER_KINDS.map((k) => [k, entryOf(k)])) as Record<FilterKind, fc.Arbitrary<unknown[]>>, { requiredKeys: [], noNullPrototype: true }) as fc.Arbitrary<FilterSettings>;

@@ -35,7 +35,27 @@ export const QueueDelaysAnswer = jsonClosedObject("QueueDelays", { in: QueueDela
 /** netemu's counters of one port. */
 export const PORT_COUNTERS_FIELDS = { frames_in: integer, bytes_in: integer, frames_out: integer, bytes_out: integer, drops: DropsAnswer, queue_delay: QueueDelaysAnswer };
 
-export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...PORT_COUNTERS_FIELDS }, {});
+/** One direction's bandwidth queue (CoDel, FQ-CoDel: ADR 0100): what it holds and did since the port opened. */
+const QueueStatisticsAnswer = jsonClosedObject(
+  "QueueStatistics",
+  {
+    discipline: jsonEnum(["codel", "fq_codel"] as const),
+    backlog_frames: jsonInteger({ minimum: 0 }),
+    backlog_bytes: jsonInteger({ minimum: 0 }),
+    codel_drops: jsonInteger({ minimum: 0 }),
+    overlimit_drops: jsonInteger({ minimum: 0 }),
+    ecn_marks: jsonInteger({ minimum: 0 }),
+    sent_frames: jsonInteger({ minimum: 0 }),
+    sojourn_mean_ms: jsonNumber,
+    sojourn_max_ms: jsonNumber,
+    sojourn_last_ms: jsonNumber,
+  },
+  {},
+);
+/** The queues of a port's directions that ran one: in statistics only then. */
+export const OPTIONAL_PORT_COUNTERS_FIELDS = { queues: jsonClosedObject("PortQueues", {}, { in: QueueStatisticsAnswer, out: QueueStatisticsAnswer }) };
+
+export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...PORT_COUNTERS_FIELDS }, OPTIONAL_PORT_COUNTERS_FIELDS);
 
 export const SwitchPortAnswer = jsonClosedObject(
   "EthernetSwitchPortAnswer",

@@ -9,7 +9,8 @@ import type { PortCounters, QueueDelayReading } from "../../../application/ports
 import type { NetworkPorts } from "../../../application/use-cases/compute/list-network-ports.js";
 import type * as t from "io-ts";
 import { DROP_REASONS, type DropReason } from "../../../domain/switching/port-counters.js";
-import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, QueueDelaysAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, CloudAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer } from "./answers.js";
+import type { NetworkInterfaceAnswer, NetworkPortsAnswer, StatisticsAnswer, ComputeNodeAnswer, ComputeProjectAnswer, DropsAnswer, QueueDelaysAnswer, EthernetHubAnswer, EthernetSwitchAnswer, VpcsAnswer, CloudAnswer, LinuxHostAnswer, NioAddedAnswer, NioUpdatedAnswer, PortStatisticsAnswer, OPTIONAL_PORT_COUNTERS_FIELDS } from "./answers.js";
+import type { PortQueueStatistics, QueueStatistics } from "../../../domain/queueing/queue-statistics.js";
 import type { EthernetSwitch } from "../../../domain/switching/ethernet-switch.js";
 import type { EthernetHub } from "../../../domain/switching/ethernet-hub.js";
 import type { VpcsNode } from "../../../domain/switching/host-node.js";
@@ -68,8 +69,28 @@ export function presentQueueDelay(q: PortCounters["queueDelay"]): t.TypeOf<typeo
 }
 
 /** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
-export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer>; queue_delay: t.TypeOf<typeof QueueDelaysAnswer> } {
-  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops), queue_delay: presentQueueDelay(c.queueDelay) };
+export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer>; queue_delay: t.TypeOf<typeof QueueDelaysAnswer>; queues?: PresentedQueues } {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops), queue_delay: presentQueueDelay(c.queueDelay), ...(c.queues === undefined ? {} : { queues: presentQueues(c.queues) }) };
+}
+
+type PresentedQueues = t.TypeOf<typeof OPTIONAL_PORT_COUNTERS_FIELDS.queues>;
+
+/** A port's bandwidth queues (ADR 0100), snake_case; the mean sojourn over the frames sent. */
+function presentQueues(q: PortQueueStatistics): PresentedQueues {
+  const one = (s: QueueStatistics) => ({
+    discipline: s.discipline,
+    backlog_frames: s.backlogFrames,
+    backlog_bytes: s.backlogBytes,
+    codel_drops: s.codelDrops,
+    overlimit_drops: s.overlimitDrops,
+    ecn_marks: s.ecnMarks,
+    sent_frames: s.sentFrames,
+    sojourn_mean_ms: s.sentFrames === 0 ? 0 : s.sojournSumMs / s.sentFrames,
+    sojourn_max_ms: s.sojournMaxMs,
+    sojourn_last_ms: s.lastSojournMs,
+  });
+  // `in` and `out`, as queue_delay names the directions (ADR 0097).
+  return { ...(q.ingress === undefined ? {} : { in: one(q.ingress) }), ...(q.egress === undefined ? {} : { out: one(q.egress) }) };
 }
 
 export function presentPortStatistics(counters: ReadonlyMap<number, PortCounters>): t.TypeOf<typeof PortStatisticsAnswer>[] {

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { jsonArray, jsonBoolean, jsonClosedObject, jsonEnum, jsonInteger, jsonNumber, jsonObject, jsonOneOf, jsonString, nullable } from "../schema.js";
 import { ConsoleType, Uuid, CloudPortEntry } from "../compute/codecs.js";
-import { HubPortAnswer, PORT_COUNTERS_FIELDS, PortStatisticsAnswer, SwitchPortAnswer } from "../compute/answers.js";
+import { HubPortAnswer, OPTIONAL_PORT_COUNTERS_FIELDS, PORT_COUNTERS_FIELDS, PortStatisticsAnswer, SwitchPortAnswer } from "../compute/answers.js";
 import { Label, LinkStyle } from "./codecs.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { HostInterfaceAnswer } from "../compute/answers.js";
@@ -151,7 +151,7 @@ export const NodeAnswer = jsonClosedObject(
 const LinkEndAnswer = jsonClosedObject("LinkEnd", { adapter_number: integer, label: Label, node_id: Uuid, port_number: integer }, { filters: jsonObject, schedule: jsonObject, schedule_set_at: jsonString() });
 
 /** netemu's counters of the port at one end of a link. */
-const LinkEndStatisticsAnswer = jsonClosedObject("LinkEndStatistics", { adapter_number: integer, node_id: Uuid, port_number: integer, ...PORT_COUNTERS_FIELDS }, {});
+const LinkEndStatisticsAnswer = jsonClosedObject("LinkEndStatistics", { adapter_number: integer, node_id: Uuid, port_number: integer, ...PORT_COUNTERS_FIELDS }, OPTIONAL_PORT_COUNTERS_FIELDS);
 
 /** A controller link, as GNS3 2.2 answers it; `ports_statistics` (netemu's, each end's port) in GET answers only. */
 export const LinkAnswer = jsonClosedObject(

@@ -50,6 +50,17 @@ function onValues(descriptor: FilterDescriptor): JsonSchema {
   if (descriptor.type === "delay_distribution") {
     return { type: "array", prefixItems: [{ type: "string", enum: [...DELAY_DISTRIBUTIONS] }], minItems: 1, maxItems: 1 };
   }
+  if (descriptor.type === "queue_discipline") {
+    // The first item names the discipline; the parameters' names, units and ranges are the parse's to check (its 400 says which).
+    return {
+      type: "array",
+      prefixItems: [{ type: "string", pattern: "^\\s*(tail_drop|codel|fq_codel)(\\s|$)" }],
+      items: { type: "string" },
+      minItems: 1,
+      maxItems: filterLines,
+      description: "tail_drop, codel or fq_codel and their parameters in tc's words, the items joined by spaces: fq_codel target 5ms interval 100ms limit 10240 memory_limit 32mb flows 1024 quantum 1514 drop_batch 64 ecn|noecn (ADR 0100)",
+    };
+  }
   if (descriptor.parameters.every((p) => p.type === "text")) {
     return {
       type: "array",

@@ -65,7 +65,8 @@ for (const workers of [0, 1]) {
       await link(1);
       await s.netemu.useCases.setImpairment.execute({ project: "lab", node: "Switch1", port: "1", in: { delay: [50] } });
       const nio = (await s.request("GET", base)).json;
-      expect(JSON.stringify(nio)).not.to.contain("delay");
+      // Quoted: the port's measured `queue_delay` (ADR 0097) is not a filter.
+      expect(JSON.stringify(nio)).not.to.contain('"delay"');
     });
 
     it("acts on a port that gets its NIO only later, and on the NIO GNS3 makes again after deleting the link", async () => {

@@ -123,8 +123,6 @@ export const api = {
   labs: () => call<Lab[]>("GET", "/v2/netemu/labs"),
   counters: (projectId: string) => call<LabCounters>("GET", `/v2/netemu/labs/${projectId}/counters`),
   impairments: (projectId: string) => call<Impairment[]>("GET", `/v2/netemu/impairments?project=${encodeURIComponent(projectId)}`),
-  setImpairment: (projectId: string, nodeId: string, port: number, filtersIn: object, filtersOut: object) =>
-    call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), filters_in: filtersIn, filters_out: filtersOut }),
   /** Some fields of a port's impairment (`filters_in`, `schedule_out`, ...): a direction left out keeps what it has (ADR 0102). */
   putImpairment: (projectId: string, nodeId: string, port: number, fields: Readonly<Record<string, object>>) =>
     call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), ...fields }),

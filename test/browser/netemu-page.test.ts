@@ -163,6 +163,41 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
     });
 
+    it("sets a flap schedule (down 1 s every 2 s) on a switch port's direction from the page, shows its active step, shows a refused schedule and changes nothing (ADR 0102)", async function () {
+      this.timeout(30_000);
+      await page.getByRole("button", { name: /^Select link .*pc1/ }).click();
+      const form = page.getByRole("form", { name: /^Impairments of sw1 Ethernet0$/ });
+      const box = form.getByRole("textbox", { name: "Schedule out of sw1 Ethernet0" });
+      expect(await box.getAttribute("aria-describedby")).to.match(/-hint .*-now$/);
+      const flap = { period: 2, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] };
+      await box.fill(JSON.stringify(flap));
+      await form.getByRole("button", { name: "Apply impairments on sw1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments applied on sw1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      const projectId = (await s!.request("GET", "/v2/projects")).json.find((p: { name: string }) => p.name === "vpcs").project_id as string;
+      type Answer = { node_name: string; port_name: string; schedule_out?: { period: number }; schedule_out_now?: { step: number }; filters_out: object };
+      const sw1e0 = async () => ((await s!.request("GET", `/v2/netemu/impairments?project=${projectId}`)).json as Answer[]).find((i) => i.node_name === "sw1" && i.port_name === "Ethernet0");
+      const set = await sw1e0();
+      expect(set?.schedule_out?.period).to.equal(2);
+      expect(set?.schedule_out_now?.step).to.be.a("number");
+      // The page shows the active step, and the refresh moves it on: both steps are seen within a few seconds.
+      const now = form.getByRole("status", { name: "Active schedule step out of sw1 Ethernet0" });
+      await now.filter({ hasText: /^Step \d+ active \(frequency_drop -1\); the next step begins in [\d.]+ s\.$/ }).waitFor({ timeout: 10_000 });
+      await now.filter({ hasText: /^Step \d+ active \(no impairment\); the next step begins in/ }).waitFor({ timeout: 10_000 });
+      expect(await form.getByRole("status", { name: "Active schedule step into sw1 Ethernet0" }).textContent()).to.equal("No schedule.");
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-schedule.png") });
+      // A schedule netemu refuses: its message in the form, and the port keeps the flap.
+      await box.fill(JSON.stringify({ period: -1, windows: flap.windows }));
+      await form.getByRole("button", { name: "Apply impairments on sw1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: /^Refused: .*schedule_out/ }).waitFor({ timeout: 10_000 });
+      expect((await sw1e0())?.schedule_out).to.deep.equal(set?.schedule_out);
+      // Clear schedule takes it off that direction only.
+      await form.getByRole("button", { name: "Clear the schedule out of sw1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Schedule out of sw1 Ethernet0 cleared." }).waitFor({ timeout: 10_000 });
+      expect((await sw1e0())?.schedule_out).to.equal(undefined);
+      expect(await box.inputValue()).to.equal("");
+      expect(await now.textContent()).to.equal("No schedule.");
+    });
+
     it("shows a switch's MAC table, its ports' figures and starts a capture whose file downloads", async () => {
       await page.getByRole("button", { name: "Select node sw1" }).click();
       await pingRtts(s!, 1);

@@ -1,3 +1,5 @@
+import type { ScheduleNow } from "./schedules.js";
+
 /** What the page reads from netemu: the answers of /v2/netemu/labs and /v2/netemu/labs/{id}/counters (ADR 0094). */
 
 export type NodeType = "ethernet_switch" | "ethernet_hub" | "vpcs" | "cloud" | "netemu_host" | "remote";
@@ -80,6 +82,11 @@ export interface Impairment {
   readonly port_number: number;
   readonly filters_in: Readonly<Record<string, readonly unknown[]>>;
   readonly filters_out: Readonly<Record<string, readonly unknown[]>>;
+  /** Each direction's schedule and its active step (ADR 0102), when it has one. */
+  readonly schedule_in?: object;
+  readonly schedule_out?: object;
+  readonly schedule_in_now?: ScheduleNow;
+  readonly schedule_out_now?: ScheduleNow;
 }
 
 export interface MacEntry {
@@ -116,8 +123,9 @@ export const api = {
   labs: () => call<Lab[]>("GET", "/v2/netemu/labs"),
   counters: (projectId: string) => call<LabCounters>("GET", `/v2/netemu/labs/${projectId}/counters`),
   impairments: (projectId: string) => call<Impairment[]>("GET", `/v2/netemu/impairments?project=${encodeURIComponent(projectId)}`),
-  setImpairment: (projectId: string, nodeId: string, port: number, filtersIn: object, filtersOut: object) =>
-    call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), filters_in: filtersIn, filters_out: filtersOut }),
+  /** Some fields of a port's impairment (`filters_in`, `schedule_out`, ...): a direction left out keeps what it has (ADR 0102). */
+  putImpairment: (projectId: string, nodeId: string, port: number, fields: Readonly<Record<string, object>>) =>
+    call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), ...fields }),
   controllerLink: (projectId: string, linkId: string) => call<ControllerLink>("GET", `/v2/projects/${projectId}/links/${linkId}`),
   /** One end's one-way filters (what its node sends over the link), as any client of the controller sets them: PUT on the link, that end only. */
   setLinkEndFilters: (projectId: string, linkId: string, end: { node_id: string; adapter_number: number; port_number: number }, filters: object) =>

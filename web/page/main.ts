@@ -1,8 +1,9 @@
 import cytoscape from "cytoscape";
 import uPlot from "uplot";
-import { api, type ControllerLink, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
+import { api, type ControllerLink, type Impairment, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
 import { KIND_FIELDS, textOf, valuesOf } from "./impairments.js";
 import { layout } from "./layout.js";
+import { directionFields, scheduleNowText, scheduleText } from "./schedules.js";
 import { humanRate, humanWait, type PortRates, type QueueFigures, portKey, ratesBetween } from "./rates.js";
 import { withRemotePeers } from "./remote.js";
 
@@ -423,12 +424,18 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
       (GNS3_KINDS.has(f.kind) ? set : more).append(element("div", { class: "field" }, element("label", { for: id, text: f.label }), element("input", { id, name: `${d.key}.${f.kind}`, type: "text", placeholder: f.hint, "aria-label": `${f.label} ${d.key === "in" ? "into" : "out of"} ${name} (${f.hint})`, autocomplete: "off" })));
     }
     set.append(more);
+    // A direction given fixed filters loses its schedule; the other direction, left out, keeps what it has.
+    set.append(scheduleField(d.key, idOf(d.key, "schedule"), name, () => void send({ [`filters_${d.key}`]: {} }, `Schedule ${d.key === "in" ? "into" : "out of"} ${name} cleared.`)));
     form.append(set);
   }
   const apply = element("button", { type: "submit", text: `Apply impairments`, "aria-label": `Apply impairments on ${name}` });
   const clear = element("button", { type: "button", text: `Clear`, "aria-label": `Clear impairments on ${name}` });
   const result = element("p", { class: "result", role: "status" });
   form.append(apply, clear, result);
+  const scheduleBox = (direction: string) => $(idOf(direction, "schedule")) as HTMLTextAreaElement;
+  const showNow = (impairment: Impairment | undefined) => {
+    for (const d of ["in", "out"] as const) $(`${idOf(d, "schedule")}-now`).textContent = scheduleNowText(impairment?.[d === "in" ? "schedule_in_now" : "schedule_out_now"]);
+  };
   const read = (direction: string): Record<string, unknown[]> => {
     const out: Record<string, unknown[]> = {};
     for (const f of KIND_FIELDS) {
@@ -437,14 +444,16 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
     }
     return out;
   };
-  const fill = (filters: { filters_in: Record<string, readonly unknown[]>; filters_out: Record<string, readonly unknown[]> } | undefined) => {
+  const fill = (filters: Impairment | undefined) => {
     for (const d of ["in", "out"] as const) for (const f of KIND_FIELDS) ($(idOf(d, f.kind)) as HTMLInputElement).value = textOf(filters?.[d === "in" ? "filters_in" : "filters_out"][f.kind]);
+    for (const d of ["in", "out"] as const) scheduleBox(d).value = scheduleText(filters?.[d === "in" ? "schedule_in" : "schedule_out"]);
+    showNow(filters);
     // A kind set behind the disclosure is shown, not hidden.
     for (const more of form.querySelectorAll("details")) if ([...more.querySelectorAll("input")].some((i) => i.value !== "")) more.open = true;
   };
-  const send = async (filtersIn: object, filtersOut: object, done: string) => {
+  const send = async (fields: Readonly<Record<string, object>>, done: string) => {
     try {
-      const set = await api.setImpairment(lab.project_id, node.node_id, port, filtersIn, filtersOut);
+      const set = await api.putImpairment(lab.project_id, node.node_id, port, fields);
       fill(set);
       result.textContent = done;
       const held = document.getElementById("queue-delay");
@@ -457,15 +466,55 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
   };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    void send(read("in"), read("out"), `Impairments applied on ${name}.`);
+    // Each direction sends its fixed filters, or its schedule when its schedule box holds one (ADR 0102).
+    const fields: Record<string, object> = {};
+    for (const d of ["in", "out"] as const) {
+      const given = directionFields(read(d), scheduleBox(d).value);
+      if ("problem" in given) {
+        result.textContent = `Refused: schedule ${d === "in" ? "into" : "out of"} ${name}: ${given.problem}. Nothing was changed.`;
+        return;
+      }
+      fields["filters" in given ? `filters_${d}` : `schedule_${d}`] = "filters" in given ? given.filters : given.schedule;
+    }
+    void send(fields, `Impairments applied on ${name}.`);
   });
-  clear.addEventListener("click", () => void send({}, {}, `Impairments cleared on ${name}.`));
+  clear.addEventListener("click", () => void send({ filters_in: {}, filters_out: {} }, `Impairments cleared on ${name}.`));
+  // The active step moves on its own: the counters' refresh reads it again while the form is in the page.
+  scheduleWatchers.add((all) => {
+    if (!form.isConnected) return false;
+    showNow(all.find((i) => i.node_id === node.node_id && i.port_number === port));
+    return true;
+  });
   // What the port has now, once the form is in the page.
   void api.impairments(lab.project_id).then(
     (all) => fill(all.find((i) => i.node_id === node.node_id && i.port_number === port)),
     () => undefined,
   );
   return form;
+}
+
+/** A direction's schedule: JSON as `netemu impair --schedule-out` takes it, its active step, and a control to clear it. */
+function scheduleField(direction: string, id: string, name: string, onClear: () => void): HTMLElement {
+  const way = direction === "in" ? "into" : "out of";
+  const hint = element("p", { id: `${id}-hint`, class: "hint", text: 'JSON, as netemu impair --schedule-out takes it, e.g. {"period": 2, "windows": [{"at": 0, "for": 1, "filters": {"frequency_drop": [-1]}}]}. Empty: the fixed impairments above apply.' });
+  const box = element("textarea", { id, name: `${direction}.schedule`, rows: "3", spellcheck: "false", "aria-label": `Schedule ${way} ${name}`, "aria-describedby": `${id}-hint ${id}-now` });
+  const now = element("p", { id: `${id}-now`, class: "schedule-now", role: "status", "aria-label": `Active schedule step ${way} ${name}`, text: "No schedule." });
+  const clear = element("button", { type: "button", text: "Clear schedule", "aria-label": `Clear the schedule ${way} ${name}` });
+  clear.addEventListener("click", onClear);
+  return element("div", { class: "field schedule" }, element("label", { for: id, text: "Schedule" }), box, hint, now, clear);
+}
+
+/** The impairment forms showing a schedule's active step: each answers false once it left the page. */
+const scheduleWatchers = new Set<(all: readonly Impairment[]) => boolean>();
+
+async function refreshSchedules(lab: Lab): Promise<void> {
+  if (scheduleWatchers.size === 0) return;
+  try {
+    const all = await api.impairments(lab.project_id);
+    for (const watch of scheduleWatchers) if (!watch(all)) scheduleWatchers.delete(watch);
+  } catch {
+    // The next refresh tries again; the counters' status line says when netemu does not answer.
+  }
 }
 
 function captureControls(lab: Lab, node: LabNode, port: number, name: string): HTMLElement {
@@ -638,6 +687,7 @@ async function readCounters(): Promise<void> {
     const graphDone = performance.now();
     paintTableRates(lab);
     paintDetails();
+    void refreshSchedules(lab);
     // For bench/page.bench.ts: what painting one reading cost, in the graph and in all.
     document.body.dataset["paintGraphMs"] = (graphDone - started).toFixed(1);
     document.body.dataset["paintMs"] = (performance.now() - started).toFixed(1);

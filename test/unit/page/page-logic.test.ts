@@ -4,6 +4,7 @@ import { layout } from "../../../web/page/layout.js";
 import { humanRate, humanWait, ratesBetween } from "../../../web/page/rates.js";
 import { KIND_FIELDS, textOf, valuesOf } from "../../../web/page/impairments.js";
 import { peerAddress, withRemotePeers } from "../../../web/page/remote.js";
+import { directionFields, scheduleNowText, scheduleText } from "../../../web/page/schedules.js";
 
 const NO_QUEUE = { sum_ms: 0, frames: 0, max_ms: 0 };
 const NO_QUEUES = { frames: 0, meanMs: 0, maxMs: 0, everQueued: false };
@@ -143,6 +144,32 @@ describe("netemu's page: what it works out in the browser (ADR 0094)", () => {
       expect(valuesOf(field("bandwidth"), "10mbit, 20")).to.deep.equal(["10mbit", 20]);
       expect(valuesOf(field("packet_loss"), "0.5%")).to.deep.equal(["0.5%"]);
       expect(textOf([0.5, 0.25])).to.equal("0.5, 0.25");
+    });
+  });
+
+  describe("a direction's schedule (ADR 0102)", () => {
+    it("sends the fixed filters when the schedule box is empty, and the schedule alone when it holds one", () => {
+      expect(directionFields({ delay: [20] }, "  ")).to.deep.equal({ filters: { delay: [20] } });
+      expect(directionFields({}, '{"period": 2, "windows": [{"at": 0, "for": 1, "filters": {"frequency_drop": [-1]}}]}')).to.deep.equal({ schedule: { period: 2, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] } });
+    });
+
+    it("says what is wrong with a schedule that is not a JSON object, and sends nothing", () => {
+      expect(directionFields({}, "{period: 2")).to.have.property("problem").that.matches(/^the schedule is not JSON/);
+      expect(directionFields({}, "[1, 2]")).to.deep.equal({ problem: "the schedule must be a JSON object, as `netemu impair --schedule-out` takes" });
+      expect(directionFields({}, "null")).to.have.property("problem");
+    });
+
+    it("shows a schedule as indented JSON, and none as an empty box", () => {
+      expect(scheduleText(undefined)).to.equal("");
+      expect(scheduleText({ period: 2 })).to.equal('{\n  "period": 2\n}');
+    });
+
+    it("says the active step, its impairments and when the next begins", () => {
+      const now = { step: 1, filters: { frequency_drop: [-1] }, started_at: "2026-11-26T19:00:00.000Z", next_step_at: "2026-11-26T19:00:01.000Z", next_step_in: 0.75 };
+      expect(scheduleNowText(undefined)).to.equal("No schedule.");
+      expect(scheduleNowText(now)).to.equal("Step 1 active (frequency_drop -1); the next step begins in 0.8 s.");
+      expect(scheduleNowText({ ...now, step: 2, filters: {}, next_step_at: null, next_step_in: null })).to.equal("Step 2 active (no impairment), for good.");
+      expect(scheduleNowText({ ...now, step: 0, filters: { delay: [20, 5] }, started_at: null, next_step_at: null, next_step_in: null })).to.equal("Step 0 active (delay 20, 5), until the first frame starts the schedule.");
     });
   });
 });

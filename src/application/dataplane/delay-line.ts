@@ -1,3 +1,4 @@
+import { FrameChunks } from "./frame-chunks.js";
 import { DepartureScheduler } from "../../domain/filters/delay.js";
 import { HoldBudget } from "../../domain/filters/hold-limit.js";
 import type { Clock } from "../ports/system.js";
@@ -15,18 +16,6 @@ const EMPTY = new Uint8Array(0);
 
 /** No bound: a line made without a budget (a test's, or one whose bounds are kept elsewhere). */
 const UNBOUNDED = new HoldBudget({ frames: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY });
-
-/**
- * Frames that are views into a buffer not their own (the batched path's receive batch, up to 64
- * datagrams) are copied into chunks of the line's own, one after the other: a held view would keep its
- * whole batch alive, and the bytes held would be many times what the bound counts (ADR 0072). A line
- * lets its frames go in order, so a chunk goes once its last frame has left: at most the chunk being
- * filled and the one being emptied hold bytes that are not held frames. One allocation per chunk, not
- * one per frame (an ArrayBuffer of its own costs ~1 µs for a 1,400 B frame, a copy into a chunk ~0.1).
- */
-const CHUNK_BYTES = 16 * 1024;
-/** A larger frame (a jumbo frame) is copied into a buffer of its own: a chunk would waste too much of itself. */
-const LARGEST_IN_CHUNK = CHUNK_BYTES / 4;
 
 /**
  * How long before a departure a precise line's timer wakes it (ms): Node's timers count whole ms from the
@@ -58,9 +47,8 @@ export class DelayLine {
   private precise = false;
   /** The time of the last turn a precise line spun in: a clock that has not moved since spins no more. */
   private spunAt = Number.NaN;
-  /** The chunk frames are being copied into, and how much of it is used (CHUNK_BYTES). */
-  private chunk: Uint8Array | undefined = undefined;
-  private chunkUsed = 0;
+  /** Where the frames that are views into a buffer not their own are copied to. */
+  private readonly chunks = new FrameChunks();
 
   constructor(
     private readonly clock: Clock,
@@ -91,21 +79,17 @@ export class DelayLine {
     return true;
   }
 
-  /** The frame itself when it owns its buffer (node:dgram's do), else a copy in the line's own chunk. */
+  /**
+   * The frame itself when it owns its buffer (node:dgram's do). Frames that are views into a buffer not their own (the batched path's receive batch, up to 64
+   * datagrams) are copied into chunks of the line's own, one after the other: a held view would keep its
+   * whole batch alive, and the bytes held would be many times what the bound counts (ADR 0072). A line
+   * lets its frames go in order, so a chunk goes once its last frame has left: at most the chunk being
+   * filled and the one being emptied hold bytes that are not held frames. One allocation per chunk, not
+   * one per frame (an ArrayBuffer of its own costs ~1 µs for a 1,400 B frame, a copy into a chunk ~0.1).
+   */
   private own(frame: Uint8Array): Uint8Array {
-    const length = frame.byteLength;
-    if (frame.byteOffset === 0 && length === frame.buffer.byteLength) return frame;
-    // `slice` is not used: on a Buffer it gives another view.
-    if (length > LARGEST_IN_CHUNK) return new Uint8Array(frame);
-    if (this.chunk === undefined || this.chunkUsed + length > CHUNK_BYTES) {
-      this.chunk = new Uint8Array(CHUNK_BYTES);
-      this.chunkUsed = 0;
-    }
-    // Not `subarray`: its species lookup costs more than the copy.
-    const copy = new Uint8Array(this.chunk.buffer, this.chunkUsed, length);
-    copy.set(frame);
-    this.chunkUsed += length;
-    return copy;
+    if (frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength) return frame;
+    return this.chunks.copy(frame);
   }
 
   private arm(now: number): void {
@@ -206,7 +190,7 @@ export class DelayLine {
     this.timer = undefined;
     const dropped = this.pending;
     for (let i = this.head; i < this.frames.length; i++) this.budget.give((this.frames[i] as Uint8Array).byteLength);
-    this.chunk = undefined;
+    this.chunks.release();
     this.frames.length = 0;
     this.departures.length = 0;
     this.head = 0;

@@ -1,3 +1,4 @@
+import { FrameChunks } from "./frame-chunks.js";
 import type { QueueDiscipline, QueueDropReason, QueueObserver, QueuedFrame } from "../../domain/queueing/codel.js";
 import { type QueueDisciplineSpec, makeQueueDiscipline, sameQueueDiscipline } from "../../domain/queueing/queue-discipline.js";
 import { HoldBudget } from "../../domain/filters/hold-limit.js";
@@ -8,14 +9,6 @@ import type { Timers } from "../ports/timers.js";
 type QueueingSpec = Exclude<QueueDisciplineSpec, { kind: "tail_drop" }>;
 
 export type { QueueStatistics };
-
-/**
- * Frames are copied into chunks of the queue's own, as a DelayLine copies them (ADR 0072): an
- * ArrayBuffer per frame costs about 1 µs, a copy into a chunk about 0.1. A chunk goes once none of its
- * frames is held (fq_codel lets frames go out of arrival order, so a chunk may live a little longer).
- */
-const CHUNK_BYTES = 16 * 1024;
-const LARGEST_IN_CHUNK = CHUNK_BYTES / 4;
 
 /** No bound (a test's queue): the discipline's own limits hold. */
 const UNBOUNDED = new HoldBudget({ frames: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY });
@@ -44,8 +37,8 @@ export class TransmitQueue implements QueueObserver {
   private sojournSumMs = 0;
   private sojournMaxMs = 0;
   private lastSojournMs = 0;
-  private chunk: Uint8Array | undefined = undefined;
-  private chunkUsed = 0;
+  /** Every frame is copied (the queue may mark it): fq_codel lets frames go out of arrival order, so a chunk may live a little longer than in a DelayLine. */
+  private readonly chunks = new FrameChunks();
 
   constructor(
     private readonly clock: Clock,
@@ -77,22 +70,8 @@ export class TransmitQueue implements QueueObserver {
       return;
     }
     const now = this.clock.nowMs();
-    (this.discipline as QueueDiscipline).enqueue(this.copy(frame), now);
+    (this.discipline as QueueDiscipline).enqueue(this.chunks.copy(frame), now);
     if (this.timer === undefined) this.transmitFrom(now);
-  }
-
-  /** A copy of the frame the queue owns (it may mark it). */
-  private copy(frame: Uint8Array): Uint8Array {
-    const length = frame.byteLength;
-    if (length > LARGEST_IN_CHUNK) return new Uint8Array(frame);
-    if (this.chunk === undefined || this.chunkUsed + length > CHUNK_BYTES) {
-      this.chunk = new Uint8Array(CHUNK_BYTES);
-      this.chunkUsed = 0;
-    }
-    const copy = new Uint8Array(this.chunk.buffer, this.chunkUsed, length);
-    copy.set(frame);
-    this.chunkUsed += length;
-    return copy;
   }
 
   private switchTo(spec: QueueingSpec): void {
@@ -202,7 +181,7 @@ export class TransmitQueue implements QueueObserver {
     const held = this.discipline?.drain() ?? [];
     for (const entry of held) this.budget.give(entry.frame.byteLength);
     this.inFlight = undefined;
-    this.chunk = undefined;
+    this.chunks.release();
     return held.length;
   }
 }

@@ -359,7 +359,7 @@ export class FilterChain {
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
     if (this.reorderPercent > 0 && this.reorders.next(this.random)) o.overtakes = true;
-    const latencyMs = !this.hasDelay || o.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
+    const latencyMs = o.overtakes ? 0 : this.drawLatencyMs();
     o.delayMs = queuedMs + latencyMs;
     o.precise = this.subMillisecond && latencyMs > 0;
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
@@ -373,9 +373,15 @@ export class FilterChain {
   afterQueue(): AfterQueue {
     const a = this.afterQueueOutcome;
     a.overtakes = this.reorderPercent > 0 && this.reorders.next(this.random);
-    a.delayMs = !this.hasDelay || a.overtakes ? 0 : this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
+    a.delayMs = a.overtakes ? 0 : this.drawLatencyMs();
     a.precise = this.subMillisecond && a.delayMs > 0;
     return a;
+  }
+
+  /** The delay stage's hold for one frame: its latency with jitter drawn from its distribution. */
+  private drawLatencyMs(): number {
+    if (!this.hasDelay) return 0;
+    return this.distribution === "uniform" ? frameDelayMs(this.latencyMs, this.jitterMs, this.jitterRandom) : distributedDelayMs(this.latencyMs, this.jitterMs, this.distribution, this.jitterRandom);
   }
 
   private frequencyDrops(): boolean {

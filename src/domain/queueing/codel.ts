@@ -1,3 +1,4 @@
+import { Fifo } from "./fifo.js";
 import { markCongestionExperienced } from "./ip-headers.js";
 
 /** A frame in a queue, with the time it entered it (the Clock's ms): its sojourn is measured from there. */
@@ -23,46 +24,32 @@ export interface QueueObserver {
 
 /** A first-in first-out list of queued frames with its byte count. */
 export class FrameFifo {
-  private items: (QueuedFrame | undefined)[] = [];
-  private head = 0;
+  private readonly frames = new Fifo<QueuedFrame>();
   bytes = 0;
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.frames.length;
   }
 
   push(entry: QueuedFrame): void {
-    this.items.push(entry);
+    this.frames.push(entry);
     this.bytes += entry.frame.length;
   }
 
   peek(): QueuedFrame | undefined {
-    return this.items[this.head];
+    return this.frames.peek();
   }
 
   shift(): QueuedFrame | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const entry = this.items[this.head] as QueuedFrame;
-    this.items[this.head] = undefined;
-    this.head++;
-    this.bytes -= entry.frame.length;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    const entry = this.frames.shift();
+    if (entry !== undefined) this.bytes -= entry.frame.length;
     return entry;
   }
 
   /** Every frame, oldest first, leaving the list empty. */
   drain(): QueuedFrame[] {
-    const out = this.items.slice(this.head) as QueuedFrame[];
-    this.items = [];
-    this.head = 0;
     this.bytes = 0;
-    return out;
+    return this.frames.drain();
   }
 }
 

@@ -1,3 +1,4 @@
+import { Fifo } from "./fifo.js";
 import { CodelController, type CodelParameters, type CodelQueue, FrameFifo, type QueueDiscipline, type QueueObserver, type QueuedFrame } from "./codel.js";
 import { flowHash } from "./ip-headers.js";
 
@@ -36,34 +37,6 @@ class Flow {
   ) {}
 }
 
-/** A list of flow indices, taken from the head and added at the tail. */
-class FlowList {
-  private items: number[] = [];
-  private head = 0;
-  get empty(): boolean {
-    return this.head >= this.items.length;
-  }
-  first(): number | undefined {
-    return this.items[this.head];
-  }
-  push(index: number): void {
-    this.items.push(index);
-  }
-  shift(): number | undefined {
-    const index = this.items[this.head];
-    if (index === undefined) return undefined;
-    this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return index;
-  }
-}
-
 /**
  * FQ-CoDel (RFC 8290, as Linux's fq_codel): frames are hashed by their flow (the 5-tuple) into
  * `flows` queues, each under its own CoDel; a deficit round robin of `quantum` bytes serves the new
@@ -74,8 +47,8 @@ class FlowList {
 export class FqCodelQueueDiscipline implements QueueDiscipline {
   private readonly table: (Flow | undefined)[];
   private readonly backlogs: Float64Array;
-  private readonly newFlows = new FlowList();
-  private readonly oldFlows = new FlowList();
+  private readonly newFlows = new Fifo<number>();
+  private readonly oldFlows = new Fifo<number>();
   private frames = 0;
   private held = 0;
   /** What CoDel sees of a flow: its frames, and the whole qdisc's backlog (Linux's). */
@@ -179,9 +152,9 @@ export class FqCodelQueueDiscipline implements QueueDiscipline {
 
   dequeue(nowMs: number): QueuedFrame | undefined {
     for (;;) {
-      const fromNew = !this.newFlows.empty;
+      const fromNew = this.newFlows.length > 0;
       const list = fromNew ? this.newFlows : this.oldFlows;
-      const index = list.first();
+      const index = list.peek();
       if (index === undefined) return undefined;
       const flow = this.table[index] as Flow;
       if (flow.deficit <= 0) {
@@ -198,7 +171,7 @@ export class FqCodelQueueDiscipline implements QueueDiscipline {
       if (entry === undefined) {
         list.shift();
         // An emptied new flow goes once through the old list, so a flow cannot stay new by emptying often (RFC 8290 §4.2).
-        if (fromNew && !this.oldFlows.empty) {
+        if (fromNew && this.oldFlows.length > 0) {
           flow.list = OLD;
           this.oldFlows.push(index);
         } else flow.list = NONE;

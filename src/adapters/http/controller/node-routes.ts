@@ -18,7 +18,8 @@ import { type AnyRoute, decodePart, empty, json, list, type PartRefused, route }
 import { HubProperties, CloudProperties, LinuxHostProperties, NodeCreateBody, type NodeProperties, NodeUpdateBody, SwitchProperties, VpcsProperties } from "./codecs.js";
 import { LinkAnswer, NodeAnswer } from "./answers.js";
 import { ExecAnswer, ExecBody, presentExec } from "../compute/linux-host-codecs.js";
-import { RESET_CONTROLLER_NODE_CONSOLE_REFUSALS, RESET_PROJECT_CONSOLES_REFUSALS } from "../../../application/use-cases/controller/reset-controller-node-console.js";
+import { RESET_CONTROLLER_NODE_CONSOLE_REFUSALS } from "../../../application/use-cases/controller/reset-controller-node-console.js";
+import { RESET_PROJECT_CONSOLES_REFUSALS } from "../../../application/use-cases/controller/reset-project-consoles.js";
 import { EXEC_IN_NODE_REFUSALS } from "../../../application/use-cases/controller/exec-in-node.js";
 import { presentLink, presentNode, presentNodeDetail } from "./presenters.js";
 

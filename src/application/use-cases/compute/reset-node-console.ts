@@ -15,8 +15,9 @@ type ResetNodeConsoleError = Refusal<typeof RESET_NODE_CONSOLE_REFUSALS>;
  * again. As GNS3 2.2.59 (`VPCSVM.reset_console`): a stopped node, or one whose console is not telnet,
  * has none to reset, and the answer is the same.
  */
-export async function resetConsoleOf(node: ComputeNode, clients: ConsoleClients): Promise<E.Either<ErrorOf<"ConsoleClientsNotDropped">, number>> {
-  if (!("consoleType" in node) || node.status !== "started" || node.consoleType !== "telnet" || node.console === null) return E.right(0);
+export async function resetConsoleOf(node: ComputeNode | undefined, clients: ConsoleClients): Promise<E.Either<ErrorOf<"ConsoleClientsNotDropped">, number>> {
+  // A node the compute does not run (yet: its project being opened) has no console client to drop.
+  if (node === undefined || !("consoleType" in node) || node.status !== "started" || node.consoleType !== "telnet" || node.console === null) return E.right(0);
   const dropped = await clients.dropAll(node.console);
   return E.isLeft(dropped) ? E.left({ _tag: "ConsoleClientsNotDropped", nodeName: node.name, reason: dropped.left }) : dropped;
 }

@@ -1,10 +1,8 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { createNetemu, type LinkFilters, type Netemu, type PortAddress } from "../../src/index.js";
-import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
+import type { LinkFilters, Netemu } from "../../src/index.js";
+import { type EmbeddedSwitch, openEmbeddedSwitch, rightOf as right } from "../support/embedded-switch.js";
+import { type UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 
 /**
  * netem's granularity with real frames (ADR 0101): values finer than GNS3's integers (a 0.5 ms delay, a
@@ -15,44 +13,26 @@ import { UdpPeer, ethernetFrame } from "../support/udp-peer.js";
 const A = "00:50:79:66:68:01";
 const BROADCAST = "ff:ff:ff:ff:ff:ff";
 
-function right<L, R>(what: string, e: E.Either<L, R>): R {
-  if (E.isLeft(e)) throw new Error(`${what}: ${JSON.stringify(e.left)}`);
-  return e.right;
-}
-
 for (const workers of [0, 1]) {
   describe(`netem's granularity on real frames (${workers === 0 ? "data plane on the main thread" : "data plane in a worker thread"})`, function () {
     this.timeout(60_000);
     let netemu: Netemu;
-    let configDir: string;
+    let sw: EmbeddedSwitch;
     let projectId: string;
     let nodeId: string;
     let peers: UdpPeer[];
     let lports: number[];
 
     beforeEach(async () => {
-      configDir = mkdtempSync(join(tmpdir(), "netemu-granular-"));
-      netemu = createNetemu({ logLevel: "silent", dataPlaneWorkers: workers, settings: { configDir } });
-      const uc = netemu.useCases;
-      projectId = right("project", await uc.createComputeProject.execute({ name: "granular" })).projectId;
-      nodeId = right("switch", await uc.createSwitch.execute({ projectId, name: "SW1" })).nodeId;
-      peers = [];
-      lports = [];
-      for (let i = 0; i < 2; i++) {
-        peers.push(await UdpPeer.open());
-        lports.push(right("udp port", await uc.reserveUdpPort.execute({ projectId })));
-      }
+      sw = await openEmbeddedSwitch(workers, "granular");
+      ({ netemu, projectId, nodeId, peers, lports } = sw);
       for (let port = 0; port < 2; port++) {
-        right("addNio", await uc.addNio.execute({ port: at(port), nio: { type: "nio_udp", lport: lports[port] as number, rhost: "127.0.0.1", rport: (peers[port] as UdpPeer).port } }));
+        right("addNio", await netemu.useCases.addNio.execute({ port: at(port), nio: { type: "nio_udp", lport: lports[port] as number, rhost: "127.0.0.1", rport: (peers[port] as UdpPeer).port } }));
       }
     });
-    afterEach(async () => {
-      await netemu.shutdown();
-      await Promise.all(peers.map((p) => p.close()));
-      rmSync(configDir, { recursive: true, force: true });
-    });
+    afterEach(() => sw.close());
 
-    const at = (portNumber: number): PortAddress => ({ projectId, nodeId, adapterNumber: 0, portNumber });
+    const at = (portNumber: number) => sw.at(portNumber);
     /** Sends `count` frames from port 0's peer (flooded out of port 1), one at a time `gapMs` apart; the time each was sent. */
     const sendPaced = async (count: number, gapMs: number): Promise<number[]> => {
       const sentAt: number[] = [];

@@ -86,8 +86,9 @@ describe("end to end: netem's granularity as real TCP/IP hosts see it", function
     const runs: string[] = [];
     for (let run = 1; run <= 3; run++) {
       const before = await sw1End();
-      // 100-byte datagrams at 4 Mbit/s: 5,000 a second, 40 s.
-      const udp = await bed!.iperf3(a, b, { blocks: DATAGRAMS, udpBitrate: 4e6, udpLength: 100, seconds: 50, attempts: 5 });
+      // 100-byte datagrams at 4 Mbit/s: 5,000 a second, 40 s; 4 MiB socket buffers (as socat's) hold a starved
+      // receiver's datagrams rather than drop them.
+      const udp = await bed!.iperf3(a, b, { blocks: DATAGRAMS, udpBitrate: 4e6, udpLength: 100, window: "4M", seconds: 50, attempts: 5 });
       const after = await sw1End();
       const dropped = (after.drops["packet_loss"] ?? 0) - (before.drops["packet_loss"] ?? 0);
       const judged = after.frames_out - before.frames_out + dropped;

@@ -111,8 +111,11 @@ describe("end to end: netem's granularity as real TCP/IP hosts see it", function
    * for 250 µs on a loaded machine, p90 288–314 µs, the tail the machine's). Three paths, interleaved in
    * rounds so that load changes hit all alike: idle, a 1 µs delay (the same precise path as 250 µs, whose
    * spinning event loop answers quicker than an idle one waking up) and 250 µs.
-   * - Never early, frame by frame: the quickest delayed echo is at least 250 µs slower than the quickest
-   *   undelayed one, less 20 µs for how near 300 samples each come to their path's floor. Fails at once.
+   * - Never early: the quickest delayed echo is at least 250 µs slower than the quickest undelayed one,
+   *   less 50 µs: the minimum of 300 RTTs is itself noisy at load 8–10 (the quickest idle echo moved by
+   *   30–90 µs between runs, and 219–340 µs separated the two minimums for 250 µs, 159 µs for 150 µs).
+   *   A hold early by more than 50 µs fails at once; the exact "never early" is the data plane's, proven
+   *   frame by frame on real sockets in test/integration/granular-impairments.test.ts.
    * - The median: the delayed median less the 1 µs one (the same path), within 250 µs −50/+200: the
    *   median hold is ~260 µs, but a median of a few hundred RTTs on a machine at load 8 moves by tens of µs
    *   either way (measured: 279–441 µs added). Outside it is measured again, up to three runs.
@@ -140,7 +143,7 @@ describe("end to end: netem's granularity as real TCP/IP hosts see it", function
       const added = median(delayed) - median(hot);
       const shown = `RTT min/p10/median/p90 ms: idle ${quantiles(idle)}, 1 µs ${quantiles(hot)}, 250 µs ${quantiles(delayed)}; median added ${(added * 1000).toFixed(0)} µs`;
       console.log(`      run ${run}: ${shown}`);
-      expect(Math.min(...delayed), `the quickest delayed echo against the quickest undelayed ${floor} ms: ${shown}`).to.be.at.least(floor + 0.25 - 0.02);
+      expect(Math.min(...delayed), `the quickest delayed echo against the quickest undelayed ${floor} ms: ${shown}`).to.be.at.least(floor + 0.25 - 0.05);
       if (added >= 0.2 && added <= 0.45) return;
       runs.push(shown);
     }

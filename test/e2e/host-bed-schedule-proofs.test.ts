@@ -90,31 +90,46 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
     const PERIOD_MS = 10_000;
     const WINDOW_MS = 2_000;
     const COUNT = 600;
+    // The event loop's delay, sampled every 50 ms for the whole minute (the server runs in this process).
     const lag = monitorEventLoopDelay({ resolution: 1 });
+    const lags: { atMs: number; maxMs: number }[] = [];
     lag.enable();
+    const sampler = setInterval(() => {
+      lags.push({ atMs: clockNow(), maxMs: lag.max / 1e6 });
+      lag.reset();
+    }, 50);
     const t0 = await schedule({ period: PERIOD_MS / 1000, windows: [{ at: 0, for: WINDOW_MS / 1000, filters: { frequency_drop: [-1] } }] }, undefined);
     // -W 1: ping's wait for the last replies; a lost probe is known by its icmp_seq missing.
-    const ping = await a.exec(["ping", "-n", "-D", "-c", String(COUNT), "-i", "0.1", "-W", "1", b.ip], 90_000);
-    lag.disable();
+    const ping = await a.exec(["ping", "-n", "-D", "-c", String(COUNT), "-i", "0.1", "-W", "1", b.ip], 90_000).finally(() => {
+      clearInterval(sampler);
+      lag.disable();
+    });
     const wallToClock = Date.now() - clockNow();
     const probes = probesOf(ping.stdout, COUNT, wallToClock);
 
     // Where a probe meets the window is where its echo request reaches SW1's port 7, its one-way time
     // after it left (under its RTT: the reply direction is not scheduled), judged on a step that begins
     // when the schedule's timer rings. ADR 0102: that timer is a setTimeout, late by the event loop's
-    // delay (measured here for the whole minute: the server runs in this process) and up to 1 ms early
-    // (ADR 0101: Node's timers fire on the loop's cached time); `schedule_set_at` is floored to the ms,
-    // and a lost probe's send time is read from its neighbours (≤ 1 ms). So a probe sent within
-    // [edge − (max RTT + 3 ms), edge + (max loop delay + 3 ms)] of a window's edge may go either way;
-    // every other probe must be where the schedule says.
-    const maxRttMs = Math.max(...probes.flatMap((p) => (p.rttMs === undefined ? [] : [p.rttMs])));
-    const maxLagMs = lag.max / 1e6;
-    const early = maxRttMs + 3;
-    const late = maxLagMs + 3;
+    // delay and up to 1 ms early (ADR 0101: Node's timers fire on the loop's cached time);
+    // `schedule_set_at` is floored to the ms, and a lost probe's send time is read from its neighbours
+    // (≤ 1 ms). So a probe sent within [edge − (RTT + 3 ms), edge + (loop delay + 3 ms)] of a window's
+    // edge may go either way, the RTT the largest of the probes sent within a second of the edge and the
+    // loop delay the largest sampled from 100 ms before the edge to 500 ms after (a sample is taken when
+    // the loop is free again); every other probe must be where the schedule says.
+    const worst = (xs: readonly number[]): number => xs.reduce((m, x) => Math.max(m, x), 0);
+    const margins = (edge: number): { early: number; late: number } => ({
+      early: worst(probes.flatMap((p) => (p.rttMs !== undefined && Math.abs(p.sentMs - t0 - edge) <= 1_000 ? [p.rttMs] : []))) + 3,
+      late: worst(lags.filter((l) => l.atMs - t0 >= edge - 100 && l.atMs - t0 <= edge + 500).map((l) => l.maxMs)) + 3,
+    });
     const nearEdge = (x: number): boolean => {
-      const phase = ((x % PERIOD_MS) + PERIOD_MS) % PERIOD_MS;
-      return [0, WINDOW_MS, PERIOD_MS].some((edge) => phase >= edge - early && phase <= edge + late);
+      const k = Math.floor(x / PERIOD_MS) * PERIOD_MS;
+      return [k, k + WINDOW_MS, k + PERIOD_MS].some((edge) => {
+        const { early, late } = margins(edge);
+        return x >= edge - early && x <= edge + late;
+      });
     };
+    const maxRttMs = worst(probes.flatMap((p) => (p.rttMs === undefined ? [] : [p.rttMs])));
+    const maxLagMs = worst(lags.map((l) => l.maxMs));
     const inWindow = (x: number): boolean => ((x % PERIOD_MS) + PERIOD_MS) % PERIOD_MS < WINDOW_MS;
     const judged = probes.filter((p) => !nearEdge(p.sentMs - t0));
     const answeredInside = judged.filter((p) => inWindow(p.sentMs - t0) && p.answered).map((p) => p.seq);
@@ -127,7 +142,7 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
 
     expect(answeredInside, `answered though sent inside a window: ${ping.stdout.slice(-400)}`).to.deep.equal([]);
     expect(lostOutside, `lost though sent outside the windows: ${ping.stdout.slice(-400)}`).to.deep.equal([]);
-    expect(judged.length, "nearly every probe judged").to.be.at.least(COUNT - 30);
+    expect(judged.length, "most probes judged").to.be.at.least(COUNT * 0.9);
     // 20 probes a window, six windows in the minute (a seventh begun when a loaded machine stretches ping's pace).
     expect(lost, "about 120 lost").to.be.within(expected - ambiguous, expected + ambiguous).and.within(110, 145);
   });
@@ -174,8 +189,15 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
         expect(first, `an interval wholly in step ${k}`).to.not.equal(undefined);
         if (k > 0) expect(first!.startMs - st.atMs, `the first second wholly in step ${k} begins within a second of it`).to.be.below(1_000 + (m.latest - m.earliest));
       }
-      // A shaper is never overshot: 10 % for where iperf3's one-second boundaries fall among frames.
-      for (const j of judged) expect(j.ratio, `interval ${j.n} above step ${j.step}'s ${steps[j.step]!.kbps} kbit/s (${shown})`).to.be.at.most(1.1);
+      // A shaper is never overshot. iperf3 counts bytes when its process reads them: a read late by up to
+      // 200 ms (this machine's event loops stall up to 150 ms under load) moves a fifth of a second's
+      // bytes into the next second, so one second may show 20 % more; a step's seconds together, 5 %.
+      for (const j of judged) expect(j.ratio, `interval ${j.n} above step ${j.step}'s ${steps[j.step]!.kbps} kbit/s (${shown})`).to.be.at.most(1.2);
+      for (const k of steps.keys()) {
+        const inStep = judged.filter((j) => j.step === k);
+        const mean = inStep.reduce((sum, j) => sum + j.ratio, 0) / inStep.length;
+        expect(mean, `step ${k}'s seconds together (${shown})`).to.be.at.most(1.05);
+      }
       // A rate below is a starved CPU (socat, netemu and iperf3 share two cores with other runs): measured again.
       if (judged.every((j) => j.ratio >= 0.6)) return;
       runs.push(shown);

@@ -19,8 +19,11 @@ interface Probe {
 }
 
 /**
- * Reads `ping -D -n` output: each reply's wall-clock time ([seconds.micros], CLOCK_REALTIME, taken when
- * the reply came) less its RTT is its probe's send time. A lost probe's send time is its nearest answered
+ * Reads `ping -D -U -n` output: each reply's wall-clock time ([seconds.micros], CLOCK_REALTIME, taken when
+ * ping printed it) less its RTT is its probe's send time. -U makes the RTT ping's own, from its clock
+ * before the send to its clock when it read the reply, right before printing it: without it the RTT is the
+ * kernel's receive time less the send, and a ping late to read the reply (a loaded machine) would place
+ * the send that much later. A lost probe's send time is its nearest answered
  * probe's plus ping's pace (the slope of send time over sequence number among the answered ones) times the
  * distance: ping sends on its own timer, so over the 20 probes of a window the error is well under a ms.
  */
@@ -100,7 +103,7 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
     }, 50);
     const t0 = await schedule({ period: PERIOD_MS / 1000, windows: [{ at: 0, for: WINDOW_MS / 1000, filters: { frequency_drop: [-1] } }] }, undefined);
     // -W 1: ping's wait for the last replies; a lost probe is known by its icmp_seq missing.
-    const ping = await a.exec(["ping", "-n", "-D", "-c", String(COUNT), "-i", "0.1", "-W", "1", b.ip], 90_000).finally(() => {
+    const ping = await a.exec(["ping", "-n", "-D", "-U", "-c", String(COUNT), "-i", "0.1", "-W", "1", b.ip], 90_000).finally(() => {
       clearInterval(sampler);
       lag.disable();
     });

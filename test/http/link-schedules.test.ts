@@ -79,6 +79,18 @@ describe("schedules on controller link ends (ADR 0102)", () => {
     expect((await s.request("GET", path)).json.nodes[0]).to.not.have.property("schedule_now");
   });
 
+  it("takes back the whole link as a GET answered it, as the GNS3 web UI's filters dialog PUTs it: schedule_set_at and schedule_now are read-only, and an unchanged schedule runs on from when it was set", async () => {
+    const link = (await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: FLAP }) })).json;
+    const path = `/v2/projects/${projectId}/links/${link.link_id}`;
+    await clock.advance(3_000);
+    const read = (await s.request("GET", path)).json;
+    expect(read.nodes[0]).to.include.keys("schedule", "schedule_set_at", "schedule_now");
+    const put = await s.request("PUT", path, { ...read, filters: { delay: [50] } });
+    expect(put.status, put.text).to.equal(201);
+    expect(put.json.nodes[0].schedule_set_at).to.equal(read.nodes[0].schedule_set_at);
+    expect((await s.request("GET", path)).json.nodes[0].schedule_now).to.deep.equal(read.nodes[0].schedule_now);
+  });
+
   it("keeps the schedule and the time it was set in the project file: opened again, time has gone on", async () => {
     await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: { period: 60, steps: [{ at: 0, filters: { delay: [20] } }, { at: 30, filters: { delay: [300] } }] } }) });
     await clock.advance(10_000);

@@ -111,14 +111,14 @@ describe("end to end: RRUL, 4 TCP flows each way, under tail drop and FQ-CoDel (
   };
 
   /** The receiving side's document: the server's, as the client sends. */
-  const reverseOf = (tcp: Iperf3Result): { intervals: unknown } => tcp.json.server_output_json;
+  const receiverOf = (tcp: Iperf3Result): { intervals: unknown } => tcp.json.server_output_json;
 
   /** `[from, to]` in s since the run began: the window whose steady-state figures are taken. */
   const direction = (tcp: Iperf3Result, samples: { start: End; from: End; to: End; end: End }, window: readonly [number, number]): Direction => {
     const { start, from, to, end } = samples;
     const [w0, w1] = window;
     // iperf3's own clock starts a little after ours (its server is started first): whole reports inside the window.
-    const receiver = reverseOf(tcp);
+    const receiver = receiverOf(tcp);
     const inside = (receiver.intervals as { sum: { start: number; end: number; bits_per_second: number } }[]).map((i) => i.sum).filter((i) => i.start >= w0 && i.end <= w1);
     return {
       tcp,
@@ -184,7 +184,7 @@ describe("end to end: RRUL, 4 TCP flows each way, under tail drop and FQ-CoDel (
   const describeSeconds = (run: Rrul): void => {
     const mbps = (bps: number): string => (bps / 1e6).toFixed(2);
     for (const [name, d] of [["A→B", run.aToB], ["B→A", run.bToA]] as const) {
-      console.log(`        ${name} per second: ${(reverseOf(d.tcp).intervals as { sum: { bits_per_second: number } }[]).map((i) => mbps(i.sum.bits_per_second)).join(" ")}`);
+      console.log(`        ${name} per second: ${(receiverOf(d.tcp).intervals as { sum: { bits_per_second: number } }[]).map((i) => mbps(i.sum.bits_per_second)).join(" ")}`);
     }
   };
 

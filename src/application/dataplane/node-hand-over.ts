@@ -25,8 +25,9 @@ export class NodeHandOver implements Arrivals {
    * Lets a node go to another worker, with what it knows (ADR 0069): its sockets stop being read first
    * (handed over, still open, where the transport can; closed where it cannot), so that nothing changes
    * its state after; then its MAC table, port counters, filter chains' state, the frames its delay lines
-   * and bandwidth queues (ADR 0100) hold and its sockets' hand-overs are taken, as plain data, and it is forgotten here. Refused while a
-   * capture runs on one of its ports (nothing changes then). Undefined for a node not here.
+   * and bandwidth queues (ADR 0100) hold and its sockets' hand-overs are taken, as plain data, and it is
+   * forgotten here. Refused while a capture runs on one of its ports (nothing changes then). Undefined
+   * for a node not here.
    */
   async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {
     const live = this.nodes.get(nodeId);

@@ -107,6 +107,21 @@ describe("a CoDel/FQ-CoDel queue's backlog is carried (ADR 0100)", () => {
     expect((await small.dp.counters(SWITCH)).get(1)?.drops).to.deep.equal({ delay_limit: 3 });
   });
 
+  it("a queue taken over where its direction's chain queues nothing (its filters changed meanwhile) has its frames counted as delay_limit drops", async () => {
+    const time = new ManualTime(T0);
+    const from = await rig(time);
+    const to = await rig(time);
+    await from.sync(switchWith(CODEL));
+    from.send(1, 2, 3, 4);
+    const state = await from.dp.handOver(SWITCH);
+    if (E.isLeft(state) || state.right === undefined) throw new Error("no hand-over");
+    expect(E.isRight(await to.dp.takeOver(switchWith(TAIL_DROP), structuredClone(state.right)))).to.equal(true);
+    time.advance(100);
+    expect(to.transport.at(LPORT + 1).sent).to.have.length(0);
+    // The one in flight and the three waiting.
+    expect((await to.dp.counters(SWITCH)).get(1)?.drops).to.deep.equal({ delay_limit: 4 });
+  });
+
   it("tail drop → codel: the frames the Shaper admitted leave first, and the queue's first frame starts when the Shaper is free", async () => {
     const r = await rig();
     await r.sync(switchWith(TAIL_DROP));

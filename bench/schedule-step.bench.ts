@@ -51,7 +51,7 @@ interface Round {
   /** CPU ns per frame, steps included. */
   readonly ns: number;
   /** Wall µs of each step's sync, and the frames held when it applied. */
-  readonly steps: readonly { readonly us: number; readonly held: number }[];
+  readonly steps: readonly { readonly to: number; readonly us: number; readonly held: number }[];
 }
 
 /** A port whose filters run `sets` in turn, `STEP_MS` each (one set: they stay). */
@@ -76,7 +76,7 @@ async function rig(sets: readonly FilterSettings[]): Promise<() => Promise<Round
   const frame = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0x50, 0x79, 0x66, 0x68, 1, 0x08, 0x00, ...new Array<number>(FRAME_BYTES - 14).fill(0)]);
   let step = 0;
   return async () => {
-    const steps: { us: number; held: number }[] = [];
+    const steps: { to: number; us: number; held: number }[] = [];
     const cpu = process.cpuUsage();
     for (let i = 0; i < FRAMES; i++) {
       onFrame(frame);
@@ -88,7 +88,7 @@ async function rig(sets: readonly FilterSettings[]): Promise<() => Promise<Round
           const held = parts.dp.held().frames;
           const t = process.hrtime.bigint();
           await sync(nodes[step] as ComputeNode);
-          steps.push({ us: Number(process.hrtime.bigint() - t) / 1000, held });
+          steps.push({ to: step, us: Number(process.hrtime.bigint() - t) / 1000, held });
         }
       }
     }
@@ -109,9 +109,14 @@ for (const pair of PAIRS) {
   for (let r = 0; r < ROUNDS; r++) for (const k of r % 2 === 0 ? [0, 1, 2] : [2, 1, 0]) (got[k] as Round[]).push(await (runs[k] as () => Promise<Round>)());
   const [a, b, scheduled] = got.map((rounds) => median(rounds.map((x) => x.ns))) as [number, number, number];
   rows.push([pair.name, fmt(a, 0), fmt(b, 0), fmt(scheduled, 0), fmt(scheduled / ((a + b) / 2), 3)]);
-  const steps = (got[2] as Round[]).flatMap((x) => x.steps);
-  const us = steps.map((s) => s.us).sort((x, y) => x - y);
-  stepRows.push([pair.name, String(steps.length), fmt(median(us), 1), fmt(us[Math.floor(us.length * 0.99)] as number, 1), fmt(median(steps.map((s) => s.held)), 0)]);
+  for (const [to, name] of [
+    [1, "A → B"],
+    [0, "B → A"],
+  ] as const) {
+    const steps = (got[2] as Round[]).flatMap((x) => x.steps).filter((x) => x.to === to);
+    const us = steps.map((x) => x.us).sort((x, y) => x - y);
+    stepRows.push([`${pair.name}: ${name}`, String(steps.length), fmt(median(us), 1), fmt(us[Math.floor(us.length * 0.99)] as number, 1), fmt(median(steps.map((x) => x.held)), 0)]);
+  }
 }
 process.stdout.write(markdownTable(["port 1's filters (100,000 frames/s of 512 B)", "A held, ns/frame", "B held, ns/frame", "A ↔ B every 100 ms, ns/frame", "× mean(A, B)"], rows));
 process.stdout.write("\n\n");

@@ -26,7 +26,7 @@ export interface HeldQueue {
 }
 
 /** What a queue counted (its statistics beyond the backlog). */
-export interface QueueCounters {
+interface QueueCounters {
   readonly codelDrops: number;
   readonly overlimitDrops: number;
   readonly ecnMarks: number;
@@ -37,7 +37,7 @@ export interface QueueCounters {
 }
 
 /** The frames a queue let go to a tail-drop transmitter, each with when its last bit leaves (ADR 0100). */
-export interface ReleasedBacklog {
+interface ReleasedBacklog {
   readonly frames: readonly { readonly frame: Uint8Array; readonly doneMs: number }[];
   /** When the last of them has left: the tail-drop transmitter is free from then. */
   readonly freeAtMs: number;

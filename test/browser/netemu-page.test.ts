@@ -198,6 +198,61 @@ describe("netemu's page in Debian's chromium (ADR 0094)", function () {
       expect(await now.textContent()).to.equal("No schedule.");
     });
 
+    it("sets a schedule on pc1's end of its link from the page (the link's nodes[i].schedule), shows its active step, and the pings take its step on the wire; a refused schedule shows netemu's message and changes nothing (ADR 0102)", async function () {
+      this.timeout(60_000);
+      const before = await pingRtts(s!, 3);
+      expect(before.length).to.be.at.least(2);
+      await page.getByRole("button", { name: /^Select link .*pc1/ }).click();
+      const form = page.getByRole("form", { name: /^Impairments of pc1 Ethernet0$/ });
+      // The same editor as a switch port's direction: one way, what pc1 sends.
+      const box = form.getByRole("textbox", { name: "Schedule out of pc1 Ethernet0" });
+      expect(await box.getAttribute("aria-describedby")).to.match(/-hint .*-now$/);
+      const now = form.getByRole("status", { name: "Active schedule step out of pc1 Ethernet0" });
+      await now.filter({ hasText: "No schedule." }).waitFor({ timeout: 10_000 });
+      // Calm for 4 s, then 200 ms on what pc1 sends, for good.
+      const calmThenSlow = { steps: [{ at: 0, filters: {} }, { at: 4, filters: { delay: [200] } }] };
+      await box.fill(JSON.stringify(calmThenSlow));
+      await form.getByRole("button", { name: "Apply impairments on pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Impairments applied on pc1 Ethernet0." }).waitFor({ timeout: 10_000 });
+      // Set where any client of the controller sets it: the link's pc1 end, read back through the API with its active step.
+      const projectId = (await s!.request("GET", "/v2/projects")).json.find((p: { name: string }) => p.name === "vpcs").project_id as string;
+      const pc1 = ((await s!.request("GET", `/v2/projects/${projectId}/nodes`)).json as { node_id: string; name: string }[]).find((n) => n.name === "pc1")!.node_id;
+      const linkId = ((await s!.request("GET", `/v2/projects/${projectId}/links`)).json as { link_id: string; nodes: { node_id: string }[] }[]).find((l) => l.nodes.some((n) => n.node_id === pc1))!.link_id;
+      type End = { node_id: string; filters?: object; schedule?: { steps: unknown[] }; schedule_set_at?: string; schedule_now?: { step: number } };
+      const pc1End = async () => ((await s!.request("GET", `/v2/projects/${projectId}/links/${linkId}`)).json.nodes as End[]).find((n) => n.node_id === pc1)!;
+      const set = await pc1End();
+      expect(set.schedule?.steps).to.deep.equal(calmThenSlow.steps);
+      expect(set).to.not.have.property("filters");
+      expect(set.schedule_now?.step).to.be.a("number");
+      // The page shows the active step, and the refresh moves it on to the slow one.
+      await now.filter({ hasText: /^Step 1 active \(delay 200\), for good\.$/ }).waitFor({ timeout: 15_000 });
+      expect((await pc1End()).schedule_now?.step).to.equal(1);
+      await page.screenshot({ path: join(SCREENSHOTS, "netemu-page-host-schedule.png") });
+      // On the wire: 50 ms each way on pc2's link, and the step's 200 ms on pc1's requests: never early (ADR 0031).
+      const after = await pingRtts(s!, 3);
+      expect(after.length).to.be.at.least(2);
+      for (const rtt of after) expect(rtt).to.be.at.least(300);
+      expect(Math.min(...after) - Math.min(...before)).to.be.at.least(180);
+      // A schedule netemu refuses: its message in the form, and the end keeps the schedule it had.
+      await box.fill(JSON.stringify({ period: -1, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] }));
+      await form.getByRole("button", { name: "Apply impairments on pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: /^Refused: .*nodes\[\d\]\.schedule/ }).waitFor({ timeout: 10_000 });
+      const kept = await pc1End();
+      expect([kept.schedule, kept.schedule_set_at]).to.deep.equal([set.schedule, set.schedule_set_at]);
+      // Text that is no JSON object is stopped in the page, and says so.
+      await box.fill("{ down for a while");
+      await form.getByRole("button", { name: "Apply impairments on pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: /^Refused: schedule out of pc1 Ethernet0: the schedule is not JSON .*Nothing was changed\.$/ }).waitFor({ timeout: 10_000 });
+      expect((await pc1End()).schedule_set_at).to.equal(set.schedule_set_at);
+      // Clear schedule takes it off the end, and the pings are back to the lab's own delay.
+      await form.getByRole("button", { name: "Clear the schedule out of pc1 Ethernet0" }).click();
+      await form.getByRole("status").filter({ hasText: "Schedule out of pc1 Ethernet0 cleared." }).waitFor({ timeout: 10_000 });
+      expect(await pc1End()).to.not.have.any.keys("schedule", "schedule_now", "filters");
+      expect(await box.inputValue()).to.equal("");
+      expect(await now.textContent()).to.equal("No schedule.");
+      for (const rtt of await pingRtts(s!, 2)) expect(rtt).to.be.below(290);
+    });
+
     it("shows a switch's MAC table, its ports' figures and starts a capture whose file downloads", async () => {
       await page.getByRole("button", { name: "Select node sw1" }).click();
       await pingRtts(s!, 1);

@@ -61,6 +61,36 @@ describe("schedules on controller link ends (ADR 0102)", () => {
     expect(clock.waiting).to.equal(0);
   });
 
+  it("answers a GET of the link with each scheduled end's active step and when the next begins, as the impairment routes answer a port's (schedule_now)", async () => {
+    const link = (await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: FLAP }, { schedule: { start: "first_frame", steps: [{ at: 0, filters: { delay: [20] } }, { at: 5, filters: { delay: [200] } }] } }) })).json;
+    const path = `/v2/projects/${projectId}/links/${link.link_id}`;
+    const setAt = new Date(clock.nowMs()).toISOString();
+    await clock.advance(500);
+    const down = await s.request("GET", path);
+    expect(down.status, down.text).to.equal(200);
+    expect(down.json.nodes[0].schedule_now).to.deep.equal({ step: 1, filters: DOWN, started_at: setAt, next_step_at: new Date(clock.nowMs() + 1_500).toISOString(), next_step_in: 1.5 });
+    // A schedule waiting for its port's first frame runs its step 0, with no next step yet.
+    expect(down.json.nodes[1].schedule_now).to.deep.equal({ step: 0, filters: { delay: [20] }, started_at: null, next_step_at: null, next_step_in: null });
+    await clock.advance(2_000);
+    const up = (await s.request("GET", path)).json;
+    expect(up.nodes[0].schedule_now).to.deep.include({ step: 2, filters: {}, next_step_in: 7.5 });
+    // An end given fixed filters has no schedule, and so no step now.
+    await s.request("PUT", path, { nodes: [{ node_id: a, adapter_number: 0, port_number: 1, filters: { delay: [7] } }] });
+    expect((await s.request("GET", path)).json.nodes[0]).to.not.have.property("schedule_now");
+  });
+
+  it("takes back the whole link as a GET answered it, as the GNS3 web UI's filters dialog PUTs it: schedule_set_at and schedule_now are read-only, and an unchanged schedule runs on from when it was set", async () => {
+    const link = (await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: FLAP }) })).json;
+    const path = `/v2/projects/${projectId}/links/${link.link_id}`;
+    await clock.advance(3_000);
+    const read = (await s.request("GET", path)).json;
+    expect(read.nodes[0]).to.include.keys("schedule", "schedule_set_at", "schedule_now");
+    const put = await s.request("PUT", path, { ...read, filters: { delay: [50] } });
+    expect(put.status, put.text).to.equal(201);
+    expect(put.json.nodes[0].schedule_set_at).to.equal(read.nodes[0].schedule_set_at);
+    expect((await s.request("GET", path)).json.nodes[0].schedule_now).to.deep.equal(read.nodes[0].schedule_now);
+  });
+
   it("keeps the schedule and the time it was set in the project file: opened again, time has gone on", async () => {
     await s.request("POST", `/v2/projects/${projectId}/links`, { nodes: ends({ schedule: { period: 60, steps: [{ at: 0, filters: { delay: [20] } }, { at: 30, filters: { delay: [300] } }] } }) });
     await clock.advance(10_000);

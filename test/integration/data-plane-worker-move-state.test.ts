@@ -114,6 +114,31 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
     expect(late).to.be.below(450);
   });
 
+  for (const discipline of ["codel", "fq_codel"] as const) {
+    it(`sends what its ${discipline} queue held at the move from the other worker, at the rate, none lost, and goes on counting its queue (ADR 0100)`, async () => {
+      // Port 1 sends at 100 kbit/s: a frame of 1,000 B takes 80 ms, six take 480. CoDel's target is
+      // set far above that wait, so that it drops nothing: every frame must come out.
+      const sw = await wiredSwitch([{}, { bandwidth: [100], queue_discipline: [`${discipline} target 5s interval 10s`] }]);
+      const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+      const sentAt = performance.now();
+      for (let i = 0; i < 6; i++) await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A, { payload: 986 }), sw.lports[0] as number);
+      // Moved as soon as its queue holds frames (a loaded machine may take a while to read them).
+      let before = (await dp.counters(NODE)).get(1)?.queues?.egress;
+      for (const deadline = Date.now() + 3000; (before?.backlogFrames ?? 0) < 2 && Date.now() < deadline; before = (await dp.counters(NODE)).get(1)?.queues?.egress) await sleep(5);
+      expect(before?.backlogFrames, "frames wait in the queue when the node moves").to.be.at.least(2);
+      expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+      const after = (await dp.counters(NODE)).get(1)?.queues?.egress;
+      expect(after?.sentFrames, "its count went along").to.be.at.least(before?.sentFrames as number);
+      await p1.waitFor(6, 5000);
+      // Never faster than the rate: the sixth frame's last bit leaves 480 ms after the first arrived (less a ms of timer slack per frame).
+      expect((p1.receivedAtMs[5] as number) - sentAt).to.be.at.least(470);
+      expect(await p1.settle(100)).to.equal(6);
+      const counters = (await dp.counters(NODE)).get(1);
+      expect([counters?.queues?.egress?.discipline, counters?.queues?.egress?.sentFrames, counters?.queues?.egress?.backlogFrames]).to.deep.equal([discipline, 6, 0]);
+      expect(counters?.drops).to.deep.equal({});
+    });
+  }
+
   it("goes on counting towards its next frequency drop, as its filter chain's state came along", async () => {
     const sw = await wiredSwitch([{ frequency_drop: [3] }, {}]);
     const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];

@@ -137,6 +137,39 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
     }
     expect(decodeWorkerRequest({ id: 11, op: "handOver", args: [42] })).to.deep.equal(E.left({ id: 11, error: "malformed arguments for handOver" }));
   });
+
+  it("reads a bandwidth queue handed over with its node (ADR 0100) only in the shape a hand-over gives", () => {
+    const change = nodeChange(undefined, good);
+    const held = { frames: [], lastDepartureMs: 5 };
+    const chain = { frequencyCounter: 0, corruptPosition: 0, fates: { loses: false, corrupts: false, duplicates: false, reorders: false } };
+    const counters = { codelDrops: 0, overlimitDrops: 0, ecnMarks: 0, sentFrames: 1, sojournSumMs: 0, sojournMaxMs: 0, lastSojournMs: 0 };
+    const queue = {
+      frames: [{ frame: Uint8Array.of(1, 2), enqueuedMs: 5 }],
+      inFlight: { frame: Uint8Array.of(3), doneMs: 9 },
+      freeAtMs: 9,
+      rateKbps: 800,
+      codel: { firstAboveMs: 0, dropNextMs: 0, count: 0, lastCount: 0, dropping: false },
+      counters,
+    };
+    const port = { portNumber: 0, counters: { framesIn: 1 }, faults: 0, chains: { ingress: chain }, held: { ingress: held, egress: held }, queues: { egress: queue } };
+    const state = { nodeId: SW, learned: [], ports: [port] };
+    expect(decodeWorkerRequest({ id: 12, op: "takeOver", args: [change, [], state] })).to.deep.equal(E.right({ id: 12, op: "takeOver", args: [change, [], state] }));
+    // An idle transmitter's free time is −Infinity: a time all the same.
+    const idle = { ...state, ports: [{ ...port, queues: { ingress: { ...queue, freeAtMs: Number.NEGATIVE_INFINITY } } }] };
+    expect(decodeWorkerRequest({ id: 12, op: "takeOver", args: [change, [], idle] })).to.deep.equal(E.right({ id: 12, op: "takeOver", args: [change, [], idle] }));
+    const broken = (q: Record<string, unknown>) => ({ ...state, ports: [{ ...port, queues: { egress: { ...queue, ...q } } }] });
+    for (const [what, bad] of [
+      ["queues that are not an object", { ...state, ports: [{ ...port, queues: 3 }] }],
+      ["a queued frame as text", broken({ frames: [{ frame: "ab", enqueuedMs: 1 }] })],
+      ["an enqueue time that is no time", broken({ frames: [{ frame: Uint8Array.of(1), enqueuedMs: Number.NaN }] })],
+      ["a frame in flight without its time", broken({ inFlight: { frame: Uint8Array.of(1) } })],
+      ["no free time", broken({ freeAtMs: undefined })],
+      ["no counters", broken({ counters: undefined })],
+      ["a CoDel state that is not an object", broken({ codel: "dropping" })],
+    ] as const) {
+      expect(decodeWorkerRequest({ id: 13, op: "takeOver", args: [change, [], bad] }), what).to.deep.equal(E.left({ id: 13, error: "malformed arguments for takeOver" }));
+    }
+  });
 });
 
 /** A data-plane worker driven by hand: what any message, well formed or not, does to it. */

@@ -286,6 +286,8 @@ export interface Iperf3Options {
   readonly window?: string;
   /** TCP's congestion control for the test's sockets (iperf3 -C, e.g. "cubic"); the host's default when absent. */
   readonly congestion?: string;
+  /** Parallel streams (iperf3 -P): the end's sums cover them all, `json.end.streams` each one. */
+  readonly parallel?: number;
 }
 
 export interface Iperf3UdpFigures {
@@ -483,6 +485,7 @@ export class HostBed {
       if (options.reverse === true) args.push("-R");
       if (options.window !== undefined) args.push("-w", options.window);
       if (options.congestion !== undefined) args.push("-C", options.congestion);
+      if (options.parallel !== undefined) args.push("-P", String(options.parallel));
       const startedMs = performance.timeOrigin + performance.now();
       const r = await client.exec(args, (seconds + 8) * 1000);
       const endedMs = performance.timeOrigin + performance.now();

@@ -43,11 +43,24 @@ export interface RemoteLink {
 
 type Filters = Readonly<Record<string, readonly unknown[]>>;
 
-/** A link of netemu's controller as GET /v2/projects/{p}/links/{l} answers it: GNS3's filters both ways, and each end's one-way filters (ADR 0051). */
+/**
+ * A link of netemu's controller as GET /v2/projects/{p}/links/{l} answers it: GNS3's filters both ways, and
+ * each end's one-way filters (ADR 0051) or schedule (ADR 0102) of what its node sends, with the schedule's
+ * active step (`schedule_now`, in a GET only: a PUT's answer is GNS3's link).
+ */
 export interface ControllerLink {
   readonly link_id: string;
   readonly filters: Filters;
-  readonly nodes: readonly { readonly node_id: string; readonly adapter_number: number; readonly port_number: number; readonly filters?: Filters }[];
+  readonly nodes: readonly ControllerLinkEnd[];
+}
+
+export interface ControllerLinkEnd {
+  readonly node_id: string;
+  readonly adapter_number: number;
+  readonly port_number: number;
+  readonly filters?: Filters;
+  readonly schedule?: object;
+  readonly schedule_now?: ScheduleNow;
 }
 
 export interface PortCounters {
@@ -127,9 +140,12 @@ export const api = {
   putImpairment: (projectId: string, nodeId: string, port: number, fields: Readonly<Record<string, object>>) =>
     call<Impairment>("PUT", "/v2/netemu/impairments", { project: projectId, node: nodeId, port: String(port), ...fields }),
   controllerLink: (projectId: string, linkId: string) => call<ControllerLink>("GET", `/v2/projects/${projectId}/links/${linkId}`),
-  /** One end's one-way filters (what its node sends over the link), as any client of the controller sets them: PUT on the link, that end only. */
-  setLinkEndFilters: (projectId: string, linkId: string, end: { node_id: string; adapter_number: number; port_number: number }, filters: object) =>
-    call<ControllerLink>("PUT", `/v2/projects/${projectId}/links/${linkId}`, { nodes: [{ node_id: end.node_id, adapter_number: end.adapter_number, port_number: end.port_number, filters }] }),
+  /**
+   * One end's one-way filters or schedule (what its node sends over the link), as any client of the controller
+   * sets them: PUT on the link, that end only. Fixed filters end a schedule, a schedule clears the fixed filters (ADR 0102).
+   */
+  setLinkEnd: (projectId: string, linkId: string, end: { node_id: string; adapter_number: number; port_number: number }, fields: { readonly filters: object } | { readonly schedule: object }) =>
+    call<ControllerLink>("PUT", `/v2/projects/${projectId}/links/${linkId}`, { nodes: [{ node_id: end.node_id, adapter_number: end.adapter_number, port_number: end.port_number, ...fields }] }),
   macTable: (projectId: string, nodeId: string) => call<MacEntry[]>("GET", `/v2/compute/projects/${projectId}/ethernet_switch/nodes/${nodeId}/mac_table`),
   portPath: (projectId: string, node: LabNode, port: number) => `/v2/compute/projects/${projectId}/${node.node_type}/nodes/${node.node_id}/adapters/0/ports/${port}`,
   startCapture: (path: string, fileName: string) => call<{ pcap_file_path: string }>("POST", `${path}/start_capture`, { capture_file_name: fileName, data_link_type: "DLT_EN10MB" }),

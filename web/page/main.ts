@@ -1,6 +1,6 @@
 import cytoscape from "cytoscape";
 import uPlot from "uplot";
-import { api, type ControllerLink, type Impairment, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
+import { api, type ControllerLink, type ControllerLinkEnd, type Impairment, type Lab, type LabCounters, type LabNode, type PortCounters, Refused } from "./api.js";
 import { KIND_FIELDS, textOf, valuesOf } from "./impairments.js";
 import { layout } from "./layout.js";
 import { directionFields, scheduleNowText, scheduleText } from "./schedules.js";
@@ -480,10 +480,11 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
   });
   clear.addEventListener("click", () => void send({ filters_in: {}, filters_out: {} }, `Impairments cleared on ${name}.`));
   // The active step moves on its own: the counters' refresh reads it again while the form is in the page.
-  scheduleWatchers.add((all) => {
+  scheduleWatchers.add(async (reading) => {
     if (!form.isConnected) return false;
-    showNow(all.find((i) => i.node_id === node.node_id && i.port_number === port));
-    return true;
+    const all = await reading.impairments();
+    if (form.isConnected) showNow(all.find((i) => i.node_id === node.node_id && i.port_number === port));
+    return form.isConnected;
   });
   // What the port has now, once the form is in the page.
   void api.impairments(lab.project_id).then(
@@ -493,10 +494,14 @@ function impairmentForm(lab: Lab, node: LabNode, port: number, name: string): HT
   return form;
 }
 
-/** A direction's schedule: JSON as `netemu impair --schedule-out` takes it, its active step, and a control to clear it. */
+/**
+ * A direction's schedule: JSON as `netemu impair --schedule-out` takes it, its active step, and a control to
+ * clear it. The one editor of a schedule in the page: a switch's or hub's port direction (the impairments
+ * overlay) and a host's end of a controller link (the link's `nodes[i].schedule`) both use it.
+ */
 function scheduleField(direction: string, id: string, name: string, onClear: () => void): HTMLElement {
   const way = direction === "in" ? "into" : "out of";
-  const hint = element("p", { id: `${id}-hint`, class: "hint", text: 'JSON, as netemu impair --schedule-out takes it, e.g. {"period": 2, "windows": [{"at": 0, "for": 1, "filters": {"frequency_drop": [-1]}}]}. Empty: the fixed impairments above apply.' });
+  const hint = element("p", { id: `${id}-hint`, class: "hint", text: 'JSON, as netemu impair --schedule-out and the API take it, e.g. {"period": 2, "windows": [{"at": 0, "for": 1, "filters": {"frequency_drop": [-1]}}]}. Empty: the fixed impairments above apply.' });
   const box = element("textarea", { id, name: `${direction}.schedule`, rows: "3", spellcheck: "false", "aria-label": `Schedule ${way} ${name}`, "aria-describedby": `${id}-hint ${id}-now` });
   const now = element("p", { id: `${id}-now`, class: "schedule-now", role: "status", "aria-label": `Active schedule step ${way} ${name}`, text: "No schedule." });
   const clear = element("button", { type: "button", text: "Clear schedule", "aria-label": `Clear the schedule ${way} ${name}` });
@@ -504,17 +509,27 @@ function scheduleField(direction: string, id: string, name: string, onClear: () 
   return element("div", { class: "field schedule" }, element("label", { for: id, text: "Schedule" }), box, hint, now, clear);
 }
 
-/** The impairment forms showing a schedule's active step: each answers false once it left the page. */
-const scheduleWatchers = new Set<(all: readonly Impairment[]) => boolean>();
+/** What one refresh reads for the schedule fields: the lab's impairments at most once, whatever the number of forms asking. */
+interface ScheduleReading {
+  impairments(): Promise<readonly Impairment[]>;
+}
+
+/** The forms showing a schedule's active step: each answers false once it left the page. */
+const scheduleWatchers = new Set<(reading: ScheduleReading) => Promise<boolean>>();
 
 async function refreshSchedules(lab: Lab): Promise<void> {
   if (scheduleWatchers.size === 0) return;
-  try {
-    const all = await api.impairments(lab.project_id);
-    for (const watch of scheduleWatchers) if (!watch(all)) scheduleWatchers.delete(watch);
-  } catch {
-    // The next refresh tries again; the counters' status line says when netemu does not answer.
-  }
+  let all: Promise<readonly Impairment[]> | undefined;
+  const reading: ScheduleReading = { impairments: () => (all ??= api.impairments(lab.project_id)) };
+  await Promise.all(
+    [...scheduleWatchers].map(async (watch) => {
+      try {
+        if (!(await watch(reading))) scheduleWatchers.delete(watch);
+      } catch {
+        // The next refresh tries again; the counters' status line says when netemu does not answer.
+      }
+    }),
+  );
 }
 
 function captureControls(lab: Lab, node: LabNode, port: number, name: string): HTMLElement {
@@ -586,6 +601,8 @@ function linkEndForm(lab: Lab, node: LabNode, port: number, name: string, link: 
     (GNS3_KINDS.has(f.kind) ? set : more).append(element("div", { class: "field" }, element("label", { for: id, text: f.label }), element("input", { id, name: `out.${f.kind}`, type: "text", placeholder: f.hint, "aria-label": `${f.label} out of ${name} (${f.hint})`, autocomplete: "off" })));
   }
   set.append(more);
+  // The link end's schedule, in the same editor as a switch port's; fixed filters given alone end it (ADR 0102).
+  set.append(scheduleField("out", idOf("schedule"), name, () => void send({ filters: {} }, `Schedule out of ${name} cleared.`)));
   // The link's API has one-way filters on what each end sends: frames into this host are shaped where they leave.
   const into = element("p", { id: noteId, class: "note", text: `Frames into ${name} are impaired where they are sent, at the link's other end: ${endName(other)}.` });
   const gns3 = element("p", { class: "note" });
@@ -594,17 +611,30 @@ function linkEndForm(lab: Lab, node: LabNode, port: number, name: string, link: 
   const result = element("p", { class: "result", role: "status" });
   form.append(set, into, gns3, apply, clear, result);
   let adapter = 0;
+  const endOf = (answer: ControllerLink): ControllerLinkEnd | undefined => answer.nodes.find((n) => n.node_id === node.node_id && n.port_number === port);
+  const scheduleBox = form.querySelector<HTMLTextAreaElement>("textarea")!;
+  const now = form.querySelector<HTMLElement>(".schedule-now")!;
+  // A GET tells the active step; a PUT's answer (GNS3's link) does not: its step is read right after.
+  const showNow = (end: ControllerLinkEnd | undefined) => {
+    if (end?.schedule === undefined) now.textContent = scheduleNowText(undefined);
+    else if (end.schedule_now !== undefined) now.textContent = scheduleNowText(end.schedule_now);
+  };
+  const readNow = async () => showNow(endOf(await api.controllerLink(lab.project_id, linkId)));
   const fill = (answer: ControllerLink) => {
-    const end = answer.nodes.find((n) => n.node_id === node.node_id && n.port_number === port);
+    const end = endOf(answer);
     adapter = end?.adapter_number ?? 0;
     for (const f of KIND_FIELDS) ($(idOf(f.kind)) as HTMLInputElement).value = textOf(end?.filters?.[f.kind]);
+    scheduleBox.value = scheduleText(end?.schedule);
+    showNow(end);
     if ([...more.querySelectorAll("input")].some((i) => i.value !== "")) more.open = true;
     gns3.textContent = Object.keys(answer.filters).length === 0 ? "" : `GNS3's filters of this link act too, both ways (its packet filters dialog): ${filtersText(answer.filters)}.`;
   };
-  const send = async (filters: object, done: string) => {
+  const send = async (fields: { readonly filters: object } | { readonly schedule: object }, done: string) => {
     try {
-      fill(await api.setLinkEndFilters(lab.project_id, linkId, { node_id: node.node_id, adapter_number: adapter, port_number: port }, filters));
+      const set = await api.setLinkEnd(lab.project_id, linkId, { node_id: node.node_id, adapter_number: adapter, port_number: port }, fields);
+      fill(set);
       result.textContent = done;
+      if (endOf(set)?.schedule !== undefined) await readNow().catch(() => undefined);
     } catch (err) {
       result.textContent = err instanceof Refused ? `Refused: ${err.message}` : `Failed: ${(err as Error).message}`;
     }
@@ -616,9 +646,21 @@ function linkEndForm(lab: Lab, node: LabNode, port: number, name: string, link: 
       const v = valuesOf(f, ($(idOf(f.kind)) as HTMLInputElement).value);
       if (v !== undefined) out[f.kind] = v;
     }
-    void send(out, `Impairments applied on ${name}.`);
+    // The fixed filters, or the schedule when its box holds one (ADR 0102), as a switch port's direction.
+    const given = directionFields(out, scheduleBox.value);
+    if ("problem" in given) {
+      result.textContent = `Refused: schedule out of ${name}: ${given.problem}. Nothing was changed.`;
+      return;
+    }
+    void send(given, `Impairments applied on ${name}.`);
   });
-  clear.addEventListener("click", () => void send({}, `Impairments cleared on ${name}.`));
+  clear.addEventListener("click", () => void send({ filters: {} }, `Impairments cleared on ${name}.`));
+  // The active step moves on its own: read again on the counters' refresh while the form is in the page.
+  scheduleWatchers.add(async () => {
+    if (!form.isConnected) return false;
+    await readNow();
+    return form.isConnected;
+  });
   void api.controllerLink(lab.project_id, linkId).then(fill, (err: unknown) => {
     result.textContent = `Link: ${(err as Error).message}`;
   });

@@ -168,12 +168,17 @@ export class FramePath {
     if (copies === 2) transmit.offer(frame, queue.discipline, queue.rateKbps);
   }
 
-  /** A frame whose last bit left the bandwidth queue's transmitter: the rest of its chain (reorder, delay), then on. */
-  leftQueue(live: LiveNode, port: LivePort, direction: "ingress" | "egress", frame: Uint8Array): void {
+  /**
+   * A frame whose last bit left the bandwidth queue's transmitter: the rest of its chain (reorder,
+   * delay), then on. `untilSentMs`: how long until its last bit leaves, for a frame a queue let go to
+   * a tail-drop transmitter (ADR 0100): it waits that out in the delay line, as a Shaper's frame does.
+   */
+  leftQueue(live: LiveNode, port: LivePort, direction: "ingress" | "egress", frame: Uint8Array, untilSentMs = 0): void {
     const after = port.chains[direction].afterQueue();
-    if (direction === "ingress") this.towardsSwitch(live, port, frame, after.delayMs, after.overtakes, after.precise);
+    const delayMs = Math.max(0, untilSentMs) + after.delayMs;
+    if (direction === "ingress") this.towardsSwitch(live, port, frame, delayMs, after.overtakes, after.precise);
     else if (!live.running) port.counters?.countEgressDrop("stopped");
-    else this.onToPort(port, frame, after.delayMs, after.overtakes, after.precise);
+    else this.onToPort(port, frame, delayMs, after.overtakes, after.precise);
   }
 
   /** A frame whose egress delay is over: its capture, then its socket. */

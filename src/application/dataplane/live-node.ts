@@ -81,6 +81,35 @@ export class LivePort {
     return made;
   }
 
+  /** The direction's bandwidth queue if it has made one (none is made for asking). */
+  queueOf(direction: "ingress" | "egress"): TransmitQueue | undefined {
+    return this.queues[direction];
+  }
+
+  /** Stops the bandwidth queues and gives what they held (a node moving: ADR 0069, 0100); undefined when none ran. */
+  handOverQueues(): PortState["queues"] {
+    const ingress = this.queues.ingress?.handOver();
+    const egress = this.queues.egress?.handOver();
+    if (ingress === undefined && egress === undefined) return undefined;
+    return { ...(ingress === undefined ? {} : { ingress }), ...(egress === undefined ? {} : { egress }) };
+  }
+
+  /**
+   * Takes up what the same port's bandwidth queues held on another thread, under the discipline each
+   * direction's chain runs here. A direction whose chain here queues nothing (its settings changed
+   * meanwhile) has no queue to take them: they are dropped and counted (`delay_limit`), not lost unseen.
+   */
+  takeUpQueues(queues: PortState["queues"]): void {
+    for (const direction of ["ingress", "egress"] as const) {
+      const held = queues?.[direction];
+      if (held === undefined) continue;
+      const discipline = this.chains[direction].queue?.discipline;
+      const queue = discipline === undefined ? undefined : this.transmitQueue(direction);
+      if (discipline !== undefined && queue !== undefined) queue.takeUp(held, discipline);
+      else for (const entry of [...held.frames, ...(held.inFlight === undefined ? [] : [held.inFlight])]) this.dropHeld(direction, entry.frame.byteLength);
+    }
+  }
+
   /** What each direction's bandwidth queue did, for the directions that ran one. */
   queueStatistics(): PortQueueStatistics | undefined {
     const ingress = this.queues.ingress?.statistics();

@@ -25,8 +25,9 @@ export class NodeHandOver implements Arrivals {
    * Lets a node go to another worker, with what it knows (ADR 0069): its sockets stop being read first
    * (handed over, still open, where the transport can; closed where it cannot), so that nothing changes
    * its state after; then its MAC table, port counters, filter chains' state, the frames its delay lines
-   * hold and its sockets' hand-overs are taken, as plain data, and it is forgotten here. Refused while a
-   * capture runs on one of its ports (nothing changes then). Undefined for a node not here.
+   * and bandwidth queues (ADR 0100) hold and its sockets' hand-overs are taken, as plain data, and it is
+   * forgotten here. Refused while a capture runs on one of its ports (nothing changes then). Undefined
+   * for a node not here.
    */
   async handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>> {
     const live = this.nodes.get(nodeId);
@@ -51,6 +52,7 @@ export class NodeHandOver implements Arrivals {
     for (const port of live.ports.values()) {
       const shared = port.chains.ingress === port.chains.egress;
       const socket = sockets.get(port.portNumber);
+      const queues = port.handOverQueues();
       ports.push({
         ...(socket === undefined ? {} : { socket }),
         portNumber: port.portNumber,
@@ -58,6 +60,7 @@ export class NodeHandOver implements Arrivals {
         faults: port.faults,
         chains: { ingress: port.chains.ingress.state(), ...(shared ? {} : { egress: port.chains.egress.state() }) },
         held: port.handOverLines(),
+        ...(queues === undefined ? {} : { queues }),
       });
       port.endpoint = undefined;
     }
@@ -90,6 +93,7 @@ export class NodeHandOver implements Arrivals {
       port.chains.ingress.resume(p.chains.ingress);
       if (port.chains.egress !== port.chains.ingress) port.chains.egress.resume(p.chains.egress ?? p.chains.ingress);
       port.takeUpLines(p.held);
+      if (p.queues !== undefined) port.takeUpQueues(p.queues);
     }
     if (live.live.kind === "ethernet_switch") live.live.fabric.relearn(state.learned);
   }

@@ -2,6 +2,7 @@ import type { FilterChainState } from "../../domain/filters/filter-chain.js";
 import type { PortCountersSnapshot } from "../../domain/switching/port-counters.js";
 import type { HeldFrames } from "./delay-line.js";
 import type { SocketHandover } from "../ports/udp-transport.js";
+import type { HeldQueue } from "./transmit-queue.js";
 
 /**
  * What a live node knows beyond its record, as plain data (structuredClone-able): what it takes with
@@ -33,6 +34,8 @@ export interface PortState {
   readonly chains: { readonly ingress: FilterChainState; readonly egress?: FilterChainState };
   /** The frames each delay line held, the express lines (reorder) too. */
   readonly held: { readonly ingress: HeldFrames; readonly egress: HeldFrames; readonly expressIngress?: HeldFrames; readonly expressEgress?: HeldFrames };
+  /** What each direction's CoDel/FQ-CoDel queue held (ADR 0100); absent for a direction that ran none. */
+  readonly queues?: { readonly ingress?: HeldQueue; readonly egress?: HeldQueue };
 }
 
 /** Why a node cannot move now: a capture runs on one of its ports (its file is open on this thread). */

@@ -3,6 +3,7 @@ import type { Clock } from "../ports/system.js";
 import type { Timers } from "../ports/timers.js";
 import type { FramePath } from "./frame-path.js";
 import type { LiveNode, LivePort } from "./live-node.js";
+import type { PortChains } from "./port-chains.js";
 import { TransmitQueue } from "./transmit-queue.js";
 
 /**
@@ -24,4 +25,27 @@ export function makeTransmitQueue(clock: Clock, timers: Timers, path: FramePath,
     // The page and /metrics read one queue delay per direction, whichever discipline queued the frame.
     (waitMs, nowMs) => port.counters?.[direction === "ingress" ? "ingressQueue" : "egressQueue"].record(waitMs, nowMs),
   );
+}
+
+/**
+ * After a port's chains changed (ADR 0055), the bandwidth stage's backlog goes on across a switch of
+ * discipline (ADR 0100), per direction: tail drop → codel/fq_codel, the queue's first frame starts when
+ * the Shaper is free (the frames it admitted leave first, in order); codel/fq_codel → tail drop, what the
+ * queue held goes to the delay line as the Shaper's frames would, one after the other at the rate it
+ * was queued for, and the Shaper starts after the last of them. The rate stays exact across the switch.
+ */
+export function carryBacklogs(path: FramePath, live: LiveNode, port: LivePort, before: PortChains, nowMs: number): void {
+  for (const direction of ["ingress", "egress"] as const) {
+    const was = before[direction];
+    const is = port.chains[direction];
+    if (was === is) continue;
+    const shaperFreeAt = was.transmitterFreeAtMs(direction);
+    if (shaperFreeAt !== undefined && is.queue !== undefined) port.transmitQueue(direction)?.startAfter(shaperFreeAt);
+    const queue = port.queueOf(direction);
+    if (was.queue !== undefined && is.transmitterFreeAtMs(direction) !== undefined && queue !== undefined) {
+      const released = queue.release();
+      for (const { frame, doneMs } of released.frames) path.leftQueue(live, port, direction, frame, doneMs - nowMs);
+      is.transmitterBusyUntil(direction, released.freeAtMs);
+    }
+  }
 }

@@ -19,7 +19,7 @@ import { ChainCompiler } from "./chain-compiler.js";
 import type { DataPlaneOptions } from "./data-plane-options.js";
 import type { FramePath } from "./frame-path.js";
 import { LiveNode, LivePort, type LiveNodes } from "./live-node.js";
-import { makeTransmitQueue } from "./port-queues.js";
+import { carryBacklogs, makeTransmitQueue } from "./port-queues.js";
 
 /** What must happen to the live port of one NIO of a record that it does not run as it is (decided by value). */
 export interface PortChange<P> {
@@ -134,7 +134,9 @@ export class Reconciler {
     for (const portNumber of portsGone(live.ports, node)) await live.closePort(portNumber);
     for (const plan of plans) {
       if (!plan.keepsSocket || plan.current === undefined) continue;
-      plan.current.chains = reconcileChains(plan.current.chains, plan.specs, () => this.randomness.create());
+      const before = plan.current.chains;
+      plan.current.chains = reconcileChains(before, plan.specs, () => this.randomness.create());
+      carryBacklogs(this.path, live, plan.current, before, this.clock.nowMs());
       plan.current.nio = plan.nio;
     }
     this.applyNode(live, node);

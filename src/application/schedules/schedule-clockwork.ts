@@ -9,6 +9,9 @@ import { TOKENS } from "../ports/tokens.js";
 
 type ScheduleDirection = "in" | "out";
 
+/** A port of a live node, by ids: where a schedule's first frame is kept. */
+type PortOfNode = { readonly nodeId: string; readonly portNumber: number };
+
 /** An impairment as answers show it: with where each scheduled direction is now (ADR 0102). */
 export type ImpairmentNow = Impairment & { readonly stateIn?: ScheduleState; readonly stateOut?: ScheduleState };
 
@@ -57,14 +60,21 @@ export class ScheduleClockwork {
     this.due = handler;
   }
 
-  private key(i: Impairment, direction: ScheduleDirection, armed: ArmedSchedule): string {
-    return `${i.nodeId}|${i.portNumber}|${direction}|${armed.setAtMs}`;
+  private key(port: PortOfNode, direction: ScheduleDirection, armed: ArmedSchedule): string {
+    return `${port.nodeId}|${port.portNumber}|${direction}|${armed.setAtMs}`;
+  }
+
+  /**
+   * Where one scheduled direction of a port is now: a controller link end's schedule (ADR 0102) runs as
+   * its NIO's way out, so its state is the one that NIO's port runs, first frame included.
+   */
+  stateAt(port: PortOfNode, direction: ScheduleDirection, armed: ArmedSchedule): ScheduleState {
+    return scheduleStateAt(armed, this.clock.nowMs(), this.firstFrames.get(this.key(port, direction, armed)));
   }
 
   /** Each scheduled direction's state now (for answers); a direction without a schedule is left out. */
   stateOf(i: Impairment): { readonly in?: ScheduleState; readonly out?: ScheduleState } {
-    const now = this.clock.nowMs();
-    const state = (direction: ScheduleDirection, armed: ArmedSchedule | undefined) => (armed === undefined ? undefined : scheduleStateAt(armed, now, this.firstFrames.get(this.key(i, direction, armed))));
+    const state = (direction: ScheduleDirection, armed: ArmedSchedule | undefined) => (armed === undefined ? undefined : this.stateAt(i, direction, armed));
     const stateIn = state("in", i.scheduleIn);
     const stateOut = state("out", i.scheduleOut);
     return { ...(stateIn === undefined ? {} : { in: stateIn }), ...(stateOut === undefined ? {} : { out: stateOut }) };

@@ -243,6 +243,20 @@ export class FilterChain {
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
   }
 
+  /** When the direction's tail-drop transmitter is free again; undefined for a chain without one (no rate, or a queue discipline). */
+  transmitterFreeAtMs(direction: FrameDirection): number | undefined {
+    return this.shapers?.[direction].freeAtMs;
+  }
+
+  /**
+   * The direction's tail-drop transmitter starts after `atMs` (the backlog of the queue it replaces,
+   * ADR 0100): the next frame it admits waits for it. Nothing for a chain without one.
+   */
+  transmitterBusyUntil(direction: FrameDirection, atMs: number): void {
+    const shaper = this.shapers?.[direction];
+    if (shaper !== undefined && atMs > shaper.freeAtMs) shaper.freeAtMs = atMs;
+  }
+
   /** What this chain knows, as plain data (ADR 0069). */
   state(): FilterChainState {
     return {

@@ -81,6 +81,15 @@ export function controlLaw(t: number, intervalMs: number, count: number): number
   return t + intervalMs / Math.sqrt(count);
 }
 
+/** CoDel's state (RFC 8289 §5) as plain data. */
+export interface CodelControllerState {
+  readonly firstAboveMs: number;
+  readonly dropNextMs: number;
+  readonly count: number;
+  readonly lastCount: number;
+  readonly dropping: boolean;
+}
+
 /**
  * The state of CoDel for one queue (RFC 8289 §5, the behaviour of Linux's codel_dequeue): whether it
  * is dropping, when the sojourn first stayed above target, the drop count and when the next drop is
@@ -97,6 +106,23 @@ export class CodelController {
   lastSojournMs = 0;
 
   constructor(private readonly p: CodelParameters) {}
+
+  /** What it knows, as plain data: carried with its queue's frames when the node moves (ADR 0069, 0100). */
+  state(): CodelControllerState {
+    return { firstAboveMs: this.firstAboveMs, dropNextMs: this.dropNextMs, count: this.count, lastCount: this.lastCount, dropping: this.dropping };
+  }
+
+  /** Goes on from `state` (another thread's); a value that is not one of its kind leaves the controller as it started. */
+  resume(state: CodelControllerState): void {
+    const time = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+    const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+    if (!time(state.firstAboveMs) || !time(state.dropNextMs) || !count(state.count) || !count(state.lastCount) || typeof state.dropping !== "boolean") return;
+    this.firstAboveMs = state.firstAboveMs;
+    this.dropNextMs = state.dropNextMs;
+    this.count = state.count;
+    this.lastCount = state.lastCount;
+    this.dropping = state.dropping;
+  }
 
   /** Whether the frame just taken from the head may be dropped: its sojourn has stayed above target for an interval. */
   private okToDrop(entry: QueuedFrame | undefined, queue: CodelQueue, nowMs: number, observer: QueueObserver): boolean {

@@ -150,6 +150,86 @@ describe("TransmitQueue: the bandwidth stage's transmitter with a CoDel or FQ-Co
     expect(faults).to.have.length(1);
   });
 
+  /**
+   * 2 Mbit/s offered into 1 Mbit/s for 1.2 s (CoDel drops from about 100 ms on), each frame numbered;
+   * with `moveAtMs`, the queue is handed over there through structuredClone to another (a node moving
+   * to another thread, ADR 0069) and the offers go on into that one.
+   */
+  function overloaded(text: string, moveAtMs?: number) {
+    const time = new ManualTime(1_000_000);
+    const sent: [number, number][] = [];
+    const drops: [number, string][] = [];
+    const make = () => new TransmitQueue(time, time, (f) => void sent.push([f[19] as number, time.now]), (bytes, reason) => void drops.push([time.now, reason]));
+    let q = make();
+    let n = 0;
+    for (let t = 0; t < 1200; t += 6) {
+      if (moveAtMs !== undefined && t === moveAtMs) {
+        const held = structuredClone(q.handOver());
+        q = make();
+        q.takeUp(held, spec(text));
+      }
+      for (let i = 0; i < 2; i++) q.offer(flowFrame({ length: 750, ecn: 0, id: n++ & 0xff }), spec(text), 1000);
+      time.advance(6);
+    }
+    time.advance(2000);
+    return { sent, drops, statistics: q.statistics() };
+  }
+
+  it("goes on exactly as it would have after handing over and taking up through structuredClone: same frames at the same times, the same CoDel drops, the same counters", () => {
+    const stayed = overloaded("codel");
+    // In CoDel's dropping state, with a standing queue and a frame in flight.
+    const moved = overloaded("codel", 600);
+    expect(stayed.drops.length, "CoDel dropped before and after the move").to.be.greaterThan(10);
+    expect(moved.sent).to.deep.equal(stayed.sent);
+    expect(moved.drops).to.deep.equal(stayed.drops);
+    expect(moved.statistics).to.deep.equal(stayed.statistics);
+  });
+
+  it("under fq_codel, carries every frame and counter across a hand-over (its per-flow CoDel state restarts): nothing is lost uncounted", () => {
+    const stayed = overloaded("fq_codel");
+    const moved = overloaded("fq_codel", 600);
+    const offered = 2 * 200;
+    expect(moved.sent.length + moved.drops.length).to.equal(offered);
+    expect(moved.statistics?.sentFrames).to.equal(moved.sent.length);
+    expect(moved.statistics?.codelDrops).to.equal(moved.drops.length);
+    expect(moved.sent.slice(0, 50), "what left before the move").to.deep.equal(stayed.sent.slice(0, 50));
+  });
+
+  it("switched to tail drop, lets its backlog go with when each frame's last bit leaves, at the rate, none dropped, and is left idle", () => {
+    const { time, sent, drops, q } = harness();
+    for (let i = 0; i < 4; i++) q.offer(new Uint8Array(1000), spec("codel"), 800);
+    time.advance(5);
+    const released = q.release();
+    expect(released.frames.map((f) => f.doneMs - 1_000_000)).to.deep.equal([10, 20, 30, 40]);
+    expect(released.freeAtMs - 1_000_000).to.equal(40);
+    time.advance(100);
+    expect([sent.length, drops.length, q.pending]).to.deep.equal([0, 0, 0]);
+  });
+
+  it("started after a tail-drop Shaper's backlog, sends its first frame only when the Shaper is free", () => {
+    const { time, sent, q } = harness();
+    q.startAfter(1_000_000 + 30);
+    q.offer(new Uint8Array(1000), spec("codel"), 800);
+    time.advance(39);
+    expect(sent).to.have.length(0);
+    time.advance(1);
+    expect(sent.map((s) => s.at - 1_000_000)).to.deep.equal([40]);
+  });
+
+  it("takes up nothing on a closed queue: every frame handed to it is counted as dropped (delay_limit)", () => {
+    const a = harness();
+    for (let i = 0; i < 3; i++) a.q.offer(new Uint8Array(100), spec("codel"), 800);
+    const held = a.q.handOver();
+    const b = harness();
+    b.q.close();
+    b.q.takeUp(held, spec("codel"));
+    expect(b.drops).to.deep.equal([
+      { bytes: 100, reason: "delay_limit" },
+      { bytes: 100, reason: "delay_limit" },
+      { bytes: 100, reason: "delay_limit" },
+    ]);
+  });
+
   it("says nothing in its statistics before a frame came", () => {
     expect(harness().q.statistics()).to.equal(undefined);
   });

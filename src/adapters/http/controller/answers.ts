@@ -6,6 +6,7 @@ import { Label, LinkStyle } from "./codecs.js";
 import { COMPUTE_NODE_TYPES } from "../../../domain/switching/compute-node.js";
 import { HostInterfaceAnswer } from "../compute/answers.js";
 import { FILTER_KINDS } from "../../../domain/filters/catalogue.js";
+import { ScheduleNowAnswer } from "../server/answers.js";
 
 /**
  * What the controller's routes answer, as codecs (ADR 0076): the presenters return their types and
@@ -148,7 +149,7 @@ export const NodeAnswer = jsonClosedObject(
 );
 
 /** One end of a link: netemu's one-way `filters` only when set (typed as Filters in the document). */
-const LinkEndAnswer = jsonClosedObject("LinkEnd", { adapter_number: integer, label: Label, node_id: Uuid, port_number: integer }, { filters: jsonObject, schedule: jsonObject, schedule_set_at: jsonString() });
+const LinkEndAnswer = jsonClosedObject("LinkEnd", { adapter_number: integer, label: Label, node_id: Uuid, port_number: integer }, { filters: jsonObject, schedule: jsonObject, schedule_set_at: jsonString(), schedule_now: ScheduleNowAnswer });
 
 /** netemu's counters of the port at one end of a link. */
 const LinkEndStatisticsAnswer = jsonClosedObject("LinkEndStatistics", { adapter_number: integer, node_id: Uuid, port_number: integer, ...PORT_COUNTERS_FIELDS }, OPTIONAL_PORT_COUNTERS_FIELDS);

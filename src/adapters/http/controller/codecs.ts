@@ -104,7 +104,9 @@ const LinkNode = jsonClosedObject(
   { node_id: jsonString(), adapter_number: jsonInteger(), port_number: jsonInteger() },
   // filters: netemu's one-way impairments on the frames this node sends over the link (ADR 0051).
   // schedule: the same direction as a function of time (ADR 0102), instead of filters.
-  { label: Label, filters: jsonObject, schedule: jsonObject },
+  // schedule_set_at, schedule_now: read-only keys of a GET, sent back by a client (the GNS3 web UI's
+  // filters dialog) that PUTs the whole link it read; ignored, as ports_statistics is.
+  { label: Label, filters: jsonObject, schedule: jsonObject, schedule_set_at: t.unknown, schedule_now: t.unknown },
 );
 
 const linkFields = {

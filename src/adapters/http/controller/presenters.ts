@@ -6,6 +6,7 @@ import type { Drawing } from "../../../domain/topology/drawing.js";
 import type { ComputeAnswer, DrawingAnswer, FilterDescriptorAnswer, LinkAnswer, NodeAnswer, ProjectAnswer, ProjectStatsAnswer, TemplateAnswer } from "./answers.js";
 import { hasFilters, renderFilterSettings } from "../../../domain/filters/filter-settings.js";
 import { renderSchedule } from "../../../domain/filters/schedule.js";
+import { presentScheduleNow } from "../server/schedule-presenters.js";
 import type { Link } from "../../../domain/topology/link.js";
 import type { ControllerNodeDetail, ControllerNodeView } from "../../../application/use-cases/controller/node-views.js";
 import type { LinkView } from "../../../application/use-cases/controller/get-link.js";
@@ -106,7 +107,7 @@ export function presentLink(link: Link): t.TypeOf<typeof LinkAnswer> {
       adapter_number: n.adapterNumber,
       // netemu's one-way filters, only when set: a GNS3 link end has no such key.
       ...(n.filters === undefined || !hasFilters(n.filters) ? {} : { filters: renderFilterSettings(n.filters) }),
-      // netemu's schedule of what this end sends (ADR 0102), as set; its step now is in the metrics.
+      // netemu's schedule of what this end sends (ADR 0102), as set; its step now is in the metrics and in a GET of the link (presentLinkView).
       ...(n.schedule === undefined ? {} : { schedule: renderSchedule(n.schedule.schedule), schedule_set_at: new Date(n.schedule.setAtMs).toISOString() }),
       label: n.label,
       node_id: n.nodeId,
@@ -126,9 +127,17 @@ export function presentNodeDetail(detail: ControllerNodeDetail, consoleHost: str
   return detail.counters.size > 0 ? { ...body, ports_statistics: presentPortStatistics(detail.counters) } : body;
 }
 
-/** GET of one link: GNS3's fields, and netemu's `ports_statistics`, one entry per end whose port has a NIO. */
+/**
+ * GET of one link: GNS3's fields, each scheduled end's `schedule_now` (its active step, as the impairment
+ * routes answer `schedule_out_now`: ADR 0102), and netemu's `ports_statistics`, one entry per end whose port has a NIO.
+ */
 export function presentLinkView(view: LinkView): t.TypeOf<typeof LinkAnswer> {
-  const body = presentLink(view.link);
+  const link = presentLink(view.link);
+  const nodes = link.nodes.map((end, i) => {
+    const now = view.schedules[i];
+    return now === undefined ? end : { ...end, schedule_now: presentScheduleNow(now) };
+  });
+  const body = { ...link, nodes };
   const ends = view.link.nodes.flatMap((end, i) => {
     const counters = view.counters[i];
     return counters === undefined ? [] : [{ adapter_number: end.adapterNumber, node_id: end.nodeId, port_number: end.portNumber, ...presentCounters(counters) }];

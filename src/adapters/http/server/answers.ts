@@ -13,9 +13,10 @@ export const IouLicenseAnswer = jsonClosedObject("IouLicenseSettings", { iourc_c
 /**
  * Where a direction's schedule is now (ADR 0102): the active step (an index of the schedule's steps; a
  * windows schedule's steps are its base and its windows in turn), its filters, when the schedule
- * started (null while it waits for its first frame) and when the next step begins (null: never).
+ * started (null while it waits for its first frame) and when the next step begins (null: never). An
+ * impairment's `schedule_{in,out}_now`, and a controller link end's `schedule_now` in a GET of its link.
  */
-const ScheduleNowAnswer = jsonClosedObject(
+export const ScheduleNowAnswer = jsonClosedObject(
   "ScheduleNow",
   { step: jsonInteger({ minimum: 0 }), filters: jsonObject, started_at: nullable(jsonString()), next_step_at: nullable(jsonString()), next_step_in: nullable(jsonNumber) },
   {},

@@ -167,6 +167,17 @@ function isHeldFrames(v: unknown): boolean {
   return v["frames"].every((f: unknown) => isObject(f) && f["frame"] instanceof Uint8Array && f["frame"].length <= 65_535 && isTime(f["departureMs"]));
 }
 
+const isFrame = (v: unknown): boolean => v instanceof Uint8Array && v.length <= 65_535;
+
+/** A bandwidth queue's frames and state (ADR 0100): the shape here, each count and time again where it is taken up. */
+function isHeldQueue(v: unknown): boolean {
+  if (!isObject(v) || !isTime(v["freeAtMs"]) || !isTime(v["rateKbps"]) || !isObject(v["counters"]) || !Array.isArray(v["frames"])) return false;
+  const inFlight = v["inFlight"];
+  if (inFlight !== undefined && !(isObject(inFlight) && isFrame(inFlight["frame"]) && isTime(inFlight["doneMs"]))) return false;
+  if (v["codel"] !== undefined && !isObject(v["codel"])) return false;
+  return v["frames"].every((f: unknown) => isObject(f) && isFrame(f["frame"]) && isTime(f["enqueuedMs"]));
+}
+
 function isChainState(v: unknown): boolean {
   return isObject(v) && typeof v["frequencyCounter"] === "number" && typeof v["corruptPosition"] === "number" && isObject(v["fates"]);
 }
@@ -187,6 +198,8 @@ function isNodeState(v: unknown): v is NodeState {
     const held = p["held"];
     if (!isObject(chains) || !isChainState(chains["ingress"]) || (chains["egress"] !== undefined && !isChainState(chains["egress"]))) return false;
     if (!isObject(held) || !isHeldFrames(held["ingress"]) || !isHeldFrames(held["egress"])) return false;
+    const queues = p["queues"];
+    if (queues !== undefined && !(isObject(queues) && (queues["ingress"] === undefined || isHeldQueue(queues["ingress"])) && (queues["egress"] === undefined || isHeldQueue(queues["egress"])))) return false;
     return (held["expressIngress"] === undefined || isHeldFrames(held["expressIngress"])) && (held["expressEgress"] === undefined || isHeldFrames(held["expressEgress"]));
   });
   return learnedOk && portsOk;

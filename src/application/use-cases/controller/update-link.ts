@@ -10,6 +10,7 @@ import { CONTROLLER_LINK_LOOKUP_REFUSALS, type Refusal } from "../../errors.js";
 import { KeyedLock } from "../../keyed-lock.js";
 import { FilterPrograms } from "../../filter-programs.js";
 import { parseArmedSchedule } from "../../schedules/parse-armed-schedule.js";
+import { scheduleEqual } from "../../../domain/filters/schedule.js";
 import type { Clock } from "../../ports/system.js";
 import { ControllerLookup } from "./controller-lookup.js";
 import { LinkWiring, WIRING_REFUSALS } from "./link-wiring.js";
@@ -79,7 +80,9 @@ export class UpdateLink {
           const armed = await parseArmedSchedule(update.schedule, `nodes[${index}].schedule`, { given: update.filters !== undefined, field: `nodes[${index}].filters` }, this.programs, this.clock.nowMs());
           if (E.isLeft(armed)) return armed;
           const { filters: _old, ...rest } = changed;
-          changed = { ...rest, schedule: armed.right };
+          // The schedule the end runs, sent back unchanged (a client PUTting the whole link it read), runs on from when it was set.
+          const kept = changed.schedule !== undefined && scheduleEqual(changed.schedule.schedule, armed.right.schedule) ? changed.schedule : armed.right;
+          changed = { ...rest, schedule: kept };
         }
         const replaced = nodes.map((n, i): LinkEnd => (i === index ? changed : n));
         nodes = [replaced[0] as LinkEnd, replaced[1] as LinkEnd];

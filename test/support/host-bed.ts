@@ -240,6 +240,17 @@ export class BedHost {
     return /lladdr ([0-9a-f:]{17})/.exec(r.stdout)?.[1];
   }
 
+  /**
+   * Fixes the MAC the host uses for `ip` (a permanent neighbour entry): a test that drops frames on
+   * purpose for seconds (a link down 2 s every 10 s) must not see ARP's own probes fall in a window and
+   * take probes outside it with them. ICMP never confirms a neighbour, so ping alone ages an entry to
+   * STALE after ~30 s and sends ARP again.
+   */
+  async pinNeighbour(ip: string, mac: string): Promise<void> {
+    const r = await this.exec(["ip", "neigh", "replace", ip, "lladdr", mac, "dev", this.tap, "nud", "permanent"]);
+    if (r.status !== 0) throw new Error(`ip neigh replace ${ip} in ${this.namespace} failed: ${r.stderr.trim()}`);
+  }
+
   /** Ends socat by its pid; the namespace (and the TAP in it) goes with `HostBed.close`. */
   stopBridge(): Promise<void> {
     return stopChild(this.socat);
@@ -257,8 +268,10 @@ export class BedHost {
 }
 
 export interface Iperf3Options {
-  /** Test length in seconds (iperf3 -t); default 2. */
+  /** Test length in seconds (iperf3 -t); default 2. With `blocks`, how long the run is expected to take (its time limit is this + 8 s). */
   readonly seconds?: number;
+  /** Sends exactly this many blocks (iperf3 -k: datagrams for UDP) instead of running for `seconds`. */
+  readonly blocks?: number;
   /** UDP at this many bits per second (iperf3 -u -b); TCP when absent. */
   readonly udpBitrate?: number;
   /** Datagram size for UDP (iperf3 -l). */
@@ -299,6 +312,12 @@ export interface Iperf3Result {
   readonly json: any;
   /** How many runs it took (more than 1 when iperf3 stalled; see `HostBed.iperf3`). */
   readonly attempts: number;
+  /**
+   * When the successful attempt's client ran, on this process's clock (performance.timeOrigin +
+   * performance.now(), netemu's own): from just before it was started to just after it exited. Its
+   * intervals count from its test's start, somewhere between.
+   */
+  readonly client: { readonly startedMs: number; readonly endedMs: number };
 }
 
 /**
@@ -307,7 +326,7 @@ export interface Iperf3Result {
  * Out-of-order counts come from the receiver's own document: iperf3 does not send them back to a
  * sending client.
  */
-function summariseIperf3(json: any, udp: boolean, reverse: boolean): Omit<Iperf3Result, "attempts"> {
+function summariseIperf3(json: any, udp: boolean, reverse: boolean): Omit<Iperf3Result, "attempts" | "client"> {
   if (typeof json?.error === "string") throw new Error(`iperf3 failed: ${json.error}`);
   const end = json?.end;
   if (end?.sum_received === undefined || end?.sum_sent === undefined) {
@@ -434,7 +453,7 @@ export class HostBed {
     const attempts = options.attempts ?? 3;
     const stalls: string[] = [];
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const json: any = await this.iperf3Once(client, server, options);
+      const { json, startedMs, endedMs } = await this.iperf3Once(client, server, options);
       if (typeof json === "string") {
         stalls.push(json);
         continue;
@@ -443,13 +462,13 @@ export class HostBed {
         stalls.push(json.error);
         continue;
       }
-      return { ...summariseIperf3(json, options.udpBitrate !== undefined, options.reverse === true), attempts: attempt };
+      return { ...summariseIperf3(json, options.udpBitrate !== undefined, options.reverse === true), attempts: attempt, client: { startedMs, endedMs } };
     }
     throw new Error(`iperf3 from ${client.ip} to ${server.ip} could not open its stream in ${attempts} attempts: ${stalls.join("; ")}`);
   }
 
-  /** One client run against a fresh one-off server: its JSON document, or why it printed none. */
-  private async iperf3Once(client: BedHost, server: BedHost, options: Iperf3Options): Promise<unknown> {
+  /** One client run against a fresh one-off server: its JSON document, or why it printed none, and when the client ran. */
+  private async iperf3Once(client: BedHost, server: BedHost, options: Iperf3Options): Promise<{ json: any; startedMs: number; endedMs: number }> {
     const seconds = options.seconds ?? 2;
     const port = options.port ?? 5201;
     const daemon = server.spawn(["iperf3", "-s", "-1", "-J", "-p", String(port)]);
@@ -459,18 +478,21 @@ export class HostBed {
     daemon.stderr?.resume();
     try {
       await this.waitForListener(server, port, daemon);
-      const args = ["iperf3", "-c", server.ip, "-p", String(port), "-t", String(seconds), "-J", "--get-server-output"];
+      const length = options.blocks === undefined ? ["-t", String(seconds)] : ["-k", String(options.blocks)];
+      const args = ["iperf3", "-c", server.ip, "-p", String(port), ...length, "-J", "--get-server-output"];
       if (options.udpBitrate !== undefined) args.push("-u", "-b", String(options.udpBitrate));
       if (options.udpLength !== undefined) args.push("-l", String(options.udpLength));
       if (options.reverse === true) args.push("-R");
       if (options.window !== undefined) args.push("-w", options.window);
       if (options.congestion !== undefined) args.push("-C", options.congestion);
       if (options.parallel !== undefined) args.push("-P", String(options.parallel));
+      const startedMs = performance.timeOrigin + performance.now();
       const r = await client.exec(args, (seconds + 8) * 1000);
+      const endedMs = performance.timeOrigin + performance.now();
       try {
-        return JSON.parse(r.stdout) as unknown;
+        return { json: JSON.parse(r.stdout) as unknown, startedMs, endedMs };
       } catch {
-        return `status ${r.status}${r.stderr === "" ? "" : `, ${r.stderr.trim()}`}`;
+        return { json: `status ${r.status}${r.stderr === "" ? "" : `, ${r.stderr.trim()}`}`, startedMs, endedMs };
       }
     } finally {
       await stopChild(daemon);

@@ -77,6 +77,8 @@ import type { ConsoleClients } from "../application/ports/console-clients.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
 import { ShutdownSignal } from "../application/shutdown-signal.js";
+import { FileTraceStore } from "./persistence/file-trace-store.js";
+import type { TraceStore } from "../application/ports/trace-store.js";
 import { ScheduleClockwork } from "../application/schedules/schedule-clockwork.js";
 import { ScheduleResync } from "../application/schedules/schedule-resync.js";
 import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
@@ -108,6 +110,8 @@ export interface PortOverrides {
   readonly settingsStore?: SettingsStore;
   /** Where netemu's impairments on GNS3 ports are kept (default: `<config dir>/impairments.json`, ADR 0067). */
   readonly impairmentStore?: ImpairmentStore;
+  /** The uploaded traces (ADR 0103); default: files under the config dir. */
+  readonly traceStore?: TraceStore;
   readonly logger?: Logger;
   readonly udpTransport?: UdpTransport;
   /** How nio_tap and nio_ethernet open their devices (default: the native addon's, ADR 0083). */
@@ -256,6 +260,10 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
+  // The uploaded traces (ADR 0103), under the config dir so that they survive a restart.
+  const traceStore = o.traceStore ?? new FileTraceStore(settings.configDir, logger);
+  value(TOKENS.TraceStore, traceStore);
+  value(TOKENS.TraceBook, traceStore);
   const impairmentFiles = o.impairmentStore === undefined ? new FileImpairmentStore(settings.configDir, logger) : undefined;
   value(TOKENS.ImpairmentStore, o.impairmentStore ?? impairmentFiles);
   // The compute role's files live apart from the controller's projects (ADR 0060).
@@ -320,6 +328,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       notifications,
       logger,
       programs,
+      traces: traceStore,
       ...(options.dataPlaneBalance === true ? { placement: DEFAULT_PLACEMENT_POLICY } : {}),
     });
     value(TOKENS.DataPlane, workerDataPlane);

@@ -170,7 +170,8 @@ export class FramePath {
 
   /** A frame whose last bit left the bandwidth queue's transmitter: the rest of its chain (reorder, delay), then on. */
   leftQueue(live: LiveNode, port: LivePort, direction: "ingress" | "egress", frame: Uint8Array): void {
-    const after = port.chains[direction].afterQueue();
+    const chain = port.chains[direction];
+    const after = chain.afterQueue(chain.needsTime ? this.clock.nowMs() : 0);
     if (direction === "ingress") this.towardsSwitch(live, port, frame, after.delayMs, after.overtakes, after.precise);
     else if (!live.running) port.counters?.countEgressDrop("stopped");
     else this.onToPort(port, frame, after.delayMs, after.overtakes, after.precise);

@@ -143,6 +143,11 @@ function filterValues(kind: FilterKind, description: string, parameters: readonl
   if (kind === "queue_discipline") {
     return anyOf([str(), list(str(), { maxItems: CONFIGURATION_LIMITS.filterLines })], "a queue discipline in tc's words (fq_codel target 5ms)", description);
   }
+  if (kind === "capacity_trace" || kind === "delay_trace" || kind === "loss_trace") {
+    // An uploaded trace's name (ADR 0103); capacity_trace may add its queue bound in frames.
+    const name = str({ description: "an uploaded trace's name" });
+    return kind === "capacity_trace" ? anyOf([name, list(anyOf([str(), num({ minimum: 1, maximum: 100_000 })], "a trace name or a queue bound"), { maxItems: 2 })], "a trace name, or [name, queue frames]", description) : anyOf([name, list(str(), { maxItems: 1 })], "a trace name", description);
+  }
   if (kind === "delay_distribution") {
     const one = oneOfValues(DELAY_DISTRIBUTIONS);
     return anyOf([one, tuple([one], 1)], "a distribution name", description);

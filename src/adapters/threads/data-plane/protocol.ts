@@ -228,12 +228,12 @@ export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number;
       const programs = a[1];
       if (!Array.isArray(programs) || !programs.every(isProgram) || !areTraces(a[2])) return E.left(malformed);
       // The change itself is the worker's to parse, against its own record of the node.
-      return E.right({ id, op: "sync", args: [a[0] as NodeChange, programs, a[2] ?? []] });
+      return E.right({ id, op: "sync", args: a[2] === undefined ? [a[0] as NodeChange, programs] : [a[0] as NodeChange, programs, a[2]] });
     }
     case "takeOver": {
       const programs = a[1];
       if (!Array.isArray(programs) || !programs.every(isProgram) || !isNodeState(a[2]) || !areTraces(a[3])) return E.left(malformed);
-      return E.right({ id, op: "takeOver", args: [a[0] as NodeChange, programs, a[2], a[3] ?? []] });
+      return E.right({ id, op: "takeOver", args: a[3] === undefined ? [a[0] as NodeChange, programs, a[2]] : [a[0] as NodeChange, programs, a[2], a[3]] });
     }
     case "handOver":
     case "removeNode":

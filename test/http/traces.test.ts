@@ -57,4 +57,39 @@ describe("HTTP: /v2/netemu/traces", function () {
     expect((await s.request("DELETE", "/v2/netemu/traces/gone")).status).to.equal(204);
     expect(existsSync(join(s.configDir, "traces", "gone"))).to.equal(false);
   });
+
+  describe("named by an overlay on a GNS3 port (netemu impair)", () => {
+    const PROJECT = "67676767-3333-4444-8555-777777777700";
+    const SWITCH = "67676767-aaaa-4bbb-8ccc-000000000070";
+    const PATH = "/v2/netemu/impairments";
+    beforeEach(async () => {
+      expect((await s.request("POST", "/v2/compute/projects", { name: "lab", project_id: PROJECT })).status).to.equal(201);
+      expect((await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "Switch1", node_id: SWITCH })).status).to.equal(201);
+      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+      expect((await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${SWITCH}/adapters/0/ports/1/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9 })).status).to.equal(201);
+    });
+
+    it("refuses a trace that was not uploaded with a 400 naming it, and takes it once uploaded", async () => {
+      const refused = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { capacity_trace: ["lte.down"] } });
+      expect(refused.status).to.equal(400);
+      expect(refused.json.message).to.equal('Filter capacity_trace: no trace named "lte.down" was uploaded (PUT /v2/netemu/traces/lte.down)');
+      expect((await s.request("GET", PATH)).json).to.deep.equal([]);
+      expect((await s.raw("PUT", "/v2/netemu/traces/lte.down", "1\n2\n")).status).to.equal(201);
+      const set = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { capacity_trace: ["lte.down", 200] } });
+      expect(set.status, set.text).to.equal(200);
+      expect(set.json.filters_out).to.deep.equal({ capacity_trace: ["lte.down", 200] });
+    });
+
+    it("refuses to delete or replace a trace an overlay or a schedule's step names (409), and deletes it once cleared", async () => {
+      await s.raw("PUT", "/v2/netemu/traces/lte.down", "1\n2\n");
+      const scheduled = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", schedule_out: { steps: [{ at: 0, filters: { delay: [5] } }, { at: 30, filters: { capacity_trace: ["lte.down"] } }] } });
+      expect(scheduled.status, scheduled.text).to.equal(200);
+      const refused = await s.request("DELETE", "/v2/netemu/traces/lte.down");
+      expect(refused.status).to.equal(409);
+      expect(refused.json.message).to.equal('Trace "lte.down" is in use (impairment on Switch1 Ethernet1): take it out of those filters first');
+      expect((await s.raw("PUT", "/v2/netemu/traces/lte.down", "5\n")).status).to.equal(409);
+      expect((await s.request("DELETE", PATH)).status).to.equal(200);
+      expect((await s.request("DELETE", "/v2/netemu/traces/lte.down")).status).to.equal(204);
+    });
+  });
 });

@@ -299,3 +299,11 @@ export class ValueTracePlayer {
     return this.trace.periodMs === undefined ? t : t % this.trace.periodMs;
   }
 }
+
+/** Whether two traces are the same value (a copy that crossed to a worker is the trace it was copied from). */
+export function sameTrace(a: Trace, b: Trace): boolean {
+  if (a === b) return true;
+  const same = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((v, i) => v === y[i]);
+  if (a.kind === "capacity") return b.kind === "capacity" && a.periodMs === b.periodMs && same(a.opportunitiesMs, b.opportunitiesMs);
+  return b.kind === "values" && a.periodMs === b.periodMs && same(a.atMs, b.atMs) && same(a.values, b.values);
+}

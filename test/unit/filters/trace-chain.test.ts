@@ -5,6 +5,7 @@ import { type FilterSettings, parseFilterSettings } from "../../../src/domain/fi
 import { SeededRandom } from "../../../src/domain/filters/random.js";
 import { type CapacityTrace, type ValueTrace, parseTrace } from "../../../src/domain/traces/trace.js";
 import { resolveTraces } from "../../../src/application/traces/resolve-traces.js";
+import { TraceShelf } from "../../../src/application/traces/trace-shelf.js";
 
 const FULL = new Uint8Array(1514);
 const read = <T>(text: string): T => {
@@ -83,5 +84,21 @@ describe("the trace kinds in a filter chain (ADR 0103)", () => {
     expect(E.isLeft(unfit) && unfit.left.problem.problem).to.equal("unfit_trace");
     const tooLossy = resolveTraces(settings({ loss_trace: ["big"] }), book);
     expect(E.isLeft(tooLossy) && tooLossy.left.problem.problem).to.equal("unfit_trace");
+  });
+
+  it("keeps a worker's trace object when a sync brings the same value again, so a rebuilt chain goes on from its position", () => {
+    const shelf = new TraceShelf();
+    const capacity = read<CapacityTrace>("10\n");
+    shelf.receive([{ name: "t", trace: capacity }]);
+    const first = new FilterChain({ settings: settings({ capacity_trace: ["t"] }), suspend: false, random: new SeededRandom(1), traces: { capacity: shelf.traceNamed("t") as CapacityTrace } });
+    first.process(FULL, "egress", 0);
+    // The next sync (another filter changed) brings a structured clone of the same trace.
+    shelf.receive([{ name: "t", trace: structuredClone(capacity) }]);
+    expect(shelf.traceNamed("t")).to.equal(capacity);
+    const next = new FilterChain({ settings: settings({ capacity_trace: ["t"], delay: [1] }), suspend: false, random: new SeededRandom(1), traces: { capacity: shelf.traceNamed("t") as CapacityTrace }, carry: { shared: first, egress: first } });
+    expect(next.process(FULL, "egress", 0).delayMs).to.equal(21);
+    // Another value under the name replaces it.
+    shelf.receive([{ name: "t", trace: read<CapacityTrace>("20\n") }]);
+    expect((shelf.traceNamed("t") as CapacityTrace).periodMs).to.equal(20);
   });
 });

@@ -7,8 +7,7 @@ import type { ComputeNotification, Notifications } from "../../../application/po
 import type { Logger } from "../../../application/ports/system.js";
 import type { LoopDelay } from "../../../application/ports/data-plane.js";
 import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
-import type { TraceBook } from "../../../application/ports/trace-store.js";
-import type { Trace } from "../../../domain/traces/trace.js";
+import { TraceShelf } from "../../../application/traces/trace-shelf.js";
 import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
 import { expressionText } from "../../../domain/filters/filter-settings.js";
 import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
@@ -18,7 +17,7 @@ import { PcapFileSink } from "../../capture/pcap-file-sink.js";
 import { SystemClock } from "../../system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../system/node-timers.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
-import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type NamedTrace, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./protocol.js";
+import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./protocol.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
@@ -80,19 +79,9 @@ class ReceivedPrograms implements BpfPrograms {
   }
 }
 
-/** The traces the main thread's syncs brought (ADR 0103), by name: a later one of the same name replaces it. */
-class ReceivedTraces implements TraceBook {
-  private readonly byName = new Map<string, Trace>();
-  receive(traces: readonly NamedTrace[] | undefined): void {
-    for (const { name, trace } of traces ?? []) this.byName.set(name, trace);
-  }
-  traceNamed(name: string): Trace | undefined {
-    return this.byName.get(name);
-  }
-}
-
 const programs = new ReceivedPrograms();
-const traces = new ReceivedTraces();
+// The traces the main thread's syncs brought (ADR 0103).
+const traces = new TraceShelf();
 const dataPlane = new SwitchDataPlane(
   // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop.
   chooseUdpTransport(data.transport).transport,

@@ -242,8 +242,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   // One cache of compiled pcap-filter programs (ADR 0054): a filter's text is compiled once, off the
   // API's event loop when it is big, whether a use case checks it, the data plane runs it or a
   // worker thread receives it.
+  // The uploaded traces (ADR 0103), under the config dir so that they survive a restart.
+  const traceStore = o.traceStore ?? new FileTraceStore(settings.configDir, logger);
+  value(TOKENS.TraceStore, traceStore);
+  value(TOKENS.TraceBook, traceStore);
   const compiler = new ThreadedBpfCompiler(logger);
-  const programs = new FilterPrograms(compiler);
+  // Every door that checks filters checks the traces they name too (ADR 0103).
+  const programs = new FilterPrograms(compiler, traceStore);
   value(TOKENS.BpfCompiler, compiler);
   value(TOKENS.BpfPrograms, programs);
   value(TOKENS.Timers, o.timers ?? new NodeTimers());
@@ -260,10 +265,6 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   value(TOKENS.ProjectRepository, o.projectRepository ?? projectFiles?.projects ?? new InMemoryProjectRepository());
   value(TOKENS.ComputeProjectRepository, o.computeProjectRepository ?? new InMemoryComputeProjectRepository());
   value(TOKENS.ComputeNodeRepository, o.computeNodeRepository ?? new InMemoryComputeNodeRepository());
-  // The uploaded traces (ADR 0103), under the config dir so that they survive a restart.
-  const traceStore = o.traceStore ?? new FileTraceStore(settings.configDir, logger);
-  value(TOKENS.TraceStore, traceStore);
-  value(TOKENS.TraceBook, traceStore);
   const impairmentFiles = o.impairmentStore === undefined ? new FileImpairmentStore(settings.configDir, logger) : undefined;
   value(TOKENS.ImpairmentStore, o.impairmentStore ?? impairmentFiles);
   // The compute role's files live apart from the controller's projects (ADR 0060).

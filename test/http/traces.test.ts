@@ -72,7 +72,11 @@ describe("HTTP: /v2/netemu/traces", function () {
     it("refuses a trace that was not uploaded with a 400 naming it, and takes it once uploaded", async () => {
       const refused = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { capacity_trace: ["lte.down"] } });
       expect(refused.status).to.equal(400);
-      expect(refused.json.message).to.equal('Filter capacity_trace: no trace named "lte.down" was uploaded (PUT /v2/netemu/traces/lte.down)');
+      expect(refused.json.message).to.equal('filters_out: Filter capacity_trace: no trace named "lte.down" was uploaded (PUT /v2/netemu/traces/lte.down)');
+      // A schedule's step is checked when the schedule is set, not when the step comes.
+      const step = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", schedule_out: { steps: [{ at: 0, filters: { delay: [5] } }, { at: 30, filters: { loss_trace: ["lte.loss"] } }] } });
+      expect(step.status).to.equal(400);
+      expect(step.json.message).to.equal('schedule_out.steps[1].filters: Filter loss_trace: no trace named "lte.loss" was uploaded (PUT /v2/netemu/traces/lte.loss)');
       expect((await s.request("GET", PATH)).json).to.deep.equal([]);
       expect((await s.raw("PUT", "/v2/netemu/traces/lte.down", "1\n2\n")).status).to.equal(201);
       const set = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { capacity_trace: ["lte.down", 200] } });

@@ -1,7 +1,10 @@
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
+import { PortStatisticsAnswer } from "../../src/adapters/http/compute/answers.js";
+import { presentCounters } from "../../src/adapters/http/compute/presenters.js";
 
 /** The trace routes (ADR 0103): upload the raw text by name, list, read back, delete; clear 4xx. */
 describe("HTTP: /v2/netemu/traces", function () {
@@ -82,6 +85,10 @@ describe("HTTP: /v2/netemu/traces", function () {
       const set = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { capacity_trace: ["lte.down", 200] } });
       expect(set.status, set.text).to.equal(200);
       expect(set.json.filters_out).to.deep.equal({ capacity_trace: ["lte.down", 200] });
+      // Before its first frame the trace has not started: no position in the port's statistics yet.
+      const node = await s.request("GET", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${SWITCH}`);
+      expect(node.status).to.equal(200);
+      expect(node.json.ports_statistics.find((p: { port_number: number }) => p.port_number === 1)).to.not.have.property("traces");
     });
 
     it("refuses to delete or replace a trace an overlay or a schedule's step names (409), and deletes it once cleared", async () => {
@@ -95,5 +102,16 @@ describe("HTTP: /v2/netemu/traces", function () {
       expect((await s.request("DELETE", PATH)).status).to.equal(200);
       expect((await s.request("DELETE", "/v2/netemu/traces/lte.down")).status).to.equal(204);
     });
+  });
+
+  it("answers where a port's traces stand in its statistics, in the answer's documented shape", () => {
+    const reading = { framesIn: 1, bytesIn: 60, framesOut: 1, bytesOut: 60, drops: {}, queueDelay: { ingress: { sumMs: 0, frames: 0, maxMs: 0 }, egress: { sumMs: 0, frames: 0, maxMs: 0 } } };
+    const presented = presentCounters({
+      ...(reading as unknown as Parameters<typeof presentCounters>[0]),
+      traces: { egress: { capacity: { name: "lte.down", positionMs: 12.5, waitingFrames: 3 }, loss: { name: "l", positionMs: 10, value: 0.5 } } },
+    });
+    expect(presented.traces).to.deep.equal({ out: { capacity: { trace: "lte.down", position_ms: 12.5, waiting_frames: 3 }, loss: { trace: "l", position_ms: 10, loss_percent: 0.5 } } });
+    const decoded = PortStatisticsAnswer.decode({ port_number: 1, ...presented });
+    expect(E.isRight(decoded), JSON.stringify(presented)).to.equal(true);
   });
 });

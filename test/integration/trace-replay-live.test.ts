@@ -64,6 +64,13 @@ for (const workers of [0, 1]) {
       for (let i = 0; i < 8; i++) expect(transit[i], `frame ${i}`).to.be.at.least(25 * (i + 1) - 2);
       // The whole burst took the trace's 200 ms, not the few ms the path alone takes (generous: 2 cores shared).
       expect((transit[7] as number) - (transit[0] as number)).to.be.within(170, 400);
+      // The answers say which trace the direction replays and where in its 25 ms loop it stands.
+      const view = right("get", await netemu.useCases.getComputeNode.execute({ projectId: sw.projectId, nodeId: sw.nodeId }));
+      const reading = view.counters.get(1)?.traces?.egress?.capacity;
+      expect(reading?.name).to.equal("every-25ms");
+      expect(reading?.positionMs).to.be.within(0, 25);
+      expect(reading?.waitingFrames).to.equal(0);
+      expect(view.counters.get(0)?.traces).to.equal(undefined);
     });
 
     it("drops the frames beyond the queue bound in frames, counted as bandwidth drops", async () => {

@@ -6,7 +6,7 @@ import type { QueueDisciplineSpec } from "../queueing/queue-discipline.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
-import { type CapacityTrace, CapacityTraceLink, type ValueTrace, ValueTracePlayer } from "../traces/trace.js";
+import { type CapacityTrace, CapacityTraceLink, type TraceReading, type ValueTrace, ValueTracePlayer, valueAt } from "../traces/trace.js";
 import { DEFAULT_TRACE_QUEUE_FRAMES } from "./filter-settings.js";
 
 /**
@@ -278,6 +278,24 @@ export class FilterChain {
       this.delayTrace === undefined &&
       this.lossTrace === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
+  }
+
+  /**
+   * Where this chain's traces stand in `direction` at `nowMs` (ADR 0103): each one that has started
+   * (its first frame came), by name, with its position in its loop; undefined when none has.
+   */
+  traceReading(direction: FrameDirection, nowMs: number): TraceReading | undefined {
+    const link = this.traceLinks?.[direction];
+    const capacityAt = link?.positionMs(nowMs);
+    const delayAt = this.delayTrace?.positionMs(nowMs);
+    const lossAt = this.lossTrace?.positionMs(nowMs);
+    if (capacityAt === undefined && delayAt === undefined && lossAt === undefined) return undefined;
+    const s = this.settings;
+    return {
+      ...(capacityAt === undefined || link === undefined ? {} : { capacity: { name: s.capacity_trace?.[0] as string, positionMs: capacityAt, waitingFrames: link.waiting(nowMs) } }),
+      ...(delayAt === undefined ? {} : { delay: { name: s.delay_trace?.[0] as string, positionMs: delayAt, value: valueAt((this.delayTrace as ValueTracePlayer).trace, delayAt) } }),
+      ...(lossAt === undefined ? {} : { loss: { name: s.loss_trace?.[0] as string, positionMs: lossAt, value: valueAt((this.lossTrace as ValueTracePlayer).trace, lossAt) } }),
+    };
   }
 
   /** What this chain knows, as plain data (ADR 0069). */

@@ -300,6 +300,13 @@ export class ValueTracePlayer {
   }
 }
 
+/** Where a direction's replayed traces stand (ADR 0103): each trace's name and position in its loop, in ms. */
+export interface TraceReading {
+  readonly capacity?: { readonly name: string; readonly positionMs: number; readonly waitingFrames: number };
+  readonly delay?: { readonly name: string; readonly positionMs: number; readonly value: number };
+  readonly loss?: { readonly name: string; readonly positionMs: number; readonly value: number };
+}
+
 /** Whether two traces are the same value (a copy that crossed to a worker is the trace it was copied from). */
 export function sameTrace(a: Trace, b: Trace): boolean {
   if (a === b) return true;

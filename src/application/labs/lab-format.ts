@@ -206,7 +206,10 @@ export const LabCodec = object(
     name: str({ minLength: 1, pattern: /^[^/\\\n]+$/, patternText: "a project name (no slash or line break)", description: "The lab's name: the netemu project's name." }),
     nodes: map(NODE_NAME, "a node name (no colon, no space at either end)", LabNodeCodec, "The nodes, by name."),
   },
-  { links: list(LabLinkCodec, { maxItems: CONFIGURATION_LIMITS.linksPerProject, description: "The links between node ports." }) },
+  {
+    links: list(LabLinkCodec, { maxItems: CONFIGURATION_LIMITS.linksPerProject, description: "The links between node ports." }),
+    traces: map(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/, "a trace name (letters, digits, '.', '_', '-')", str({ minLength: 1, description: "The trace file's path, relative to the lab file." }), "Traces the lab's filters name (ADR 0103), each uploaded from its file when the lab is deployed."),
+  },
   "A netemu lab: nodes and the links between them (docs/labs.md).",
 );
 

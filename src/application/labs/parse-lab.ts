@@ -265,7 +265,8 @@ function checkLab(raw: RawLab, where: Located): E.Either<LabFileInvalid, Lab> {
     if (E.isLeft(checked)) return checked;
     links.push(checked.right);
   }
-  return E.right({ name: raw.name, nodes, links });
+  const traces = raw.traces === undefined ? {} : { traces: Object.freeze(Object.fromEntries(raw.traces)) };
+  return E.right({ name: raw.name, nodes, links, ...traces });
 }
 
 function checkLink(link: RawLink, index: number, nodes: ReadonlyMap<string, LabNode>, used: Map<string, number>, where: Located): E.Either<LabFileInvalid, LabLink> {

@@ -111,7 +111,7 @@ describe("lab files: parsing (ADR 0084)", () => {
       ["an empty file", "", "lab.yml:0: the file holds no lab (it needs name and nodes)"],
       ["a file that is not a mapping", lines("- a"), "lab.yml:1:1: expected a mapping, got a list"],
       ["a missing name", lines("nodes: {}"), 'lab.yml:1:1: "name" is required'],
-      ["an unknown top-level key", lines("name: lab", "nodes: {}", "topology: {}"), 'lab.yml:3:11: topology: unknown key "topology" (known here: name, nodes, links)'],
+      ["an unknown top-level key", lines("name: lab", "nodes: {}", "topology: {}"), 'lab.yml:3:11: topology: unknown key "topology" (known here: name, nodes, links, traces)'],
       ["an unknown key in a node", switchLab("  sw3: {kind: ethernet_switch, colour: red}"), 'lab.yml:5:40: nodes.sw3.colour: unknown key "colour" (known here: kind, ports, x, y)'],
       ["a node without a kind", lines("name: lab", "nodes:", "  sw1: {ports: 4}"), 'lab.yml:3:8: nodes.sw1: "kind" is required (one of ethernet_switch, ethernet_hub, vpcs, cloud, host)'],
       ["an unknown kind", lines("name: lab", "nodes:", "  r1: {kind: router}"), 'lab.yml:3:14: nodes.r1.kind: "router" is not one of ethernet_switch, ethernet_hub, vpcs, cloud, host'],

@@ -77,6 +77,8 @@ import type { ConsoleClients } from "../application/ports/console-clients.js";
 import type { HostProcesses } from "../application/ports/host-processes.js";
 import { HostRuntime } from "../application/use-cases/compute/host-runtime.js";
 import { ShutdownSignal } from "../application/shutdown-signal.js";
+import { FileTraceStore } from "./persistence/file-trace-store.js";
+import type { TraceStore } from "../application/ports/trace-store.js";
 import { ScheduleClockwork } from "../application/schedules/schedule-clockwork.js";
 import { ScheduleResync } from "../application/schedules/schedule-resync.js";
 import { LinuxHostRuntime } from "../application/use-cases/compute/linux-host-runtime.js";
@@ -108,6 +110,8 @@ export interface PortOverrides {
   readonly settingsStore?: SettingsStore;
   /** Where netemu's impairments on GNS3 ports are kept (default: `<config dir>/impairments.json`, ADR 0067). */
   readonly impairmentStore?: ImpairmentStore;
+  /** The uploaded traces (ADR 0103); default: files under the config dir. */
+  readonly traceStore?: TraceStore;
   readonly logger?: Logger;
   readonly udpTransport?: UdpTransport;
   /** How nio_tap and nio_ethernet open their devices (default: the native addon's, ADR 0083). */
@@ -238,8 +242,13 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   // One cache of compiled pcap-filter programs (ADR 0054): a filter's text is compiled once, off the
   // API's event loop when it is big, whether a use case checks it, the data plane runs it or a
   // worker thread receives it.
+  // The uploaded traces (ADR 0103), under the config dir so that they survive a restart.
+  const traceStore = o.traceStore ?? new FileTraceStore(settings.configDir, logger);
+  value(TOKENS.TraceStore, traceStore);
+  value(TOKENS.TraceBook, traceStore);
   const compiler = new ThreadedBpfCompiler(logger);
-  const programs = new FilterPrograms(compiler);
+  // Every door that checks filters checks the traces they name too (ADR 0103).
+  const programs = new FilterPrograms(compiler, traceStore);
   value(TOKENS.BpfCompiler, compiler);
   value(TOKENS.BpfPrograms, programs);
   value(TOKENS.Timers, o.timers ?? new NodeTimers());
@@ -320,6 +329,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
       notifications,
       logger,
       programs,
+      traces: traceStore,
       ...(options.dataPlaneBalance === true ? { placement: DEFAULT_PLACEMENT_POLICY } : {}),
     });
     value(TOKENS.DataPlane, workerDataPlane);

@@ -1,3 +1,4 @@
+import type { TraceProblem } from "../domain/traces/trace.js";
 import type { ComputeNodeType, NodeRuleViolation } from "../domain/switching/compute-node.js";
 import type { VersionMismatch } from "../domain/server/version.js";
 import type { InvalidFilterSettings } from "../domain/filters/filter-settings.js";
@@ -112,6 +113,13 @@ export type NetemuError =
   | { readonly _tag: "CloudLportInUse"; readonly nodeName: string; readonly portName: string; readonly lport: number }
   /** A cloud port's inside end (its tunnel, TAP or interface) could not be opened when it was linked: which node and port, and why. */
   | { readonly _tag: "CloudPortFailed"; readonly nodeName: string; readonly portName: string; readonly cause: ErrorOf<"UdpConnectionFailed" | "NioDeviceFailed"> }
+  /** A trace name that is not a safe file name (ADR 0103). */
+  | { readonly _tag: "InvalidTraceName"; readonly name: string }
+  /** An uploaded trace that does not read: which line, and what is wrong (ADR 0103). */
+  | { readonly _tag: "InvalidTrace"; readonly name: string; readonly problem: TraceProblem }
+  | { readonly _tag: "TraceNotFound"; readonly name: string }
+  /** A trace a filter names cannot be deleted or replaced: the users say where (`node Ethernetswitch-1 port 0`). */
+  | { readonly _tag: "TraceInUse"; readonly name: string; readonly users: readonly string[] }
   | NodeRuleViolation
   | VersionMismatch
   | InvalidFilterSettings

@@ -2,6 +2,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type { BpfProgram } from "../domain/bpf/index.js";
 import { type BpfLineError, type FilterSettings, type InvalidFilterSettings, type TextLinesKind, bpfLines, expressionText, matchLines } from "../domain/filters/filter-settings.js";
 import type { BpfCompiler, BpfPrograms } from "./ports/bpf-compiler.js";
+import type { TraceBook } from "./ports/trace-store.js";
+import { resolveTraces } from "./traces/resolve-traces.js";
 
 type Compiled = E.Either<BpfLineError, BpfProgram>;
 
@@ -20,7 +22,11 @@ export class FilterPrograms implements BpfPrograms {
   /** Compiles started (cache misses): what the benchmarks and tests count. */
   compiles = 0;
 
-  constructor(private readonly compiler: BpfCompiler) {}
+  constructor(
+    private readonly compiler: BpfCompiler,
+    /** The uploaded traces the trace kinds name (ADR 0103): a name not there is refused at every door that checks. */
+    private readonly traces?: TraceBook,
+  ) {}
 
   program(lines: readonly string[]): Promise<Compiled> {
     const key = expressionText(lines);
@@ -52,6 +58,10 @@ export class FilterPrograms implements BpfPrograms {
         const problem = { problem: "bpf_invalid" as const, kind, line: compiled.left.line, message: compiled.left.message };
         return E.left(field === undefined || field === "filters" ? { _tag: "InvalidFilterSettings", problem } : { _tag: "InvalidFilterSettings", problem, field });
       }
+    }
+    if (this.traces !== undefined) {
+      const resolved = resolveTraces(settings, this.traces);
+      if (E.isLeft(resolved)) return E.left(field === undefined || field === "filters" ? resolved.left : { ...resolved.left, field });
     }
     return E.right(undefined);
   }

@@ -70,6 +70,17 @@ describe("netemu impair: impairments on a GNS3 port of a running netemu, from th
     expect((await s.request("GET", "/v2/netemu/impairments")).json[0].filters_out).to.deep.equal({ delay: [50], bandwidth: [1000, 20] });
   });
 
+  it("replays an uploaded trace on a direction: capacity_trace=NAME,QUEUE, a name of digits staying a name (ADR 0103)", async () => {
+    expect((await s.raw("PUT", "/v2/netemu/traces/2024", "1\n2\n")).status).to.equal(201);
+    const r = await impair([...at(), "--out", "capacity_trace=2024,500"]);
+    expect(r.err).to.deep.equal([]);
+    expect(r.code).to.equal(0);
+    expect((await s.request("GET", "/v2/netemu/impairments")).json[0].filters_out).to.deep.equal({ capacity_trace: ["2024", 500] });
+    const refused = await impair([...at(), "--in", "delay_trace=nowhere"]);
+    expect(refused.code).to.equal(1);
+    expect(refused.err.join("\n")).to.include('no trace named "nowhere" was uploaded');
+  });
+
   it("takes netem's granularity: chances to 0.01 %, times to the µs, rates with tc's units, and prints them in the catalogue's units (ADR 0101)", async () => {
     const r = await impair([...at(), "--out", "delay=500us,0.25", "--in", "packet_loss=0.5%", "--out", "bandwidth=10mbit,2.5ms", "--in", "duplicate=0.01"]);
     expect(r.err).to.deep.equal([]);

@@ -188,6 +188,11 @@ const ROUTES: readonly RouteCase[] = [
   // Brings back data-plane workers given up on (ADR 0073); with none given up it restarts nothing.
   { method: "POST", template: "/v2/netemu/data-plane/restart", ok: 200, after: "none" },
   // netemu's impairments on a port by name (ADR 0067).
+  // The traces links replay (ADR 0103): the upload's body is the trace's raw text.
+  { method: "GET", template: "/v2/netemu/traces", ok: 200, after: "none" },
+  { method: "PUT", template: "/v2/netemu/traces/{name}", ok: 201, after: "reset", body: () => ({ file: "content" }) },
+  { method: "GET", template: "/v2/netemu/traces/{name}", ok: 200, after: "none" },
+  { method: "DELETE", template: "/v2/netemu/traces/{name}", ok: 204, after: "reset" },
   { method: "GET", template: "/v2/netemu/impairments", ok: 200, after: "none" },
   { method: "PUT", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0", filters_in: FILTERS, filters_out: { bandwidth: [1000, 50] } }) },
   { method: "DELETE", template: "/v2/netemu/impairments", ok: 200, after: "reset", body: () => ({ project: "fuzz", node: "SW1", port: "Ethernet0" }) },
@@ -541,6 +546,7 @@ function validParams(w: World, template: string): Record<string, string> {
     template_id: "1966b864-93e7-32d5-965f-001384eec461",
     symbol_id: ":/symbols/ethernet_switch.svg",
     compute_id: "local",
+    name: "fuzz-trace",
     adapter_number: "0",
     port_number: template.includes("/nio") && (template.startsWith("/v2/compute") || template.startsWith("/v3/compute")) ? "1" : "0",
   };

@@ -258,7 +258,7 @@ describe("HTTP: controller projects, nodes and links", () => {
         const [a, b] = [await node("A"), await node("B")];
         const link = (await extended.request("POST", `/v2/projects/${p}/links`, { nodes: [{ node_id: a, adapter_number: 0, port_number: 0 }, { node_id: b, adapter_number: 0, port_number: 0 }] })).json;
         const filters = (await extended.request("GET", `/v2/projects/${p}/links/${link.link_id}/available_filters`)).json as { type: string; parameters: { type: string; minimum?: number; maximum?: number; unit?: string }[] }[];
-        expect(filters.map((f) => f.type)).to.deep.equal(["frequency_drop", "packet_loss", "delay", "corrupt", "bpf", "bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match", "queue_discipline"]);
+        expect(filters.map((f) => f.type)).to.deep.equal(["frequency_drop", "packet_loss", "delay", "corrupt", "bpf", "bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match", "queue_discipline", "capacity_trace", "delay_trace", "loss_trace"]);
         expect(JSON.stringify(filters.slice(0, 5))).to.equal(JSON.stringify(JSON.parse(AVAILABLE_FILTERS)));
         // GNS3's dialogs draw an int parameter from its minimum, maximum and unit, a text one as a text box.
         for (const p of filters.slice(5).flatMap((f) => f.parameters)) {
@@ -355,7 +355,7 @@ describe("HTTP: controller projects, nodes and links", () => {
       ["packet_loss 150", { packet_loss: [150] }, "Filter packet_loss: Chance must be between 0 and 100 %, got 150"],
       ["frequency_drop -5", { frequency_drop: [-5] }, "Filter frequency_drop: Frequency must be an integer between -1 and 32767 th packet, got -5"],
       ["delay 40000", { delay: [40000] }, "Filter delay: Latency must be between 0 and 32767 ms, got 40000"],
-      ["an unknown filter", { latency: [10] }, "Unknown filter type 'latency'; the filter types are frequency_drop, packet_loss, delay, corrupt, bpf, bandwidth, burst_loss, duplicate, reorder, delay_distribution, delay_correlation, loss_correlation, corrupt_correlation, duplicate_correlation, reorder_correlation, match, queue_discipline"],
+      ["an unknown filter", { latency: [10] }, "Unknown filter type 'latency'; the filter types are frequency_drop, packet_loss, delay, corrupt, bpf, bandwidth, burst_loss, duplicate, reorder, delay_distribution, delay_correlation, loss_correlation, corrupt_correlation, duplicate_correlation, reorder_correlation, match, queue_discipline, capacity_trace, delay_trace, loss_trace"],
       ["a string value without a unit", { delay: ["300"] }, 'Filter delay: Latency "300" is not a time; give a number of ms, or a time with its unit: us, ms or s (500us, 1.5ms, 2s)'],
       ["a chance finer than 0.01 %", { packet_loss: ["0.001%"] }, 'Filter packet_loss: Chance is finer than netemu takes (0.01 %), got "0.001%"'],
       ["a float finer than 0.01 %", { corrupt: [1.555] }, "Filter corrupt: Chance is finer than netemu takes (0.01 %), got 1.555"],

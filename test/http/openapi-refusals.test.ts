@@ -252,7 +252,7 @@ describe("The OpenAPI document's filters", () => {
     const filters = doc.components["schemas"]["Filters"];
     expect(Object.keys(filters.properties)).to.deep.equal([...FILTER_KINDS]);
     expect(filters.additionalProperties).to.equal(false);
-    expect(FILTER_KINDS).to.have.length(17);
+    expect(FILTER_KINDS).to.have.length(20);
     expect(filters.properties["delay"].anyOf[0]).to.deep.include({ minItems: 1, maxItems: 2 });
     expect(filters.properties["burst_loss"].anyOf[0]).to.deep.include({ minItems: 2, maxItems: 4 });
     // ADR 0101: a chance is a number to 0.01 % or a text with %; a count stays an integer.

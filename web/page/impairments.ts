@@ -26,6 +26,9 @@ export const KIND_FIELDS: readonly KindField[] = [
   { kind: "reorder_correlation", label: "Reorder correlation", hint: "%", text: false },
   { kind: "match", label: "Match (pcap-filter)", hint: "expression the impairments apply to", text: true },
   { kind: "queue_discipline", label: "Queue discipline", hint: "tail_drop, codel or fq_codel [target 5ms interval 100ms ...]", text: true },
+  { kind: "capacity_trace", label: "Capacity trace (Mahimahi)", hint: "uploaded trace name, queue frames", text: false },
+  { kind: "delay_trace", label: "Delay trace", hint: "uploaded trace name", text: false },
+  { kind: "loss_trace", label: "Loss trace", hint: "uploaded trace name", text: false },
 ];
 
 /**

@@ -56,6 +56,8 @@ Exit status: 0 done, 1 the server refused (its message is printed), 2 bad argume
 
 /** The kinds whose values are text (pcap-filter expressions, a distribution name): never split at commas. */
 const TEXT_KINDS = new Set(["bpf", "match", "queue_discipline"]);
+/** The kinds whose first value names an uploaded trace (ADR 0103): a name of digits stays a name. */
+const TRACE_KINDS = new Set(["capacity_trace", "delay_trace", "loss_trace"]);
 
 type Out = (line: string) => void;
 
@@ -71,7 +73,7 @@ function filtersOf(options: readonly string[], flag: string): { filters: Record<
     const kind = option.slice(0, eq).trim();
     const value = option.slice(eq + 1);
     if (TEXT_KINDS.has(kind)) filters[kind] = [...(filters[kind] ?? []), value];
-    else filters[kind] = value.split(",").map((v) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v.trim()));
+    else filters[kind] = value.split(",").map((v, i) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) && !(i === 0 && TRACE_KINDS.has(kind)) ? Number(v) : v.trim()));
   }
   return { filters };
 }

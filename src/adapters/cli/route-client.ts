@@ -118,12 +118,14 @@ function readAnswer(answer: SingleAnswer<unknown>, text: string): E.Either<strin
  */
 export async function callRoute<R extends AnyRoute>(route: R, input: RouteInput<R>, server: RouteServer): Promise<E.Either<RouteCallFailure, RouteOutput<R>>> {
   const { params, body } = input as { params?: Record<string, string | number>; body?: unknown };
-  if (route.body !== undefined && isUpload(route.body)) throw new TypeError(`${route.name}: uploads are not sent by this client`);
+  // An upload route's body is sent as the text it is (callUploadRoute), any other as JSON.
+  const upload = route.body !== undefined && isUpload(route.body);
+  if (upload && typeof body !== "string") throw new TypeError(`${route.name}: an upload is sent as text (callUploadRoute)`);
   const path = fillPath(route.path, params);
   const inQuery = route.method === "GET" || route.method === "DELETE";
   const url = `${server.url}${path}${inQuery ? asQuery(route.path, body) : ""}`;
   const headers: Record<string, string> = {};
-  if (!inQuery && body !== undefined) headers["Content-Type"] = "application/json";
+  if (!inQuery && body !== undefined) headers["Content-Type"] = upload ? "text/plain; charset=utf-8" : "application/json";
   if (server.credentials !== undefined) headers["Authorization"] = `Basic ${Buffer.from(`${server.credentials.user}:${server.credentials.password}`).toString("base64")}`;
   let response: Response;
   let text: string;
@@ -131,7 +133,7 @@ export async function callRoute<R extends AnyRoute>(route: R, input: RouteInput<
     response = await fetch(url, {
       method: route.method,
       headers,
-      ...(!inQuery && body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(!inQuery && body !== undefined ? { body: upload ? (body as string) : JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(server.timeoutMs ?? 30_000),
     });
     text = await response.text();
@@ -152,6 +154,11 @@ export async function callRoute<R extends AnyRoute>(route: R, input: RouteInput<
   // Refused before any route ran: the credential check (ADR 0043) or the failed-login throttle (ADR 0061).
   if (status === 401 || status === 429) return E.left({ _tag: "CredentialsRefused", server: server.url, status, message });
   return E.left({ _tag: "NotServed", server: server.url, method: route.method, path, status, message, software: response.headers.get("server") ?? undefined });
+}
+
+/** Calls an upload route (its body a file) with `text` as the body, e.g. a trace (ADR 0103). */
+export function callUploadRoute<R extends AnyRoute>(route: R, params: Record<string, string | number>, text: string, server: RouteServer): Promise<E.Either<RouteCallFailure, RouteOutput<R>>> {
+  return callRoute(route, { params, body: text } as unknown as RouteInput<R>, server);
 }
 
 /** A failure in a sentence a user can act on (the CLI adds its own advice). */

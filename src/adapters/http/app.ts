@@ -27,6 +27,7 @@ import { NotificationBacklogs } from "./notification-feed.js";
 import { registerOpenApiRoute } from "./openapi/routes.js";
 import { registerReadinessRoute } from "./server/readiness-route.js";
 import { registerImpairmentRoutes } from "./server/impairment-routes.js";
+import { registerTraceRoutes } from "./server/trace-routes.js";
 import { registerLabRoutes } from "./page/lab-routes.js";
 import { servePage } from "./page/page-files.js";
 import { registerControllerTemplateRoutes } from "./controller/template-routes.js";
@@ -115,6 +116,7 @@ export function createApiRouter(options: Omit<HttpAppOptions, "logger">): ApiRou
   // GNS3 3.x controllers' compute API, on the same use cases (ADR 0066).
   registerV3ComputeRoutes(api, useCases);
   registerImpairmentRoutes(api, useCases);
+  registerTraceRoutes(api, useCases);
   registerLabRoutes(api, useCases);
   registerOpenApiRoute(api, useCases, { version: options.packageVersion, gns3Version: settings.gns3Version, auth: settings.auth.enabled });
   return api;

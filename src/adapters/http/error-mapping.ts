@@ -1,6 +1,6 @@
 import type { ErrorOf, ErrorTag, NamedLinkEnd, NamedPort, NetemuError } from "../../application/errors.js";
 import { COMPUTE_NODE_TYPES, type HeldNio, nodeKindName } from "../../domain/switching/compute-node.js";
-import { filterProblemMessage } from "../shared/filter-messages.js";
+import { filterProblemMessage, traceProblemMessage } from "../shared/filter-messages.js";
 import { configurationMessage } from "../shared/configuration-messages.js";
 import { osReason } from "./os-reasons.js";
 import type { HostProblem } from "../../application/ports/namespace-hosts.js";
@@ -110,6 +110,10 @@ const ANSWERS: { readonly [T in ErrorTag]: Answered<T> } = {
   PathOutsideProject: { status: 403, message: (error) => `Path ${error.path} is outside the project directory` },
   ProjectFileUnwritable: { status: 409, message: (error) => `Cannot write the project file ${error.path}: ${error.reason}` },
   ProjectFileNameTooLong: { status: 400, message: (error) => `${error.what === "name" ? "File name" : "Path"} "${error.name.length > 40 ? `${error.name.slice(0, 40)}...` : error.name}" is longer than ${error.limit} bytes, the most the file system allows${error.what === "path" ? " in this project's directory" : ""}` },
+  InvalidTraceName: { status: 400, message: (error) => `Invalid trace name ${JSON.stringify(error.name)}: letters, digits, '.', '_' or '-', at most 128, not starting with '.'` },
+  InvalidTrace: { status: 400, message: (error) => `Trace ${JSON.stringify(error.name)} does not read: ${traceProblemMessage(error.problem)}` },
+  TraceNotFound: { status: 404, message: (error) => `Trace ${JSON.stringify(error.name)} not found` },
+  TraceInUse: { status: 409, message: (error) => `Trace ${JSON.stringify(error.name)} is in use (${error.users.slice(0, 5).join("; ")}${error.users.length > 5 ? `; and ${error.users.length - 5} more` : ""}): take it out of those filters first` },
   PayloadTooLarge: { status: 413, message: (error) => error.what === "upload" ? `The file is larger than ${error.limit} bytes, the most one upload may be` : `The project's files would be larger than ${error.limit} bytes, the most one project may hold` },
   CannotConnectToItself: { status: 409, message: (_error) => "Cannot connect to itself" },
   PortAlreadyUsed: { status: 409, message: (error) => `Port is already used: ${namedEnd(error.port)} is an end of link ${error.linkId} to ${namedEnd(error.peer)}; delete that link first, or pick a free port` },

@@ -1,3 +1,4 @@
+import type { TraceProblem } from "../../domain/traces/trace.js";
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../domain/filters/catalogue.js";
 import type { FilterProblem } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
@@ -33,6 +34,14 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter delay_distribution: Distribution must be one of ${DELAY_DISTRIBUTIONS.join(", ")}, got ${describeValue(p.got)}`;
     case "bad_queue_discipline":
       return queueDisciplineMessage(p.detail);
+    case "bad_trace_name":
+      return `Filter ${p.kind}: Trace must be the name of an uploaded trace (letters, digits, '.', '_' or '-', at most 128, not starting with '.'), got ${describeValue(p.got)}`;
+    case "two_rates":
+      return "Filter capacity_trace and bandwidth are two rates for one direction: set one of them";
+    case "unknown_trace":
+      return `Filter ${p.kind}: no trace named ${JSON.stringify(p.name)} was uploaded (PUT /v2/netemu/traces/${p.name})`;
+    case "unfit_trace":
+      return `Filter ${p.kind}: trace ${JSON.stringify(p.name)} is not ${p.expected}`;
     case "value_count": {
       const count = p.parameters.length;
       const expected = p.minimum === count ? `${count}` : p.minimum === count - 1 ? `${p.minimum} or ${count}` : `${p.minimum} to ${count}`;
@@ -57,5 +66,31 @@ export function filterProblemMessage(p: FilterProblem): string {
     }
     case "too_fine":
       return `Filter ${p.kind}: ${p.parameter.name} is finer than netemu takes (${QUANTITY_STEP[quantityOf(p.parameter.unit)]}), got ${describeValue(p.got)}`;
+  }
+}
+
+/** What is wrong with an uploaded trace's text, naming the line (ADR 0103). */
+export function traceProblemMessage(p: TraceProblem): string {
+  switch (p.problem) {
+    case "empty":
+      return "it is empty";
+    case "too_large":
+      return `it has ${p.got} characters, more than the ${p.limit} a trace may have`;
+    case "too_many_lines":
+      return `it has more than the ${p.limit} lines a trace may have`;
+    case "bad_line":
+      return `line ${p.line} (${JSON.stringify(p.text)}) is not ${p.expected}`;
+    case "decreasing":
+      return `line ${p.line}: ${p.ms} ms comes before the ${p.previousMs} ms of the line above (timestamps must not decrease)`;
+    case "not_increasing":
+      return `line ${p.line}: ${p.ms} ms is not after the ${p.previousMs} ms of the line above`;
+    case "too_late":
+      return `line ${p.line}: ${p.ms} ms is beyond the ${p.limit} ms a trace may last`;
+    case "no_duration":
+      return "it lasts no time (its last timestamp must be above 0)";
+    case "first_not_zero":
+      return `a value trace starts at 0 ms, this one at ${p.ms}`;
+    case "value_out_of_range":
+      return `line ${p.line}: ${p.value} is not in ${p.minimum}..${p.maximum}`;
   }
 }

@@ -4,6 +4,8 @@ import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matc
 import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import type { BpfPrograms } from "../ports/bpf-compiler.js";
+import { NO_TRACES, type TraceBook } from "../ports/trace-store.js";
+import { resolveTraces } from "../traces/resolve-traces.js";
 import type { ErrorOf } from "../errors.js";
 import { type ChainSpec, directionSettings } from "./port-chains.js";
 
@@ -12,7 +14,11 @@ export class ChainCompiler {
   /** The matcher of each expression text in use (instantiated from its program once). */
   private readonly matchers = new Map<string, BpfMatcher>();
 
-  constructor(private readonly programs: BpfPrograms) {}
+  constructor(
+    private readonly programs: BpfPrograms,
+    /** Where a trace kind's trace is looked up by name (ADR 0103). */
+    private readonly traces: TraceBook = NO_TRACES,
+  ) {}
 
   /** What each direction of a NIO must run, its expressions compiled (a refusal changes nothing). */
   async chainSpecs(nio: Nio): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, { ingress: ChainSpec; egress: ChainSpec }>> {
@@ -29,7 +35,9 @@ export class ChainCompiler {
     if (E.isLeft(bpf)) return bpf;
     const classify = await this.matcherOf("match", matchLines(settings));
     if (E.isLeft(classify)) return classify;
-    return E.right({ settings, suspend, bpf: bpf.right, classify: classify.right });
+    const traces = resolveTraces(settings, this.traces);
+    if (E.isLeft(traces)) return traces;
+    return E.right({ settings, suspend, bpf: bpf.right, classify: classify.right, traces: traces.right });
   }
 
   /** The matcher of a bpf or match entry's lines (none without lines), from its program, compiled once per text. */

@@ -13,8 +13,12 @@ export function portCountersOf(live: LiveNode | undefined, clock: Clock): Readon
     const c: LivePortCounters | undefined = live.counters(portNumber);
     if (c === undefined) continue;
     const s = c.snapshot();
-    const queues = live.ports.get(portNumber)?.queueStatistics();
-    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, queueDelay: c.queueDelay(nowMs), ...(queues === undefined ? {} : { queues }) });
+    const port = live.ports.get(portNumber);
+    const queues = port?.queueStatistics();
+    const ingress = port?.chains.ingress.traceReading("ingress", nowMs);
+    const egress = port?.chains.egress.traceReading("egress", nowMs);
+    const traces = ingress === undefined && egress === undefined ? undefined : { ...(ingress === undefined ? {} : { ingress }), ...(egress === undefined ? {} : { egress }) };
+    out.set(portNumber, { framesIn: s.framesIn, bytesIn: s.bytesIn, framesOut: s.framesOut, bytesOut: s.bytesOut, drops: s.drops, queueDelay: c.queueDelay(nowMs), ...(queues === undefined ? {} : { queues }), ...(traces === undefined ? {} : { traces }) });
   }
   return out;
 }

@@ -174,7 +174,8 @@ export class FramePath {
    * a tail-drop transmitter (ADR 0100): it waits that out in the delay line, as a Shaper's frame does.
    */
   leftQueue(live: LiveNode, port: LivePort, direction: "ingress" | "egress", frame: Uint8Array, untilSentMs = 0): void {
-    const after = port.chains[direction].afterQueue();
+    const chain = port.chains[direction];
+    const after = chain.afterQueue(chain.needsTime ? this.clock.nowMs() : 0);
     const delayMs = Math.max(0, untilSentMs) + after.delayMs;
     if (direction === "ingress") this.towardsSwitch(live, port, frame, delayMs, after.overtakes, after.precise);
     else if (!live.running) port.counters?.countEgressDrop("stopped");

@@ -1,4 +1,4 @@
-import { type BpfMatcher, type ChainCarry, FilterChain } from "../../domain/filters/filter-chain.js";
+import { type BpfMatcher, type ChainCarry, type ChainTraces, FilterChain } from "../../domain/filters/filter-chain.js";
 import { type FilterSettings, NO_FILTERS, filterSettingsEqual } from "../../domain/filters/filter-settings.js";
 import type { RandomSource } from "../../domain/filters/random.js";
 import { type Nio, carriesFrames, filtersOf } from "../../domain/switching/nio.js";
@@ -15,6 +15,8 @@ export interface ChainSpec {
   readonly suspend: boolean;
   readonly bpf?: BpfMatcher | undefined;
   readonly classify?: BpfMatcher | undefined;
+  /** The traces its trace kinds name (ADR 0103). */
+  readonly traces?: ChainTraces | undefined;
 }
 
 /** The filters each direction of a NIO runs: a kind set for a direction replaces the both-ways one (ADR 0051). */
@@ -31,7 +33,7 @@ export function directionSettings(nio: Nio): { readonly ingress: FilterSettings;
  */
 export function reconcileChains(current: PortChains | undefined, wanted: { readonly ingress: ChainSpec; readonly egress: ChainSpec }, random: () => RandomSource): PortChains {
   const build = (spec: ChainSpec, carry: ChainCarry | undefined): FilterChain =>
-    new FilterChain({ settings: spec.settings, suspend: spec.suspend, random: random(), bpf: spec.bpf, classify: spec.classify, ...(carry === undefined ? {} : { carry }) });
+    new FilterChain({ settings: spec.settings, suspend: spec.suspend, random: random(), bpf: spec.bpf, classify: spec.classify, traces: spec.traces, ...(carry === undefined ? {} : { carry }) });
   const shared = wanted.ingress.suspend === wanted.egress.suspend && filterSettingsEqual(wanted.ingress.settings, wanted.egress.settings);
   if (current === undefined) {
     const ingress = build(wanted.ingress, undefined);

@@ -15,6 +15,7 @@ import { DelayLine } from "./delay-line.js";
 import type { FairIntake } from "./fair-intake.js";
 import type { NodeState } from "./node-state.js";
 import { type ChainSpec, type PortChains, directionSettings, reconcileChains } from "./port-chains.js";
+import { NO_TRACES, type TraceBook } from "../ports/trace-store.js";
 import { ChainCompiler } from "./chain-compiler.js";
 import type { DataPlaneOptions } from "./data-plane-options.js";
 import type { FramePath } from "./frame-path.js";
@@ -90,8 +91,9 @@ export class Reconciler {
     private readonly path: FramePath,
     private readonly arrivals: Arrivals,
     private readonly devices: HostDevices,
+    traces: TraceBook = NO_TRACES,
   ) {
-    this.compiler = new ChainCompiler(programs);
+    this.compiler = new ChainCompiler(programs, traces);
     this.threadBudget = new HoldBudget({ frames: options.heldFramesPerWorker, bytes: options.heldBytesPerWorker });
   }
 

@@ -9,6 +9,7 @@ import type { CaptureSink } from "../ports/capture-sink.js";
 import type { Clock, Logger } from "../ports/system.js";
 import type { RandomSourceFactory, Timers } from "../ports/timers.js";
 import type { BpfPrograms } from "../ports/bpf-compiler.js";
+import { NO_TRACES, type TraceBook } from "../ports/trace-store.js";
 import type { ComputeNotification, Notifications } from "../ports/notifications.js";
 import { TOKENS } from "../ports/tokens.js";
 import type { SyncError } from "../errors.js";
@@ -50,6 +51,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     @inject(TOKENS.DataPlaneOptions) options: DataPlaneOptions,
     @inject(TOKENS.Notifications) private readonly notifications: Notifications,
     @inject(TOKENS.HostDevices) devices: HostDevices,
+    @inject(TOKENS.TraceBook) traces: TraceBook = NO_TRACES,
   ) {
     const tell = this.tell.bind(this);
     // Every port's frames share this thread fairly (ADR 0075).
@@ -58,7 +60,7 @@ export class SwitchDataPlane implements DataPlane, PacketCaptures {
     this.moves = new NodeHandOver(this.nodes);
     // Each socket is opened through this data plane's own transport as it is at the time of the open.
     const sockets: UdpTransport = { open: (socket) => this.transport.open(socket) };
-    this.reconciler = new Reconciler(this.nodes, sockets, clock, timers, randomness, programs, options, intake, path, this.moves, devices);
+    this.reconciler = new Reconciler(this.nodes, sockets, clock, timers, randomness, programs, options, intake, path, this.moves, devices, traces);
     this.captures = new PortCaptures(this.nodes, captureSink, logger, tell);
   }
 

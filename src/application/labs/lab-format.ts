@@ -143,6 +143,11 @@ function filterValues(kind: FilterKind, description: string, parameters: readonl
   if (kind === "queue_discipline") {
     return anyOf([str(), list(str(), { maxItems: CONFIGURATION_LIMITS.filterLines })], "a queue discipline in tc's words (fq_codel target 5ms)", description);
   }
+  if (kind === "capacity_trace" || kind === "delay_trace" || kind === "loss_trace") {
+    // An uploaded trace's name (ADR 0103); capacity_trace may add its queue bound in frames.
+    const name = str({ description: "an uploaded trace's name" });
+    return kind === "capacity_trace" ? anyOf([name, list(anyOf([str(), num({ minimum: 1, maximum: 100_000 })], "a trace name or a queue bound"), { maxItems: 2 })], "a trace name, or [name, queue frames]", description) : anyOf([name, list(str(), { maxItems: 1 })], "a trace name", description);
+  }
   if (kind === "delay_distribution") {
     const one = oneOfValues(DELAY_DISTRIBUTIONS);
     return anyOf([one, tuple([one], 1)], "a distribution name", description);
@@ -201,7 +206,10 @@ export const LabCodec = object(
     name: str({ minLength: 1, pattern: /^[^/\\\n]+$/, patternText: "a project name (no slash or line break)", description: "The lab's name: the netemu project's name." }),
     nodes: map(NODE_NAME, "a node name (no colon, no space at either end)", LabNodeCodec, "The nodes, by name."),
   },
-  { links: list(LabLinkCodec, { maxItems: CONFIGURATION_LIMITS.linksPerProject, description: "The links between node ports." }) },
+  {
+    links: list(LabLinkCodec, { maxItems: CONFIGURATION_LIMITS.linksPerProject, description: "The links between node ports." }),
+    traces: map(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/, "a trace name (letters, digits, '.', '_', '-')", str({ minLength: 1, description: "The trace file's path, relative to the lab file." }), "Traces the lab's filters name (ADR 0103), each uploaded from its file when the lab is deployed."),
+  },
   "A netemu lab: nodes and the links between them (docs/labs.md).",
 );
 

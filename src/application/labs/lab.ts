@@ -12,6 +12,8 @@ export interface Lab {
   readonly name: string;
   readonly nodes: readonly LabNode[];
   readonly links: readonly LabLink[];
+  /** Traces the lab's filters name (ADR 0103): name → the trace file's path, relative to the lab file; uploaded at deploy. */
+  readonly traces?: Readonly<Record<string, string>>;
 }
 
 /** A GNS3 Cloud's UDP tunnel port, as GNS3's ports_mapping entry of type udp. */

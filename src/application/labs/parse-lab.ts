@@ -138,6 +138,14 @@ function filterProblemText(p: FilterProblem): string {
       return `${p.kind}: expression ${p.line}: ${p.message}`;
     case "unknown_kind":
       return `unknown filter ${JSON.stringify(p.kind)}`;
+    case "bad_trace_name":
+      return `${p.kind}: ${JSON.stringify(p.got)} is not a trace name`;
+    case "two_rates":
+      return "capacity_trace and bandwidth are two rates: set one";
+    case "unknown_trace":
+      return `${p.kind}: no trace named ${JSON.stringify(p.name)}`;
+    case "unfit_trace":
+      return `${p.kind}: trace ${JSON.stringify(p.name)} is not ${p.expected}`;
     case "value_count":
       return `${p.kind} takes ${p.minimum === p.parameters.length ? p.minimum : `${p.minimum} to ${p.parameters.length}`} values, got ${p.got}`;
     case "not_an_integer":
@@ -257,7 +265,8 @@ function checkLab(raw: RawLab, where: Located): E.Either<LabFileInvalid, Lab> {
     if (E.isLeft(checked)) return checked;
     links.push(checked.right);
   }
-  return E.right({ name: raw.name, nodes, links });
+  const traces = raw.traces === undefined ? {} : { traces: Object.freeze(Object.fromEntries(raw.traces)) };
+  return E.right({ name: raw.name, nodes, links, ...traces });
 }
 
 function checkLink(link: RawLink, index: number, nodes: ReadonlyMap<string, LabNode>, used: Map<string, number>, where: Located): E.Either<LabFileInvalid, LabLink> {

@@ -5,6 +5,7 @@ import type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
 
 export type { QueueDelayReading } from "../../domain/filters/queue-delay.js";
 import type { PortQueueStatistics } from "../../domain/queueing/queue-statistics.js";
+import type { TraceReading } from "../../domain/traces/trace.js";
 
 export interface PortCounters {
   readonly framesIn: number;
@@ -19,6 +20,8 @@ export interface PortCounters {
   readonly queueDelay: { readonly ingress: QueueDelayReading; readonly egress: QueueDelayReading };
   /** The bandwidth stage's queues (CoDel, FQ-CoDel: ADR 0100), when the port ran one. */
   readonly queues?: PortQueueStatistics;
+  /** Where each direction's replayed traces stand (ADR 0103), when one has started. */
+  readonly traces?: { readonly ingress?: TraceReading; readonly egress?: TraceReading };
 }
 
 export interface MacTableEntry {

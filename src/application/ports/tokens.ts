@@ -27,6 +27,9 @@ export const TOKENS = {
   DataPlaneOptions: Symbol("DataPlaneOptions"),
   BpfCompiler: Symbol("BpfCompiler"),
   BpfPrograms: Symbol("BpfPrograms"),
+  /** The uploaded traces (ADR 0103): TraceStore; the data plane reads it as a TraceBook. */
+  TraceStore: Symbol("TraceStore"),
+  TraceBook: Symbol("TraceBook"),
   Notifications: Symbol("Notifications"),
   ProjectEvents: Symbol("ProjectEvents"),
   HostMetrics: Symbol("HostMetrics"),

@@ -1,4 +1,7 @@
 import { GetServerVersion } from "./server/get-server-version.js";
+import { UploadTrace } from "./compute/trace-upload.js";
+import { GetTrace, ListTraces } from "./compute/trace-list.js";
+import { DeleteTrace } from "./compute/trace-delete.js";
 import { ListLabs } from "./compute/list-labs.js";
 import { ReadLabCounters } from "./compute/read-lab-counters.js";
 import { CheckClientVersion } from "./server/check-client-version.js";
@@ -203,6 +206,11 @@ export const USE_CASES = {
   // What netemu's page reads: every lab, and a lab's counters in one reading (ADR 0094).
   listLabs: ListLabs,
   readLabCounters: ReadLabCounters,
+  // Traces links replay (ADR 0103).
+  uploadTrace: UploadTrace,
+  listTraces: ListTraces,
+  getTrace: GetTrace,
+  deleteTrace: DeleteTrace,
 } as const;
 
 export type UseCases = { readonly [K in keyof typeof USE_CASES]: InstanceType<(typeof USE_CASES)[K]> };
@@ -212,6 +220,7 @@ export { CreateLinuxHost, UpdateLinuxHost, ExecInLinuxHost, ExecInNode };
 export { LoadProject, ListSkippedTopologies };
 export { SetImpairment, ListImpairments, ClearImpairments };
 export { ListLabs, ReadLabCounters };
+export { UploadTrace, ListTraces, GetTrace, DeleteTrace };
 export { ListTemplates, GetTemplate, CreateNodeFromTemplate, GetProjectStats, ListNodeLinks, ListComputes, GetCompute };
 export {
   GetServerVersion, CheckClientVersion, GetIouLicense, UpdateIouLicense, WriteDebugBundle, ShutdownServer, TakeMetricsSnapshot,

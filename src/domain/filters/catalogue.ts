@@ -4,7 +4,7 @@
  * netemu's own impairments in the same shape (ADR 0050).
  */
 const GNS3_FILTER_KINDS = ["frequency_drop", "packet_loss", "delay", "corrupt", "bpf"] as const;
-const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match", "queue_discipline"] as const;
+const NETEMU_FILTER_KINDS = ["bandwidth", "burst_loss", "duplicate", "reorder", "delay_distribution", "delay_correlation", "loss_correlation", "corrupt_correlation", "duplicate_correlation", "reorder_correlation", "match", "queue_discipline", "capacity_trace", "delay_trace", "loss_trace"] as const;
 export const FILTER_KINDS = [...GNS3_FILTER_KINDS, ...NETEMU_FILTER_KINDS] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -153,6 +153,28 @@ export const NETEMU_FILTER_CATALOGUE: readonly FilterDescriptor[] = [
     description:
       "How bandwidth's queue drops, in tc's words: tail_drop (the default, bounded by the queue in ms), codel or fq_codel, with their parameters (e.g. fq_codel target 5ms interval 100ms limit 10240 memory_limit 32mb flows 1024 quantum 1514 ecn). Needs bandwidth",
     parameters: [{ name: "Discipline", type: "text" }],
+  },
+  {
+    type: "capacity_trace",
+    name: "Capacity trace",
+    description:
+      "This direction's capacity follows an uploaded trace in Mahimahi's format (one line per 1,500-byte delivery opportunity, in ms, looping), from the first frame; frames wait in a queue of this many frames (1,000 if left out), tail drop. Replaces bandwidth",
+    parameters: [
+      { name: "Trace", type: "text" },
+      { name: "Queue", type: "int", minimum: 1, maximum: 100_000, unit: "frames" },
+    ],
+  },
+  {
+    type: "delay_trace",
+    name: "Delay trace",
+    description: "Adds to each frame the delay an uploaded `<ms> <delay ms>` trace gives at that time (from the first frame, piecewise constant, looping at a lone last timestamp)",
+    parameters: [{ name: "Trace", type: "text" }],
+  },
+  {
+    type: "loss_trace",
+    name: "Loss trace",
+    description: "Loses each frame with the chance (%) an uploaded `<ms> <loss %>` trace gives at that time (from the first frame, piecewise constant, looping at a lone last timestamp)",
+    parameters: [{ name: "Trace", type: "text" }],
   },
 ];
 

@@ -6,6 +6,18 @@ import type { QueueDisciplineSpec } from "../queueing/queue-discipline.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
+import { type CapacityTrace, CapacityTraceLink, type TraceReading, type ValueTrace, ValueTracePlayer, valueAt } from "../traces/trace.js";
+import { DEFAULT_TRACE_QUEUE_FRAMES } from "./filter-settings.js";
+
+/**
+ * The traces a chain's trace kinds name, resolved (ADR 0103): the data plane looks them up by name
+ * and gives their values here, so the chain stays pure.
+ */
+export interface ChainTraces {
+  readonly capacity?: CapacityTrace | undefined;
+  readonly delay?: ValueTrace | undefined;
+  readonly loss?: ValueTrace | undefined;
+}
 
 /** Which way a frame crosses a link end: from the peer into the switch, or from the switch to the peer. */
 type FrameDirection = "ingress" | "egress";
@@ -117,6 +129,8 @@ interface FilterChainInput {
   readonly bpf?: BpfMatcher | undefined;
   /** Required when the settings hold match expressions: the frames the other filters act on. */
   readonly classify?: BpfMatcher | undefined;
+  /** Required when the settings name traces: their values (ADR 0103). */
+  readonly traces?: ChainTraces | undefined;
   readonly carry?: ChainCarry;
 }
 
@@ -158,6 +172,11 @@ export class FilterChain {
   /** Per direction: a link's two directions are two transmitters, and lose in bursts of their own. */
   private readonly shapers: Readonly<Record<FrameDirection, Shaper>> | undefined;
   private readonly burstLoss: Readonly<Record<FrameDirection, GilbertElliott>> | undefined;
+  /** Per direction, a link replaying capacity_trace's trace (ADR 0103): it stands where bandwidth's shaper does. */
+  private readonly traceLinks: Readonly<Record<FrameDirection, CapacityTraceLink>> | undefined;
+  /** delay_trace's and loss_trace's traces, played from the first frame (shared by the directions, as the delay is). */
+  private readonly delayTrace: ValueTracePlayer | undefined;
+  private readonly lossTrace: ValueTracePlayer | undefined;
   private readonly outcome = new FilterOutcome();
   private readonly afterQueueOutcome = new AfterQueue();
   /** The bandwidth stage's queue discipline when it queues frames (CoDel, FQ-CoDel), and its rate; undefined for tail drop. */
@@ -229,7 +248,22 @@ export class FilterChain {
             ingress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.ingress?.burstLoss?.ingress),
             egress: new GilbertElliott(g[0], g[1], g[2] ?? 100, g[3] ?? 0).resumeFrom(carry.egress?.burstLoss?.egress),
           };
-    this.needsTime = this.shapers !== undefined || this.queue !== undefined;
+    const traces = input.traces ?? {};
+    const need = <A>(kind: string, value: A | undefined): A => {
+      if (value === undefined) throw new Error(`FilterChain: the settings name a ${kind} but its trace was not given`);
+      return value;
+    };
+    const capacity = settings.capacity_trace;
+    this.traceLinks =
+      capacity === undefined
+        ? undefined
+        : {
+            ingress: new CapacityTraceLink(need("capacity_trace", traces.capacity), capacity[1] ?? DEFAULT_TRACE_QUEUE_FRAMES).resumeFrom(carry.ingress?.traceLinks?.ingress),
+            egress: new CapacityTraceLink(need("capacity_trace", traces.capacity), capacity[1] ?? DEFAULT_TRACE_QUEUE_FRAMES).resumeFrom(carry.egress?.traceLinks?.egress),
+          };
+    this.delayTrace = settings.delay_trace === undefined ? undefined : new ValueTracePlayer(need("delay_trace", traces.delay)).resumeFrom(shared?.delayTrace);
+    this.lossTrace = settings.loss_trace === undefined ? undefined : new ValueTracePlayer(need("loss_trace", traces.loss)).resumeFrom(shared?.lossTrace);
+    this.needsTime = this.shapers !== undefined || this.queue !== undefined || this.traceLinks !== undefined || this.delayTrace !== undefined || this.lossTrace !== undefined;
     this.isPassThrough =
       !suspend &&
       this.bpf === undefined &&
@@ -240,6 +274,9 @@ export class FilterChain {
       this.shapers === undefined &&
       this.queue === undefined &&
       this.burstLoss === undefined &&
+      this.traceLinks === undefined &&
+      this.delayTrace === undefined &&
+      this.lossTrace === undefined &&
       (!this.hasDelay || (this.latencyMs <= 0 && this.jitterMs <= 0));
   }
 
@@ -255,6 +292,24 @@ export class FilterChain {
   transmitterBusyUntil(direction: FrameDirection, atMs: number): void {
     const shaper = this.shapers?.[direction];
     if (shaper !== undefined && atMs > shaper.freeAtMs) shaper.freeAtMs = atMs;
+  }
+
+  /**
+   * Where this chain's traces stand in `direction` at `nowMs` (ADR 0103): each one that has started
+   * (its first frame came), by name, with its position in its loop; undefined when none has.
+   */
+  traceReading(direction: FrameDirection, nowMs: number): TraceReading | undefined {
+    const link = this.traceLinks?.[direction];
+    const capacityAt = link?.positionMs(nowMs);
+    const delayAt = this.delayTrace?.positionMs(nowMs);
+    const lossAt = this.lossTrace?.positionMs(nowMs);
+    if (capacityAt === undefined && delayAt === undefined && lossAt === undefined) return undefined;
+    const s = this.settings;
+    return {
+      ...(capacityAt === undefined || link === undefined ? {} : { capacity: { name: s.capacity_trace?.[0] as string, positionMs: capacityAt, waitingFrames: link.waiting(nowMs) } }),
+      ...(delayAt === undefined ? {} : { delay: { name: s.delay_trace?.[0] as string, positionMs: delayAt, value: valueAt((this.delayTrace as ValueTracePlayer).trace, delayAt) } }),
+      ...(lossAt === undefined ? {} : { loss: { name: s.loss_trace?.[0] as string, positionMs: lossAt, value: valueAt((this.lossTrace as ValueTracePlayer).trace, lossAt) } }),
+    };
   }
 
   /** What this chain knows, as plain data (ADR 0069). */
@@ -345,6 +400,11 @@ export class FilterChain {
       o.drop = "burst_loss";
       return o;
     }
+    // loss_trace is packet_loss at the trace's chance of the moment (ADR 0103).
+    if (this.lossTrace !== undefined && this.random.next() * 100 < this.lossTrace.valueAt(nowMs)) {
+      o.drop = "packet_loss";
+      return o;
+    }
     if (this.corruptPercent > 0 && this.corrupts.next(this.random)) {
       const corrupted = this.corrupter.corrupt(frame);
       o.corrupted = corrupted !== frame;
@@ -358,8 +418,8 @@ export class FilterChain {
     }
     let queuedMs = 0;
     let copyQueuedMs = 0;
-    if (this.shapers !== undefined) {
-      const shaper = this.shapers[direction];
+    const shaper: Shaper | CapacityTraceLink | undefined = this.shapers?.[direction] ?? this.traceLinks?.[direction];
+    if (shaper !== undefined) {
       const admitted = shaper.admit(o.frame.length, nowMs);
       if (admitted === undefined) {
         o.drop = "bandwidth";
@@ -373,9 +433,10 @@ export class FilterChain {
     }
     if (twice && copyQueuedMs >= 0) o.copies = 2;
     if (this.reorderPercent > 0 && this.reorders.next(this.random)) o.overtakes = true;
-    const latencyMs = o.overtakes ? 0 : this.drawLatencyMs();
+    const traced = this.delayTrace === undefined || o.overtakes ? 0 : this.delayTrace.valueAt(nowMs);
+    const latencyMs = o.overtakes ? 0 : this.drawLatencyMs() + traced;
     o.delayMs = queuedMs + latencyMs;
-    o.precise = this.subMillisecond && latencyMs > 0;
+    o.precise = (this.subMillisecond && latencyMs > 0) || !Number.isInteger(traced);
     if (o.copies === 2) o.copyDelayMs = copyQueuedMs + latencyMs;
     return o;
   }
@@ -384,11 +445,12 @@ export class FilterChain {
    * The stages after bandwidth (reorder, delay) for a frame that left the bandwidth stage's queue
    * (ADR 0100); returns a reused object: read it before the next call.
    */
-  afterQueue(): AfterQueue {
+  afterQueue(nowMs = 0): AfterQueue {
     const a = this.afterQueueOutcome;
     a.overtakes = this.reorderPercent > 0 && this.reorders.next(this.random);
-    a.delayMs = a.overtakes ? 0 : this.drawLatencyMs();
-    a.precise = this.subMillisecond && a.delayMs > 0;
+    const traced = this.delayTrace === undefined || a.overtakes ? 0 : this.delayTrace.valueAt(nowMs);
+    a.delayMs = a.overtakes ? 0 : this.drawLatencyMs() + traced;
+    a.precise = (this.subMillisecond && a.delayMs > 0) || !Number.isInteger(traced);
     return a;
   }
 

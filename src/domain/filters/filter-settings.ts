@@ -3,6 +3,7 @@ import { DELAY_DISTRIBUTIONS, FILTER_KINDS, type DelayDistribution, type FilterK
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
 import { isPlainObject } from "../configuration/read.js";
 import { quantityOf, readQuantity } from "./quantity.js";
+import { isTraceName } from "../traces/trace.js";
 import { type QueueDisciplineProblem, type QueueDisciplineSpec, TAIL_DROP, parseQueueDiscipline } from "../queueing/queue-discipline.js";
 
 /**
@@ -36,6 +37,12 @@ export interface FilterValues {
   readonly match: readonly string[];
   /** The bandwidth stage's queue discipline, in tc's words (ADR 0100): the items joined by spaces. */
   readonly queue_discipline: readonly string[];
+  /** An uploaded capacity trace's name and, optionally, the queue bound in frames (ADR 0103). */
+  readonly capacity_trace: readonly [string] | readonly [string, number];
+  /** An uploaded value trace's name: the delay it adds, in ms, over time (ADR 0103). */
+  readonly delay_trace: readonly [string];
+  /** An uploaded value trace's name: the loss chance, in %, over time (ADR 0103). */
+  readonly loss_trace: readonly [string];
 }
 
 /** Compiles only when FilterValues has exactly the kinds of FILTER_KINDS as keys. */
@@ -74,6 +81,22 @@ export interface BpfLineError {
   readonly message: string;
 }
 
+/** The kinds that name an uploaded trace (ADR 0103). */
+export const TRACE_KINDS = ["capacity_trace", "delay_trace", "loss_trace"] as const;
+export type TraceKind = (typeof TRACE_KINDS)[number];
+/** capacity_trace's queue bound when left out, in frames. */
+export const DEFAULT_TRACE_QUEUE_FRAMES = 1000;
+
+/** The trace names settings refer to, by kind. */
+export function traceNames(settings: FilterSettings): { readonly kind: TraceKind; readonly name: string }[] {
+  const names: { kind: TraceKind; name: string }[] = [];
+  for (const kind of TRACE_KINDS) {
+    const name = settings[kind]?.[0];
+    if (name !== undefined) names.push({ kind, name });
+  }
+  return names;
+}
+
 /** The kinds whose values are pcap-filter expressions, one per line. */
 export type TextLinesKind = "bpf" | "match";
 
@@ -102,6 +125,14 @@ export type FilterProblem =
   | { readonly problem: "not_a_number"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown }
   /** A text that is not a number with one of the parameter's units (`unit`: the unit word found, if any) (ADR 0101). */
   | { readonly problem: "not_a_quantity"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: string; readonly unit?: string }
+  /** A trace kind's first item is not a trace name (a safe file name: ADR 0103). */
+  | { readonly problem: "bad_trace_name"; readonly kind: TraceKind; readonly got: unknown }
+  /** capacity_trace and bandwidth both set: two rates for one direction. */
+  | { readonly problem: "two_rates" }
+  /** A trace named by a filter is not in the trace store (the data plane's answer: ADR 0103). */
+  | { readonly problem: "unknown_trace"; readonly kind: TraceKind; readonly name: string }
+  /** A trace of the other form (a capacity trace for delay_trace, a value trace for capacity_trace), or with values beyond the kind's. */
+  | { readonly problem: "unfit_trace"; readonly kind: TraceKind; readonly name: string; readonly expected: string }
   /** Finer than netemu takes: more decimals than 0.01 %, 1 µs or 1 bit/s (ADR 0101). */
   | { readonly problem: "too_fine"; readonly kind: FilterKind; readonly parameter: IntParameter; readonly got: unknown };
 
@@ -209,6 +240,7 @@ function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<Filt
     return E.right(Object.freeze([choice]));
   }
   if (kind === "queue_discipline") return parseQueueDisciplineEntry(values);
+  if (kind === "capacity_trace" || kind === "delay_trace" || kind === "loss_trace") return parseTraceEntry(kind, values);
   const params = descriptorOf(kind).parameters as readonly IntParameter[];
   // Trailing parameters with a default may be left out: delay's jitter (uBridge takes 1 or 2 values),
   // bandwidth's queue, burst_loss's losses per state; every other kind takes exactly its parameters.
@@ -223,6 +255,18 @@ function parseEntry(kind: FilterKind, values: readonly unknown[]): E.Either<Filt
     read.push(checked.value);
   }
   return E.right(Object.freeze(read));
+}
+
+/** A trace kind's items: a trace name and, for capacity_trace, an optional queue bound in frames. */
+function parseTraceEntry(kind: TraceKind, values: readonly unknown[]): E.Either<FilterProblem, readonly unknown[]> {
+  const params = descriptorOf(kind).parameters;
+  if (values.length > params.length) return E.left({ problem: "value_count", kind, parameters: params.filter((p): p is IntParameter => p.type === "int"), minimum: 1, got: values.length });
+  const [name, queue] = values;
+  if (!isTraceName(name)) return E.left({ problem: "bad_trace_name", kind, got: name });
+  if (values.length === 1) return E.right(Object.freeze([name]));
+  const checked = checkValue(kind, params[1] as IntParameter, queue);
+  if (checked.problem !== undefined) return E.left(checked);
+  return E.right(Object.freeze([name, checked.value]));
 }
 
 /** queue_discipline's items: text, joined by spaces, that reads as a discipline. */
@@ -269,6 +313,7 @@ export function parseFilterSettings(raw: unknown, field?: string): E.Either<Inva
     if (checked.right[0] === 0) continue;
     parsed.set(name, checked.right);
   }
+  if (parsed.has("capacity_trace") && parsed.has("bandwidth")) return invalid({ problem: "two_rates" }, field);
   const settings: Record<string, readonly unknown[]> = {};
   for (const kind of FILTER_KINDS) {
     const values = parsed.get(kind);

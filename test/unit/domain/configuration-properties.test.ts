@@ -43,11 +43,19 @@ const textEntry = fc.tuple(expressionItem, fc.array(fc.oneof(expressionItem, fc.
 /** A queue discipline as tc writes it (ADR 0100), in one item or two. */
 const disciplineEntry: fc.Arbitrary<unknown[]> = fc.constantFrom<string[]>(["tail_drop"], ["codel"], ["fq_codel"], ["codel", "target 2ms interval 50ms ecn"], ["fq_codel flows 64 quantum 300 noecn"], ["fq_codel", "memory_limit 4mb"]);
 
+/** A trace's name (ADR 0103), with capacity_trace's queue bound in frames or not. */
+const traceName = fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,20}$/);
+const traceEntry = (kind: FilterKind): fc.Arbitrary<unknown[]> => (kind === "capacity_trace" ? fc.oneof(traceName.map((n) => [n]), fc.tuple(traceName, fc.integer({ min: 1, max: 100_000 }))) : traceName.map((n) => [n]));
+
 const entryOf = (kind: FilterKind): fc.Arbitrary<unknown[]> =>
+  kind === "capacity_trace" || kind === "delay_trace" || kind === "loss_trace" ? traceEntry(kind) :
   kind === "bpf" || kind === "match" ? textEntry : kind === "delay_distribution" ? fc.constantFrom(...DELAY_DISTRIBUTIONS).map((d) => [d]) : kind === "queue_discipline" ? disciplineEntry : intEntry(kind);
 
 /** Valid, canonical filter settings: kinds in the catalogue's order, each "on". */
-const filterSettings: fc.Arbitrary<FilterSettings> = fc.record(Object.fromEntries(FILTER_KINDS.map((k) => [k, entryOf(k)])) as Record<FilterKind, fc.Arbitrary<unknown[]>>, { requiredKeys: [], noNullPrototype: true }) as fc.Arbitrary<FilterSettings>;
+const filterSettings: fc.Arbitrary<FilterSettings> = fc.record(Object.fromEntries(FILTER_KINDS.map((k) => [k, entryOf(k)])) as Record<FilterKind, fc.Arbitrary<unknown[]>>, { requiredKeys: [], noNullPrototype: true })
+  // capacity_trace and bandwidth are two rates: a direction takes one (ADR 0103).
+  .map((s) => (s.capacity_trace !== undefined && s.bandwidth !== undefined ? { ...s, capacity_trace: undefined } : s))
+  .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined))) as fc.Arbitrary<FilterSettings>;
 const someFilters = filterSettings.filter((f) => Object.keys(f).length > 0);
 
 const portName = fc.oneof({ weight: 5, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) }, { weight: 1, arbitrary: fc.string({ minLength: CONFIGURATION_LIMITS.nameLength - 3, maxLength: CONFIGURATION_LIMITS.nameLength }) });

@@ -5,8 +5,9 @@ import { CONTROLLER_LINK_ROUTES } from "../../http/controller/link-routes.js";
 import { controllerNodeRoutes } from "../../http/controller/node-routes.js";
 import { CONTROLLER_PROJECT_ROUTES } from "../../http/controller/project-routes.js";
 import { IMPAIRMENT_ROUTES } from "../../http/server/impairment-routes.js";
+import { TRACE_ROUTES } from "../../http/server/trace-routes.js";
 import type { AnyRoute } from "../../http/route.js";
-import { type RouteCallFailure, type RouteServer, callRoute, describeFailure } from "../route-client.js";
+import { type RouteCallFailure, type RouteServer, callRoute, callUploadRoute, describeFailure } from "../route-client.js";
 
 /**
  * The calls `netemu lab` makes on a netemu's controller API, behind one interface (a test may put another
@@ -45,6 +46,12 @@ export interface LabApi {
   portImpairments(projectId: string): Answer<readonly PortImpairment[]>;
   projects(): Answer<readonly ProjectSummary[]>;
   createProject(name: string): Answer<ProjectSummary>;
+  /**
+   * Makes the server hold `text` as the trace `name` (ADR 0103): uploaded unless it holds that text
+   * already (a trace a link uses cannot be replaced, so a redeploy of the same lab must not try). Optional:
+   * a LabApi without it deploys labs without traces only.
+   */
+  ensureTrace?(name: string, text: string): Answer<void>;
   openProject(projectId: string): Answer<void>;
   deleteProject(projectId: string): Answer<void>;
   nodes(projectId: string): Answer<readonly DeployedNode[]>;
@@ -133,6 +140,13 @@ export class RouteLabApi implements LabApi {
     return this.map(this.call(CONTROLLER_PROJECT_ROUTES.list, {}, "list the projects"), (u) =>
       (Array.isArray(u) ? u : []).map((p) => ({ projectId: String(record(p)["project_id"]), name: String(record(p)["name"]), status: String(record(p)["status"]) })),
     );
+  }
+
+  async ensureTrace(name: string, text: string): Answer<void> {
+    const held = await callRoute(TRACE_ROUTES.get, { params: { name } }, this.target);
+    if (E.isRight(held) && held.right === text) return E.right(undefined);
+    const put = await callUploadRoute(TRACE_ROUTES.upload, { name }, text, this.target);
+    return E.isLeft(put) ? E.left({ call: `upload the trace ${name}`, failure: put.left }) : E.right(undefined);
   }
 
   createProject(name: string): Answer<ProjectSummary> {

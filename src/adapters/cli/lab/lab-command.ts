@@ -10,6 +10,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import { readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type DeployedNode, type DeployedProject, LINUX_HOST_NODE_TYPE, labOfProject } from "../../../application/labs/gns3-nodes.js";
 import type { Lab } from "../../../application/labs/lab.js";
@@ -208,6 +209,18 @@ async function deploy(c: Context, file: string, reconfigure: boolean, waitMs: nu
     if (E.isLeft(read)) return fail(c.err, `lab ${name} exists (project ${existing.projectId}) and ${terminalText(read.left)}; nothing changed${reconfigure ? " (a lab file cannot say it, so it cannot be reconfigured: destroy it first)" : ""}`, 1);
     current = read.right;
     for (const n of project.right.nodes) ids.set(n.name, n.nodeId);
+  }
+  // The traces its filters name, from their files beside the lab file, before any link names them (ADR 0103).
+  for (const [traceName, path] of Object.entries(lab.right.traces ?? {})) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(dirname(file), path), "utf8");
+    } catch (e) {
+      return fail(c.err, `${terminalText(file)}: traces.${terminalText(traceName)}: ${terminalText((e as Error).message)}`, 2);
+    }
+    if (c.api.ensureTrace === undefined) return fail(c.err, `this client cannot upload the trace ${terminalText(traceName)}`, 2);
+    const held = await c.api.ensureTrace(traceName, text);
+    if (E.isLeft(held)) return fail(c.err, failureText(held.left), failureCode(held.left));
   }
   const plan = planDeploy(lab.right, current, { reconfigure });
   if (E.isLeft(plan)) {

@@ -53,7 +53,17 @@ const QueueStatisticsAnswer = jsonClosedObject(
   {},
 );
 /** The queues of a port's directions that ran one: in statistics only then. */
-export const OPTIONAL_PORT_COUNTERS_FIELDS = { queues: jsonClosedObject("PortQueues", {}, { in: QueueStatisticsAnswer, out: QueueStatisticsAnswer }) };
+/** Where a direction's replayed traces stand (ADR 0103): each by name, its position in its loop. */
+const TracePosition = (name: string, extra: Record<string, t.Mixed>) => jsonClosedObject(name, { trace: jsonString(), position_ms: jsonNumber, ...extra }, {});
+const TraceReadingAnswer = jsonClosedObject(
+  "TraceReading",
+  {},
+  { capacity: TracePosition("CapacityTracePosition", { waiting_frames: jsonInteger({ minimum: 0 }) }), delay: TracePosition("DelayTracePosition", { delay_ms: jsonNumber }), loss: TracePosition("LossTracePosition", { loss_percent: jsonNumber }) },
+);
+export const OPTIONAL_PORT_COUNTERS_FIELDS = {
+  queues: jsonClosedObject("PortQueues", {}, { in: QueueStatisticsAnswer, out: QueueStatisticsAnswer }),
+  traces: jsonClosedObject("PortTraces", {}, { in: TraceReadingAnswer, out: TraceReadingAnswer }),
+};
 
 export const PortStatisticsAnswer = jsonClosedObject("PortStatistics", { port_number: integer, ...PORT_COUNTERS_FIELDS }, OPTIONAL_PORT_COUNTERS_FIELDS);
 

@@ -1,3 +1,4 @@
+import type { TraceReading } from "../../../domain/traces/trace.js";
 import type { ComputeProject } from "../../../domain/topology/project.js";
 import { renderSchedule } from "../../../domain/filters/schedule.js";
 import { renderFilterSettings } from "../../../domain/filters/filter-settings.js";
@@ -69,8 +70,20 @@ export function presentQueueDelay(q: PortCounters["queueDelay"]): t.TypeOf<typeo
 }
 
 /** netemu's per-port counters, as `ports_statistics` entries carry them (snake_case, as GNS3's keys). */
-export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer>; queue_delay: t.TypeOf<typeof QueueDelaysAnswer>; queues?: PresentedQueues } {
-  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops), queue_delay: presentQueueDelay(c.queueDelay), ...(c.queues === undefined ? {} : { queues: presentQueues(c.queues) }) };
+export function presentCounters(c: PortCounters): { frames_in: number; bytes_in: number; frames_out: number; bytes_out: number; drops: t.TypeOf<typeof DropsAnswer>; queue_delay: t.TypeOf<typeof QueueDelaysAnswer>; queues?: PresentedQueues; traces?: PresentedTraces } {
+  return { frames_in: c.framesIn, bytes_in: c.bytesIn, frames_out: c.framesOut, bytes_out: c.bytesOut, drops: presentDrops(c.drops), queue_delay: presentQueueDelay(c.queueDelay), ...(c.queues === undefined ? {} : { queues: presentQueues(c.queues) }), ...(c.traces === undefined ? {} : { traces: presentTraces(c.traces) }) };
+}
+
+type PresentedTraces = t.TypeOf<typeof OPTIONAL_PORT_COUNTERS_FIELDS.traces>;
+
+/** Where a port's replayed traces stand (ADR 0103), `in` and `out` as queue_delay names the directions. */
+function presentTraces(x: NonNullable<PortCounters["traces"]>): PresentedTraces {
+  const one = (r: TraceReading) => ({
+    ...(r.capacity === undefined ? {} : { capacity: { trace: r.capacity.name, position_ms: r.capacity.positionMs, waiting_frames: r.capacity.waitingFrames } }),
+    ...(r.delay === undefined ? {} : { delay: { trace: r.delay.name, position_ms: r.delay.positionMs, delay_ms: r.delay.value } }),
+    ...(r.loss === undefined ? {} : { loss: { trace: r.loss.name, position_ms: r.loss.positionMs, loss_percent: r.loss.value } }),
+  });
+  return { ...(x.ingress === undefined ? {} : { in: one(x.ingress) }), ...(x.egress === undefined ? {} : { out: one(x.egress) }) };
 }
 
 type PresentedQueues = t.TypeOf<typeof OPTIONAL_PORT_COUNTERS_FIELDS.queues>;

@@ -61,6 +61,12 @@ function onValues(descriptor: FilterDescriptor): JsonSchema {
       description: "tail_drop, codel or fq_codel and their parameters in tc's words, the items joined by spaces: fq_codel target 5ms interval 100ms limit 10240 memory_limit 32mb flows 1024 quantum 1514 drop_batch 64 ecn|noecn (ADR 0100)",
     };
   }
+  if (descriptor.type === "capacity_trace" || descriptor.type === "delay_trace" || descriptor.type === "loss_trace") {
+    const name = { type: "string", pattern: "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$", description: "an uploaded trace's name (ADR 0103)" };
+    return descriptor.type === "capacity_trace"
+      ? { type: "array", prefixItems: [name, { type: "integer", minimum: 1, maximum: 100_000, description: "queue bound in frames" }], minItems: 1, maxItems: 2 }
+      : { type: "array", prefixItems: [name], minItems: 1, maxItems: 1 };
+  }
   if (descriptor.parameters.every((p) => p.type === "text")) {
     return {
       type: "array",

@@ -7,6 +7,7 @@ import type { ComputeNotification, Notifications } from "../../../application/po
 import type { Logger } from "../../../application/ports/system.js";
 import type { LoopDelay } from "../../../application/ports/data-plane.js";
 import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
+import { TraceShelf } from "../../../application/traces/trace-shelf.js";
 import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
 import { expressionText } from "../../../domain/filters/filter-settings.js";
 import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
@@ -79,6 +80,8 @@ class ReceivedPrograms implements BpfPrograms {
 }
 
 const programs = new ReceivedPrograms();
+// The traces the main thread's syncs brought (ADR 0103).
+const traces = new TraceShelf();
 const dataPlane = new SwitchDataPlane(
   // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop.
   chooseUdpTransport(data.transport).transport,
@@ -92,6 +95,7 @@ const dataPlane = new SwitchDataPlane(
   notifications,
   // nio_tap and nio_ethernet open their devices in this worker's own loop, by the same rule (ADR 0083).
   chooseHostDevices(),
+  traces,
 );
 
 // This thread's event-loop delay, where its frames wait (10 ms resolution, as prom-client's for the main thread).
@@ -119,7 +123,8 @@ const records = new Map<string, ComputeNode>();
 
 /** The calls the main thread may make, typed by the protocol's one declaration. */
 const calls: DataPlaneWorkerCalls = {
-  sync: async (change, received) => {
+  sync: async (change, received, brought) => {
+    traces.receive(brought);
     // Which record the change applies to; whether it is a change at all is applyNodeChange's to say.
     const fields = typeof change === "object" && change !== null ? (change as { fields?: unknown }).fields : undefined;
     const nodeId = typeof fields === "object" && fields !== null ? (fields as { nodeId?: unknown }).nodeId : undefined;
@@ -136,7 +141,8 @@ const calls: DataPlaneWorkerCalls = {
     if (E.isRight(handed)) records.delete(nodeId);
     return handed;
   },
-  takeOver: async (change, received, state) => {
+  takeOver: async (change, received, state, brought) => {
+    traces.receive(brought);
     programs.receive(received);
     const node = applyNodeChange(undefined, change);
     if (E.isLeft(node)) return node;

@@ -1,3 +1,4 @@
+import type { Trace } from "../../../domain/traces/trace.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { DataPlane, LoopDelay } from "../../../application/ports/data-plane.js";
 import type { PacketCaptures } from "../../../application/ports/packet-captures.js";
@@ -88,8 +89,26 @@ export function applyNodeChange(last: ComputeNode | undefined, raw: unknown): E.
  */
 export const PROGRAMS_KNOWN_SENT = 1024;
 
+/** A trace a sync carries to a worker, as plain data (ADR 0103). */
+export interface NamedTrace {
+  readonly name: string;
+  readonly trace: Trace;
+}
+
+/** Whether a message's trace is one (its shape; the main thread parsed it). */
+function isNamedTrace(x: unknown): x is NamedTrace {
+  if (typeof x !== "object" || x === null) return false;
+  const { name, trace } = x as { name?: unknown; trace?: unknown };
+  if (typeof name !== "string" || typeof trace !== "object" || trace === null) return false;
+  const t = trace as { kind?: unknown; opportunitiesMs?: unknown; periodMs?: unknown; atMs?: unknown; values?: unknown };
+  if (t.kind === "capacity") return Array.isArray(t.opportunitiesMs) && t.opportunitiesMs.length > 0 && typeof t.periodMs === "number" && t.periodMs > 0;
+  return t.kind === "values" && Array.isArray(t.atMs) && Array.isArray(t.values) && t.atMs.length > 0 && t.atMs.length === t.values.length;
+}
+
+const areTraces = (x: unknown): x is NamedTrace[] => x === undefined || (Array.isArray(x) && x.every(isNamedTrace));
+
 export interface DataPlaneWorkerCalls {
-  sync(change: NodeChange, programs: readonly BpfProgram[]): Promise<E.Either<SyncError, void>>;
+  sync(change: NodeChange, programs: readonly BpfProgram[], traces?: readonly NamedTrace[]): Promise<E.Either<SyncError, void>>;
   removeNode: Ports["removeNode"];
   counters: Ports["counters"];
   macTable: Ports["macTable"];
@@ -102,7 +121,7 @@ export interface DataPlaneWorkerCalls {
   /** Lets a node go with what it knows (ADR 0069): its sockets closed, it is forgotten here; refused while a capture runs. */
   handOver(nodeId: string): Promise<E.Either<CaptureRunning, NodeState | undefined>>;
   /** A sync of a node coming from another worker, which takes up `state` before any frame reaches it. */
-  takeOver(change: NodeChange, programs: readonly BpfProgram[], state: NodeState): Promise<E.Either<SyncError, void>>;
+  takeOver(change: NodeChange, programs: readonly BpfProgram[], state: NodeState, traces?: readonly NamedTrace[]): Promise<E.Either<SyncError, void>>;
 }
 
 export type WorkerOp = keyof DataPlaneWorkerCalls;
@@ -220,14 +239,14 @@ export function decodeWorkerRequest(m: unknown): E.Either<{ readonly id: number;
   switch (op as WorkerOp) {
     case "sync": {
       const programs = a[1];
-      if (!Array.isArray(programs) || !programs.every(isProgram)) return E.left(malformed);
+      if (!Array.isArray(programs) || !programs.every(isProgram) || !areTraces(a[2])) return E.left(malformed);
       // The change itself is the worker's to parse, against its own record of the node.
-      return E.right({ id, op: "sync", args: [a[0] as NodeChange, programs] });
+      return E.right({ id, op: "sync", args: a[2] === undefined ? [a[0] as NodeChange, programs] : [a[0] as NodeChange, programs, a[2]] });
     }
     case "takeOver": {
       const programs = a[1];
-      if (!Array.isArray(programs) || !programs.every(isProgram) || !isNodeState(a[2])) return E.left(malformed);
-      return E.right({ id, op: "takeOver", args: [a[0] as NodeChange, programs, a[2]] });
+      if (!Array.isArray(programs) || !programs.every(isProgram) || !isNodeState(a[2]) || !areTraces(a[3])) return E.left(malformed);
+      return E.right({ id, op: "takeOver", args: a[3] === undefined ? [a[0] as NodeChange, programs, a[2]] : [a[0] as NodeChange, programs, a[2], a[3]] });
     }
     case "handOver":
     case "removeNode":

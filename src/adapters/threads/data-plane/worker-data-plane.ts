@@ -6,6 +6,10 @@ import type { CaptureStartRefusal, PacketCaptures } from "../../../application/p
 import type { Notifications } from "../../../application/ports/notifications.js";
 import type { Logger } from "../../../application/ports/system.js";
 import type { BpfPrograms } from "../../../application/ports/bpf-compiler.js";
+import { NO_TRACES, type TraceBook } from "../../../application/ports/trace-store.js";
+import { tracesUsed } from "../../../application/traces/resolve-traces.js";
+import type { FilterSettings } from "../../../domain/filters/filter-settings.js";
+import type { NamedTrace } from "./protocol.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
 import { type Nio, carriesFrames, filtersOf } from "../../../domain/switching/nio.js";
 import { bpfLines, expressionText, matchLines } from "../../../domain/filters/filter-settings.js";
@@ -91,6 +95,8 @@ interface WorkerDataPlaneOptions {
   readonly logger: Logger;
   /** The compiled programs of bpf and match filters, which a sync sends along with its node. */
   readonly programs: BpfPrograms;
+  /** The uploaded traces, which a sync sends along with its node when its filters name them (ADR 0103). */
+  readonly traces?: TraceBook;
   /** How often each worker reports its nodes' frame rates, in ms (default 1000; 0: never). */
   readonly loadIntervalMs?: number;
   /**
@@ -471,6 +477,14 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     return E.right(programs);
   }
 
+  /** The traces the NIOs' filters name, as plain data for the worker (ADR 0103); a name the store does not hold is the sync's refusal. */
+  private tracesOf(nios: Iterable<Nio>): E.Either<ErrorOf<"InvalidFilterSettings">, NamedTrace[]> {
+    const settings: FilterSettings[] = [];
+    for (const nio of nios) if (carriesFrames(nio)) settings.push(filtersOf(nio, "in"), filtersOf(nio, "out"));
+    const used = tracesUsed(settings, this.options.traces ?? NO_TRACES);
+    return E.isLeft(used) ? used : E.right([...used.right].map(([name, trace]) => ({ name, trace })));
+  }
+
   /** Notes the programs a sync carries as held by the worker it goes to (which stores them first thing). */
   private noteSent(slot: Slot, programs: readonly BpfProgram[]): void {
     if (slot.programsSent.size + programs.length > PROGRAMS_KNOWN_SENT) slot.programsSent.clear();
@@ -485,8 +499,10 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
     const change = nodeChange(slot.holds.has(node.nodeId) && state === undefined ? this.desired.get(node.nodeId) : undefined, node);
     const programs = await this.programsOf(slot, change.nios.values());
     if (E.isLeft(programs)) return programs;
+    const traces = this.tracesOf(change.nios.values());
+    if (E.isLeft(traces)) return traces;
     const worker = slot.worker;
-    const sending = state === undefined ? this.send(slot, "sync", [change, programs.right]) : this.send(slot, "takeOver", [change, programs.right, state]);
+    const sending = state === undefined ? this.send(slot, "sync", [change, programs.right, traces.right]) : this.send(slot, "takeOver", [change, programs.right, state, traces.right]);
     this.noteSent(slot, programs.right);
     const synced = await sending;
     // Only the worker that answered holds it (one restarted meanwhile holds nothing).
@@ -505,6 +521,8 @@ export class WorkerDataPlane implements DataPlane, PacketCaptures, DataPlaneThre
       if (this.isDown(slot)) {
         const programs = await this.programsOf(slot, node.nios.values());
         if (E.isLeft(programs)) return programs;
+        const traces = this.tracesOf(node.nios.values());
+        if (E.isLeft(traces)) return traces;
         this.desired.set(node.nodeId, node);
         slot.restoring.add(node.nodeId);
         return E.right(undefined);

@@ -17,9 +17,9 @@ export const TRACE_LIMITS = {
 } as const;
 
 /** Bytes one Mahimahi delivery opportunity carries (of the IP packet: the frame past its Ethernet header). */
-export const OPPORTUNITY_BYTES = 1500;
+const OPPORTUNITY_BYTES = 1500;
 /** Bytes of an Ethernet header: not counted against an opportunity, as Mahimahi's TUN link never sees it. */
-export const ETHERNET_HEADER_BYTES = 14;
+const ETHERNET_HEADER_BYTES = 14;
 
 /** A capacity trace: delivery opportunities at `opportunitiesMs` (non-decreasing), looping every `periodMs` (its last timestamp). */
 export interface CapacityTrace {
@@ -102,7 +102,7 @@ function capacityOf(lines: readonly string[]): Parsed<CapacityTrace> {
 }
 
 /** The largest value a value trace holds: a delay of 10 minutes, a loss of 100 %. Checked per use (valueTraceFits). */
-export const VALUE_MAXIMUM = 600_000;
+const VALUE_MAXIMUM = 600_000;
 
 function valuesOf(lines: readonly string[]): Parsed<ValueTrace> {
   const atMs: number[] = [];

@@ -52,7 +52,6 @@ const QueueStatisticsAnswer = jsonClosedObject(
   },
   {},
 );
-/** The queues of a port's directions that ran one: in statistics only then. */
 /** Where a direction's replayed traces stand (ADR 0103): each by name, its position in its loop. */
 const TracePosition = (name: string, extra: Record<string, t.Mixed>) => jsonClosedObject(name, { trace: jsonString(), position_ms: jsonNumber, ...extra }, {});
 const TraceReadingAnswer = jsonClosedObject(
@@ -60,6 +59,7 @@ const TraceReadingAnswer = jsonClosedObject(
   {},
   { capacity: TracePosition("CapacityTracePosition", { waiting_frames: jsonInteger({ minimum: 0 }) }), delay: TracePosition("DelayTracePosition", { delay_ms: jsonNumber }), loss: TracePosition("LossTracePosition", { loss_percent: jsonNumber }) },
 );
+/** The queues and traces of a port's directions that ran one: in statistics only then. */
 export const OPTIONAL_PORT_COUNTERS_FIELDS = {
   queues: jsonClosedObject("PortQueues", {}, { in: QueueStatisticsAnswer, out: QueueStatisticsAnswer }),
   traces: jsonClosedObject("PortTraces", {}, { in: TraceReadingAnswer, out: TraceReadingAnswer }),

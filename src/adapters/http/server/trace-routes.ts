@@ -13,7 +13,7 @@ const TRACES_PATH = "/v2/netemu/traces";
 const TRACE_PATH = `${TRACES_PATH}/{name}` as const;
 
 /** A trace as listed: what it is, how long it loops, and a capacity trace's mean capacity. */
-export const TraceAnswer = jsonClosedObject(
+const TraceAnswer = jsonClosedObject(
   "Trace",
   { name: jsonString(), kind: jsonEnum(["capacity", "values"] as const), lines: jsonInteger({ minimum: 1 }), bytes: jsonInteger({ minimum: 0 }), duration_ms: jsonNumber },
   { mean_capacity_kbps: jsonNumber, loops: jsonBoolean },

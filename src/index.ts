@@ -154,6 +154,7 @@ export type * from "./application/ports/impairment-store.js";
 export type * from "./application/ports/data-plane-health.js";
 export { NO_DATA_PLANE_WORKERS } from "./application/ports/data-plane-health.js";
 export { InMemoryImpairmentStore } from "./adapters/persistence/in-memory-impairment-store.js";
+export { InMemoryTraceStore } from "./adapters/persistence/file-trace-store.js";
 export { NotificationHub } from "./application/notification-hub.js";
 export { ProjectEventHub } from "./application/project-event-hub.js";
 export {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts, setTcpEcn } from "../support/host-bed-link.js";
 
 /** A full-size TCP segment on the wire: 1500-byte IP packet + 14-byte Ethernet header, for 1448 bytes of payload. */
 const WIRE_PER_PAYLOAD = 1514 / 1448;
@@ -29,14 +29,7 @@ describe("end to end: CoDel and FQ-CoDel keep latency under load (real TCP/IP ho
   let idleMs: number;
 
   const impairAToB = async (filters: Record<string, unknown>): Promise<void> => {
-    const r = await s!.request("PUT", linkPath, {
-      filters: {},
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, filters },
-        { node_id: sw2, adapter_number: 0, port_number: 7, filters: {} },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { filters } });
   };
 
   /** SW1's end of the link: its port 7's statistics (its egress is what A sends towards B). */
@@ -55,13 +48,7 @@ describe("end to end: CoDel and FQ-CoDel keep latency under load (real TCP/IP ho
     return { ping, tcp: await load };
   };
 
-  /** ECN requested by TCP (tcp_ecn 1) or only answered (2, Linux's default). */
-  const setEcn = async (on: boolean): Promise<void> => {
-    for (const host of [a, b]) {
-      const r = await host.exec(["sysctl", "-w", `net.ipv4.tcp_ecn=${on ? 1 : 2}`]);
-      expect(r.status, r.stderr).to.equal(0);
-    }
-  };
+  const setEcn = (on: boolean): Promise<void> => setTcpEcn([a, b], on);
 
   before(async function () {
     requireHostBed(this);

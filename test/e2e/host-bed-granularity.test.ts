@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts } from "../support/host-bed-link.js";
 
 /**
  * The binomial 99.9 % bounds of a count of n trials of chance p: n·p ± 3.29 √(n·p·(1−p)), the normal
@@ -37,13 +37,7 @@ describe("end to end: netem's granularity as real TCP/IP hosts see it", function
   let a: BedHost, b: BedHost;
 
   const impairAToB = async (filters: Record<string, unknown>): Promise<void> => {
-    const r = await s!.request("PUT", linkPath, {
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, filters },
-        { node_id: sw2, adapter_number: 0, port_number: 7, filters: {} },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { filters } });
   };
 
   /** SW1's end of the link: frames it sent on (after its filters) and what its filters dropped. */

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts } from "../support/host-bed-link.js";
 
 /** A full-size TCP segment on the wire: 1500-byte IP packet + 14-byte Ethernet header, for 1448 bytes of payload (timestamps on). */
 const WIRE_PER_PAYLOAD = 1514 / 1448;
@@ -22,14 +22,7 @@ describe("end to end: netemu's impairments on real TCP/IP hosts", function () {
 
   /** The link's both-ways filters, and what SW1 (A's side) and SW2 (B's side) send. */
   const impair = async (both: Record<string, unknown>, aToB: Record<string, unknown> = {}, bToA: Record<string, unknown> = {}): Promise<void> => {
-    const r = await s!.request("PUT", linkPath, {
-      filters: both,
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, filters: aToB },
-        { node_id: sw2, adapter_number: 0, port_number: 7, filters: bToA },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    await impairLink(s!, { linkPath, sw1, sw2 }, { both, aToB: { filters: aToB }, bToA: { filters: bToA } });
   };
 
   before(async function () {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost, type Iperf3Result } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts, setTcpEcn } from "../support/host-bed-link.js";
 
 const RATE_KBPS = 10_000;
 /** 1,000 full frames (1514 B) at 10 Mbit/s: 1.21 s, the tail-drop queue's length in ms. */
@@ -95,14 +95,7 @@ describe("end to end: RRUL, 4 TCP flows each way, under tail drop and FQ-CoDel (
 
   /** The same filters on both ends of the link: SW1's egress carries A → B, SW2's B → A. */
   const impairBothWays = async (filters: Record<string, unknown>): Promise<void> => {
-    const r = await s!.request("PUT", linkPath, {
-      filters: {},
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, filters },
-        { node_id: sw2, adapter_number: 0, port_number: 7, filters },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { filters }, bToA: { filters } });
   };
 
   const ends = async (): Promise<{ aToB: End; bToA: End }> => {
@@ -188,13 +181,7 @@ describe("end to end: RRUL, 4 TCP flows each way, under tail drop and FQ-CoDel (
     }
   };
 
-  /** ECN requested by TCP (tcp_ecn 1) or only answered (2, Linux's default), in both namespaces. */
-  const setEcn = async (on: boolean): Promise<void> => {
-    for (const host of [a, b]) {
-      const r = await host.exec(["sysctl", "-w", `net.ipv4.tcp_ecn=${on ? 1 : 2}`]);
-      expect(r.status, r.stderr).to.equal(0);
-    }
-  };
+  const setEcn = (on: boolean): Promise<void> => setTcpEcn([a, b], on);
 
   before(async function () {
     requireHostBed(this);

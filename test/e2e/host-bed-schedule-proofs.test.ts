@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts } from "../support/host-bed-link.js";
 
 /** netemu's clock (SystemClock): the one a schedule's `schedule_set_at` is read on. */
 const clockNow = (): number => performance.timeOrigin + performance.now();
@@ -61,9 +61,8 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
 
   /** Sets what SW1 (A→B) and SW2 (B→A) send as schedules; answers the schedule's t=0 on netemu's clock. */
   const schedule = async (aToB: Record<string, unknown> | undefined, bToA: Record<string, unknown> | undefined): Promise<number> => {
-    const end = (node_id: string, sch: Record<string, unknown> | undefined) => ({ node_id, adapter_number: 0, port_number: 7, ...(sch === undefined ? { filters: {} } : { schedule: sch }) });
-    const r = await s!.request("PUT", linkPath, { nodes: [end(sw1, aToB), end(sw2, bToA)] });
-    expect(r.status, r.text).to.equal(201);
+    const end = (sch: Record<string, unknown> | undefined) => (sch === undefined ? undefined : { schedule: sch });
+    const r = await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: end(aToB), bToA: end(bToA) });
     const setAt = (r.json.nodes as { schedule_set_at?: string }[]).map((n) => n.schedule_set_at).find((x) => x !== undefined);
     return Date.parse(setAt as string);
   };

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts } from "../support/host-bed-link.js";
 
 const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((x, y) => x - y);
@@ -36,13 +36,7 @@ describe("end to end: a scheduled delay step on real TCP/IP hosts", function () 
   });
 
   it("changes ping's round trip from about 20 ms to about 150 ms at the step's time, and back when the loop begins again", async () => {
-    const r = await s!.request("PUT", linkPath, {
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, schedule: { period: 8, steps: [{ at: 0, filters: { delay: [20] } }, { at: 4, filters: { delay: [150] } }] } },
-        { node_id: sw2, adapter_number: 0, port_number: 7 },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    const r = await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { schedule: { period: 8, steps: [{ at: 0, filters: { delay: [20] } }, { at: 4, filters: { delay: [150] } }] } } });
     // The schedule's t=0 on this process's monotonic clock.
     const t0 = Date.parse(r.json.nodes[0].schedule_set_at as string) - (Date.now() - performance.now());
     const at = async (s: number): Promise<void> => void (await sleep(Math.max(0, t0 + s * 1000 - performance.now())));
@@ -62,13 +56,7 @@ describe("end to end: a scheduled delay step on real TCP/IP hosts", function () 
   });
 
   it("loses the echoes sent inside each window of 'down 1 s every 2 s' and answers the others", async () => {
-    const r = await s!.request("PUT", linkPath, {
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, schedule: { period: 2, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] } },
-        { node_id: sw2, adapter_number: 0, port_number: 7 },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    const r = await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { schedule: { period: 2, windows: [{ at: 0, for: 1, filters: { frequency_drop: [-1] } }] } } });
     const t0 = Date.parse(r.json.nodes[0].schedule_set_at as string) - (Date.now() - performance.now());
     // One echo every 100 ms for 6 s from t = 0.05 s: a lost echo is known by its icmp_seq, its send time
     // by ping's pace (echo n leaves (n - 1) × 100 ms after the first).

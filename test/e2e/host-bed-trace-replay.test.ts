@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost } from "../support/host-bed.js";
-import { linkedHosts } from "../support/host-bed-link.js";
+import { impairLink, linkedHosts } from "../support/host-bed-link.js";
 
 /**
  * A Mahimahi trace replayed on real TCP/IP hosts (ADR 0103): A ─ SW1 ══ link ══ SW2 ─ B, the A→B direction
@@ -17,14 +17,7 @@ describe("end to end: a Mahimahi capacity trace replayed on real TCP/IP hosts", 
   let a: BedHost, b: BedHost;
 
   const impair = async (aToB: Record<string, unknown>): Promise<void> => {
-    const r = await s!.request("PUT", linkPath, {
-      filters: {},
-      nodes: [
-        { node_id: sw1, adapter_number: 0, port_number: 7, filters: aToB },
-        { node_id: sw2, adapter_number: 0, port_number: 7, filters: {} },
-      ],
-    });
-    expect(r.status, r.text).to.equal(201);
+    await impairLink(s!, { linkPath, sw1, sw2 }, { aToB: { filters: aToB } });
   };
 
   before(async function () {

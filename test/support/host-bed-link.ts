@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { TestServer } from "./http-harness.js";
+import type { Reply, TestServer } from "./http-harness.js";
 import type { BedHost, HostBed } from "./host-bed.js";
 
 /** A ─ SW1 ══ link ══ SW2 ─ B: two real hosts on two netemu switches joined by one controller link. */
@@ -40,4 +40,31 @@ export async function linkedHosts(s: TestServer, bed: HostBed, projectName: stri
   const b = await attach(sw2, "10.12.0.2/24");
   expect((await a.ping(b.ip, { count: 2 })).received, "ARP resolved before any filter").to.equal(2);
   return { projectId, linkPath: `/v2/projects/${projectId}/links/${link.json.link_id}`, sw1, sw2, a, b };
+}
+
+/** What one switch's end of the link sends: its filters, or its schedule (ADR 0102). */
+export type LinkEnd = { readonly filters: Record<string, unknown> } | { readonly schedule: Record<string, unknown> };
+
+/**
+ * Sets the link's impairments in one PUT: `both` on the link (both ways), and what SW1's end sends
+ * (A → B) and SW2's (B → A); what is left out is cleared. Answers the PUT's answer (201 checked), whose
+ * ends carry `schedule_set_at`.
+ */
+export async function impairLink(
+  s: TestServer,
+  hosts: Pick<LinkedHosts, "linkPath" | "sw1" | "sw2">,
+  ends: { readonly both?: Record<string, unknown>; readonly aToB?: LinkEnd; readonly bToA?: LinkEnd },
+): Promise<Reply> {
+  const end = (node_id: string, settings: LinkEnd = { filters: {} }) => ({ node_id, adapter_number: 0, port_number: 7, ...settings });
+  const r = await s.request("PUT", hosts.linkPath, { filters: ends.both ?? {}, nodes: [end(hosts.sw1, ends.aToB), end(hosts.sw2, ends.bToA)] });
+  expect(r.status, r.text).to.equal(201);
+  return r;
+}
+
+/** ECN requested by TCP (tcp_ecn 1) or only answered (2, Linux's default), in each host's namespace. */
+export async function setTcpEcn(hosts: readonly BedHost[], on: boolean): Promise<void> {
+  for (const host of hosts) {
+    const r = await host.exec(["sysctl", "-w", `net.ipv4.tcp_ecn=${on ? 1 : 2}`]);
+    expect(r.status, r.stderr).to.equal(0);
+  }
 }

@@ -6,8 +6,8 @@ import type { StoredTrace, TraceStore } from "../../application/ports/trace-stor
 import { type Trace, isTraceName, parseTrace } from "../../domain/traces/trace.js";
 import { writeFileAtomic } from "../shared/atomic-file.js";
 
-/** The uploaded traces in memory: what the file store keeps in front of its files. */
-class InMemoryTraceStore implements TraceStore {
+/** The uploaded traces in memory: an embedder's store (`createNetemu({ traceStore })`), and what the file store keeps in front of its files. */
+export class InMemoryTraceStore implements TraceStore {
   protected readonly byName = new Map<string, StoredTrace>();
 
   traceNamed(name: string): Trace | undefined {

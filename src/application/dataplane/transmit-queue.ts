@@ -307,13 +307,7 @@ export class TransmitQueue implements QueueObserver {
       discipline: this.spec.kind,
       backlogFrames: this.discipline?.length ?? 0,
       backlogBytes: this.discipline?.bytes ?? 0,
-      codelDrops: this.codelDrops,
-      overlimitDrops: this.overlimitDrops,
-      ecnMarks: this.ecnMarks,
-      sentFrames: this.sentFrames,
-      sojournSumMs: this.sojournSumMs,
-      sojournMaxMs: this.sojournMaxMs,
-      lastSojournMs: this.lastSojournMs,
+      ...this.counters(),
     };
   }
 

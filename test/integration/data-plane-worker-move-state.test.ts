@@ -8,6 +8,8 @@ import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import type { FilterSettings } from "../../src/domain/filters/filter-settings.js";
+import type { TraceBook } from "../../src/application/ports/trace-store.js";
+import { type Trace, parseTrace } from "../../src/domain/traces/trace.js";
 import { RecordingLogger } from "../support/in-memory-data-plane.js";
 import { twoDataPlaneWorkers } from "../support/two-data-plane-workers.js";
 import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
@@ -20,6 +22,18 @@ const A = "00:50:79:66:68:0a";
 const B = "00:50:79:66:68:0b";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const traceOf = (text: string): Trace => {
+  const read = parseTrace(text);
+  if (!read.ok) throw new Error(read.problem.problem);
+  return read.trace;
+};
+/** Traces of a 10 s loop (ADR 0103): an opportunity every 10 ms; a delay of 1 ms, then 2 ms from 5 s. */
+const TRACES = new Map<string, Trace>([
+  ["every-10ms-for-10s", traceOf(Array.from({ length: 1000 }, (_, i) => `${10 * (i + 1)}\n`).join(""))],
+  ["delay-10s", traceOf("0 1\n5000 2\n10000\n")],
+]);
+const BOOK: TraceBook = { traceNamed: (name) => TRACES.get(name) };
+
 /** What a node takes with it to another worker: its state crosses the threads' structuredClone boundary (ADR 0069). */
 describe("a node moved to another data-plane worker goes on with what it knew (real workers and sockets on 127.0.0.1)", function () {
   this.timeout(20_000);
@@ -29,7 +43,7 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
 
   beforeEach(() => {
     logger = new RecordingLogger();
-    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 0 });
+    dp = twoDataPlaneWorkers({ logger, loadIntervalMs: 0, traces: BOOK });
   });
   afterEach(async () => {
     await dp.close();
@@ -138,6 +152,33 @@ describe("a node moved to another data-plane worker goes on with what it knew (r
       expect(counters?.drops).to.deep.equal({});
     });
   }
+
+  it("goes on replaying its traces from where they stood, rather than restarting them at the next frame (ADR 0103, issue 29)", async () => {
+    const sw = await wiredSwitch([{}, { capacity_trace: ["every-10ms-for-10s"], delay_trace: ["delay-10s"] }]);
+    const [p0, p1] = sw.peers as [UdpPeer, UdpPeer];
+    const egress = async () => (await dp.counters(NODE)).get(1)?.traces?.egress;
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(1, 3000);
+    await sleep(300);
+    const before = await egress();
+    expect(before?.capacity?.name).to.equal("every-10ms-for-10s");
+    const capacityBefore = before?.capacity?.positionMs as number;
+    const delayBefore = before?.delay?.positionMs as number;
+    expect(capacityBefore, "the traces started at the first frame, 300 ms ago").to.be.at.least(290);
+    expect(await dp.moveNode(NODE, OTHER)).to.equal(true);
+    const after = await egress();
+    // Read right after the move, before any frame came there: each trace stands a little further on
+    // (the move's time; generous, a loaded machine may take seconds), not at its start nor nowhere.
+    expect(after?.capacity?.positionMs, "the capacity trace's position right after the move").to.be.within(capacityBefore, capacityBefore + 3000);
+    expect(after?.delay?.positionMs, "the delay trace's position right after the move").to.be.within(delayBefore, delayBefore + 3000);
+    expect(after?.capacity?.waitingFrames).to.equal(0);
+    await p0.send(ethernetFrame("ff:ff:ff:ff:ff:ff", A), sw.lports[0] as number);
+    await p1.waitFor(2, 3000);
+    // A frame after the move does not start the traces again: they are still a loop's 300 ms or more on.
+    const later = await egress();
+    expect(later?.capacity?.positionMs, "the capacity trace's position after a frame there").to.be.at.least(capacityBefore);
+    expect(later?.delay?.positionMs, "the delay trace's position after a frame there").to.be.at.least(delayBefore);
+  });
 
   it("goes on counting towards its next frequency drop, as its filter chain's state came along", async () => {
     const sw = await wiredSwitch([{ frequency_drop: [3] }, {}]);

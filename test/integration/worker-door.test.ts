@@ -172,6 +172,41 @@ describe("the worker's door: applyNodeChange and decodeWorkerRequest", () => {
   });
 });
 
+describe("the worker's door, for a node's trace positions (ADR 0103, issue 29)", () => {
+  const good = record(SW, [access(0), access(1)], []);
+
+  it("reads a chain's trace positions handed over with its node only in the shape a hand-over gives", () => {
+    const change = nodeChange(undefined, good);
+    const held = { frames: [], lastDepartureMs: 5 };
+    const link = { startMs: 1_000, cursor: 3, leftBytes: 986, deliveriesMs: [1_100, 1_125], periodMs: 25, opportunities: 1 };
+    const traces = { capacity: { egress: link }, delayStartMs: 1_000, lossStartMs: 1_000 };
+    const chainWith = (t: unknown) => ({ frequencyCounter: 0, corruptPosition: 0, fates: { loses: false, corrupts: false, duplicates: false, reorders: false }, traces: t });
+    const stateWith = (t: unknown) => ({ nodeId: SW, learned: [], ports: [{ portNumber: 0, counters: { framesIn: 1 }, faults: 0, chains: { ingress: chainWith(t) }, held: { ingress: held, egress: held } }] });
+    for (const fine of [traces, { delayStartMs: 1_000 }, { capacity: { ingress: { ...link, cursor: -1, deliveriesMs: [] } } }]) {
+      const state = stateWith(fine);
+      expect(decodeWorkerRequest({ id: 14, op: "takeOver", args: [change, [], state] }), JSON.stringify(fine)).to.deep.equal(E.right({ id: 14, op: "takeOver", args: [change, [], state] }));
+    }
+    const brokenLink = (l: Record<string, unknown>) => ({ capacity: { egress: { ...link, ...l } } });
+    for (const [what, bad] of [
+      ["trace positions that are not an object", 3],
+      ["a capacity part that is not an object", { capacity: "here" }],
+      ["a capacity trace's start that is no time", brokenLink({ startMs: Number.NaN })],
+      ["a capacity trace's start without end", brokenLink({ startMs: Number.POSITIVE_INFINITY })],
+      ["an opportunity that is not a whole number", brokenLink({ cursor: 1.5 })],
+      ["leftover bytes as text", brokenLink({ leftBytes: "986" })],
+      ["no trace period", brokenLink({ periodMs: undefined })],
+      ["no opportunity count", brokenLink({ opportunities: undefined })],
+      ["delivery times that are not a list", brokenLink({ deliveriesMs: 1_100 })],
+      ["a delivery time that is no time", brokenLink({ deliveriesMs: [1_100, Number.NaN] })],
+      ["more frames waiting than any queue bound", brokenLink({ deliveriesMs: Array.from({ length: 100_001 }, () => 1_100) })],
+      ["a delay trace's start as text", { delayStartMs: "1000" }],
+      ["a loss trace's start that is no time", { lossStartMs: Number.NaN }],
+    ] as const) {
+      expect(decodeWorkerRequest({ id: 15, op: "takeOver", args: [change, [], stateWith(bad)] }), what).to.deep.equal(E.left({ id: 15, error: "malformed arguments for takeOver" }));
+    }
+  });
+});
+
 /** A data-plane worker driven by hand: what any message, well formed or not, does to it. */
 class RawWorker {
   readonly worker: Worker;

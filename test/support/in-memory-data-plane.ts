@@ -12,6 +12,7 @@ import type { UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../src/ap
 import type { HostDeviceOptions, HostDeviceProblem, HostDevices } from "../../src/application/ports/host-devices.js";
 import { type RandomSource, SeededRandom } from "../../src/domain/filters/random.js";
 import type { PortCounters, PortCountersSnapshot } from "../../src/domain/switching/port-counters.js";
+import type { TraceBook } from "../../src/application/ports/trace-store.js";
 
 /**
  * The real SwitchDataPlane without sockets, files or wall-clock time: an in-memory UDP transport,
@@ -331,6 +332,8 @@ export interface InMemoryDataPlaneParts {
   readonly options?: DataPlaneOptions;
   readonly time?: ManualTime;
   readonly devices?: InMemoryHostDevices;
+  /** Where the filters' trace names are looked up (ADR 0103); none unless given. */
+  readonly traces?: TraceBook;
 }
 
 export interface InMemoryDataPlane {
@@ -366,6 +369,7 @@ export function inMemoryDataPlane(parts: InMemoryDataPlaneParts = {}): InMemoryD
     parts.options ?? TEST_DATA_PLANE_OPTIONS,
     hub,
     devices,
+    parts.traces,
   );
   return { dp, transport, devices, sink, time, logger, hub, told };
 }

@@ -6,7 +6,7 @@ import type { QueueDisciplineSpec } from "../queueing/queue-discipline.js";
 import { CorrelatedChance, CorrelatedUniform, type RandomSource, isResumable } from "./random.js";
 import { DEFAULT_QUEUE_MS, Shaper } from "./bandwidth.js";
 import { GilbertElliott } from "./burst-loss.js";
-import { type CapacityTrace, CapacityTraceLink, type TraceReading, type ValueTrace, ValueTracePlayer, valueAt } from "../traces/trace.js";
+import { type CapacityLinkState, type CapacityTrace, CapacityTraceLink, type TraceReading, type ValueTrace, ValueTracePlayer, valueAt } from "../traces/trace.js";
 import { DEFAULT_TRACE_QUEUE_FRAMES } from "./filter-settings.js";
 
 /**
@@ -118,6 +118,13 @@ export interface FilterChainState {
   readonly transmitters?: { readonly ingress: number; readonly egress: number };
   /** Whether each direction's burst-loss model is in its bad state. */
   readonly burstBad?: { readonly ingress: boolean; readonly egress: boolean };
+  /** Where its replayed traces stand (ADR 0103): each one that has started; a direction's capacity link only once its first frame came. */
+  readonly traces?: {
+    readonly capacity?: { readonly ingress?: CapacityLinkState; readonly egress?: CapacityLinkState };
+    /** When the delay and loss traces started, on the Clock port's scale. */
+    readonly delayStartMs?: number;
+    readonly lossStartMs?: number;
+  };
 }
 
 interface FilterChainInput {
@@ -322,7 +329,18 @@ export class FilterChain {
       fates: { loses: this.loses.memory, corrupts: this.corrupts.memory, duplicates: this.duplicates.memory, reorders: this.reorders.memory },
       ...(this.shapers === undefined ? {} : { transmitters: { ingress: this.shapers.ingress.freeAtMs, egress: this.shapers.egress.freeAtMs } }),
       ...(this.burstLoss === undefined ? {} : { burstBad: { ingress: this.burstLoss.ingress.inBadState, egress: this.burstLoss.egress.inBadState } }),
+      ...this.traceState(),
     };
+  }
+
+  private traceState(): Pick<FilterChainState, "traces"> {
+    const ingress = this.traceLinks?.ingress.state();
+    const egress = this.traceLinks?.egress.state();
+    const delayStartMs = this.delayTrace?.startedAtMs;
+    const lossStartMs = this.lossTrace?.startedAtMs;
+    const capacity = ingress === undefined && egress === undefined ? undefined : { ...(ingress === undefined ? {} : { ingress }), ...(egress === undefined ? {} : { egress }) };
+    if (capacity === undefined && delayStartMs === undefined && lossStartMs === undefined) return {};
+    return { traces: { ...(capacity === undefined ? {} : { capacity }), ...(delayStartMs === undefined ? {} : { delayStartMs }), ...(lossStartMs === undefined ? {} : { lossStartMs }) } };
   }
 
   /**
@@ -348,6 +366,17 @@ export class FilterChain {
     if (this.burstLoss !== undefined && state.burstBad !== undefined) {
       this.burstLoss.ingress.inBadState = state.burstBad.ingress;
       this.burstLoss.egress.inBadState = state.burstBad.egress;
+    }
+    const traces = state.traces;
+    if (typeof traces === "object" && traces !== null) {
+      // Each trace goes on from where it stood (ADR 0103); one this chain does not replay is left out.
+      const capacity = traces.capacity;
+      if (this.traceLinks !== undefined && typeof capacity === "object" && capacity !== null) {
+        if (capacity.ingress !== undefined) this.traceLinks.ingress.takeUp(capacity.ingress);
+        if (capacity.egress !== undefined) this.traceLinks.egress.takeUp(capacity.egress);
+      }
+      if (traces.delayStartMs !== undefined) this.delayTrace?.takeUp(traces.delayStartMs);
+      if (traces.lossStartMs !== undefined) this.lossTrace?.takeUp(traces.lossStartMs);
     }
   }
 

@@ -215,6 +215,38 @@ export class CapacityTraceLink {
     return this.startMs === undefined ? undefined : Math.max(0, nowMs - this.startMs) % this.trace.periodMs;
   }
 
+  /** Where it stands, as plain data (a node moving to another thread, ADR 0069); undefined before its first frame. */
+  state(): CapacityLinkState | undefined {
+    if (this.startMs === undefined) return undefined;
+    const deliveriesMs: number[] = [];
+    for (let i = 0; i < this.count; i++) deliveriesMs.push(this.deliveries[(this.head + i) % this.queueFrames] as number);
+    const { opportunitiesMs, periodMs } = this.trace;
+    return { startMs: this.startMs, cursor: this.cursor, leftBytes: this.leftBytes, deliveriesMs, periodMs, opportunities: opportunitiesMs.length };
+  }
+
+  /**
+   * Goes on from where a link replaying the same trace stood elsewhere (its `state()`). A state of
+   * another trace (its period or length differs), or whose values are not a position, is left out:
+   * the link then starts afresh at its next frame, as it did before states were carried. Frames
+   * waiting beyond this link's queue bound are not counted (their frames were held, and are sent, as
+   * the delay lines carried them).
+   */
+  takeUp(state: CapacityLinkState): this {
+    const { opportunitiesMs, periodMs } = this.trace;
+    if (state.periodMs !== periodMs || state.opportunities !== opportunitiesMs.length) return this;
+    if (!Number.isFinite(state.startMs) || !Number.isSafeInteger(state.cursor) || state.cursor < -1) return this;
+    if (!Number.isInteger(state.leftBytes) || state.leftBytes < 0 || state.leftBytes > OPPORTUNITY_BYTES || !Array.isArray(state.deliveriesMs)) return this;
+    const waiting = state.deliveriesMs.slice(0, this.queueFrames);
+    if (!waiting.every((t, i) => Number.isFinite(t) && (i === 0 || t >= (waiting[i - 1] as number)))) return this;
+    this.startMs = state.startMs;
+    this.cursor = state.cursor;
+    this.leftBytes = state.leftBytes;
+    this.head = 0;
+    this.count = waiting.length;
+    waiting.forEach((t, i) => (this.deliveries[i] = t));
+    return this;
+  }
+
   /** Frames waiting (admitted, not delivered by `nowMs`). */
   waiting(nowMs: number): number {
     this.expire(nowMs);
@@ -277,6 +309,21 @@ export class CapacityTraceLink {
   }
 }
 
+/**
+ * A capacity trace link's position, as plain data (ADR 0069, 0103): its t=0 and its waiting frames'
+ * delivery times on the Clock port's scale (epoch ms, the same in every thread), the opportunity the
+ * last frame ended in (loop × opportunities + line) and the bytes left in it. `periodMs` and
+ * `opportunities` name the trace it stands in, so that it is taken up only by a link of the same trace.
+ */
+export interface CapacityLinkState {
+  readonly startMs: number;
+  readonly cursor: number;
+  readonly leftBytes: number;
+  readonly deliveriesMs: readonly number[];
+  readonly periodMs: number;
+  readonly opportunities: number;
+}
+
 /** A value trace played from the first frame that asks (ADR 0103). */
 export class ValueTracePlayer {
   private startMs: number | undefined;
@@ -285,6 +332,17 @@ export class ValueTracePlayer {
 
   resumeFrom(previous: ValueTracePlayer | undefined): this {
     if (previous !== undefined && previous.trace === this.trace) this.startMs = previous.startMs;
+    return this;
+  }
+
+  /** When it started, on the Clock port's scale (undefined before the first frame): what a node moving to another thread takes along. */
+  get startedAtMs(): number | undefined {
+    return this.startMs;
+  }
+
+  /** Goes on from a start elsewhere (a finite time; anything else is left out and it starts at its next frame). */
+  takeUp(startMs: number): this {
+    if (typeof startMs === "number" && Number.isFinite(startMs)) this.startMs = startMs;
     return this;
   }
 

@@ -200,3 +200,79 @@ describe("a link replaying a capacity trace (Mahimahi's semantics)", () => {
     );
   });
 });
+
+describe("a trace's position as plain data, for a node that moves to another thread (ADR 0103, issue 29)", () => {
+  /** Admits frames of `bytes` (with their Ethernet header) at each time, and answers each one's delivery time ("dropped" past the queue bound). */
+  const deliveries = (link: CapacityTraceLink, frames: readonly (readonly [number, number])[]): (number | "dropped")[] =>
+    frames.map(([bytes, at]) => {
+      const wait = link.admit(bytes, at);
+      return wait === undefined ? "dropped" : at + wait;
+    });
+
+  it("a capacity link built from another's state delivers the next frames exactly as the one it was taken from would have", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 60, max: 4000 }), fc.integer({ min: 0, max: 30 })), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.integer({ min: 60, max: 4000 }), fc.integer({ min: 0, max: 30 })), { minLength: 1, maxLength: 12 }),
+        (steps, first, second) => {
+          let t = 0;
+          const trace = capacity(steps.map((s) => `${(t += s)}\n`).join(""));
+          const stayed = new CapacityTraceLink(trace, 8);
+          let now = 1_000;
+          const times = (frames: readonly (readonly [number, number])[]) => frames.map(([bytes, gap]) => [bytes, (now += gap)] as const);
+          const before = times(first);
+          deliveries(stayed, before);
+          const moved = new CapacityTraceLink(trace, 8).takeUp(structuredClone(stayed.state()!));
+          const after = times(second);
+          expect(deliveries(moved, after)).to.deep.equal(deliveries(stayed, after));
+          expect(moved.positionMs(now)).to.equal(stayed.positionMs(now));
+        },
+      ),
+    );
+  });
+
+  it("a capacity link has no state before its first frame", () => {
+    expect(new CapacityTraceLink(capacity("10\n"), 4).state()).to.equal(undefined);
+  });
+
+  it("takes up frames waiting only up to its own queue bound", () => {
+    const big = new CapacityTraceLink(capacity("10\n"), 10);
+    for (let i = 0; i < 6; i++) big.admit(1514, 0);
+    const small = new CapacityTraceLink(capacity("10\n"), 2).takeUp(big.state()!);
+    expect(small.waiting(0)).to.equal(2);
+    expect(small.admit(1514, 0), "its queue is full").to.equal(undefined);
+  });
+
+  it("leaves out a state of another trace, or whose values are no position, and starts afresh at its next frame", () => {
+    const from = new CapacityTraceLink(capacity("10\n20\n"), 4);
+    from.admit(1514, 1_000);
+    const state = from.state()!;
+    for (const [what, bad] of [
+      ["another period", { ...state, periodMs: 30 }],
+      ["another number of opportunities", { ...state, opportunities: 3 }],
+      ["a start that is no time", { ...state, startMs: Number.NaN }],
+      ["an opportunity before the first", { ...state, cursor: -2 }],
+      ["an opportunity that is not a whole number", { ...state, cursor: 0.5 }],
+      ["more bytes left than an opportunity carries", { ...state, leftBytes: 1501 }],
+      ["bytes left below none", { ...state, leftBytes: -1 }],
+      ["delivery times out of order", { ...state, deliveriesMs: [1_020, 1_010] }],
+      ["a delivery time that is no time", { ...state, deliveriesMs: [Number.NaN] }],
+    ] as const) {
+      const link = new CapacityTraceLink(capacity("10\n20\n"), 4).takeUp(bad);
+      expect(link.state(), what).to.equal(undefined);
+    }
+  });
+
+  it("a value trace goes on from its start elsewhere, and a start that is no time is left out", () => {
+    const trace = values("0 1\n100 2\n200\n");
+    const stayed = new ValueTracePlayer(trace);
+    stayed.valueAt(1_000);
+    const moved = new ValueTracePlayer(trace).takeUp(stayed.startedAtMs as number);
+    expect([moved.positionMs(1_150), moved.valueAt(1_150)]).to.deep.equal([150, 2]);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const fresh = new ValueTracePlayer(trace).takeUp(bad);
+      expect(fresh.startedAtMs).to.equal(undefined);
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { type Nio, nioEqual } from "../../../domain/switching/nio.js";
 import { portsMappingEqual } from "../../../domain/switching/port.js";
 import { invalidConfiguration } from "../../../domain/configuration/invalid-configuration.js";
 import { CONFIGURATION_LIMITS } from "../../../domain/configuration/limits.js";
+import { descriptorOf } from "../../../domain/filters/catalogue.js";
 import type { CaptureRunning, NodeState } from "../../../application/dataplane/node-state.js";
 
 /**
@@ -197,8 +198,33 @@ function isHeldQueue(v: unknown): boolean {
   return v["frames"].every((f: unknown) => isObject(f) && isFrame(f["frame"]) && isTime(f["enqueuedMs"]));
 }
 
+/** capacity_trace's largest queue bound, in frames: a link carries no more frames waiting than that. */
+const TRACE_QUEUE_FRAMES_MAXIMUM = (descriptorOf("capacity_trace").parameters[1] as { readonly maximum: number }).maximum;
+
+/** Times are finite here (a trace's start, a delivery): an unbounded one would stand nowhere in a trace. */
+const isFiniteTime = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/**
+ * A capacity trace link's position (ADR 0103): the shape and each number's kind here; whether it fits
+ * the trace the chain there replays is checked where it is taken up (CapacityTraceLink.takeUp).
+ */
+function isCapacityLinkState(v: unknown): boolean {
+  if (!isObject(v) || !isFiniteTime(v["startMs"]) || !Number.isSafeInteger(v["cursor"]) || !Number.isSafeInteger(v["leftBytes"])) return false;
+  if (!Number.isSafeInteger(v["periodMs"]) || !Number.isSafeInteger(v["opportunities"])) return false;
+  const deliveries = v["deliveriesMs"];
+  return Array.isArray(deliveries) && deliveries.length <= TRACE_QUEUE_FRAMES_MAXIMUM && deliveries.every(isFiniteTime);
+}
+
+/** Where a chain's traces stood (ADR 0103), each part optional. */
+function isTraceState(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  const capacity = v["capacity"];
+  if (capacity !== undefined && !(isObject(capacity) && (capacity["ingress"] === undefined || isCapacityLinkState(capacity["ingress"])) && (capacity["egress"] === undefined || isCapacityLinkState(capacity["egress"])))) return false;
+  return (v["delayStartMs"] === undefined || isFiniteTime(v["delayStartMs"])) && (v["lossStartMs"] === undefined || isFiniteTime(v["lossStartMs"]));
+}
+
 function isChainState(v: unknown): boolean {
-  return isObject(v) && typeof v["frequencyCounter"] === "number" && typeof v["corruptPosition"] === "number" && isObject(v["fates"]);
+  return isObject(v) && typeof v["frequencyCounter"] === "number" && typeof v["corruptPosition"] === "number" && isObject(v["fates"]) && (v["traces"] === undefined || isTraceState(v["traces"]));
 }
 
 /**

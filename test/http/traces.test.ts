@@ -117,6 +117,10 @@ describe("HTTP: /v2/netemu/traces", function () {
       const apart = await s.request("POST", nio, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { capacity_trace: ["lte.down"] }, filters_out: { queue_discipline: ["fq_codel"] } });
       expect(apart.status).to.equal(400);
       expect(apart.json.message).to.equal(`filters_out: ${QUEUE_ON_TRACE("fq_codel")}`);
+      // Two rates meet there the same way: the trace would be ignored beside bandwidth.
+      const rates = await s.request("POST", nio, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { bandwidth: [1000] }, filters_in: { capacity_trace: ["lte.down"] } });
+      expect(rates.status).to.equal(400);
+      expect(rates.json.message).to.equal("filters_in: Filter capacity_trace and bandwidth are two rates for one direction: set one of them");
       const overlay = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { queue_discipline: ["fq_codel"], capacity_trace: ["lte.down"] } });
       expect(overlay.status).to.equal(400);
       expect(overlay.json.message).to.equal(`filters_out: ${QUEUE_ON_TRACE("fq_codel")}`);

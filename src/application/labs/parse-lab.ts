@@ -2,7 +2,7 @@ import type { Schedule } from "../../domain/filters/schedule.js";
 import { labSchedule } from "./lab-schedule.js";
 import * as E from "fp-ts/lib/Either.js";
 import { type Document, LineCounter, type Node as YamlNode, isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
-import { type FilterProblem, type FilterSettings, parseFilterSettings, queueOnTrace } from "../../domain/filters/filter-settings.js";
+import { type FilterProblem, type FilterSettings, parseFilterSettings, directionConflict } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
 import { queueDisciplineMessage, queueOnTraceMessage } from "../../domain/queueing/queue-discipline-messages.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
@@ -297,9 +297,9 @@ function checkLink(link: RawLink, index: number, nodes: ReadonlyMap<string, LabN
   if (E.isLeft(aToB)) return aToB;
   const bToA = filtersOf(link.b_to_a, [...at, "b_to_a"], where);
   if (E.isLeft(bToA)) return bToA;
-  // A direction runs `filters` with its own kinds over them: a discipline in one and a capacity trace in the other meet there.
+  // A direction runs `filters` with its own kinds over them: a rate or discipline in one and a capacity trace in the other meet there.
   for (const [key, given] of [["a_to_b", aToB.right], ["b_to_a", bToA.right]] as const) {
-    const clash = queueOnTrace({ ...filters.right, ...given });
+    const clash = directionConflict({ ...filters.right, ...given });
     if (clash !== undefined) return E.left(where.at([...at, key], filterProblemText(clash)));
   }
   const schedules: (Schedule | undefined)[] = [];

@@ -284,8 +284,7 @@ function parseQueueDisciplineEntry(values: readonly unknown[]): E.Either<FilterP
 
 /**
  * Whether settings ask for a queue discipline the capacity trace's link cannot run (codel, fq_codel:
- * it is tail drop only), as the problem; undefined when they do not. Checked on each parsed object
- * and on what a direction runs (a NIO's `filters` merged with `filters_in` / `filters_out`).
+ * it is tail drop only), as the problem; undefined when they do not (part of directionConflict).
  */
 export function queueOnTrace(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "queue_on_trace" }> | undefined {
   const get = (kind: FilterKind): readonly unknown[] | undefined => (settings instanceof Map ? settings.get(kind) : (settings as FilterSettings)[kind]);
@@ -294,6 +293,18 @@ export function queueOnTrace(settings: FilterSettings | ReadonlyMap<FilterKind, 
   const read = parseQueueDiscipline(items.join(" "));
   if (!read.ok || read.spec.kind === "tail_drop") return undefined;
   return { problem: "queue_on_trace", kinds: ["queue_discipline", "capacity_trace"], discipline: read.spec.kind };
+}
+
+/**
+ * Kinds a direction cannot run together, as the problem (undefined when none): capacity_trace with
+ * bandwidth (two rates), or with codel / fq_codel (queueOnTrace). Checked on each parsed object and on
+ * what a direction runs, where kinds parsed apart meet (a NIO's `filters` under `filters_in`, a lab
+ * link's under `a_to_b`, an overlay over a port's filters).
+ */
+export function directionConflict(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "two_rates" | "queue_on_trace" }> | undefined {
+  const has = (kind: FilterKind): boolean => (settings instanceof Map ? settings.has(kind) : (settings as FilterSettings)[kind] !== undefined);
+  if (has("capacity_trace") && has("bandwidth")) return { problem: "two_rates" };
+  return queueOnTrace(settings);
 }
 
 /** The queue discipline of settings that passed parseFilterSettings: tail drop when none is set. */
@@ -332,8 +343,7 @@ export function parseFilterSettings(raw: unknown, field?: string): E.Either<Inva
     if (checked.right[0] === 0) continue;
     parsed.set(name, checked.right);
   }
-  if (parsed.has("capacity_trace") && parsed.has("bandwidth")) return invalid({ problem: "two_rates" }, field);
-  const clash = queueOnTrace(parsed);
+  const clash = directionConflict(parsed);
   if (clash !== undefined) return invalid(clash, field);
   const settings: Record<string, readonly unknown[]> = {};
   for (const kind of FILTER_KINDS) {

@@ -364,6 +364,8 @@ describe("HTTP: controller projects, nodes and links", () => {
       ["null", { delay: [null] }, "Filter delay: Latency must be a number of ms, or a time with its unit: us, ms or s (500us, 1.5ms, 2s), got null"],
       ["too many values", { packet_loss: [1, 2] }, "Filter packet_loss takes 1 value(s) (Chance), got 2"],
       ["a non-list", { delay: 10 }, "Filter delay: the values must be a list, got 10"],
+      // The trace link is tail drop only (ADR 0103, 2026-11-26): refused, not ignored.
+      ["codel beside a capacity trace", { capacity_trace: ["lte.down"], queue_discipline: ["codel"] }, "Filter queue_discipline codel and capacity_trace cannot be set together: a capacity trace's link is tail drop only, so codel would not run; drop queue_discipline, or use bandwidth instead of capacity_trace"],
     ] as const) {
       it(`refuses ${what} with 400 naming the filter and changes nothing`, async () => {
         const link = (await createLink(1, 1, { filters: { corrupt: [3] } })).json;

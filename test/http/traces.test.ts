@@ -102,6 +102,44 @@ describe("HTTP: /v2/netemu/traces", function () {
       expect((await s.request("DELETE", PATH)).status).to.equal(200);
       expect((await s.request("DELETE", "/v2/netemu/traces/lte.down")).status).to.equal(204);
     });
+
+    // The trace link is tail drop only (ADR 0103, 2026-11-26): a discipline beside it would be ignored, so it is refused at every door.
+    const QUEUE_ON_TRACE = (discipline: string): string =>
+      `Filter queue_discipline ${discipline} and capacity_trace cannot be set together: a capacity trace's link is tail drop only, so ${discipline} would not run; drop queue_discipline, or use bandwidth instead of capacity_trace`;
+
+    it("refuses codel or fq_codel beside capacity_trace with a 400 naming both, in one filters object or where a NIO's directions meet", async () => {
+      expect((await s.raw("PUT", "/v2/netemu/traces/lte.down", "1\n2\n")).status).to.equal(201);
+      const nio = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${SWITCH}/adapters/0/ports/2/nio`;
+      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+      const together = await s.request("POST", nio, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { capacity_trace: ["lte.down"], queue_discipline: ["codel"] } });
+      expect(together.status).to.equal(400);
+      expect(together.json.message).to.equal(QUEUE_ON_TRACE("codel"));
+      const apart = await s.request("POST", nio, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { capacity_trace: ["lte.down"] }, filters_out: { queue_discipline: ["fq_codel"] } });
+      expect(apart.status).to.equal(400);
+      expect(apart.json.message).to.equal(`filters_out: ${QUEUE_ON_TRACE("fq_codel")}`);
+      // Two rates meet there the same way: the trace would be ignored beside bandwidth.
+      const rates = await s.request("POST", nio, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { bandwidth: [1000] }, filters_in: { capacity_trace: ["lte.down"] } });
+      expect(rates.status).to.equal(400);
+      expect(rates.json.message).to.equal("filters_in: Filter capacity_trace and bandwidth are two rates for one direction: set one of them");
+      const overlay = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", filters_out: { queue_discipline: ["fq_codel"], capacity_trace: ["lte.down"] } });
+      expect(overlay.status).to.equal(400);
+      expect(overlay.json.message).to.equal(`filters_out: ${QUEUE_ON_TRACE("fq_codel")}`);
+      const step = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet1", schedule_in: { steps: [{ at: 0, filters: { delay: [5] } }, { at: 30, filters: { capacity_trace: ["lte.down"], queue_discipline: ["codel"] } }] } });
+      expect(step.status).to.equal(400);
+      expect(step.json.message).to.equal(`schedule_in.steps[1].filters: ${QUEUE_ON_TRACE("codel")}`);
+      expect((await s.request("GET", PATH)).json).to.deep.equal([]);
+    });
+
+    it("refuses an overlay's capacity_trace over a port whose GNS3 filters run codel, as the data plane's 400, and keeps the port as it was", async () => {
+      expect((await s.raw("PUT", "/v2/netemu/traces/lte.down", "1\n2\n")).status).to.equal(201);
+      const lport = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ports/udp`)).json.udp_port as number;
+      const nio = await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${SWITCH}/adapters/0/ports/2/nio`, { type: "nio_udp", lport, rhost: "127.0.0.1", rport: 9, filters: { queue_discipline: ["codel"] } });
+      expect(nio.status, nio.text).to.equal(201);
+      const refused = await s.request("PUT", PATH, { project: "lab", node: "Switch1", port: "Ethernet2", filters_out: { capacity_trace: ["lte.down"] } });
+      expect(refused.status, refused.text).to.equal(400);
+      expect(refused.json.message).to.equal(QUEUE_ON_TRACE("codel"));
+      expect((await s.request("GET", PATH)).json).to.deep.equal([]);
+    });
   });
 
   it("answers where a port's traces stand in its statistics, in the answer's documented shape", () => {

@@ -91,6 +91,18 @@ for (const workers of [0, 1]) {
       await (peers[1] as UdpPeer).waitFor(5, 2000);
     });
 
+    it("refuses codel over a port whose direction replays a capacity trace, naming both kinds, and the port keeps the trace's pace", async () => {
+      right("upload", await upload(netemu, "every-25ms", "25\n"));
+      right("filters", await netemu.useCases.updateNioFilters.execute({ port: sw.at(1), filtersOut: { capacity_trace: ["every-25ms"] } }));
+      // The port's both-ways filters meet its filters_out in the direction: the trace link would ignore codel (ADR 0103, 2026-11-26).
+      const refused = await netemu.useCases.updateNioFilters.execute({ port: sw.at(1), filters: { queue_discipline: ["codel"] } });
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: "InvalidFilterSettings", problem: { problem: "queue_on_trace", kinds: ["queue_discipline", "capacity_trace"], discipline: "codel" } });
+      const at = await sendBurst(3);
+      await (peers[1] as UdpPeer).waitFor(3, 5000);
+      // Still paced by the trace: the third frame leaves at the third opportunity (75 ms), not at once.
+      expect(performance.now() - at).to.be.at.least(70);
+    });
+
     it("refuses a value trace as a capacity trace", async () => {
       right("upload", await upload(netemu, "delays", "0 10\n100 20\n200\n"));
       const refused = await netemu.useCases.updateNioFilters.execute({ port: sw.at(1), filtersOut: { capacity_trace: ["delays"] } });

@@ -2,7 +2,7 @@ import type { TraceProblem } from "../../domain/traces/trace.js";
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS } from "../../domain/filters/catalogue.js";
 import type { FilterProblem } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
-import { queueDisciplineMessage } from "../../domain/queueing/queue-discipline-messages.js";
+import { queueDisciplineMessage, queueOnTraceMessage } from "../../domain/queueing/queue-discipline-messages.js";
 
 function describeValue(v: unknown): string {
   if (v === null) return "null";
@@ -38,6 +38,8 @@ export function filterProblemMessage(p: FilterProblem): string {
       return `Filter ${p.kind}: Trace must be the name of an uploaded trace (letters, digits, '.', '_' or '-', at most 128, not starting with '.'), got ${describeValue(p.got)}`;
     case "two_rates":
       return "Filter capacity_trace and bandwidth are two rates for one direction: set one of them";
+    case "queue_on_trace":
+      return queueOnTraceMessage(p);
     case "unknown_trace":
       return `Filter ${p.kind}: no trace named ${JSON.stringify(p.name)} was uploaded (PUT /v2/netemu/traces/${p.name})`;
     case "unfit_trace":

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { BpfMatcher } from "../../domain/filters/filter-chain.js";
-import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matchLines } from "../../domain/filters/filter-settings.js";
+import { type FilterSettings, type TextLinesKind, bpfLines, expressionText, matchLines, directionConflict } from "../../domain/filters/filter-settings.js";
 import { instantiateProgram } from "../../domain/bpf/index.js";
 import type { Nio } from "../../domain/switching/nio.js";
 import type { BpfPrograms } from "../ports/bpf-compiler.js";
@@ -31,6 +31,9 @@ export class ChainCompiler {
   }
 
   private async spec(settings: FilterSettings, suspend: boolean): Promise<E.Either<ErrorOf<"InvalidFilterSettings">, ChainSpec>> {
+    // What a direction runs may join kinds parsed apart (an overlay's over a link's `filters`): the trace link would be ignored beside bandwidth, a discipline beside the trace link.
+    const clash = directionConflict(settings);
+    if (clash !== undefined) return E.left({ _tag: "InvalidFilterSettings", problem: clash });
     const bpf = await this.matcherOf("bpf", bpfLines(settings));
     if (E.isLeft(bpf)) return bpf;
     const classify = await this.matcherOf("match", matchLines(settings));

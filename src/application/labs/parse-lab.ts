@@ -2,9 +2,9 @@ import type { Schedule } from "../../domain/filters/schedule.js";
 import { labSchedule } from "./lab-schedule.js";
 import * as E from "fp-ts/lib/Either.js";
 import { type Document, LineCounter, type Node as YamlNode, isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
-import { type FilterProblem, type FilterSettings, parseFilterSettings } from "../../domain/filters/filter-settings.js";
+import { type FilterProblem, type FilterSettings, parseFilterSettings, directionConflict } from "../../domain/filters/filter-settings.js";
 import { QUANTITY_STEP, QUANTITY_TEXT, quantityOf } from "../../domain/filters/quantity.js";
-import { queueDisciplineMessage } from "../../domain/queueing/queue-discipline-messages.js";
+import { queueDisciplineMessage, queueOnTraceMessage } from "../../domain/queueing/queue-discipline-messages.js";
 import type { PortMappingEntry } from "../../domain/switching/port.js";
 import { LabCodec, type RawLab, type RawLink } from "./lab-format.js";
 import { type HostInterface, type Lab, type LabLink, type LabLinkEnd, type LabNode, type UdpTunnelPort, defaultHubPorts, defaultSwitchPorts, inSubnet, portsOf, resolvePort } from "./lab.js";
@@ -142,6 +142,8 @@ function filterProblemText(p: FilterProblem): string {
       return `${p.kind}: ${JSON.stringify(p.got)} is not a trace name`;
     case "two_rates":
       return "capacity_trace and bandwidth are two rates: set one";
+    case "queue_on_trace":
+      return queueOnTraceMessage(p).replace(/^Filter /, "");
     case "unknown_trace":
       return `${p.kind}: no trace named ${JSON.stringify(p.name)}`;
     case "unfit_trace":
@@ -295,6 +297,11 @@ function checkLink(link: RawLink, index: number, nodes: ReadonlyMap<string, LabN
   if (E.isLeft(aToB)) return aToB;
   const bToA = filtersOf(link.b_to_a, [...at, "b_to_a"], where);
   if (E.isLeft(bToA)) return bToA;
+  // A direction runs `filters` with its own kinds over them: a rate or discipline in one and a capacity trace in the other meet there.
+  for (const [key, given] of [["a_to_b", aToB.right], ["b_to_a", bToA.right]] as const) {
+    const clash = directionConflict({ ...filters.right, ...given });
+    if (clash !== undefined) return E.left(where.at([...at, key], filterProblemText(clash)));
+  }
   const schedules: (Schedule | undefined)[] = [];
   for (const [key, fixed] of [["a_to_b_schedule", link.a_to_b], ["b_to_a_schedule", link.b_to_a]] as const) {
     const schedule = labSchedule(link[key], key, fixed !== undefined, filterProblemText);

@@ -129,6 +129,11 @@ export type FilterProblem =
   | { readonly problem: "bad_trace_name"; readonly kind: TraceKind; readonly got: unknown }
   /** capacity_trace and bandwidth both set: two rates for one direction. */
   | { readonly problem: "two_rates" }
+  /**
+   * queue_discipline's codel or fq_codel with capacity_trace: the trace link is tail drop only, so
+   * the discipline would be ignored; refused until it runs there (ADR 0103, 2026-11-26).
+   */
+  | { readonly problem: "queue_on_trace"; readonly kinds: readonly ["queue_discipline", "capacity_trace"]; readonly discipline: Exclude<QueueDisciplineSpec["kind"], "tail_drop"> }
   /** A trace named by a filter is not in the trace store (the data plane's answer: ADR 0103). */
   | { readonly problem: "unknown_trace"; readonly kind: TraceKind; readonly name: string }
   /** A trace of the other form (a capacity trace for delay_trace, a value trace for capacity_trace), or with values beyond the kind's. */
@@ -277,6 +282,31 @@ function parseQueueDisciplineEntry(values: readonly unknown[]): E.Either<FilterP
   return read.ok ? E.right(Object.freeze([...values])) : E.left({ problem: "bad_queue_discipline", detail: read.problem });
 }
 
+/**
+ * Whether settings ask for a queue discipline the capacity trace's link cannot run (codel, fq_codel:
+ * it is tail drop only), as the problem; undefined when they do not (part of directionConflict).
+ */
+export function queueOnTrace(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "queue_on_trace" }> | undefined {
+  const get = (kind: FilterKind): readonly unknown[] | undefined => (settings instanceof Map ? settings.get(kind) : (settings as FilterSettings)[kind]);
+  const items = get("queue_discipline");
+  if (items === undefined || get("capacity_trace") === undefined) return undefined;
+  const read = parseQueueDiscipline(items.join(" "));
+  if (!read.ok || read.spec.kind === "tail_drop") return undefined;
+  return { problem: "queue_on_trace", kinds: ["queue_discipline", "capacity_trace"], discipline: read.spec.kind };
+}
+
+/**
+ * Kinds a direction cannot run together, as the problem (undefined when none): capacity_trace with
+ * bandwidth (two rates), or with codel / fq_codel (queueOnTrace). Checked on each parsed object and on
+ * what a direction runs, where kinds parsed apart meet (a NIO's `filters` under `filters_in`, a lab
+ * link's under `a_to_b`, an overlay over a port's filters).
+ */
+export function directionConflict(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "two_rates" | "queue_on_trace" }> | undefined {
+  const has = (kind: FilterKind): boolean => (settings instanceof Map ? settings.has(kind) : (settings as FilterSettings)[kind] !== undefined);
+  if (has("capacity_trace") && has("bandwidth")) return { problem: "two_rates" };
+  return queueOnTrace(settings);
+}
+
 /** The queue discipline of settings that passed parseFilterSettings: tail drop when none is set. */
 export function queueDisciplineOf(settings: FilterSettings): QueueDisciplineSpec {
   const items = settings.queue_discipline;
@@ -313,7 +343,8 @@ export function parseFilterSettings(raw: unknown, field?: string): E.Either<Inva
     if (checked.right[0] === 0) continue;
     parsed.set(name, checked.right);
   }
-  if (parsed.has("capacity_trace") && parsed.has("bandwidth")) return invalid({ problem: "two_rates" }, field);
+  const clash = directionConflict(parsed);
+  if (clash !== undefined) return invalid(clash, field);
   const settings: Record<string, readonly unknown[]> = {};
   for (const kind of FILTER_KINDS) {
     const values = parsed.get(kind);

@@ -29,3 +29,11 @@ export function queueDisciplineMessage(detail: Detail): string {
       return `Filter queue_discipline: ${detail.parameter} must be between ${shown(detail.unit, detail.minimum)} and ${shown(detail.unit, detail.maximum)}, got ${shown(detail.unit, detail.got)}`;
   }
 }
+
+/**
+ * Why queue_discipline's codel or fq_codel is refused beside capacity_trace, in words: one wording for
+ * the API's 400, the lab file's error and the CLI's (ADR 0103, 2026-11-26).
+ */
+export function queueOnTraceMessage(p: Extract<FilterProblem, { problem: "queue_on_trace" }>): string {
+  return `Filter ${p.kinds[0]} ${p.discipline} and ${p.kinds[1]} cannot be set together: a capacity trace's link is tail drop only, so ${p.discipline} would not run; drop ${p.kinds[0]}, or use bandwidth instead of ${p.kinds[1]}`;
+}

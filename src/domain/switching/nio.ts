@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type FilterSettings, type InvalidFilterSettings, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings } from "../filters/filter-settings.js";
+import { type FilterSettings, type InvalidFilterSettings, NO_FILTERS, filterSettingsEqual, hasFilters, parseFilterSettings, directionConflict } from "../filters/filter-settings.js";
 import { type InvalidConfiguration, fieldOf, invalidConfiguration } from "../configuration/invalid-configuration.js";
 import { own, readBoolean, readInteger, readObject, readString, required } from "../configuration/read.js";
 import { CONFIGURATION_LIMITS } from "../configuration/limits.js";
@@ -182,6 +182,11 @@ function parseFiltering(o: Readonly<Record<string, unknown>>, field: string): E.
   if (E.isLeft(filtersIn)) return filtersIn;
   const filtersOut = optionalFilters(own(o, "filtersOut"), fieldOf(field, "filters_out"));
   if (E.isLeft(filtersOut)) return filtersOut;
+  // A direction runs `filters` with its own kinds over them: a rate or discipline in one and a capacity trace in the other meet there.
+  for (const [given, wire] of [[filtersIn.right, "filters_in"], [filtersOut.right, "filters_out"]] as const) {
+    const clash = hasFilters(given) ? directionConflict({ ...filters.right, ...given }) : undefined;
+    if (clash !== undefined) return E.left({ _tag: "InvalidFilterSettings", problem: clash, field: fieldOf(field, wire) });
+  }
   return E.right({ filters: filters.right, filtersIn: filtersIn.right, filtersOut: filtersOut.right, suspend: suspend.right });
 }
 

@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { CONFIGURATION_LIMITS } from "../../../src/domain/configuration/limits.js";
 import { readJsonValue } from "../../../src/domain/configuration/read.js";
 import { DELAY_DISTRIBUTIONS, FILTER_KINDS, type FilterKind, type IntParameter, descriptorOf } from "../../../src/domain/filters/catalogue.js";
-import { type FilterSettings, filterSettingsEqual, parseFilterSettings, renderFilterSettings } from "../../../src/domain/filters/filter-settings.js";
+import { type FilterSettings, filterSettingsEqual, parseFilterSettings, directionConflict, renderFilterSettings } from "../../../src/domain/filters/filter-settings.js";
 import { ETHERTYPE_CHOICES, type PortMappingEntry, parseSwitchPorts, portsMappingEqual } from "../../../src/domain/switching/port.js";
 import { type HubPortEntry, parseHubPorts } from "../../../src/domain/switching/ethernet-hub.js";
 import { type Nio, nioEqual, parseNio } from "../../../src/domain/switching/nio.js";
@@ -55,6 +55,8 @@ const entryOf = (kind: FilterKind): fc.Arbitrary<unknown[]> =>
 const filterSettings: fc.Arbitrary<FilterSettings> = fc.record(Object.fromEntries(FILTER_KINDS.map((k) => [k, entryOf(k)])) as Record<FilterKind, fc.Arbitrary<unknown[]>>, { requiredKeys: [], noNullPrototype: true })
   // capacity_trace and bandwidth are two rates: a direction takes one (ADR 0103).
   .map((s) => (s.capacity_trace !== undefined && s.bandwidth !== undefined ? { ...s, capacity_trace: undefined } : s))
+  // and its link is tail drop only: codel or fq_codel beside it is refused (ADR 0103, 2026-11-26).
+  .map((s) => (s.capacity_trace !== undefined && s.queue_discipline !== undefined ? { ...s, capacity_trace: undefined } : s))
   .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined))) as fc.Arbitrary<FilterSettings>;
 const someFilters = filterSettings.filter((f) => Object.keys(f).length > 0);
 
@@ -88,7 +90,8 @@ const udpNio = fc.record(
     suspend: fc.boolean(),
   },
   { requiredKeys: ["type", "lport", "rhost", "rport", "filters", "suspend"], noNullPrototype: true },
-);
+  // A direction runs `filters` with its own over them: a rate or discipline in one beside a capacity trace in the other is refused (ADR 0103, 2026-11-26).
+).filter((n) => [n.filtersIn, n.filtersOut].every((d) => d === undefined || directionConflict({ ...n.filters, ...d }) === undefined));
 const nio: fc.Arbitrary<Nio> = fc.oneof({ weight: 5, arbitrary: udpNio }, { weight: 1, arbitrary: fc.constant({ type: "nio_null" as const }) }) as fc.Arbitrary<Nio>;
 
 const NODE_ID = "aaaaaaaa-0000-4000-8000-000000000001";

@@ -37,6 +37,16 @@ describe("the trace kinds in a filter chain (ADR 0103)", () => {
     expect(problem({ capacity_trace: ["t"], bandwidth: [1000] })).to.equal("two_rates");
   });
 
+  it("refuses codel and fq_codel beside capacity_trace, naming both kinds, as the trace's link is tail drop only; tail_drop itself is taken", () => {
+    const refused = (raw: Record<string, unknown>) => {
+      const parsed = parseFilterSettings(raw);
+      return E.isLeft(parsed) ? parsed.left.problem : "parsed";
+    };
+    expect(refused({ capacity_trace: ["t"], queue_discipline: ["codel target 5ms"] })).to.deep.equal({ problem: "queue_on_trace", kinds: ["queue_discipline", "capacity_trace"], discipline: "codel" });
+    expect(refused({ queue_discipline: ["fq_codel"], capacity_trace: ["t", 50] })).to.deep.equal({ problem: "queue_on_trace", kinds: ["queue_discipline", "capacity_trace"], discipline: "fq_codel" });
+    expect(settings({ capacity_trace: ["t"], queue_discipline: ["tail_drop"] })).to.deep.equal({ queue_discipline: ["tail_drop"], capacity_trace: ["t"] });
+  });
+
   it("paces frames by the capacity trace, in each direction on its own, and drops past the queue bound as bandwidth", () => {
     const capacity = read<CapacityTrace>("10\n");
     const c = new FilterChain({ settings: settings({ capacity_trace: ["t", 2] }), suspend: false, random: new SeededRandom(1), traces: { capacity } });

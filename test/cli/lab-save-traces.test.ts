@@ -1,7 +1,9 @@
 import { expect } from "chai";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runLabCommand } from "../../src/adapters/cli/lab/lab-command.js";
 import { RouteLabApi } from "../../src/adapters/cli/lab/lab-api.js";
 import type { RouteServer } from "../../src/adapters/cli/route-client.js";
@@ -36,6 +38,25 @@ const TRACES: Readonly<Record<string, string>> = {
   lossy: "0 1\n2000 5\n",
   unused: "1\n2\n",
 };
+
+const CLI = join(fileURLToPath(new URL("../../../", import.meta.url)), "dist", "cli.js");
+
+/** The built CLI with its standard output sent to `file`, as a shell's `> FILE` does: its exit code and stderr. */
+function netemuInto(file: string, args: readonly string[]): Promise<{ readonly code: number; readonly err: string }> {
+  const fd = openSync(file, "w");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env["PATH"] ?? "" }, stdio: ["ignore", fd, "pipe"] });
+    const err: string[] = [];
+    child.stderr?.on("data", (d: Buffer) => err.push(d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      closeSync(fd);
+      resolve({ code: code ?? -1, err: err.join("") });
+    });
+  });
+}
 
 /** Everything under a folder, as relative paths: what a refused save must leave as it was. */
 function filesUnder(dir: string): string[] {
@@ -124,6 +145,18 @@ describe("netemu lab save ships the traces a lab names (issue 29)", function () 
     ]);
   });
 
+  it("keeps the built CLI's > FILE a lab file that deploys where the traces are held, the note on stderr only", async () => {
+    const r = await netemuInto(join(out, "lab.yml"), ["lab", "save", "cellular", "--server", a.url]);
+    expect(r.code).to.equal(0);
+    expect(r.err).to.match(/^netemu lab: lab cellular names the traces lossy, lte\.down, wobble, not written here: --output FILE/);
+    const text = readFileSync(join(out, "lab.yml"), "utf8");
+    expect(text).to.match(/^# netemu lab file/).and.not.include("netemu lab: ").and.not.include("traces:");
+    // The server holds the traces: a deploy of the printed file into the lab it came from changes nothing.
+    const again = await run(a, ["deploy", join(out, "lab.yml")]);
+    expect([again.code, again.err]).to.deep.equal([0, []]);
+    expect(again.out.join("\n")).to.include("nothing to change");
+  });
+
   it("refuses with 2 an output whose folder does not exist, before asking the server, and writes nothing", async () => {
     const r = await run(a, ["save", "cellular", "--output", join(out, "missing", "lab.yml")]);
     expect([r.code, r.out]).to.deep.equal([2, []]);
@@ -161,6 +194,35 @@ describe("netemu lab save ships the traces a lab names (issue 29)", function () 
     expect(r.err).to.deep.equal([
       `netemu lab: lab cellular names the trace wobble, which ${a.url} no longer holds: nothing written (upload it again with PUT /v2/netemu/traces/wobble, or change the links that name it)`,
     ]);
+    expect(filesUnder(out)).to.deep.equal([]);
+  });
+
+  it("refuses with 2 a trace that cannot be put in place (a folder of its name), and writes no trace and no lab file", async () => {
+    mkdirSync(join(out, "traces", "lte.down"), { recursive: true });
+    const r = await run(a, ["save", "cellular", "--output", join(out, "lab.yml")]);
+    expect([r.code, r.out]).to.deep.equal([2, []]);
+    expect(r.err).to.deep.equal([`netemu lab: --output: cannot write ${join(out, "traces", "lte.down")}: it is a folder; nothing written`]);
+    expect(filesUnder(out)).to.deep.equal(["traces", "traces/lte.down"]);
+  });
+
+  it("refuses with 2 an output whose folder is a file, and writes nothing", async () => {
+    writeFileSync(join(out, "plain"), "a file");
+    const r = await run(a, ["save", "cellular", "--output", join(out, "plain", "lab.yml")]);
+    expect([r.code, r.out]).to.deep.equal([2, []]);
+    expect(r.err).to.deep.equal([`netemu lab: --output: cannot write ${join(out, "plain")}: not a folder; nothing written`]);
+    expect(filesUnder(out)).to.deep.equal(["plain"]);
+  });
+
+  it("refuses with 2 when the server stops answering while the traces are read, and writes nothing", async () => {
+    // The project is read from the server; its traces from an address where nothing answers (port 1).
+    class GoneAway extends RouteLabApi {
+      override traceText(name: string) {
+        return new RouteLabApi({ url: "http://127.0.0.1:1", timeoutMs: 5_000 }).traceText(name);
+      }
+    }
+    const r = await run(a, ["save", "cellular", "--output", join(out, "lab.yml")], (s) => new GoneAway(s));
+    expect([r.code, r.out]).to.deep.equal([2, []]);
+    expect(r.err[0]).to.match(/^netemu lab: .*127\.0\.0\.1:1.*; nothing written$/);
     expect(filesUnder(out)).to.deep.equal([]);
   });
 

@@ -54,9 +54,9 @@ export interface LabApi {
   ensureTrace?(name: string, text: string): Answer<void>;
   /**
    * The text of the trace `name` as the server holds it (`netemu lab save --output` ships it beside the
-   * lab file). Optional: a LabApi without it saves labs without their traces only.
+   * lab file).
    */
-  traceText?(name: string): Answer<string>;
+  traceText(name: string): Answer<string>;
   openProject(projectId: string): Answer<void>;
   deleteProject(projectId: string): Answer<void>;
   nodes(projectId: string): Answer<readonly DeployedNode[]>;

@@ -300,7 +300,6 @@ async function save(c: Context, arg: string, schema: string | undefined, output:
   }
   const traces: SavedTrace[] = [];
   for (const name of names) {
-    if (c.api.traceText === undefined) return fail(c.err, `this client cannot read the trace ${terminalText(name)}`, 2);
     const text = await c.api.traceText(name);
     if (E.isLeft(text)) {
       const f = text.left.failure;

@@ -66,6 +66,15 @@ export function writeSavedLab(file: string, labText: string, traces: readonly Sa
       return E.left({ _tag: "OutputNotWritable", path: tracesFolder, reason: reasonOf(e) });
     }
   }
+  // A trace file that is a folder would fail its rename after others were renamed: refused before any is written.
+  for (const t of traces) {
+    const target = join(tracesFolder, t.name);
+    try {
+      if (statSync(target).isDirectory()) return E.left({ _tag: "OutputNotWritable", path: target, reason: "it is a folder" });
+    } catch {
+      // Not there yet: it will be made.
+    }
+  }
   const temporary = (target: string): string => join(dirname(target), `.${basename(target)}.${process.pid}.saving`);
   const files = [...traces.map((t) => ({ target: join(tracesFolder, t.name), text: t.text })), { target: path, text: labText }];
   const written: string[] = [];

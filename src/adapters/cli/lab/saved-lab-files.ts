@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { SAVED_TRACES_FOLDER } from "../../../application/labs/lab-traces.js";
 
 /** Why `netemu lab save --output FILE` wrote nothing: the expected failures of writing a saved lab. */
-export type SavedLabFilesFailure =
+type SavedLabFilesFailure =
   /** FILE's folder is not there (save makes no folders above the lab file). */
   | { readonly _tag: "OutputFolderMissing"; readonly folder: string }
   /** FILE is a folder, or FILE, its folder or its traces folder cannot be written. */

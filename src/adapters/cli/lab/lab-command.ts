@@ -2,7 +2,7 @@
  * `netemu lab`: labs as files (ADR 0084, docs/labs.md). A client of netemu's controller API: the plan is
  * made by the application (planDeploy, pure) and its steps made here, through LabApi.
  *
- *   netemu lab deploy FILE [--reconfigure]     netemu lab inspect NAME|FILE     netemu lab save NAME --output FILE
+ *   netemu lab deploy FILE [--reconfigure]     netemu lab inspect NAME|FILE     netemu lab save NAME [--output FILE]
  *   netemu lab destroy NAME|FILE               netemu lab exec [--lab NAME|FILE] NODE -- COMMAND ...
  *
  * Exit status: 0 done, 1 the server refused or the lab is not there (or exists, for deploy), 2 bad arguments,

@@ -58,6 +58,8 @@ export function renderLab(lab: Lab, header: readonly string[] = []): string {
   const doc = new Document({
     name: lab.name,
     nodes: Object.fromEntries(lab.nodes.map((n) => [n.name, nodeText(n)])),
+    // Before the links that name them, as deploy uploads them (ADR 0103).
+    ...(lab.traces === undefined || Object.keys(lab.traces).length === 0 ? {} : { traces: { ...lab.traces } }),
     ...(lab.links.length === 0
       ? {}
       : {

@@ -52,6 +52,11 @@ export interface LabApi {
    * a LabApi without it deploys labs without traces only.
    */
   ensureTrace?(name: string, text: string): Answer<void>;
+  /**
+   * The text of the trace `name` as the server holds it (`netemu lab save --output` ships it beside the
+   * lab file).
+   */
+  traceText(name: string): Answer<string>;
   openProject(projectId: string): Answer<void>;
   deleteProject(projectId: string): Answer<void>;
   nodes(projectId: string): Answer<readonly DeployedNode[]>;
@@ -147,6 +152,11 @@ export class RouteLabApi implements LabApi {
     if (E.isRight(held) && held.right === text) return E.right(undefined);
     const put = await callUploadRoute(TRACE_ROUTES.upload, { name }, text, this.target);
     return E.isLeft(put) ? E.left({ call: `upload the trace ${name}`, failure: put.left }) : E.right(undefined);
+  }
+
+  async traceText(name: string): Answer<string> {
+    const held = await callRoute(TRACE_ROUTES.get, { params: { name } }, this.target);
+    return E.isLeft(held) ? E.left({ call: `read the trace ${name}`, failure: held.left }) : E.right(held.right);
   }
 
   createProject(name: string): Answer<ProjectSummary> {

@@ -2,7 +2,7 @@
  * `netemu lab`: labs as files (ADR 0084, docs/labs.md). A client of netemu's controller API: the plan is
  * made by the application (planDeploy, pure) and its steps made here, through LabApi.
  *
- *   netemu lab deploy FILE [--reconfigure]     netemu lab inspect NAME|FILE     netemu lab save NAME > FILE
+ *   netemu lab deploy FILE [--reconfigure]     netemu lab inspect NAME|FILE     netemu lab save NAME [--output FILE]
  *   netemu lab destroy NAME|FILE               netemu lab exec [--lab NAME|FILE] NODE -- COMMAND ...
  *
  * Exit status: 0 done, 1 the server refused or the lab is not there (or exists, for deploy), 2 bad arguments,
@@ -16,17 +16,19 @@ import { type DeployedNode, type DeployedProject, LINUX_HOST_NODE_TYPE, labOfPro
 import type { Lab } from "../../../application/labs/lab.js";
 import { describeLabFileInvalid, parseLab } from "../../../application/labs/parse-lab.js";
 import { type CurrentLab, type LabOperation, planDeploy } from "../../../application/labs/plan-deploy.js";
+import { tracesNamedBy, withSavedTraces } from "../../../application/labs/lab-traces.js";
 import { renderLab } from "../../../application/labs/render-lab.js";
 import { terminalText } from "../terminal-text.js";
 import { executePlan } from "./execute-plan.js";
 import { type LabApi, type LabApiFailure, type ProjectSummary, RouteLabApi, describeLabApiFailure } from "./lab-api.js";
 import { consoleAddress, inspectLines } from "./lab-table.js";
+import { type SavedTrace, checkOutput, describeSavedLabFilesFailure, writeSavedLab } from "./saved-lab-files.js";
 import { addressLineOf, typeIntoConsole } from "./vpcs-console.js";
 import type { RouteServer } from "../route-client.js";
 
 const LAB_HELP = `usage: netemu lab deploy FILE [--reconfigure] [--wait SECONDS] [--server URL]
        netemu lab inspect NAME|FILE [--server URL]
-       netemu lab save NAME [--schema PATH] [--server URL] > FILE
+       netemu lab save NAME [--output FILE] [--schema PATH] [--server URL]
        netemu lab destroy NAME|FILE [--server URL]
        netemu lab exec [--lab NAME|FILE] [--timeout SECONDS] NODE -- COMMAND ...
 
@@ -39,6 +41,8 @@ Labs as YAML files (docs/labs.md; the JSON Schema for editors is schemas/lab.sch
   --wait S          deploy: wait up to S seconds for the server to answer (one started just before, still building)
   inspect           the lab's nodes (kind, status, console, addresses) and links (filters, each direction's impairments)
   save NAME         prints a running project as a lab file (deploy of it makes the same lab)
+  --output FILE     save: writes it to FILE instead, and each trace its links name to traces/NAME beside FILE,
+                    with a traces: section naming them (without it, > FILE saves the lab without its traces)
   --schema PATH     save: start the file with a yaml-language-server line pointing at the schema
   destroy           deletes the lab's project, its nodes and links
   exec NODE -- CMD  types CMD into a VPCS node's console and prints its answer (e.g. exec pc1 -- ping 10.0.0.2);
@@ -274,7 +278,10 @@ async function destroy(c: Context, arg: string): Promise<number> {
   return 0;
 }
 
-async function save(c: Context, arg: string, schema: string | undefined): Promise<number> {
+async function save(c: Context, arg: string, schema: string | undefined, output: string | undefined): Promise<number> {
+  // A file that cannot be written is said before the server is asked anything.
+  const writable = output === undefined ? E.right(undefined) : checkOutput(output);
+  if (E.isLeft(writable)) return fail(c.err, terminalText(describeSavedLabFilesFailure(writable.left)), 2);
   const project = await byName(c, arg);
   if (E.isLeft(project)) return project.left;
   if (project.right.status !== "opened") return fail(c.err, `lab ${terminalText(project.right.name)} is closed: open it first`, 1);
@@ -283,7 +290,27 @@ async function save(c: Context, arg: string, schema: string | undefined): Promis
   const lab = labOfProject(read.right);
   if (E.isLeft(lab)) return fail(c.err, `lab ${terminalText(project.right.name)} cannot be written as a lab file: ${terminalText(lab.left.what)}`, 1);
   const header = [...(schema === undefined ? [] : [`yaml-language-server: $schema=${schema}`]), `netemu lab file (docs/labs.md), saved from project ${project.right.projectId}`];
-  for (const line of renderLab(lab.right, header).trimEnd().split("\n")) c.out(line);
+  const names = tracesNamedBy(lab.right);
+  const labName = terminalText(project.right.name);
+  if (output === undefined) {
+    for (const line of renderLab(lab.right, header).trimEnd().split("\n")) c.out(line);
+    // Standard output has no "beside": the file names traces it cannot ship (ADR 0104).
+    if (names.length > 0) c.err(`netemu lab: lab ${labName} names the trace${names.length === 1 ? "" : "s"} ${names.map((n) => terminalText(n)).join(", ")}, not written here: --output FILE writes ${names.length === 1 ? "it" : "them"} to traces/ beside FILE with a traces: section, so that deploy on another netemu makes the same lab`);
+    return 0;
+  }
+  const traces: SavedTrace[] = [];
+  for (const name of names) {
+    const text = await c.api.traceText(name);
+    if (E.isLeft(text)) {
+      const f = text.left.failure;
+      if (f._tag === "Refused" && f.status === 404) return fail(c.err, `lab ${labName} names the trace ${terminalText(name)}, which ${terminalText(c.api.server)} no longer holds: nothing written (upload it again with PUT /v2/netemu/traces/${terminalText(name)}, or change the links that name it)`, 1);
+      return fail(c.err, `${failureText(text.left)}; nothing written`, failureCode(text.left));
+    }
+    traces.push({ name, text: text.right });
+  }
+  const written = writeSavedLab(output, renderLab(withSavedTraces(lab.right, names), header), traces);
+  if (E.isLeft(written)) return fail(c.err, terminalText(describeSavedLabFilesFailure(written.left)), 2);
+  c.out(`netemu lab: saved lab ${labName} to ${terminalText(output)}${names.length === 0 ? "" : ` with ${names.length} trace${names.length === 1 ? "" : "s"} beside it (${names.map((n) => `traces/${terminalText(n)}`).join(", ")})`}`);
   return 0;
 }
 
@@ -365,6 +392,7 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
         password: { type: "string" },
         reconfigure: { type: "boolean" },
         schema: { type: "string" },
+        output: { type: "string", short: "o" },
         lab: { type: "string" },
         timeout: { type: "string" },
         wait: { type: "string" },
@@ -413,9 +441,9 @@ export async function runLabCommand(argv: readonly string[], env: NodeJS.Process
       return arg === undefined ? 2 : destroy(c, arg);
     }
     case "save": {
-      if (!only(["schema"])) return 2;
+      if (!only(["schema", "output"])) return 2;
       const arg = one("lab name");
-      return arg === undefined ? 2 : save(c, arg, o.schema);
+      return arg === undefined ? 2 : save(c, arg, o.schema, o.output);
     }
     case "exec": {
       if (!only(["lab", "timeout"])) return 2;

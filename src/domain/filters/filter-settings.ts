@@ -286,7 +286,7 @@ function parseQueueDisciplineEntry(values: readonly unknown[]): E.Either<FilterP
  * Whether settings ask for a queue discipline the capacity trace's link cannot run (codel, fq_codel:
  * it is tail drop only), as the problem; undefined when they do not (part of directionConflict).
  */
-export function queueOnTrace(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "queue_on_trace" }> | undefined {
+function queueOnTrace(settings: FilterSettings | ReadonlyMap<FilterKind, readonly unknown[]>): Extract<FilterProblem, { problem: "queue_on_trace" }> | undefined {
   const get = (kind: FilterKind): readonly unknown[] | undefined => (settings instanceof Map ? settings.get(kind) : (settings as FilterSettings)[kind]);
   const items = get("queue_discipline");
   if (items === undefined || get("capacity_trace") === undefined) return undefined;

@@ -1,12 +1,10 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { FilterSettings } from "../../../src/domain/filters/filter-settings.js";
-import { type ComputeNode, attachNio } from "../../../src/domain/switching/compute-node.js";
-import { createEthernetSwitch } from "../../../src/domain/switching/ethernet-switch.js";
-import type { UdpNio } from "../../../src/domain/switching/nio.js";
-import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
+import type { ComputeNode } from "../../../src/domain/switching/compute-node.js";
 import { BROADCAST, eth } from "../switching/support.js";
 import { ManualTime, inMemoryDataPlane } from "../../support/in-memory-data-plane.js";
+import { switchWithFilteredPort } from "../../support/switch-with-filtered-port.js";
 
 /**
  * A port direction's CoDel/FQ-CoDel queue (ADR 0100) goes on across what changes under it: its node
@@ -21,19 +19,7 @@ const LPORT = 7000;
 const H1 = 0x020000000001;
 const T0 = 1_000_000;
 
-function udpNio(port: number, filters: FilterSettings = {}): UdpNio {
-  return { type: "nio_udp", lport: LPORT + port, rhost: "127.0.0.1", rport: LPORT + 1000 + port, filters, suspend: false };
-}
-
-function switchWith(port1: FilterSettings): ComputeNode {
-  let node: ComputeNode = createEthernetSwitch({ nodeId: SWITCH, projectId: PROJECT, name: "SW", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
-  for (const [port, nio] of [udpNio(0), udpNio(1, port1)].entries()) {
-    const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, port, nio);
-    if (E.isLeft(attached)) throw new Error(attached.left._tag);
-    node = attached.right;
-  }
-  return node;
-}
+const switchWith = (port1: FilterSettings): ComputeNode => switchWithFilteredPort({ projectId: PROJECT, nodeId: SWITCH }, LPORT, port1);
 
 /** A broadcast of 1,000 B from H1 (it floods to port 1), numbered `n` in its last byte. */
 const numbered = (n: number): Uint8Array => {

@@ -2,13 +2,11 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { TraceBook } from "../../../src/application/ports/trace-store.js";
 import type { FilterSettings } from "../../../src/domain/filters/filter-settings.js";
-import { type ComputeNode, attachNio } from "../../../src/domain/switching/compute-node.js";
-import { createEthernetSwitch } from "../../../src/domain/switching/ethernet-switch.js";
-import type { UdpNio } from "../../../src/domain/switching/nio.js";
-import { defaultPortsMapping } from "../../../src/domain/switching/port.js";
+import type { ComputeNode } from "../../../src/domain/switching/compute-node.js";
 import { type Trace, parseTrace } from "../../../src/domain/traces/trace.js";
 import { BROADCAST, eth } from "../switching/support.js";
 import { ManualTime, inMemoryDataPlane } from "../../support/in-memory-data-plane.js";
+import { switchWithFilteredPort } from "../../support/switch-with-filtered-port.js";
 
 /**
  * A node replaying traces (ADR 0103) that moves to another data-plane thread (ADR 0069) takes its
@@ -37,19 +35,7 @@ const TRACES = new Map<string, Trace>([
 ]);
 const BOOK: TraceBook = { traceNamed: (name) => TRACES.get(name) };
 
-function udpNio(port: number, filters: FilterSettings = {}): UdpNio {
-  return { type: "nio_udp", lport: LPORT + port, rhost: "127.0.0.1", rport: LPORT + 1000 + port, filters, suspend: false };
-}
-
-function switchWith(port1: FilterSettings): ComputeNode {
-  let node: ComputeNode = createEthernetSwitch({ nodeId: SWITCH, projectId: PROJECT, name: "SW", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
-  for (const [port, nio] of [udpNio(0), udpNio(1, port1)].entries()) {
-    const attached: E.Either<{ _tag: string }, ComputeNode> = attachNio(node, port, nio);
-    if (E.isLeft(attached)) throw new Error(attached.left._tag);
-    node = attached.right;
-  }
-  return node;
-}
+const switchWith = (port1: FilterSettings): ComputeNode => switchWithFilteredPort({ projectId: PROJECT, nodeId: SWITCH }, LPORT, port1);
 
 /** A broadcast of 1,514 B from H1 (one full opportunity past its Ethernet header; it floods to port 1), numbered `n` in its last byte. */
 const numbered = (n: number): Uint8Array => {

@@ -102,6 +102,10 @@ describe("end to end: netemu's impairments in a lab a real GNS3 2.2.59 controlle
       const [a, b] = await Promise.all([open(pc1), open(pc2)]);
       await Promise.all([a.setIp("10.0.0.1/24"), b.setIp("10.0.0.2/24")]);
       c1 = a;
+      // PC1's first ping after a start is now and then "host (10.0.0.2) not reachable" (its ARP not
+      // answered: once in a clean-clone CI run, about once in 15 runs of the VPCS labs, cause not found):
+      // the lab is measured once PC2 answers at all, up to three tries of one echo.
+      for (let i = 0; i < 3 && (await a.ping("10.0.0.2", 1)).replies === 0; i++);
     };
     const measured: string[] = [];
     const rtt = async (what: string): Promise<number> => {

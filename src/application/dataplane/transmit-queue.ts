@@ -25,16 +25,8 @@ export interface HeldQueue {
   readonly counters: QueueCounters;
 }
 
-/** What a queue counted (its statistics beyond the backlog). */
-interface QueueCounters {
-  readonly codelDrops: number;
-  readonly overlimitDrops: number;
-  readonly ecnMarks: number;
-  readonly sentFrames: number;
-  readonly sojournSumMs: number;
-  readonly sojournMaxMs: number;
-  readonly lastSojournMs: number;
-}
+/** What a queue counted: its statistics beyond the discipline and the backlog. */
+type QueueCounters = Omit<QueueStatistics, "discipline" | "backlogFrames" | "backlogBytes">;
 
 /** The frames a queue let go to a tail-drop transmitter, each with when its last bit leaves (ADR 0100). */
 interface ReleasedBacklog {

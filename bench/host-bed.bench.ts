@@ -1,12 +1,15 @@
 /**
  * Real TCP/IP hosts through netemu (docs/host-bed.md): iperf3 TCP throughput each way, UDP loss at a
- * set rate, and ping round-trip times, for three paths: two hosts bridged to each other directly
- * (the bed's own ceiling, no netemu), through one netemu switch, and through two switches joined by a
- * dot1q trunk (a controller link). netemu runs in this process, started over its HTTP API.
- * Needs root, socat, iperf3, ping, ip. Run: npm run bench:host-bed [-- --rounds N --seconds S]
+ * set rate, and ping round-trip times, for four paths: two hosts bridged to each other directly
+ * (the bed's own ceiling, no netemu), through uBridge 0.9.19 (one bridge between two UDP NIOs, as GNS3
+ * joins two nodes; skipped with a note when it is not installed), through one netemu switch, and through
+ * two switches joined by a dot1q trunk (a controller link). netemu runs in this process, started over
+ * its HTTP API. Needs root, socat, iperf3, ping, ip. Run: npm run bench:host-bed [-- --rounds N --seconds S]
  */
 import { startTestServer, type TestServer } from "../test/support/http-harness.js";
+import { existsSync } from "node:fs";
 import { freeUdpPort, hostBedShortcomings, HostBed, type BedHost } from "../test/support/host-bed.js";
+import { startUbridgeBridge, UBRIDGE } from "./lib/ubridge.js";
 
 const arg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(`--${name}`);
@@ -59,12 +62,29 @@ async function main(): Promise<void> {
   const bed = await HostBed.open();
   let s: TestServer | undefined;
   const results: PathFigures[] = [];
+  const notes: string[] = [];
   try {
     const [pa, pb] = [await freeUdpPort(), await freeUdpPort()];
     const da = await bed.addHost("10.12.0.1/24", pb, { udpPort: pa });
     const db = await bed.addHost("10.12.0.2/24", pa, { udpPort: pb });
     results.push(await measure("direct (socat ↔ socat, no netemu)", bed, da, db));
     await bed.close();
+
+    if (existsSync(UBRIDGE)) {
+      // The hosts' socat ports and uBridge's own two, each NIO pointing at the other side's.
+      const [ha, hb, ua, ub] = [await freeUdpPort(), await freeUdpPort(), await freeUdpPort(), await freeUdpPort()];
+      const ubridge = await startUbridgeBridge([{ lport: ua, rport: ha }, { lport: ub, rport: hb }]);
+      try {
+        const ua1 = await bed.addHost("10.12.0.1/24", ua, { udpPort: ha });
+        const ub1 = await bed.addHost("10.12.0.2/24", ub, { udpPort: hb });
+        results.push(await measure(`uBridge ${ubridge.version} (one bridge, two UDP NIOs)`, bed, ua1, ub1));
+      } finally {
+        await bed.close();
+        await ubridge.stop();
+      }
+    } else {
+      notes.push(`uBridge not measured: ${UBRIDGE} is not there (../shared/gns3-peer/install.sh builds it; NETEMU_BENCH_UBRIDGE points elsewhere)`);
+    }
 
     s = await startTestServer();
     const server = s;
@@ -97,6 +117,7 @@ async function main(): Promise<void> {
     await s?.close();
   }
 
+  for (const n of notes) console.log(`${n}\n`);
   console.log(`${ROUNDS} rounds of ${SECONDS} s per figure (median [min–max]); UDP at ${UDP_RATE / 1e6} Mbit/s; ${PINGS} pings 10 ms apart.\n`);
   console.log("| Path | TCP A→B Mbit/s | TCP B→A Mbit/s | UDP loss % | ping RTT ms min / median / p99 / max | replies |");
   console.log("| --- | --- | --- | --- | --- | --- |");

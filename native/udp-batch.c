@@ -75,6 +75,10 @@
 #define GSO_ON 1
 #define GSO_OFF 2
 #define GSO_MAX_BYTES 65000
+/* The most datagrams a GRO message is expected to hold: a netemu sender's GSO groups are at most one
+ * send batch, and the kernel's GRO stops at 64 (UDP_GRO_CNT_MAX); a sender's 128 (UDP_MAX_SEGMENTS)
+ * would only make a wake-up's first call twice as big. */
+#define GRO_SEGMENTS 64
 #ifndef UDP_GRO
 #define UDP_GRO 104 /* Linux 5.0; older headers lack the name */
 #endif
@@ -118,6 +122,10 @@ typedef struct {
   /* Send side: GSO_*, and the shortest frame length the kernel refused to segment (0: none yet). */
   int gso;
   size_t gso_refused_from;
+  /* Receive side: whether the socket takes UDP GRO, and the most datagrams one message of this
+   * wake-up's last read held. */
+  int gro;
+  unsigned int segments_seen;
 } endpoint;
 
 /* Marks the handles open() gives, so send() and close() never take another external for theirs. */
@@ -219,12 +227,12 @@ static void prepare(env_data *d, int i, size_t off) {
   d->msgs[i].msg_hdr.msg_iovlen = 2;
 }
 
-/* Reads what the fd holds now, up to BATCH frames: the count, 0 when nothing, -1 with errno. */
-static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
+/* Reads what the fd holds now, up to `limit` (at most BATCH) messages: the count, 0 when nothing, -1 with errno. */
+static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
   if (ep->kind == KIND_TAP) {
     /* A TAP device gives one frame per read(); there is no recvmmsg for a character device. */
     int n = 0;
-    for (; n < BATCH; n++) {
+    for (; n < limit; n++) {
       prepare(d, n, 0);
       ssize_t r = readv(ep->fd, d->iovs[n], 2);
       if (r < 0) {
@@ -241,7 +249,7 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
   }
   /* A packet socket's frame goes 4 bytes into its slot: room for a VLAN tag to be put back. */
   size_t off = ep->kind == KIND_PACKET ? 4 : 0;
-  for (int i = 0; i < BATCH; i++) {
+  for (int i = 0; i < limit; i++) {
     prepare(d, i, off);
     if (ep->kind == KIND_PACKET) {
       d->msgs[i].msg_hdr.msg_name = &d->from[i];
@@ -254,7 +262,7 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
       d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].gro;
     }
   }
-  int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
+  int n = recvmmsg(ep->fd, d->msgs, (unsigned int)limit, MSG_DONTWAIT, NULL);
   if (n <= 0) return n;
   for (int i = 0; i < n; i++) {
     unsigned int len = d->msgs[i].msg_len;
@@ -328,10 +336,19 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   env_data *d = ep->data;
   frame_at at[BATCH];
   /* GRO messages hold many frames each: the budget that keeps one socket from starving the others is
-   * counted in frames, as many as MAX_BATCHES_PER_WAKEUP full batches of single datagrams. */
-  size_t delivered = 0;
-  for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing && delivered < (size_t)BATCH * MAX_BATCHES_PER_WAKEUP; round++) {
-    int n = read_batch(ep, d, at);
+   * counted in frames, as many as MAX_BATCHES_PER_WAKEUP full batches of single datagrams, and each read
+   * asks for as many messages as the budget left holds at the most datagrams per message the last read
+   * saw, the first read of a wake-up counting GRO_SEGMENTS (what a netemu sender or a NIC puts in one
+   * at most). So a wake-up hands JavaScript no more frames than before GRO (ADR 0106): one read of 64 GRO
+   * messages could be 4,096 frames in one call, more than a port's backlog holds (ADR 0075). Where only
+   * single datagrams come, that costs one more read in a wake-up that finds more than 8 waiting. */
+  const unsigned int budget = BATCH * MAX_BATCHES_PER_WAKEUP;
+  unsigned int delivered = 0;
+  ep->segments_seen = ep->gro ? GRO_SEGMENTS : 1;
+  for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing && delivered < budget; round++) {
+    unsigned int fit = (budget - delivered) / ep->segments_seen;
+    int limit = fit < 1 ? 1 : fit > BATCH ? BATCH : (int)fit;
+    int n = read_batch(ep, d, at, limit);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
       int err = errno;
@@ -348,13 +365,17 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     if (n == 0) return;
     size_t total = 0;
     uint32_t kept = 0;
+    unsigned int most = 1;
     for (int i = 0; i < n; i++) {
       if (at[i].skip) continue;
       total += at[i].len;
-      kept += frames_in(&at[i]);
+      unsigned int frames = frames_in(&at[i]);
+      kept += frames;
+      if (frames > most) most = frames;
     }
+    ep->segments_seen = most;
     if (kept == 0) {
-      if (n < BATCH) return;
+      if (n < limit) return;
       continue;
     }
     napi_handle_scope scope;
@@ -391,7 +412,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     delivered += kept;
     call_js(ep, ep->on_batch, 2, argv);
     napi_close_handle_scope(ep->env, scope);
-    if (n < BATCH) return;
+    if (n < limit) return;
   }
 }
 
@@ -427,7 +448,7 @@ static int wants_offload(napi_env env, size_t argc, napi_value *argv, size_t at)
  * threads, and the adopting thread's choice is the one that holds. */
 static void set_offload(endpoint *ep, int on) {
   int value = on ? 1 : 0;
-  setsockopt(ep->fd, SOL_UDP, UDP_GRO, &value, sizeof value);
+  ep->gro = setsockopt(ep->fd, SOL_UDP, UDP_GRO, &value, sizeof value) == 0 && on;
   if (!on) ep->gso = GSO_OFF;
 }
 

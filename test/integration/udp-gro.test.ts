@@ -195,6 +195,33 @@ describe("what UDP GRO saves between two netemu hops (ADR 0106)", function () {
     expect(await arrivedThroughATinyBuffer(false)).to.be.below(10);
   });
 
+  it("hands JavaScript a flood of GRO messages in calls of at most 8 × 64 frames, as it did single datagrams, so a port's backlog (1,024 frames) is never flooded by one call", async () => {
+    const [a, b] = [await freePort(), await freePort()];
+    const calls: number[] = [];
+    const received: Buffer[] = [];
+    const noError = (): void => undefined;
+    const sender = addon.open(4, "127.0.0.1", a, "127.0.0.1", b, 0, 4 << 20, () => undefined, noError, true);
+    const receiver = addon.open(4, "127.0.0.1", b, "127.0.0.1", a, 4 << 20, 0, (datagrams: Buffer, lengths: number[]) => {
+      calls.push(lengths.length);
+      let offset = 0;
+      for (const length of lengths) {
+        received.push(Buffer.from(datagrams.subarray(offset, offset + length)));
+        offset += length;
+      }
+    }, noError, true);
+    try {
+      // 128 GSO messages of 64 frames queue up before the receiver's next wake-up (one send, this turn).
+      const sent = framesOf([[8192, 64]]);
+      expect(addon.send(sender, sent)).to.equal(sent.length);
+      for (let i = 0; i < 200 && received.length < sent.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expectSame(received, sent);
+      expect(Math.max(...calls), `frames per call: ${calls.join(", ")}`).to.be.at.most(8 * 64 + 64);
+    } finally {
+      addon.close(sender);
+      addon.close(receiver);
+    }
+  });
+
   it("NETEMU_UDP_GSO=off picks the batched path still, without offload; unset or on, with it", function () {
     const opened: (boolean | undefined)[] = [];
     const fake = { open: (...args: unknown[]) => (opened.push(args[9] as boolean | undefined), {}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}), openTap: () => ({}), openEthernet: () => ({}), adoptDevice: () => ({}) } as UdpBatchAddon;

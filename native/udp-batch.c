@@ -8,15 +8,21 @@
  * their lengths. A batch is whatever the kernel holds at that moment (MSG_DONTWAIT): nothing waits
  * for frames that have not come, so one lone frame is delivered as soon as it is readable.
  *
+ * UDP sockets use segmentation offload both ways unless asked not to (docs/adr/0106): runs of equal-size
+ * frames leave as one UDP GSO message (UDP_SEGMENT), and the socket takes UDP GRO (UDP_GRO), so a GSO
+ * run from another netemu comes in as one message that is cut here into its datagrams: JavaScript
+ * still gets one frame per datagram, byte for byte, in order.
+ *
  * JS API (loaded by src/adapters/transport/batched-udp-transport.ts):
- *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg))
- *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
+ *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg)[, offload])
+ *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...); offload (default true):
+ *     false sends every datagram on its own (no GSO) and turns UDP GRO off on the socket
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
  *   close(handle)   (twice, or from inside a callback, is fine)
  *   detach(handle) -> fd: stops polling and forgets the socket without closing it (docs/adr/0069)
- *   adopt(fd, family 4|6, lport, peerAddr, rport, onBatch, onError) -> handle: polls a socket another
+ *   adopt(fd, family 4|6, lport, peerAddr, rport, onBatch, onError[, offload]) -> handle: polls a socket another
  *     thread detached (fds are process-wide), once it is checked to be that NIO's: UDP, bound to lport,
- *     connected to peerAddr:rport; throws (code EINVAL) otherwise
+ *     connected to peerAddr:rport; throws (code EINVAL) otherwise; offload as for open
  *   openTap(name, onBatch, onError) -> handle: a TAP device (docs/adr/0083): /dev/net/tun with TUNSETIFF
  *     IFF_TAP|IFF_NO_PI, which attaches to the device of that name or creates it (as uBridge does);
  *     one read() per frame, batched per wake-up; throws with .code (EPERM: no CAP_NET_ADMIN, EBUSY ...)
@@ -69,6 +75,13 @@
 #define GSO_ON 1
 #define GSO_OFF 2
 #define GSO_MAX_BYTES 65000
+/* The most datagrams a GRO message is expected to hold: a netemu sender's GSO groups are at most one
+ * send batch, and the kernel's GRO stops at 64 (UDP_GRO_CNT_MAX); a sender's 128 (UDP_MAX_SEGMENTS)
+ * would only make a wake-up's first call twice as big. */
+#define GRO_SEGMENTS 64
+#ifndef UDP_GRO
+#define UDP_GRO 104 /* Linux 5.0; older headers lack the name */
+#endif
 /* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
 #define MAX_BATCHES_PER_WAKEUP 8
 
@@ -80,10 +93,11 @@ typedef struct {
   struct mmsghdr msgs[BATCH];
   struct iovec iovs[BATCH][2];
   /* Packet sockets: each frame's link-level address (its direction) and auxdata (a VLAN tag the
-   * kernel took off). */
+   * kernel took off); UDP sockets: the segment size of a GRO message. */
   struct sockaddr_ll from[BATCH];
   union {
     char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+    char gro[CMSG_SPACE(sizeof(int))];
     struct cmsghdr align;
   } aux[BATCH];
 } env_data;
@@ -108,6 +122,10 @@ typedef struct {
   /* Send side: GSO_*, and the shortest frame length the kernel refused to segment (0: none yet). */
   int gso;
   size_t gso_refused_from;
+  /* Receive side: whether the socket takes UDP GRO, and the most datagrams one message of this
+   * wake-up's last read held. */
+  int gro;
+  unsigned int segments_seen;
 } endpoint;
 
 /* Marks the handles open() gives, so send() and close() never take another external for theirs. */
@@ -185,11 +203,19 @@ static void report_error(endpoint *ep, int err) {
   napi_close_handle_scope(ep->env, scope);
 }
 
-/* Where each frame of a batch lies in the arena slot (its start and the bytes there) and its whole
- * length, the rest being in the slot's overflow; skip: a frame not to deliver (a packet socket's own). */
+/* Where each message of a batch lies in the arena slot (its start and the bytes there) and its whole
+ * length, the rest being in the slot's overflow; skip: a message not to deliver (a packet socket's own,
+ * a datagram cut short); segment: a GRO message's datagram size (0: the message is one frame). */
 typedef struct {
-  unsigned int off, head, len, skip;
+  unsigned int off, head, len, skip, segment;
 } frame_at;
+
+/* How many frames a message holds: a GRO message is datagrams of `segment` bytes back to back, the
+ * last one possibly shorter (the kernel merges only equal sizes and ends a run on a shorter one). */
+static unsigned int frames_in(const frame_at *at) {
+  if (at->segment == 0 || at->segment >= at->len) return 1;
+  return (at->len + at->segment - 1) / at->segment;
+}
 
 static void prepare(env_data *d, int i, size_t off) {
   d->iovs[i][0].iov_base = d->arena + (size_t)i * HEAD + off;
@@ -201,12 +227,12 @@ static void prepare(env_data *d, int i, size_t off) {
   d->msgs[i].msg_hdr.msg_iovlen = 2;
 }
 
-/* Reads what the fd holds now, up to BATCH frames: the count, 0 when nothing, -1 with errno. */
-static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
+/* Reads what the fd holds now, up to `limit` (at most BATCH) messages: the count, 0 when nothing, -1 with errno. */
+static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
   if (ep->kind == KIND_TAP) {
     /* A TAP device gives one frame per read(); there is no recvmmsg for a character device. */
     int n = 0;
-    for (; n < BATCH; n++) {
+    for (; n < limit; n++) {
       prepare(d, n, 0);
       ssize_t r = readv(ep->fd, d->iovs[n], 2);
       if (r < 0) {
@@ -217,21 +243,26 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
       at[n].len = (unsigned int)r;
       at[n].head = at[n].len < HEAD ? at[n].len : HEAD;
       at[n].skip = 0;
+      at[n].segment = 0;
     }
     return n;
   }
   /* A packet socket's frame goes 4 bytes into its slot: room for a VLAN tag to be put back. */
   size_t off = ep->kind == KIND_PACKET ? 4 : 0;
-  for (int i = 0; i < BATCH; i++) {
+  for (int i = 0; i < limit; i++) {
     prepare(d, i, off);
     if (ep->kind == KIND_PACKET) {
       d->msgs[i].msg_hdr.msg_name = &d->from[i];
       d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
       d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
       d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
+    } else {
+      /* Always asked for, offload or not: a socket adopted from a thread that had GRO on may hold GRO messages. */
+      d->msgs[i].msg_hdr.msg_control = d->aux[i].gro;
+      d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].gro;
     }
   }
-  int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
+  int n = recvmmsg(ep->fd, d->msgs, (unsigned int)limit, MSG_DONTWAIT, NULL);
   if (n <= 0) return n;
   for (int i = 0; i < n; i++) {
     unsigned int len = d->msgs[i].msg_len;
@@ -239,6 +270,24 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
     at[i].len = len;
     at[i].head = len < HEAD - off ? len : (unsigned int)(HEAD - off);
     at[i].skip = 0;
+    at[i].segment = 0;
+    if (ep->kind == KIND_UDP) {
+      for (struct cmsghdr *c = CMSG_FIRSTHDR(&d->msgs[i].msg_hdr); c != NULL; c = CMSG_NXTHDR(&d->msgs[i].msg_hdr, c)) {
+        if (c->cmsg_level != SOL_UDP || c->cmsg_type != UDP_GRO || c->cmsg_len < CMSG_LEN(sizeof(int))) continue;
+        int segment;
+        memcpy(&segment, CMSG_DATA(c), sizeof segment);
+        if (segment > 0) at[i].segment = (unsigned int)segment;
+      }
+      /* More than the slot holds (never for one datagram: a slot is the largest UDP payload; a GRO
+       * message is kept under 64 KiB by the kernel, but not by contract): only whole datagrams go on,
+       * a cut one would be a corrupt frame. */
+      if (d->msgs[i].msg_hdr.msg_flags & MSG_TRUNC) {
+        if (at[i].segment == 0 || at[i].segment > len) at[i].skip = 1;
+        else at[i].len = len - len % at[i].segment;
+        at[i].head = at[i].len < HEAD ? at[i].len : HEAD;
+      }
+      continue;
+    }
     if (ep->kind != KIND_PACKET) continue;
     /* What the host itself sends out of the interface is not a frame coming in on this port. */
     if (d->from[i].sll_pkttype == PACKET_OUTGOING) {
@@ -286,8 +335,20 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   }
   env_data *d = ep->data;
   frame_at at[BATCH];
-  for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing; round++) {
-    int n = read_batch(ep, d, at);
+  /* GRO messages hold many frames each: the budget that keeps one socket from starving the others is
+   * counted in frames, as many as MAX_BATCHES_PER_WAKEUP full batches of single datagrams, and each read
+   * asks for as many messages as the budget left holds at the most datagrams per message the last read
+   * saw, the first read of a wake-up counting GRO_SEGMENTS (what a netemu sender or a NIC puts in one
+   * at most). So a wake-up hands JavaScript no more frames than before GRO (ADR 0106): one read of 64 GRO
+   * messages could be 4,096 frames in one call, more than a port's backlog holds (ADR 0075). Where only
+   * single datagrams come, that costs one more read in a wake-up that finds more than 8 waiting. */
+  const unsigned int budget = BATCH * MAX_BATCHES_PER_WAKEUP;
+  unsigned int delivered = 0;
+  ep->segments_seen = ep->gro ? GRO_SEGMENTS : 1;
+  for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing && delivered < budget; round++) {
+    unsigned int fit = (budget - delivered) / ep->segments_seen;
+    int limit = fit < 1 ? 1 : fit > BATCH ? BATCH : (int)fit;
+    int n = read_batch(ep, d, at, limit);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
       int err = errno;
@@ -304,13 +365,17 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     if (n == 0) return;
     size_t total = 0;
     uint32_t kept = 0;
+    unsigned int most = 1;
     for (int i = 0; i < n; i++) {
       if (at[i].skip) continue;
       total += at[i].len;
-      kept++;
+      unsigned int frames = frames_in(&at[i]);
+      kept += frames;
+      if (frames > most) most = frames;
     }
+    ep->segments_seen = most;
     if (kept == 0) {
-      if (n < BATCH) return;
+      if (n < limit) return;
       continue;
     }
     napi_handle_scope scope;
@@ -335,13 +400,19 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
       memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
       if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
-      napi_value v;
-      napi_create_uint32(ep->env, len, &v);
-      napi_set_element(ep->env, argv[1], k++, v);
+      /* A GRO message's datagrams lie back to back in it as they do in the batch's buffer: only its
+       * lengths tell them apart. */
+      unsigned int count = frames_in(&at[i]), segment = count > 1 ? at[i].segment : len;
+      for (unsigned int j = 0; j < count; j++) {
+        napi_value v;
+        napi_create_uint32(ep->env, j + 1 < count ? segment : len - j * segment, &v);
+        napi_set_element(ep->env, argv[1], k++, v);
+      }
     }
+    delivered += kept;
     call_js(ep, ep->on_batch, 2, argv);
     napi_close_handle_scope(ep->env, scope);
-    if (n < BATCH) return;
+    if (n < limit) return;
   }
 }
 
@@ -363,14 +434,33 @@ static int parse_addr(int family, const char *host, int port, struct sockaddr_st
   return 0;
 }
 
+/* Whether an optional argument asks for segmentation offload: anything but false does (the default). */
+static int wants_offload(napi_env env, size_t argc, napi_value *argv, size_t at) {
+  bool on = true;
+  napi_valuetype t;
+  if (argc > at && napi_typeof(env, argv[at], &t) == napi_ok && t == napi_boolean) napi_get_value_bool(env, argv[at], &on);
+  return on;
+}
+
+/* UDP GRO (Linux 5.0) on or off: on, a GSO run from the peer is queued as one message and cut in
+ * read_batch; a kernel without it refuses the option and delivers datagrams one by one, as before.
+ * Off, GSO is not used to send either. Set on every open and adopt: the socket keeps the option across
+ * threads, and the adopting thread's choice is the one that holds. */
+static void set_offload(endpoint *ep, int on) {
+  int value = on ? 1 : 0;
+  ep->gro = setsockopt(ep->fd, SOL_UDP, UDP_GRO, &value, sizeof value) == 0 && on;
+  if (!on) ep->gso = GSO_OFF;
+}
+
 /* Polls fd in this thread's loop and wraps it in a handle: what open and adopt share once they hold a
  * socket. NULL with a pending exception when the endpoint cannot be made; the fd is left open. */
-static napi_value start_endpoint(napi_env env, env_data *d, int fd, int kind, napi_value on_batch, napi_value on_error, const char *what) {
+static napi_value start_endpoint(napi_env env, env_data *d, int fd, int kind, napi_value on_batch, napi_value on_error, int offload, const char *what) {
   endpoint *ep = calloc(1, sizeof *ep);
   if (ep == NULL) return throw_errno(env, ENOMEM, what);
   ep->fd = fd;
   ep->kind = kind;
   if (kind != KIND_UDP) ep->gso = GSO_OFF;
+  else set_offload(ep, offload);
   ep->env = env;
   ep->data = d;
   uv_loop_t *loop = NULL;
@@ -407,8 +497,8 @@ static int are_functions(napi_env env, napi_value *argv, int from, int to, const
 }
 
 static napi_value js_open(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
+  size_t argc = 10;
+  napi_value argv[10];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 9) {
     napi_throw_type_error(env, NULL, "open needs 9 arguments");
@@ -461,7 +551,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     close(fd);
     return throw_errno(env, err, "connect");
   }
-  napi_value handle = start_endpoint(env, d, fd, KIND_UDP, argv[7], argv[8], "open");
+  napi_value handle = start_endpoint(env, d, fd, KIND_UDP, argv[7], argv[8], wants_offload(env, argc, argv, 9), "open");
   if (handle == NULL) close(fd); /* a new socket is ours to close; a fd handed to adopt stays its owner's */
   return handle;
 }
@@ -611,13 +701,16 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
     /* Consecutive frames of one length leave as one UDP GSO message (UDP_SEGMENT): the kernel builds,
      * routes and hands one buffer to the device and cuts it into datagrams of that length, one
      * frame each, in order, at the device or the receiving socket. On the wire nothing changes; the
-     * sender saves the IP stack's per-datagram work (the bench's forwarder spent most of its time there). */
+     * sender saves the IP stack's per-datagram work (the bench's forwarder spent most of its time there).
+     * A shorter frame right after a run ends it and goes in the same message: the kernel makes the
+     * last segment of a message whatever is left (ADR 0106). */
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; m++) {
       size_t len = iovs[i].iov_len;
       uint32_t k = 1;
       if (ep->gso == GSO_ON && len > 0 && (ep->gso_refused_from == 0 || len < ep->gso_refused_from)) {
         while (i + k < n && iovs[i + k].iov_len == len && (k + 1) * len <= GSO_MAX_BYTES) k++;
+        if (i + k < n && iovs[i + k].iov_len > 0 && iovs[i + k].iov_len < len && k * len + iovs[i + k].iov_len <= GSO_MAX_BYTES) k++;
       }
       memset(&msgs[m].msg_hdr, 0, sizeof msgs[m].msg_hdr);
       msgs[m].msg_hdr.msg_iov = &iovs[i];
@@ -778,8 +871,8 @@ static int is_nio_socket(int fd, int family, int lport, const struct sockaddr_st
 }
 
 static napi_value js_adopt(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 7) {
     napi_throw_type_error(env, NULL, "adopt needs 7 arguments");
@@ -806,7 +899,7 @@ static napi_value js_adopt(napi_env env, napi_callback_info info) {
   if (fd < 0 || !is_nio_socket(fd, family, lport, &peer)) return throw_errno(env, EINVAL, "adopt: not this NIO's socket");
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "adopt");
-  return start_endpoint(env, d, fd, KIND_UDP, argv[5], argv[6], "adopt");
+  return start_endpoint(env, d, fd, KIND_UDP, argv[5], argv[6], wants_offload(env, argc, argv, 7), "adopt");
 }
 
 /* A device name from JS: at most IFNAMSIZ-1 bytes, as the kernel takes it. 0 with a pending
@@ -893,7 +986,7 @@ static napi_value js_open_device(napi_env env, napi_callback_info info, int kind
   if (d == NULL) return throw_errno(env, ENOMEM, what);
   int fd = kind == KIND_TAP ? tap_fd(name) : packet_fd(name, 4 * 1024 * 1024);
   if (fd < 0) return throw_errno(env, errno, what);
-  napi_value handle = start_endpoint(env, d, fd, kind, argv[1], argv[2], what);
+  napi_value handle = start_endpoint(env, d, fd, kind, argv[1], argv[2], 0, what);
   if (handle == NULL) close(fd);
   return handle;
 }
@@ -942,7 +1035,7 @@ static napi_value js_adopt_device(napi_env env, napi_callback_info info) {
   if (fd < 0 || !is_device_fd(fd, kind, name)) return throw_errno(env, EINVAL, "adoptDevice: not this device's fd");
   env_data *d = get_env_data(env);
   if (d == NULL) return throw_errno(env, ENOMEM, "adoptDevice");
-  return start_endpoint(env, d, fd, kind, argv[3], argv[4], "adoptDevice");
+  return start_endpoint(env, d, fd, kind, argv[3], argv[4], 0, "adoptDevice");
 }
 
 static napi_value init(napi_env env, napi_value exports) {

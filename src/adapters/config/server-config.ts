@@ -197,6 +197,9 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
                           default 256M; at least 64K); a frame beyond is dropped, counted as delay_limit
   NETEMU_UDP_PATH=dgram   UDP NIOs on node:dgram even where the batched recvmmsg/sendmmsg addon was built;
                           the path in use is logged at start ("datagram path") and in /metrics (ADR 0068)
+  NETEMU_UDP_GSO=off      the batched path sends every datagram on its own and takes no UDP GRO: by default
+                          runs of equal-size frames leave as one UDP GSO message and another netemu's come
+                          in as one GRO message, cut into their datagrams (ADR 0106)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -321,6 +324,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   // Read by the transport itself (ADR 0068); checked here so a typo stops the start instead of being ignored.
   const udpPath = env["NETEMU_UDP_PATH"];
   if (udpPath !== undefined && udpPath !== "" && udpPath !== "dgram") throw new ConfigError(`NETEMU_UDP_PATH must be dgram or unset, got "${udpPath}"`);
+  const udpGso = env["NETEMU_UDP_GSO"];
+  if (udpGso !== undefined && udpGso !== "" && udpGso !== "on" && udpGso !== "off") throw new ConfigError(`NETEMU_UDP_GSO must be on, off or unset, got "${udpGso}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));

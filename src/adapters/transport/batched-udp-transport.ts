@@ -18,6 +18,8 @@ export interface UdpBatchAddon {
     sendBufferBytes: number,
     onBatch: (datagrams: Buffer, lengths: number[]) => void,
     onError: (code: string, message: string) => void,
+    /** UDP GSO on send and UDP GRO on receive (ADR 0106); default true. */
+    segmentOffload?: boolean,
   ): unknown;
   send(handle: unknown, frames: readonly Uint8Array[]): number;
   close(handle: unknown): void;
@@ -32,6 +34,7 @@ export interface UdpBatchAddon {
     rport: number,
     onBatch: (datagrams: Buffer, lengths: number[]) => void,
     onError: (code: string, message: string) => void,
+    segmentOffload?: boolean,
   ): unknown;
   /** A TAP device, attached to or created (ADR 0083); throws with the errno name as `code`. */
   openTap(name: string, onBatch: (frames: Buffer, lengths: number[]) => void, onError: (code: string, message: string) => void): unknown;
@@ -121,6 +124,8 @@ export class BatchedUdpTransport implements UdpTransport {
   constructor(
     private readonly options: DgramOptions,
     private readonly addon: UdpBatchAddon,
+    /** UDP GSO and GRO between netemu hops (ADR 0106); NETEMU_UDP_GSO=off turns both off. */
+    private readonly segmentOffload: boolean = true,
   ) {}
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
@@ -141,7 +146,7 @@ export class BatchedUdpTransport implements UdpTransport {
     const handover = o.handover;
     if (handover !== undefined && Number.isInteger(handover.fd) && handover.fd >= 0) {
       try {
-        return E.right(new BatchedEndpoint(this.addon, this.addon.adopt(handover.fd, v6 ? 6 : 4, o.lport, peer.address, o.rport, onBatch, onError)));
+        return E.right(new BatchedEndpoint(this.addon, this.addon.adopt(handover.fd, v6 ? 6 : 4, o.lport, peer.address, o.rport, onBatch, onError, this.segmentOffload)));
       } catch {
         // Not this NIO's socket (any more): bound afresh below, as without a handover.
       }
@@ -157,6 +162,7 @@ export class BatchedUdpTransport implements UdpTransport {
         this.options.sendBufferBytes,
         onBatch,
         onError,
+        this.segmentOffload,
       );
       return E.right(new BatchedEndpoint(this.addon, handle));
     } catch (err) {
@@ -173,9 +179,15 @@ export interface ChosenUdpTransport {
   readonly path: UdpPath;
 }
 
+/** Whether the batched path uses UDP GSO and GRO: yes unless NETEMU_UDP_GSO=off (ADR 0106). */
+export function segmentOffloadWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env["NETEMU_UDP_GSO"] !== "off";
+}
+
 /**
  * The batched path when its addon loads, node:dgram otherwise (or when NETEMU_UDP_PATH=dgram asks
- * for it): the same port, so nothing above the transport knows which one runs.
+ * for it): the same port, so nothing above the transport knows which one runs. NETEMU_UDP_GSO=off
+ * keeps the batched path but sends and receives every datagram on its own (ADR 0106).
  */
 export function chooseUdpTransport(
   options: DgramOptions,
@@ -185,7 +197,7 @@ export function chooseUdpTransport(
   const dgram = (reason: string): ChosenUdpTransport => ({ transport: new DgramUdpTransport(options), path: { kind: "dgram", reason } });
   if (env["NETEMU_UDP_PATH"] === "dgram") return dgram("NETEMU_UDP_PATH=dgram");
   try {
-    return { transport: new BatchedUdpTransport(options, load(env)), path: { kind: "batched" } };
+    return { transport: new BatchedUdpTransport(options, load(env), segmentOffloadWanted(env)), path: { kind: "batched" } };
   } catch (err) {
     return dgram(err instanceof Error ? err.message : String(err));
   }

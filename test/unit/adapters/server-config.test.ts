@@ -102,6 +102,11 @@ describe("server configuration", () => {
     expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_PATH: "" })).not.to.throw();
   });
 
+  it("accepts NETEMU_UDP_GSO on, off or none, and refuses any other value rather than ignore a typo (ADR 0106)", () => {
+    for (const value of ["on", "off", ""]) expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_GSO: value })).not.to.throw();
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_GSO: "no" })).to.throw(ConfigError, 'NETEMU_UDP_GSO must be on, off or unset, got "no"');
+  });
+
   it("parses GNS3's INI dialect and says which line is wrong", () => {
     expect(parseIni("[Server]\nhost=0.0.0.0\n; c\nPort : 3080\n")).to.deep.equal({ Server: { host: "0.0.0.0", port: "3080" } });
     expect(() => parseIni("[Server]\nbroken line\n")).to.throw("line 2");

@@ -1,0 +1,234 @@
+import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
+import * as E from "fp-ts/lib/Either.js";
+import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+import { ipv6BindAddress } from "./dgram-udp-transport.js";
+
+export interface InProcessLinkOptions {
+  /** The address the inner transport binds its sockets to (DgramOptions.bindHost). */
+  readonly bindHost: string;
+  /** What one end may have waiting for delivery, in frame bytes: its socket's receive buffer. */
+  readonly receiveBufferBytes: number;
+}
+
+/** Whether in-process links run: on unless NETEMU_IN_PROCESS_LINKS=off (or false, 0, no). */
+export function inProcessLinksWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env["NETEMU_IN_PROCESS_LINKS"]?.trim().toLowerCase();
+  return !(value === "off" || value === "false" || value === "0" || value === "no");
+}
+
+function isWildcard(address: string): boolean {
+  return address === "0.0.0.0" || address === "::";
+}
+
+function isLoopback(address: string): boolean {
+  return isIP(address) === 4 ? address.startsWith("127.") : address === "::1";
+}
+
+/** The addresses of this host's interfaces: where a socket bound to a wildcard is reached. */
+function interfaceAddresses(): ReadonlySet<string> {
+  const addresses = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(a.address);
+  return addresses;
+}
+
+/**
+ * Whether a datagram sent to `address` reaches a socket of this transport, and comes from `address`
+ * when one of its sockets sends to it. Only an IP literal is judged (a name could resolve elsewhere
+ * later); a socket bound to one address is reached there only; one bound to a wildcard, at a loopback
+ * address or an address of this host's interfaces, where the kernel also gives the destination as the
+ * sender's source. Anything else is left to the kernel.
+ */
+export function reachesThisHost(address: string, bindHost: string, local: () => ReadonlySet<string> = interfaceAddresses): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const bound = family === 6 ? ipv6BindAddress(bindHost) : bindHost;
+  if (isIP(bound) !== family) return false;
+  if (!isWildcard(bound)) return address === bound;
+  return isLoopback(address) || local().has(address);
+}
+
+/**
+ * Frames waiting for one end, in order, within its receive buffer (bytes of frames): what a
+ * kernel socket's receive queue is on the socket path.
+ */
+class Inbox {
+  private frames: Uint8Array[] = [];
+  private bytes = 0;
+
+  constructor(private readonly capacityBytes: number) {}
+
+  get size(): number {
+    return this.frames.length;
+  }
+
+  /** False when there is no room: the frame is the caller's to count as dropped. */
+  put(frame: Uint8Array): boolean {
+    if (this.bytes + frame.length > this.capacityBytes) return false;
+    this.frames.push(frame);
+    this.bytes += frame.length;
+    return true;
+  }
+
+  takeAll(): Uint8Array[] {
+    const frames = this.frames;
+    this.frames = [];
+    this.bytes = 0;
+    return frames;
+  }
+}
+
+/**
+ * The ends this thread opened, and the delivery of what paired ends send each other: one setImmediate
+ * for every end with frames waiting, as the socket path wakes once per loop turn for what the kernel
+ * holds. Not synchronous and not a microtask: a ring of switches flooding a broadcast would recurse
+ * or starve the loop; a frame sent while frames are delivered waits for the next turn.
+ */
+class ThreadLinks {
+  readonly ends = new Set<LinkEnd>();
+  private readonly due = new Set<LinkEnd>();
+  private scheduled = false;
+
+  constructor(private readonly defer: (callback: () => void) => void) {}
+
+  /** The open end this one's datagrams would reach, and whose datagrams this one accepts. */
+  partnerOf(end: LinkEnd): LinkEnd | undefined {
+    for (const other of this.ends) if (other !== end && other.peer === undefined && end.pairsWith(other)) return other;
+    return undefined;
+  }
+
+  wake(end: LinkEnd): void {
+    this.due.add(end);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.defer(this.deliver);
+  }
+
+  private readonly deliver = (): void => {
+    this.scheduled = false;
+    const ends = [...this.due];
+    this.due.clear();
+    for (const end of ends) end.deliverWaiting();
+  };
+}
+
+/**
+ * One UDP NIO's end: its socket from the inner transport stays open, bound and connected for as long
+ * as the end is, and is read as always (a peer elsewhere, or a stranger spoofing the peer, still
+ * reaches it). While the end is paired with another end of this thread (the peer's socket is this
+ * thread's too), what it sends is given to that end instead of the socket.
+ */
+class LinkEnd implements UdpEndpoint {
+  peer: LinkEnd | undefined;
+  closed = false;
+  private readonly inbox: Inbox;
+
+  constructor(
+    protected readonly links: ThreadLinks,
+    readonly inner: UdpEndpoint,
+    private readonly options: UdpEndpointOptions,
+    private readonly rhost: string,
+    receiveBufferBytes: number,
+  ) {
+    this.inbox = new Inbox(receiveBufferBytes);
+  }
+
+  /** The two sockets exchange datagrams with each other: each one's peer port is the other's local port, and the same local address is each one's peer. */
+  pairsWith(other: LinkEnd): boolean {
+    return this.options.lport === other.options.rport && this.options.rport === other.options.lport && this.rhost === other.rhost;
+  }
+
+  send(frame: Uint8Array): void {
+    if (this.closed) return;
+    const peer = this.peer;
+    if (peer === undefined) this.inner.send(frame);
+    // One copy: a frame may be a view of a receive arena, or one buffer a flood sends to many ports.
+    else peer.arrive(Buffer.from(frame));
+  }
+
+  private arrive(frame: Uint8Array): void {
+    if (!this.inbox.put(frame)) {
+      this.options.onOverflow?.(frame);
+      return;
+    }
+    this.links.wake(this);
+  }
+
+  deliverWaiting(): void {
+    if (this.closed) return;
+    for (const frame of this.inbox.takeAll()) this.options.onFrame(frame);
+  }
+
+  /**
+   * Back to the sockets: what each end sent the other and was not delivered yet goes through the
+   * sender's socket (into the receiver's kernel buffer, in order, before anything either sends
+   * after), except what was for an end that closes: that goes as a closing socket's buffer goes.
+   */
+  protected unpair(closing: boolean): void {
+    const peer = this.peer;
+    if (peer === undefined) return;
+    this.peer = undefined;
+    peer.peer = undefined;
+    const toPeer = peer.inbox.takeAll();
+    const toThis = this.inbox.takeAll();
+    for (const frame of toPeer) this.inner.send(frame);
+    if (!closing) for (const frame of toThis) peer.inner.send(frame);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.unpair(true);
+    this.closed = true;
+    this.links.ends.delete(this);
+    return this.inner.close();
+  }
+}
+
+/** An end whose socket can be handed over to another thread (the batched path, ADR 0069). */
+class HandingLinkEnd extends LinkEnd {
+  handOver(): SocketHandover {
+    const inner = this.inner as Required<UdpEndpoint>;
+    if (this.closed) return inner.handOver();
+    this.unpair(false);
+    this.closed = true;
+    this.links.ends.delete(this);
+    return inner.handOver();
+  }
+}
+
+/**
+ * In-process links (ADR 0105): a UDP transport over another (batched or node:dgram) in which a link
+ * whose two ends are UDP NIOs of this thread passes its frames without the kernel: no sendmmsg, no
+ * recvmmsg, no wake-up. Filters, counters, captures and order live above the transport and stay as
+ * they are. The sockets stay open and connected all along, so the ends fall back to them the moment
+ * either one closes or is handed over to another thread.
+ */
+export class InProcessLinks implements UdpTransport {
+  private readonly links: ThreadLinks;
+
+  constructor(
+    private readonly inner: UdpTransport,
+    private readonly options: InProcessLinkOptions,
+    defer: (callback: () => void) => void = setImmediate,
+    private readonly local: () => ReadonlySet<string> = interfaceAddresses,
+  ) {
+    this.links = new ThreadLinks(defer);
+  }
+
+  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    const opened = await this.inner.open(o);
+    if (E.isLeft(opened)) return opened;
+    const inner = opened.right;
+    const End = inner.handOver === undefined ? LinkEnd : HandingLinkEnd;
+    const end = new End(this.links, inner, o, o.rhost, this.options.receiveBufferBytes);
+    // A peer given by name, or at an address that may not be this host's sockets', stays on the socket path.
+    if (!reachesThisHost(o.rhost, this.options.bindHost, this.local)) return E.right(end);
+    const partner = this.links.partnerOf(end);
+    this.links.ends.add(end);
+    if (partner !== undefined) {
+      end.peer = partner;
+      partner.peer = end;
+    }
+    return E.right(end);
+  }
+}

@@ -10,6 +10,7 @@ import { attachNio, type ComputeNode } from "../../src/domain/switching/compute-
 import { createEthernetSwitch } from "../../src/domain/switching/ethernet-switch.js";
 import { defaultPortsMapping } from "../../src/domain/switching/port.js";
 import { pcapFrames } from "../support/capture-files.js";
+import { isPairingBarrier } from "../support/pairing-barrier.js";
 import { testSwitchDataPlane, testWorkerDataPlane } from "../support/live-data-planes.js";
 import { UdpPeer, ethernetFrame, freeUdpPort } from "../support/udp-peer.js";
 
@@ -72,7 +73,7 @@ async function sendNumbered(c: Chain, from: number, count: number): Promise<void
 const numbers = (frames: readonly Buffer[]): number[] => frames.map((f) => f.readUInt32BE(14));
 const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
-/** The chosen path's transport, counting the datagrams each socket (by local port) gave it to send. */
+/** The chosen path's transport, counting the frames each socket (by local port) gave it to send; a pairing's barrier is not one. */
 class CountingSockets implements UdpTransport {
   readonly sent = new Map<number, number>();
   constructor(private readonly inner: UdpTransport) {}
@@ -82,7 +83,7 @@ class CountingSockets implements UdpTransport {
     const inner = opened.right;
     const endpoint: UdpEndpoint = {
       send: (frame) => {
-        this.sent.set(o.lport, (this.sent.get(o.lport) ?? 0) + 1);
+        if (!isPairingBarrier(frame)) this.sent.set(o.lport, (this.sent.get(o.lport) ?? 0) + 1);
         inner.send(frame);
       },
       close: () => inner.close(),

@@ -1,9 +1,11 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { threadId } from "node:worker_threads";
 import { loadUdpBatchAddon, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
+import { isPairingBarrier } from "./pairing-barrier.js";
 
 /*
- * The batched path's addon, counting the datagrams each socket gives the kernel (by local port) into
+ * The batched path's addon, counting the frames each socket gives the kernel (by local port; a pairing's
+ * barrier is not one) into
  * `<NETEMU_TEST_SENDS_FILE>.<thread id>.batched` (JSON), every 20 ms; loaded in its place through
  * NETEMU_UDP_ADDON (send-counting-data-plane-worker.ts). Its exports are the addon's surface.
  */
@@ -28,7 +30,7 @@ export const open: UdpBatchAddon["open"] = (...args) => known(real.open(...args)
 export const adopt: UdpBatchAddon["adopt"] = (...args) => known(real.adopt(...args), args[2]);
 export const send: UdpBatchAddon["send"] = (handle, frames) => {
   const lport = lports.get(handle as object);
-  if (lport !== undefined) sent[lport] = (sent[lport] ?? 0) + frames.length;
+  if (lport !== undefined) sent[lport] = (sent[lport] ?? 0) + frames.filter((f) => !isPairingBarrier(f)).length;
   return real.send(handle, frames);
 };
 export const close: UdpBatchAddon["close"] = (handle) => real.close(handle);

@@ -2,10 +2,11 @@ import { renameSync, writeFileSync } from "node:fs";
 import { Socket } from "node:dgram";
 import { fileURLToPath } from "node:url";
 import { threadId } from "node:worker_threads";
+import { isPairingBarrier } from "./pairing-barrier.js";
 
 /*
- * netemu's own data-plane worker, counting the datagrams each of its sockets gives the kernel, by
- * local port: node:dgram's into `<NETEMU_TEST_SENDS_FILE>.<thread id>.dgram` (JSON, every 20 ms), the
+ * netemu's own data-plane worker, counting the frames each of its sockets gives the kernel, by local
+ * port (a pairing's barrier is not one): node:dgram's into `<NETEMU_TEST_SENDS_FILE>.<thread id>.dgram` (JSON, every 20 ms), the
  * batched path's through counting-udp-batch-addon.ts. How a test sees, from outside the worker,
  * whether a link's frames crossed the kernel.
  */
@@ -14,7 +15,7 @@ const send = Socket.prototype.send;
 Socket.prototype.send = function (this: Socket, ...args: unknown[]): void {
   try {
     const lport = this.address().port;
-    sent[lport] = (sent[lport] ?? 0) + 1;
+    if (!isPairingBarrier(args[0] as Uint8Array)) sent[lport] = (sent[lport] ?? 0) + 1;
   } catch {
     // Not bound: not one of the data plane's sockets.
   }

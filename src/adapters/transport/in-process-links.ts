@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
 import * as E from "fp-ts/lib/Either.js";
@@ -48,6 +49,43 @@ export function reachesThisHost(address: string, bindHost: string, local: () => 
   return isLoopback(address) || local().has(address);
 }
 
+/** What the ends need of the loop: the next turn (setImmediate), and a timer that can be cancelled. */
+export interface LinkTurns {
+  readonly defer: (callback: () => void) => void;
+  readonly later: (ms: number, callback: () => void) => () => void;
+}
+
+const NODE_TURNS: LinkTurns = {
+  defer: (callback) => void setImmediate(callback),
+  later: (ms, callback) => {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * The barrier datagram two ends send each other through their sockets as they pair: 16 bytes saying
+ * what it is, 16 random ones saying which pairing. Every end swallows a datagram of this shape, awaited
+ * or not (one that arrives after its pairing ended, or at an end that moved to another worker).
+ */
+const BARRIER_TAG = Buffer.from("netemu:barrier:1", "latin1");
+const BARRIER_BYTES = 32;
+/** How long an end's first in-memory frames wait for the barrier, should the kernel lose it (a full buffer). */
+export const BARRIER_TIMEOUT_MS = 100;
+
+function isBarrier(frame: Uint8Array): boolean {
+  if (frame.length !== BARRIER_BYTES) return false;
+  for (let i = 0; i < BARRIER_TAG.length; i++) if (frame[i] !== BARRIER_TAG[i]) return false;
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Frames waiting for one end, in order, within its receive buffer (bytes of frames): what a
  * kernel socket's receive queue is on the socket path.
@@ -89,7 +127,7 @@ class ThreadLinks {
   private readonly due = new Set<LinkEnd>();
   private scheduled = false;
 
-  constructor(private readonly defer: (callback: () => void) => void) {}
+  constructor(readonly turns: LinkTurns) {}
 
   /** The open end this one's datagrams would reach, and whose datagrams this one accepts. */
   partnerOf(end: LinkEnd): LinkEnd | undefined {
@@ -101,7 +139,7 @@ class ThreadLinks {
     this.due.add(end);
     if (this.scheduled) return;
     this.scheduled = true;
-    this.defer(this.deliver);
+    this.turns.defer(this.deliver);
   }
 
   private readonly deliver = (): void => {
@@ -122,20 +160,58 @@ class LinkEnd implements UdpEndpoint {
   peer: LinkEnd | undefined;
   closed = false;
   private readonly inbox: Inbox;
+  /** The barrier this end waits to read on its socket before its in-memory frames are delivered (pairing). */
+  private barrier: Uint8Array | undefined;
+  private cancelBarrierTimer: (() => void) | undefined;
+  /** The socket this end reads from, once the inner transport opened it (InProcessLinks.open). */
+  inner!: UdpEndpoint;
 
   constructor(
-    protected readonly links: ThreadLinks,
-    readonly inner: UdpEndpoint,
+    private readonly links: ThreadLinks,
     private readonly options: UdpEndpointOptions,
-    private readonly rhost: string,
     receiveBufferBytes: number,
   ) {
     this.inbox = new Inbox(receiveBufferBytes);
   }
 
+  /** What the socket reads: a barrier is this transport's own, anything else is the peer's frame. */
+  readonly fromSocket = (frame: Uint8Array): void => {
+    if (isBarrier(frame)) this.barrierRead(frame);
+    else this.options.onFrame(frame);
+  };
+
+  /**
+   * Paired with `sender`: what its socket sent this end before may still wait in this end's socket
+   * (its earlier incarnation's datagrams: a node that moved here, a link made again). A barrier goes
+   * through the sockets behind them; the in-memory frames wait until this end reads it, so none
+   * overtakes them. Should the kernel lose the barrier, they wait BARRIER_TIMEOUT_MS at most.
+   */
+  awaitBarrierFrom(sender: LinkEnd): void {
+    const barrier = Buffer.concat([BARRIER_TAG, randomBytes(BARRIER_BYTES - BARRIER_TAG.length)]);
+    this.barrier = barrier;
+    this.cancelBarrierTimer = this.links.turns.later(BARRIER_TIMEOUT_MS, () => this.barrierPassed());
+    sender.inner.send(barrier);
+  }
+
+  private barrierRead(frame: Uint8Array): void {
+    // A stale one (a pairing that ended): swallowed.
+    if (this.barrier !== undefined && sameBytes(frame, this.barrier)) this.barrierPassed();
+  }
+
+  private barrierPassed(): void {
+    this.dropBarrier();
+    if (this.inbox.size > 0) this.links.wake(this);
+  }
+
+  private dropBarrier(): void {
+    this.cancelBarrierTimer?.();
+    this.cancelBarrierTimer = undefined;
+    this.barrier = undefined;
+  }
+
   /** The two sockets exchange datagrams with each other: each one's peer port is the other's local port, and the same local address is each one's peer. */
   pairsWith(other: LinkEnd): boolean {
-    return this.options.lport === other.options.rport && this.options.rport === other.options.lport && this.rhost === other.rhost;
+    return this.options.lport === other.options.rport && this.options.rport === other.options.lport && this.options.rhost === other.options.rhost;
   }
 
   send(frame: Uint8Array): void {
@@ -151,11 +227,11 @@ class LinkEnd implements UdpEndpoint {
       this.options.onOverflow?.(frame);
       return;
     }
-    this.links.wake(this);
+    if (this.barrier === undefined) this.links.wake(this);
   }
 
   deliverWaiting(): void {
-    if (this.closed) return;
+    if (this.closed || this.barrier !== undefined) return;
     for (const frame of this.inbox.takeAll()) this.options.onFrame(frame);
   }
 
@@ -164,11 +240,14 @@ class LinkEnd implements UdpEndpoint {
    * sender's socket (into the receiver's kernel buffer, in order, before anything either sends
    * after), except what was for an end that closes: that goes as a closing socket's buffer goes.
    */
-  protected unpair(closing: boolean): void {
+  private unpair(closing: boolean): void {
     const peer = this.peer;
     if (peer === undefined) return;
     this.peer = undefined;
     peer.peer = undefined;
+    // What waited behind a barrier goes through the sockets behind it too: nothing waits for it now.
+    this.dropBarrier();
+    peer.dropBarrier();
     const toPeer = peer.inbox.takeAll();
     const toThis = this.inbox.takeAll();
     for (const frame of toPeer) this.inner.send(frame);
@@ -178,18 +257,20 @@ class LinkEnd implements UdpEndpoint {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.unpair(true);
+    this.dropBarrier();
     this.closed = true;
     this.links.ends.delete(this);
     return this.inner.close();
   }
-}
 
-/** An end whose socket can be handed over to another thread (the batched path, ADR 0069). */
-class HandingLinkEnd extends LinkEnd {
-  handOver(): SocketHandover {
-    const inner = this.inner as Required<UdpEndpoint>;
+  /** Only where the inner socket can be handed over to another thread (the batched path, ADR 0069): set by `open`. */
+  handOver?: () => SocketHandover;
+
+  /** What was on its way to this end goes into its socket, and what it sent out through it, before it is handed over. */
+  handOverFrom(inner: Required<UdpEndpoint>): SocketHandover {
     if (this.closed) return inner.handOver();
     this.unpair(false);
+    this.dropBarrier();
     this.closed = true;
     this.links.ends.delete(this);
     return inner.handOver();
@@ -209,18 +290,20 @@ export class InProcessLinks implements UdpTransport {
   constructor(
     private readonly inner: UdpTransport,
     private readonly options: InProcessLinkOptions,
-    defer: (callback: () => void) => void = setImmediate,
+    turns: LinkTurns = NODE_TURNS,
     private readonly local: () => ReadonlySet<string> = interfaceAddresses,
   ) {
-    this.links = new ThreadLinks(defer);
+    this.links = new ThreadLinks(turns);
   }
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
-    const opened = await this.inner.open(o);
+    const end = new LinkEnd(this.links, o, this.options.receiveBufferBytes);
+    // Every end reads through its own filter of barriers, paired or not: a barrier may come late.
+    const opened = await this.inner.open({ ...o, onFrame: end.fromSocket });
     if (E.isLeft(opened)) return opened;
     const inner = opened.right;
-    const End = inner.handOver === undefined ? LinkEnd : HandingLinkEnd;
-    const end = new End(this.links, inner, o, o.rhost, this.options.receiveBufferBytes);
+    end.inner = inner;
+    if (inner.handOver !== undefined) end.handOver = () => end.handOverFrom(inner as Required<UdpEndpoint>);
     // A peer given by name, or at an address that may not be this host's sockets', stays on the socket path.
     if (!reachesThisHost(o.rhost, this.options.bindHost, this.local)) return E.right(end);
     const partner = this.links.partnerOf(end);
@@ -228,6 +311,8 @@ export class InProcessLinks implements UdpTransport {
     if (partner !== undefined) {
       end.peer = partner;
       partner.peer = end;
+      end.awaitBarrierFrom(partner);
+      partner.awaitBarrierFrom(end);
     }
     return E.right(end);
   }

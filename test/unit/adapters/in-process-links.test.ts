@@ -1,23 +1,36 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { BARRIER_TIMEOUT_MS, InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 
-/** What happened to the fake sockets, in order: `send lport bytes`, `close lport`, `handOver lport`. */
+/** What happened to the fake sockets, in order: `send lport bytes` (`send lport barrier` for a pairing's barrier), `close lport`, `handOver lport`. */
 type Event = string;
 
-/** A socket of the fake inner transport: records what is done to it; `receive` plays a datagram from the kernel. */
+const isBarrierShaped = (frame: Uint8Array): boolean => frame.length === 32 && Buffer.from(frame.subarray(0, 16)).toString("latin1") === "netemu:barrier:1";
+
+/** A datagram on its way, as the kernel holds it in the receiving socket's buffer until that socket is read. */
+interface Datagram {
+  readonly from: number;
+  readonly to: number;
+  readonly frame: Uint8Array;
+}
+
+/** A socket of the fake inner transport: records what is done to it and puts what it sends on the fake wire. */
 class FakeSocket implements UdpEndpoint {
+  open = true;
   constructor(
     readonly options: UdpEndpointOptions,
     protected readonly events: Event[],
+    private readonly wire: Datagram[],
   ) {}
   send(frame: Uint8Array): void {
-    this.events.push(`send ${this.options.lport} ${[...frame].join(",")}`);
+    this.events.push(`send ${this.options.lport} ${isBarrierShaped(frame) ? "barrier" : [...frame].join(",")}`);
+    this.wire.push({ from: this.options.lport, to: this.options.rport, frame: Buffer.from(frame) });
   }
   close(): Promise<void> {
+    this.open = false;
     this.events.push(`close ${this.options.lport}`);
     return Promise.resolve();
   }
@@ -28,6 +41,7 @@ class FakeSocket implements UdpEndpoint {
 
 class HandingFakeSocket extends FakeSocket {
   handOver(): SocketHandover {
+    this.open = false;
     this.events.push(`handOver ${this.options.lport}`);
     return { fd: 1000 + this.options.lport };
   }
@@ -37,19 +51,40 @@ class HandingFakeSocket extends FakeSocket {
 class FakeTransport implements UdpTransport {
   readonly events: Event[] = [];
   readonly sockets: FakeSocket[] = [];
+  /** Datagrams sent and not read yet. */
+  readonly wire: Datagram[] = [];
   constructor(private readonly canHandOver = true) {}
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
     if (o.lport === 9) return E.left("local port is already in use (EADDRINUSE)");
-    const socket = this.canHandOver ? new HandingFakeSocket(o, this.events) : new FakeSocket(o, this.events);
+    const socket = this.canHandOver ? new HandingFakeSocket(o, this.events, this.wire) : new FakeSocket(o, this.events, this.wire);
     this.sockets.push(socket);
     return E.right(socket);
   }
+  /** The sends that are not barriers. */
+  get sends(): Event[] {
+    return this.events.filter((e) => !e.endsWith(" barrier"));
+  }
+  /** Each open socket reads what waits for it (from its peer: the sockets are connected), in order; the rest is dropped. */
+  read(): void {
+    for (const d of this.wire.splice(0)) {
+      const socket = this.sockets.find((s) => s.open && s.options.lport === d.to && s.options.rport === d.from);
+      socket?.receive(d.frame);
+    }
+  }
 }
 
-/** The next loop turns, run by hand: what InProcessLinks defers (setImmediate in production). */
+/** The next loop turns and the timers, run by hand: what InProcessLinks defers (setImmediate, setTimeout in production). */
 class Turns {
   private pending: (() => void)[] = [];
+  private timers: { ms: number; callback: () => void; cancelled: boolean }[] = [];
   readonly defer = (callback: () => void): void => void this.pending.push(callback);
+  readonly later = (ms: number, callback: () => void): (() => void) => {
+    const timer = { ms, callback, cancelled: false };
+    this.timers.push(timer);
+    return () => {
+      timer.cancelled = true;
+    };
+  };
   get waiting(): number {
     return this.pending.length;
   }
@@ -57,6 +92,12 @@ class Turns {
     const now = this.pending;
     this.pending = [];
     for (const callback of now) callback();
+  }
+  /** Fires the timers due within `ms`. */
+  elapse(ms: number): void {
+    const due = this.timers.filter((t) => !t.cancelled && t.ms <= ms);
+    this.timers = this.timers.filter((t) => !due.includes(t));
+    for (const t of due) t.callback();
   }
 }
 
@@ -66,13 +107,15 @@ interface World {
   readonly links: InProcessLinks;
   /** Opens an end; what it receives is pushed to `got` (bytes as text), what it drops to `dropped`. */
   open(lport: number, rport: number, rhost?: string): Promise<{ end: UdpEndpoint; got: string[]; dropped: string[] }>;
+  /** Opens two ends whose ports cross and lets their pairing's barriers through. */
+  pair(a: number, b: number): Promise<[{ end: UdpEndpoint; got: string[]; dropped: string[] }, { end: UdpEndpoint; got: string[]; dropped: string[] }]>;
 }
 
 function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[] } = {}): World {
   const inner = new FakeTransport(options.canHandOver ?? true);
   const turns = new Turns();
   const local = new Set(options.local ?? []);
-  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20 }, turns.defer, () => local);
+  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20 }, turns, () => local);
   return {
     inner,
     turns,
@@ -84,6 +127,11 @@ function world(options: { bindHost?: string; receiveBufferBytes?: number; canHan
       if (E.isLeft(opened)) throw new Error(opened.left);
       return { end: opened.right, got, dropped };
     },
+    async pair(a, b) {
+      const ends = [await this.open(a, b), await this.open(b, a)] as const;
+      inner.read();
+      return [ends[0], ends[1]];
+    },
   };
 }
 
@@ -92,21 +140,19 @@ const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 describe("in-process links: a link between two UDP NIOs of one thread skips the kernel (ADR 0105)", () => {
   it("gives what one end sends to the other on the next loop turn, never to the socket", async () => {
     const w = world();
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     a.end.send(bytes(1, 2, 3));
     b.end.send(bytes(4));
     expect(a.got.concat(b.got), "not synchronously").to.deep.equal([]);
     w.turns.next();
     expect(b.got).to.deep.equal(["1,2,3"]);
     expect(a.got).to.deep.equal(["4"]);
-    expect(w.inner.events).to.deep.equal([]);
+    expect(w.inner.sends).to.deep.equal([]);
   });
 
   it("keeps the order of each direction and gives each frame as its own copy", async () => {
     const w = world();
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     // One buffer for every send, changed after each: as a receive arena reused, or one frame a flood sends on.
     const shared = bytes(0, 0);
     for (let i = 0; i < 100; i++) {
@@ -120,13 +166,13 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
 
   it("delivers what is sent during a delivery on the turn after, so a loop of ends cannot recurse", async () => {
     const w = world();
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     // A ping-pong forever: each frame back as soon as it arrives.
     const opened = await w.links.open({ lport: 10003, rport: 10004, rhost: "127.0.0.1", onFrame: (f) => c.send(f) });
     const c = E.isRight(opened) ? opened.right : (undefined as never);
     const d = await w.links.open({ lport: 10004, rport: 10003, rhost: "127.0.0.1", onFrame: (f) => dEnd.send(f) });
     const dEnd = E.isRight(d) ? d.right : (undefined as never);
+    w.inner.read();
     c.send(bytes(7));
     for (let turn = 0; turn < 5; turn++) {
       expect(w.turns.waiting).to.equal(1);
@@ -149,14 +195,15 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     const elsewhereBack = await w.open(20007, 20006, "198.51.100.1");
     for (const end of [a, notCrossing, otherAddress, name, nameBack, elsewhere, elsewhereBack]) end.end.send(bytes(1));
     w.turns.next();
-    expect(w.inner.events).to.deep.equal(["send 20001 1", "send 20002 1", "send 20003 1", "send 20004 1", "send 20005 1", "send 20006 1", "send 20007 1"]);
+    expect(w.inner.sends).to.deep.equal(["send 20001 1", "send 20002 1", "send 20003 1", "send 20004 1", "send 20005 1", "send 20006 1", "send 20007 1"]);
     // An address of this host's interfaces reaches a socket bound to the wildcard: these pair.
     const here = await w.open(20008, 20009, "192.0.2.7");
     const hereBack = await w.open(20009, 20008, "192.0.2.7");
+    w.inner.read();
     here.end.send(bytes(2));
     w.turns.next();
     expect(hereBack.got).to.deep.equal(["2"]);
-    expect(w.inner.events).to.have.length(7);
+    expect(w.inner.sends).to.have.length(7);
   });
 
   it("judges an address by the socket's bind: the bound address itself, or loopback and the interfaces' for a wildcard, of the peer's family", () => {
@@ -178,8 +225,7 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
 
   it("drops what goes beyond the receiving end's buffer and says so, as the kernel would drop it unseen", async () => {
     const w = world({ receiveBufferBytes: 10 });
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     for (let i = 1; i <= 4; i++) a.end.send(bytes(i, i, i, i));
     expect(b.dropped).to.deep.equal(["3,3,3,3", "4,4,4,4"]);
     w.turns.next();
@@ -188,23 +234,22 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     a.end.send(bytes(5, 5, 5, 5, 5, 5, 5, 5, 5, 5));
     w.turns.next();
     expect(b.got).to.have.length(3);
-    expect(w.inner.events).to.deep.equal([]);
+    expect(w.inner.sends).to.deep.equal([]);
   });
 
   it("falls back to the sockets when an end closes: what it sent still reaches the other, through its socket, before it closes", async () => {
     const w = world();
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     a.end.send(bytes(1));
     a.end.send(bytes(2));
     b.end.send(bytes(3));
     await a.end.close();
-    expect(w.inner.events, "3 was for the closing end: gone with it").to.deep.equal(["send 10001 1", "send 10001 2", "close 10001"]);
+    expect(w.inner.sends, "3 was for the closing end: gone with it").to.deep.equal(["send 10001 1", "send 10001 2", "close 10001"]);
     w.turns.next();
     expect(b.got.concat(a.got), "nothing delivered twice").to.deep.equal([]);
     b.end.send(bytes(4));
     a.end.send(bytes(5));
-    expect(w.inner.events.slice(3)).to.deep.equal(["send 10002 4"]);
+    expect(w.inner.sends.slice(3)).to.deep.equal(["send 10002 4"]);
     // The socket is still read all along: the peer that took port 10001 over elsewhere reaches b.
     w.inner.sockets[1]?.receive(bytes(6));
     expect(b.got).to.deep.equal(["6"]);
@@ -212,8 +257,7 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
 
   it("falls back to the sockets when an end is handed over, and what was on its way to it waits in its socket for its next thread", async () => {
     const w = world();
-    const a = await w.open(10001, 10002);
-    const b = await w.open(10002, 10001);
+    const [a, b] = await w.pair(10001, 10002);
     a.end.send(bytes(1));
     b.end.send(bytes(2));
     b.end.send(bytes(3));
@@ -221,17 +265,52 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     const handed = a.end.handOver?.();
     expect(handed).to.deep.equal({ fd: 11001 });
     // b's frames go through b's socket into a's (still open, handed over); a's own leave before its hand-over.
-    expect(w.inner.events).to.deep.equal(["send 10001 1", "send 10002 2", "send 10002 3", "handOver 10001"]);
+    expect(w.inner.sends).to.deep.equal(["send 10001 1", "send 10002 2", "send 10002 3", "handOver 10001"]);
     w.turns.next();
     expect(b.got.concat(a.got)).to.deep.equal([]);
     b.end.send(bytes(4));
-    expect(w.inner.events.at(-1)).to.equal("send 10002 4");
-    // Taken over again on this thread (a node moving back): the ends pair again.
+    expect(w.inner.sends.at(-1)).to.equal("send 10002 4");
+    // Taken over again on this thread (a node moving back, its socket adopted with 2, 3, 4 waiting in
+    // it): the ends pair again, and 5, given in memory, waits for the barrier behind them.
     const back = await w.open(10001, 10002);
     b.end.send(bytes(5));
     w.turns.next();
-    expect(back.got).to.deep.equal(["5"]);
-    expect(w.inner.events).to.have.length(5);
+    expect(back.got).to.deep.equal([]);
+    w.inner.read();
+    w.turns.next();
+    expect(back.got).to.deep.equal(["2", "3", "4", "5"]);
+    expect(b.got, "what a sent went through its socket, before its hand-over").to.deep.equal(["1"]);
+    expect(w.inner.sends).to.have.length(5);
+  });
+
+  it("holds the first in-memory frames of a pairing until the socket's earlier datagrams are read, at most BARRIER_TIMEOUT_MS", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    await a.end.close();
+    // The kernel lost what a's earlier incarnation sent and the barrier: b still gets its frames, late.
+    w.inner.wire.length = 0;
+    const again = await w.open(10001, 10002);
+    w.inner.wire.length = 0;
+    again.end.send(bytes(1));
+    b.end.send(bytes(2));
+    w.turns.next();
+    expect(b.got.concat(again.got)).to.deep.equal([]);
+    w.turns.elapse(BARRIER_TIMEOUT_MS - 1);
+    w.turns.next();
+    expect(b.got.concat(again.got)).to.deep.equal([]);
+    w.turns.elapse(BARRIER_TIMEOUT_MS);
+    w.turns.next();
+    expect([b.got, again.got]).to.deep.equal([["1"], ["2"]]);
+    expect(w.inner.sends).to.deep.equal(["close 10001"]);
+  });
+
+  it("swallows a barrier wherever it arrives, awaited or not (a pairing that ended, an end on another thread)", async () => {
+    const w = world();
+    const lone = await w.open(10001, 10002);
+    const barrier = Buffer.concat([Buffer.from("netemu:barrier:1", "latin1"), Buffer.alloc(16, 7)]);
+    w.inner.sockets[0]?.receive(barrier);
+    w.inner.sockets[0]?.receive(bytes(1));
+    expect(lone.got).to.deep.equal(["1"]);
   });
 
   it("has no hand-over where the inner transport has none (node:dgram: the data plane closes the socket)", async () => {
@@ -247,10 +326,11 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     await a.end.close();
     const c = await w.open(10003, 10001);
     const again = await w.open(10001, 10003);
+    w.inner.read();
     c.end.send(bytes(8));
     w.turns.next();
     expect(again.got).to.deep.equal(["8"]);
-    expect(w.inner.events).to.deep.equal(["close 10001"]);
+    expect(w.inner.sends).to.deep.equal(["close 10001"]);
   });
 
   it("refuses what the inner transport refuses, with its reason", async () => {

@@ -123,16 +123,25 @@ class Inbox {
  * or starve the loop; a frame sent while frames are delivered waits for the next turn.
  */
 class ThreadLinks {
-  readonly ends = new Set<LinkEnd>();
+  /** The open ends that can pair, by their own lport, rport and peer address (a port is bound once: one end a key). */
+  private readonly ends = new Map<string, LinkEnd>();
   private readonly due = new Set<LinkEnd>();
   private scheduled = false;
 
   constructor(readonly turns: LinkTurns) {}
 
-  /** The open end this one's datagrams would reach, and whose datagrams this one accepts. */
+  add(end: LinkEnd): void {
+    this.ends.set(end.key, end);
+  }
+
+  remove(end: LinkEnd): void {
+    if (this.ends.get(end.key) === end) this.ends.delete(end.key);
+  }
+
+  /** The open end this one's datagrams would reach, and whose datagrams this one accepts: its ports crossed, the same peer address. */
   partnerOf(end: LinkEnd): LinkEnd | undefined {
-    for (const other of this.ends) if (other !== end && other.peer === undefined && end.pairsWith(other)) return other;
-    return undefined;
+    const other = this.ends.get(end.partnerKey);
+    return other !== undefined && other !== end && other.peer === undefined ? other : undefined;
   }
 
   wake(end: LinkEnd): void {
@@ -209,9 +218,13 @@ class LinkEnd implements UdpEndpoint {
     this.barrier = undefined;
   }
 
-  /** The two sockets exchange datagrams with each other: each one's peer port is the other's local port, and the same local address is each one's peer. */
-  pairsWith(other: LinkEnd): boolean {
-    return this.options.lport === other.options.rport && this.options.rport === other.options.lport && this.options.rhost === other.options.rhost;
+  get key(): string {
+    return `${this.options.lport} ${this.options.rport} ${this.options.rhost}`;
+  }
+
+  /** The key of the end whose socket exchanges datagrams with this one's: ports crossed, the same address as each one's peer. */
+  get partnerKey(): string {
+    return `${this.options.rport} ${this.options.lport} ${this.options.rhost}`;
   }
 
   send(frame: Uint8Array): void {
@@ -259,7 +272,7 @@ class LinkEnd implements UdpEndpoint {
     this.unpair(true);
     this.dropBarrier();
     this.closed = true;
-    this.links.ends.delete(this);
+    this.links.remove(this);
     return this.inner.close();
   }
 
@@ -272,7 +285,7 @@ class LinkEnd implements UdpEndpoint {
     this.unpair(false);
     this.dropBarrier();
     this.closed = true;
-    this.links.ends.delete(this);
+    this.links.remove(this);
     return inner.handOver();
   }
 }
@@ -307,7 +320,7 @@ export class InProcessLinks implements UdpTransport {
     // A peer given by name, or at an address that may not be this host's sockets', stays on the socket path.
     if (!reachesThisHost(o.rhost, this.options.bindHost, this.local)) return E.right(end);
     const partner = this.links.partnerOf(end);
-    this.links.ends.add(end);
+    this.links.add(end);
     if (partner !== undefined) {
       end.peer = partner;
       partner.peer = end;

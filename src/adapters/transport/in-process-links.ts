@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
 import { ipv6BindAddress } from "./dgram-udp-transport.js";
 
-export interface InProcessLinkOptions {
+interface InProcessLinkOptions {
   /** The address the inner transport binds its sockets to (DgramOptions.bindHost). */
   readonly bindHost: string;
   /** What one end may have waiting for delivery, in frame bytes: its socket's receive buffer. */
@@ -50,7 +50,7 @@ export function reachesThisHost(address: string, bindHost: string, local: () => 
 }
 
 /** What the ends need of the loop: the next turn (setImmediate), and a timer that can be cancelled. */
-export interface LinkTurns {
+interface LinkTurns {
   readonly defer: (callback: () => void) => void;
   readonly later: (ms: number, callback: () => void) => () => void;
 }

@@ -87,17 +87,26 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * Frames one end is given per loop turn at most: what one wake-up of the batched path reads (8 × 64),
+ * so a burst reaches the port's intake (ADR 0075) in the chunks the socket path gives it; the rest
+ * waits in the inbox for the next turns, as it would in the kernel's buffer.
+ */
+export const FRAMES_PER_TURN = 512;
+
+/**
  * Frames waiting for one end, in order, within its receive buffer (bytes of frames): what a
  * kernel socket's receive queue is on the socket path.
  */
 class Inbox {
   private frames: Uint8Array[] = [];
+  /** The oldest frame waiting: `frames` before it were taken. */
+  private head = 0;
   private bytes = 0;
 
   constructor(private readonly capacityBytes: number) {}
 
   get size(): number {
-    return this.frames.length;
+    return this.frames.length - this.head;
   }
 
   /** False when there is no room: the frame is the caller's to count as dropped. */
@@ -108,11 +117,23 @@ class Inbox {
     return true;
   }
 
+  /** The oldest `count` frames at most, in order. */
+  take(count: number): Uint8Array[] {
+    const taken = this.frames.slice(this.head, this.head + count);
+    this.head += taken.length;
+    for (const frame of taken) this.bytes -= frame.length;
+    if (this.head === this.frames.length) {
+      this.frames = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.frames.length) {
+      this.frames = this.frames.slice(this.head);
+      this.head = 0;
+    }
+    return taken;
+  }
+
   takeAll(): Uint8Array[] {
-    const frames = this.frames;
-    this.frames = [];
-    this.bytes = 0;
-    return frames;
+    return this.take(this.size);
   }
 }
 
@@ -245,7 +266,8 @@ class LinkEnd implements UdpEndpoint {
 
   deliverWaiting(): void {
     if (this.closed || this.barrier !== undefined) return;
-    for (const frame of this.inbox.takeAll()) this.options.onFrame(frame);
+    for (const frame of this.inbox.take(FRAMES_PER_TURN)) this.options.onFrame(frame);
+    if (this.inbox.size > 0 && !this.closed) this.links.wake(this);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { BARRIER_TIMEOUT_MS, InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 
@@ -182,6 +182,20 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     a.end.send(bytes(1));
     w.turns.next();
     expect(b.got).to.deep.equal(["1"]);
+  });
+
+  it("gives an end at most what one wake-up of the batched path reads per turn, the rest on the next turns, in order", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    for (let i = 0; i < 2 * FRAMES_PER_TURN + 10; i++) a.end.send(bytes(i >> 8, i & 255));
+    const perTurn: number[] = [];
+    while (w.turns.waiting > 0) {
+      const before = b.got.length;
+      w.turns.next();
+      perTurn.push(b.got.length - before);
+    }
+    expect(perTurn).to.deep.equal([FRAMES_PER_TURN, FRAMES_PER_TURN, 10]);
+    expect(b.got).to.deep.equal(Array.from({ length: 2 * FRAMES_PER_TURN + 10 }, (_, i) => `${i >> 8},${i & 255}`));
   });
 
   it("pairs only ends whose ports cross on the same local address of this host", async () => {

@@ -6,9 +6,12 @@
  *      as fast as it can (and, for reference, with the API idle);
  *   2. the CPU time per frame (the whole DUT process: main thread and workers) at 40,000 frames/s;
  *   3. the aggregate loss-free rate of a chain of switches (each frame crosses every switch) with the
- *      data plane on the main thread, in 1 worker and in 2.
+ *      data plane on the main thread, in 1 worker and in 2;
+ *   4. (--only links, not in a run of all) the chain in 1 worker with its links between switches over
+ *      UDP sockets and in process (ADR 0105), alternated round by round: the loss-free rate and the
+ *      CPU per frame at a fixed rate.
  *
- *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain]
+ *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain|links]
  *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
@@ -33,7 +36,7 @@ const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(argv[roundsAt + 1]) || 1) : QU
 const onlyAt = argv.indexOf("--only");
 /** Runs one section only (all three unless given). */
 const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
-const runs = (section: "delay" | "cost" | "chain"): boolean => ONLY === undefined || ONLY === section;
+const runs = (section: "delay" | "cost" | "chain" | "links"): boolean => (ONLY === undefined && section !== "links") || ONLY === section;
 const planesAt = argv.indexOf("--planes");
 /** The data planes of the delay section. */
 const PLANES = planesAt >= 0 ? (argv[planesAt + 1] ?? "0,1").split(",").map(Number) : [0, 1];
@@ -242,6 +245,39 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   return rows;
 }
 
+/** The links section's fixed rate for CPU per frame: a moderate load, well below either set-up's capacity. */
+const LINKS_RATE = 20_000;
+type LinksRow = { inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
+
+/** The chain of CHAIN switches in 1 worker, its links over UDP sockets and in process, alternated round by round. */
+async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
+  const rows: LinksRow[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: 1, chain: CHAIN, inProcessLinks: inProcess }, async (dut) => {
+        const label = inProcess ? "in-process links" : "UDP links";
+        await rig.trial(dut, { rate: LINKS_RATE, durationMs: 2000, size: 64 });
+        const fixed = await rig.trial(dut, { rate: LINKS_RATE, durationMs: QUICK ? 2000 : 4000, size: 64 });
+        const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;
+        log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${usAtFixed.toFixed(2)} µs of DUT CPU per frame at ${fmt(LINKS_RATE)}/s (loss ${pct(fixed.loss)})`);
+        const result = await rig.search(dut, {
+          size: 64,
+          durationMs: QUICK ? 600 : 2000,
+          startRate: 8000,
+          maxRate: 400_000,
+          precision: QUICK ? 0.12 : 0.05,
+          retries: 1,
+          disturbedRetries: 3,
+          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %`),
+        });
+        log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        rows.push({ inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
+      });
+    }
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   log(`machine ${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}, quick=${QUICK}, rounds ${ROUNDS}`);
   log(`load average at start: ${readFileSync("/proc/loadavg", "utf8").trim()}`);
@@ -260,6 +296,13 @@ async function main(): Promise<void> {
     loadSide = rig.loadSide;
     log(`chain: load side ${loadSide === "c" ? "C (bench/native/udp-loadgen.c, generator and sink in one process)" : "Node (generator and sink processes)"}`);
     chain = await chainRates(rig);
+    await rig.stop();
+  }
+  let links: LinksRow[] = [];
+  if (runs("links")) {
+    const rig = await chainRig();
+    loadSide = rig.loadSide;
+    links = await linksRates(rig);
     await rig.stop();
   }
   const loadEnd = readFileSync("/proc/loadavg", "utf8").trim();
@@ -343,6 +386,36 @@ async function main(): Promise<void> {
           const usPerFrame = mid === undefined || mid.sent === 0 ? "–" : (mid.dutCpuUs / mid.sent).toFixed(2);
           const rest = chain.filter((c) => c.label === label).map((c) => c.restCpu.toFixed(0)).join(", ");
           return [label, perWorker, `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`, fmt(median(rates) * CHAIN), ratio(median(rates), main), ratio(median(rates), one), cpu, usPerFrame, rest];
+        }),
+      ),
+    );
+  }
+  if (links.length > 0) {
+    out.push(`### A chain of ${CHAIN} switches in 1 worker: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR 0105; 64 B; median of ${ROUNDS}, each round in brackets, the two alternated)`);
+    out.push("");
+    out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink (bench/native/udp-loadgen.c)" : "the Node generator and sink"}; load average at the end ${loadEnd}.`);
+    out.push("");
+    const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.inProcess === inProcess);
+    const udpRate = median(of(false).map((l) => l.rate));
+    const udpUs = median(of(false).map((l) => l.usAtFixed));
+    out.push(
+      markdownTable(
+        ["links", "loss-free rate through the chain (frames/s)", "vs UDP links", `DUT CPU per frame at ${fmt(LINKS_RATE)}/s (µs)`, "vs UDP links", "CPU at the loss-free rate: DUT / load side / rest (% of a core)", "rest of the machine during the search (median %, each round)"],
+        [false, true].map((inProcess) => {
+          const rows = of(inProcess);
+          const rates = rows.map((r) => r.rate);
+          const us = rows.map((r) => r.usAtFixed);
+          const mid = [...rows].sort((a, b) => a.rate - b.rate)[Math.floor(rows.length / 2)]?.best;
+          const cpu = mid === undefined ? "–" : `${mid.cpu.dut.toFixed(0)} / ${loadCpu(mid, loadSide)} / ${mid.cpu.other.toFixed(0)}`;
+          return [
+            inProcess ? "in process" : "UDP sockets",
+            `${fmt(median(rates))} (${rates.map((r) => fmt(r)).join(", ")})`,
+            ratio(median(rates), udpRate),
+            `${median(us).toFixed(2)} (${us.map((u) => u.toFixed(2)).join(", ")})`,
+            (median(us) / udpUs).toFixed(2),
+            cpu,
+            rows.map((r) => r.restCpu.toFixed(0)).join(", "),
+          ];
         }),
       ),
     );

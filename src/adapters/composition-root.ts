@@ -68,7 +68,7 @@ import { ProjectsPathLock } from "./persistence/projects-path-lock.js";
 import { NOTHING_TO_WRITE } from "../application/ports/project-writes.js";
 import { NO_TOPOLOGY_FILES } from "../application/ports/topology-files.js";
 import { FileSettingsStore } from "./persistence/file-settings-store.js";
-import { chooseDatagramPath, datagramOptions, type DatagramPath } from "./transport/datagram-path.js";
+import { chooseDatagramPath, datagramOptions, withInProcessLinks, type DatagramPath } from "./transport/datagram-path.js";
 import { DgramUdpPortPool } from "./transport/udp-port-pool.js";
 import { TcpConsolePortPool } from "./transport/tcp-console-pool.js";
 import { ChildHostProcesses } from "./system/child-host-processes.js";
@@ -285,7 +285,7 @@ export function createNetemu(options: NetemuOptions = {}): Netemu {
   const transport = datagramOptions(settings.host, options.udpBufferBytes ?? DEFAULTS.udpBufferBytes);
   const udp = chooseDatagramPath(o.udpTransport, transport, logger);
   const datagramPath: DatagramPath = udp.path;
-  value(TOKENS.UdpTransport, udp.transport);
+  value(TOKENS.UdpTransport, withInProcessLinks(udp, transport, logger));
   const devices = o.hostDevices ?? chooseHostDevices();
   if (devices instanceof NoHostDevices) logger.info("nio_tap and nio_ethernet are refused", { reason: devices.reason });
   value(TOKENS.HostDevices, devices);

@@ -130,7 +130,7 @@ describe("a TypeScript client generated from the OpenAPI document with openapi-t
     expect(emitted.code, emitted.output).to.equal(0);
     const ran = await run(process.execPath, [join(dir, "out/client.js"), s.url]);
     expect(ran.code, ran.output).to.equal(0);
-    // Both ends of the link have counters: 5 counters, 15 drop reasons and 2 × 3 queue delay figures each (no CoDel queue), from the node and the link.
-    expect(JSON.parse(ran.output)).to.deep.equal({ counters: 26 * 3 });
+    // Both ends of the link have counters: 5 counters, 16 drop reasons and 2 × 3 queue delay figures each (no CoDel queue), from the node and the link.
+    expect(JSON.parse(ran.output)).to.deep.equal({ counters: 27 * 3 });
   });
 });

@@ -5,6 +5,8 @@ import { PcapFileSink } from "../../src/adapters/capture/pcap-file-sink.js";
 import { NodeTimers, SeededRandomFactory } from "../../src/adapters/system/node-timers.js";
 import { SystemClock } from "../../src/adapters/system/system-clock.js";
 import { chooseUdpTransport } from "../../src/adapters/transport/batched-udp-transport.js";
+import { withInProcessLinks } from "../../src/adapters/transport/datagram-path.js";
+import type { UdpTransport } from "../../src/application/ports/udp-transport.js";
 import type { DgramOptions } from "../../src/adapters/transport/dgram-udp-transport.js";
 import { SwitchDataPlane, type DataPlaneOptions } from "../../src/application/dataplane/switch-data-plane.js";
 import { FilterPrograms } from "../../src/application/filter-programs.js";
@@ -38,12 +40,17 @@ export function testWorkerDataPlane(options: Pick<WorkerDataPlaneOptions, "worke
 }
 
 /**
- * The data plane on this thread, on the datagram path the process chose (NETEMU_UDP_PATH), as a worker
- * would run it: the main-thread twin of `testWorkerDataPlane`.
+ * The data plane on this thread, on the datagram path the process chose (NETEMU_UDP_PATH) with
+ * in-process links unless NETEMU_IN_PROCESS_LINKS=off, as a worker would run it: the main-thread twin
+ * of `testWorkerDataPlane`. `sockets` wraps the chosen path's transport (a test counting its sends).
  */
-export function testSwitchDataPlane(options: { transport?: DgramOptions; dataPlane?: DataPlaneOptions; logger?: Logger } = {}): SwitchDataPlane {
+export function testSwitchDataPlane(
+  options: { transport?: DgramOptions; dataPlane?: DataPlaneOptions; logger?: Logger; sockets?: (chosen: UdpTransport) => UdpTransport } = {},
+): SwitchDataPlane {
+  const transport = options.transport ?? TEST_TRANSPORT;
+  const chosen = chooseUdpTransport(transport);
   return new SwitchDataPlane(
-    chooseUdpTransport(options.transport ?? TEST_TRANSPORT).transport,
+    withInProcessLinks({ transport: options.sockets?.(chosen.transport) ?? chosen.transport, path: chosen.path }, transport),
     new PcapFileSink(),
     new SystemClock(),
     new NodeTimers(),

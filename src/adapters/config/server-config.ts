@@ -8,6 +8,7 @@ import type { DataPlaneOptions } from "../../application/dataplane/switch-data-p
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { SERVE_DEFAULTS } from "../shared/serve-address.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
+import { inProcessLinksSetting } from "../transport/in-process-links.js";
 import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
 
 export interface NetemuConfig extends ServerSettings {
@@ -200,6 +201,8 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
   NETEMU_UDP_GSO=off      the batched path sends every datagram on its own and takes no UDP GRO: by default
                           runs of equal-size frames leave as one UDP GSO message and another netemu's come
                           in as one GRO message, cut into their datagrams (ADR 0106)
+  NETEMU_IN_PROCESS_LINKS=off   a link between two NIOs of one data-plane thread crosses the kernel (127.0.0.1)
+                          instead of passing in memory (default on; logged at start, "in-process links", ADR 0105)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -326,6 +329,8 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   if (udpPath !== undefined && udpPath !== "" && udpPath !== "dgram") throw new ConfigError(`NETEMU_UDP_PATH must be dgram or unset, got "${udpPath}"`);
   const udpGso = env["NETEMU_UDP_GSO"];
   if (udpGso !== undefined && udpGso !== "" && udpGso !== "on" && udpGso !== "off") throw new ConfigError(`NETEMU_UDP_GSO must be on, off or unset, got "${udpGso}"`);
+  // Read by the transport too (ADR 0105): a typo stops the start rather than leaving them on.
+  if (inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "not understood") throw new ConfigError(`NETEMU_IN_PROCESS_LINKS must be on or off, got "${env["NETEMU_IN_PROCESS_LINKS"]}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));

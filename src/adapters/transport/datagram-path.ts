@@ -2,6 +2,7 @@ import type { UdpTransport } from "../../application/ports/udp-transport.js";
 import type { Logger } from "../../application/ports/system.js";
 import { chooseUdpTransport, type UdpPath } from "./batched-udp-transport.js";
 import type { DgramOptions } from "./dgram-udp-transport.js";
+import { InProcessLinks, inProcessLinksWanted } from "./in-process-links.js";
 
 /** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
 export type DatagramPath = UdpPath | { readonly kind: "host" };
@@ -31,4 +32,22 @@ export function chooseDatagramPath(
   if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
   else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
   return chosen;
+}
+
+/**
+ * The chosen datagram path with in-process links over it (ADR 0105), unless NETEMU_IN_PROCESS_LINKS=off;
+ * a host's own transport is left as it is (its sockets are its own). `logger` says it once at start;
+ * a data-plane worker decides by the same rule and says nothing.
+ */
+export function withInProcessLinks(
+  chosen: { readonly transport: UdpTransport; readonly path: DatagramPath },
+  options: DgramOptions,
+  logger?: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): UdpTransport {
+  if (chosen.path.kind === "host") return chosen.transport;
+  const on = inProcessLinksWanted(env);
+  if (on) logger?.info("in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)");
+  else logger?.info("in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" });
+  return on ? new InProcessLinks(chosen.transport, options) : chosen.transport;
 }

@@ -52,6 +52,11 @@ export class FramePath {
     else if (port.early !== undefined && port.early.length < MAX_EARLY_FRAMES) port.early.push(frame);
   }
 
+  /** A frame of an in-process link the port's receive buffer had no room for (ADR 0105): dropped where the kernel would have. */
+  overflowed(port: LivePort, frame: Uint8Array): void {
+    port.counters?.countInDropped(frame.length, "receive_buffer");
+  }
+
   /** A throw out of a socket's message event would end the process: it costs the one frame instead. */
   receivedGuarded(live: LiveNode, port: LivePort, frame: Uint8Array): void {
     try {

@@ -202,6 +202,7 @@ export class Reconciler {
         rport: nio.rport,
         onFrame: (frame) => intake.offer(frame),
         onError: (reason) => path.peerFailed(live, livePort, reason),
+        onOverflow: (frame) => path.overflowed(livePort, frame),
         ...(handover === undefined ? {} : { handover }),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });

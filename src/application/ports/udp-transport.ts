@@ -27,6 +27,11 @@ export interface UdpEndpointOptions {
   /** Called when the socket reports a failure after setup (the peer unreachable, ECONNREFUSED ...). */
   readonly onError?: (reason: string) => void;
   /**
+   * Told of each frame from the peer that this end had no room for in its receive buffer, where the
+   * transport sees such a drop (an in-process link, ADR 0105; the kernel's drops are not seen).
+   */
+  readonly onOverflow?: (frame: Uint8Array) => void;
+  /**
    * The socket another thread handed over for this NIO: taken over when it is this NIO's (same lport
    * and peer), else, or where the transport cannot take one, a socket is bound as usual.
    */

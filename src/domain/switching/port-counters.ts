@@ -26,10 +26,13 @@ type NodeDropReason = "stopped" | "overload";
 /** A delayed frame the port's or its thread's bound on held frames had no room for (ADR 0072). */
 type HoldDropReason = "delay_limit";
 
-export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason | HoldDropReason;
+/** A frame from an in-process link beyond the port's receive buffer, where the kernel would have dropped it (ADR 0105). */
+type LinkDropReason = "receive_buffer";
+
+export type DropReason = SwitchDropReason | FilterDropReason | EgressDropReason | NodeDropReason | HoldDropReason | LinkDropReason;
 
 /** Every drop reason, as the metrics label them (docs/metrics.md lists each; a test holds it to this list). */
-export const DROP_REASONS = [...FILTER_DROP_REASONS, "delay_limit", "stopped", "overload", "runt", "vlan", "no_route", "nio_null", "oversize"] as const satisfies readonly DropReason[];
+export const DROP_REASONS = [...FILTER_DROP_REASONS, "delay_limit", "stopped", "overload", "runt", "vlan", "no_route", "nio_null", "oversize", "receive_buffer"] as const satisfies readonly DropReason[];
 type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 /** Compiles only when DROP_REASONS has every DropReason. */

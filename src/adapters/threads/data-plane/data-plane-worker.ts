@@ -12,6 +12,7 @@ import { type BpfProgram, compileProgram } from "../../../domain/bpf/index.js";
 import { expressionText } from "../../../domain/filters/filter-settings.js";
 import type { DgramOptions } from "../../transport/dgram-udp-transport.js";
 import { chooseUdpTransport } from "../../transport/batched-udp-transport.js";
+import { withInProcessLinks } from "../../transport/datagram-path.js";
 import { chooseHostDevices } from "../../transport/host-devices.js";
 import { PcapFileSink } from "../../capture/pcap-file-sink.js";
 import { SystemClock } from "../../system/system-clock.js";
@@ -83,8 +84,9 @@ const programs = new ReceivedPrograms();
 // The traces the main thread's syncs brought (ADR 0103).
 const traces = new TraceShelf();
 const dataPlane = new SwitchDataPlane(
-  // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop.
-  chooseUdpTransport(data.transport).transport,
+  // The same choice as the main thread's (ADR 0068): each worker loads the addon into its own loop,
+  // and its links between two of its own NIOs skip the kernel, by the same rule (ADR 0105).
+  withInProcessLinks(chooseUdpTransport(data.transport), data.transport),
   new PcapFileSink(),
   new SystemClock(),
   new NodeTimers(),

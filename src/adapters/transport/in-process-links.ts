@@ -1,0 +1,361 @@
+import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
+import * as E from "fp-ts/lib/Either.js";
+import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+import { ipv6BindAddress } from "./dgram-udp-transport.js";
+
+interface InProcessLinkOptions {
+  /** The address the inner transport binds its sockets to (DgramOptions.bindHost). */
+  readonly bindHost: string;
+  /** What one end may have waiting for delivery, in frame bytes: its socket's receive buffer. */
+  readonly receiveBufferBytes: number;
+}
+
+/** What NETEMU_IN_PROCESS_LINKS says: on, off, or nothing it understands (unset or empty: on). */
+export function inProcessLinksSetting(value: string | undefined): boolean | "not understood" {
+  const v = value?.trim().toLowerCase() ?? "";
+  if (v === "" || v === "on" || v === "true" || v === "1" || v === "yes") return true;
+  if (v === "off" || v === "false" || v === "0" || v === "no") return false;
+  return "not understood";
+}
+
+/** Whether in-process links run: on unless NETEMU_IN_PROCESS_LINKS=off (or false, 0, no); `netemu serve` refuses a value it does not understand. */
+export function inProcessLinksWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) !== false;
+}
+
+function isWildcard(address: string): boolean {
+  return address === "0.0.0.0" || address === "::";
+}
+
+function isLoopback(address: string): boolean {
+  return isIP(address) === 4 ? address.startsWith("127.") : address === "::1";
+}
+
+/** The addresses of this host's interfaces: where a socket bound to a wildcard is reached. */
+function interfaceAddresses(): ReadonlySet<string> {
+  const addresses = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(a.address);
+  return addresses;
+}
+
+/**
+ * Whether a datagram sent to `address` reaches a socket of this transport, and comes from `address`
+ * when one of its sockets sends to it. Only an IP literal is judged (a name could resolve elsewhere
+ * later); a socket bound to one address is reached there only; one bound to a wildcard, at a loopback
+ * address or an address of this host's interfaces, where the kernel also gives the destination as the
+ * sender's source. Anything else is left to the kernel.
+ */
+export function reachesThisHost(address: string, bindHost: string, local: () => ReadonlySet<string> = interfaceAddresses): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const bound = family === 6 ? ipv6BindAddress(bindHost) : bindHost;
+  if (isIP(bound) !== family) return false;
+  if (!isWildcard(bound)) return address === bound;
+  return isLoopback(address) || local().has(address);
+}
+
+/** What the ends need of the loop: the next turn (setImmediate), and a timer that can be cancelled. */
+interface LinkTurns {
+  readonly defer: (callback: () => void) => void;
+  readonly later: (ms: number, callback: () => void) => () => void;
+}
+
+const NODE_TURNS: LinkTurns = {
+  defer: (callback) => void setImmediate(callback),
+  later: (ms, callback) => {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * The barrier datagram two ends send each other through their sockets as they pair: 16 bytes saying
+ * what it is, 16 random ones saying which pairing. Every end swallows a datagram of this shape, awaited
+ * or not (one that arrives after its pairing ended, or at an end that moved to another worker).
+ */
+const BARRIER_TAG = Buffer.from("netemu:barrier:1", "latin1");
+const BARRIER_BYTES = 32;
+/** How long an end's first in-memory frames wait for the barrier, should the kernel lose it (a full buffer). */
+export const BARRIER_TIMEOUT_MS = 100;
+
+function isBarrier(frame: Uint8Array): boolean {
+  if (frame.length !== BARRIER_BYTES) return false;
+  for (let i = 0; i < BARRIER_TAG.length; i++) if (frame[i] !== BARRIER_TAG[i]) return false;
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Frames one end is given per loop turn at most: what one wake-up of the batched path reads (8 × 64),
+ * so a burst reaches the port's intake (ADR 0075) in the chunks the socket path gives it; the rest
+ * waits in the inbox for the next turns, as it would in the kernel's buffer.
+ */
+export const FRAMES_PER_TURN = 512;
+
+/**
+ * Frames waiting for one end, in order, within its receive buffer (bytes of frames): what a
+ * kernel socket's receive queue is on the socket path.
+ */
+class Inbox {
+  private frames: Uint8Array[] = [];
+  /** The oldest frame waiting: `frames` before it were taken. */
+  private head = 0;
+  private bytes = 0;
+
+  constructor(private readonly capacityBytes: number) {}
+
+  get size(): number {
+    return this.frames.length - this.head;
+  }
+
+  /** False when there is no room: the frame is the caller's to count as dropped. */
+  put(frame: Uint8Array): boolean {
+    if (this.bytes + frame.length > this.capacityBytes) return false;
+    this.frames.push(frame);
+    this.bytes += frame.length;
+    return true;
+  }
+
+  /** The oldest `count` frames at most, in order. */
+  take(count: number): Uint8Array[] {
+    const taken = this.frames.slice(this.head, this.head + count);
+    this.head += taken.length;
+    for (const frame of taken) this.bytes -= frame.length;
+    if (this.head === this.frames.length) {
+      this.frames = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.frames.length) {
+      this.frames = this.frames.slice(this.head);
+      this.head = 0;
+    }
+    return taken;
+  }
+
+  takeAll(): Uint8Array[] {
+    return this.take(this.size);
+  }
+}
+
+/**
+ * The ends this thread opened, and the delivery of what paired ends send each other: one setImmediate
+ * for every end with frames waiting, as the socket path wakes once per loop turn for what the kernel
+ * holds. Not synchronous and not a microtask: a ring of switches flooding a broadcast would recurse
+ * or starve the loop; a frame sent while frames are delivered waits for the next turn.
+ */
+class ThreadLinks {
+  /** The open ends that can pair, by their own lport, rport and peer address (a port is bound once: one end a key). */
+  private readonly ends = new Map<string, LinkEnd>();
+  private readonly due = new Set<LinkEnd>();
+  private scheduled = false;
+
+  constructor(readonly turns: LinkTurns) {}
+
+  add(end: LinkEnd): void {
+    this.ends.set(end.key, end);
+  }
+
+  remove(end: LinkEnd): void {
+    if (this.ends.get(end.key) === end) this.ends.delete(end.key);
+  }
+
+  /** The open end this one's datagrams would reach, and whose datagrams this one accepts: its ports crossed, the same peer address. */
+  partnerOf(end: LinkEnd): LinkEnd | undefined {
+    const other = this.ends.get(end.partnerKey);
+    return other !== undefined && other !== end && other.peer === undefined ? other : undefined;
+  }
+
+  wake(end: LinkEnd): void {
+    this.due.add(end);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.turns.defer(this.deliver);
+  }
+
+  private readonly deliver = (): void => {
+    this.scheduled = false;
+    const ends = [...this.due];
+    this.due.clear();
+    for (const end of ends) end.deliverWaiting();
+  };
+}
+
+/**
+ * One UDP NIO's end: its socket from the inner transport stays open, bound and connected for as long
+ * as the end is, and is read as always (a peer elsewhere, or a stranger spoofing the peer, still
+ * reaches it). While the end is paired with another end of this thread (the peer's socket is this
+ * thread's too), what it sends is given to that end instead of the socket.
+ */
+class LinkEnd implements UdpEndpoint {
+  peer: LinkEnd | undefined;
+  closed = false;
+  private readonly inbox: Inbox;
+  /** The barrier this end waits to read on its socket before its in-memory frames are delivered (pairing). */
+  private barrier: Uint8Array | undefined;
+  private cancelBarrierTimer: (() => void) | undefined;
+  /** The socket this end reads from, once the inner transport opened it (InProcessLinks.open). */
+  inner!: UdpEndpoint;
+
+  constructor(
+    private readonly links: ThreadLinks,
+    private readonly options: UdpEndpointOptions,
+    receiveBufferBytes: number,
+  ) {
+    this.inbox = new Inbox(receiveBufferBytes);
+  }
+
+  /** What the socket reads: a barrier is this transport's own, anything else is the peer's frame. */
+  readonly fromSocket = (frame: Uint8Array): void => {
+    if (isBarrier(frame)) this.barrierRead(frame);
+    else this.options.onFrame(frame);
+  };
+
+  /**
+   * Paired with `sender`: what its socket sent this end before may still wait in this end's socket
+   * (its earlier incarnation's datagrams: a node that moved here, a link made again). A barrier goes
+   * through the sockets behind them; the in-memory frames wait until this end reads it, so none
+   * overtakes them. Should the kernel lose the barrier, they wait BARRIER_TIMEOUT_MS at most.
+   */
+  awaitBarrierFrom(sender: LinkEnd): void {
+    const barrier = Buffer.concat([BARRIER_TAG, randomBytes(BARRIER_BYTES - BARRIER_TAG.length)]);
+    this.barrier = barrier;
+    this.cancelBarrierTimer = this.links.turns.later(BARRIER_TIMEOUT_MS, () => this.barrierPassed());
+    sender.inner.send(barrier);
+  }
+
+  private barrierRead(frame: Uint8Array): void {
+    // A stale one (a pairing that ended): swallowed.
+    if (this.barrier !== undefined && sameBytes(frame, this.barrier)) this.barrierPassed();
+  }
+
+  private barrierPassed(): void {
+    this.dropBarrier();
+    if (this.inbox.size > 0) this.links.wake(this);
+  }
+
+  private dropBarrier(): void {
+    this.cancelBarrierTimer?.();
+    this.cancelBarrierTimer = undefined;
+    this.barrier = undefined;
+  }
+
+  get key(): string {
+    return `${this.options.lport} ${this.options.rport} ${this.options.rhost}`;
+  }
+
+  /** The key of the end whose socket exchanges datagrams with this one's: ports crossed, the same address as each one's peer. */
+  get partnerKey(): string {
+    return `${this.options.rport} ${this.options.lport} ${this.options.rhost}`;
+  }
+
+  send(frame: Uint8Array): void {
+    if (this.closed) return;
+    const peer = this.peer;
+    if (peer === undefined) this.inner.send(frame);
+    // One copy: a frame may be a view of a receive arena, or one buffer a flood sends to many ports.
+    else peer.arrive(Buffer.from(frame));
+  }
+
+  private arrive(frame: Uint8Array): void {
+    if (!this.inbox.put(frame)) {
+      this.options.onOverflow?.(frame);
+      return;
+    }
+    if (this.barrier === undefined) this.links.wake(this);
+  }
+
+  deliverWaiting(): void {
+    if (this.closed || this.barrier !== undefined) return;
+    for (const frame of this.inbox.take(FRAMES_PER_TURN)) this.options.onFrame(frame);
+    if (this.inbox.size > 0 && !this.closed) this.links.wake(this);
+  }
+
+  /**
+   * Back to the sockets: what each end sent the other and was not delivered yet goes through the
+   * sender's socket (into the receiver's kernel buffer, in order, before anything either sends
+   * after), except what was for an end that closes: that goes as a closing socket's buffer goes.
+   */
+  private unpair(closing: boolean): void {
+    const peer = this.peer;
+    if (peer === undefined) return;
+    this.peer = undefined;
+    peer.peer = undefined;
+    // What waited behind a barrier goes through the sockets behind it too: nothing waits for it now.
+    this.dropBarrier();
+    peer.dropBarrier();
+    const toPeer = peer.inbox.takeAll();
+    const toThis = this.inbox.takeAll();
+    for (const frame of toPeer) this.inner.send(frame);
+    if (!closing) for (const frame of toThis) peer.inner.send(frame);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.unpair(true);
+    this.dropBarrier();
+    this.closed = true;
+    this.links.remove(this);
+    return this.inner.close();
+  }
+
+  /** Only where the inner socket can be handed over to another thread (the batched path, ADR 0069): set by `open`. */
+  handOver?: () => SocketHandover;
+
+  /** What was on its way to this end goes into its socket, and what it sent out through it, before it is handed over. */
+  handOverFrom(inner: Required<UdpEndpoint>): SocketHandover {
+    if (this.closed) return inner.handOver();
+    this.unpair(false);
+    this.dropBarrier();
+    this.closed = true;
+    this.links.remove(this);
+    return inner.handOver();
+  }
+}
+
+/**
+ * In-process links (ADR 0105): a UDP transport over another (batched or node:dgram) in which a link
+ * whose two ends are UDP NIOs of this thread passes its frames without the kernel: no sendmmsg, no
+ * recvmmsg, no wake-up. Filters, counters, captures and order live above the transport and stay as
+ * they are. The sockets stay open and connected all along, so the ends fall back to them the moment
+ * either one closes or is handed over to another thread.
+ */
+export class InProcessLinks implements UdpTransport {
+  private readonly links: ThreadLinks;
+
+  constructor(
+    private readonly inner: UdpTransport,
+    private readonly options: InProcessLinkOptions,
+    turns: LinkTurns = NODE_TURNS,
+    private readonly local: () => ReadonlySet<string> = interfaceAddresses,
+  ) {
+    this.links = new ThreadLinks(turns);
+  }
+
+  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    const end = new LinkEnd(this.links, o, this.options.receiveBufferBytes);
+    // Every end reads through its own filter of barriers, paired or not: a barrier may come late.
+    const opened = await this.inner.open({ ...o, onFrame: end.fromSocket });
+    if (E.isLeft(opened)) return opened;
+    const inner = opened.right;
+    end.inner = inner;
+    if (inner.handOver !== undefined) end.handOver = () => end.handOverFrom(inner as Required<UdpEndpoint>);
+    // A peer given by name, or at an address that may not be this host's sockets', stays on the socket path.
+    if (!reachesThisHost(o.rhost, this.options.bindHost, this.local)) return E.right(end);
+    const partner = this.links.partnerOf(end);
+    this.links.add(end);
+    if (partner !== undefined) {
+      end.peer = partner;
+      partner.peer = end;
+      end.awaitBarrierFrom(partner);
+      partner.awaitBarrierFrom(end);
+    }
+    return E.right(end);
+  }
+}

@@ -1,0 +1,371 @@
+import { expect } from "chai";
+import * as E from "fp-ts/lib/Either.js";
+import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
+import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
+import { RecordingLogger } from "../../support/in-memory-data-plane.js";
+
+/** What happened to the fake sockets, in order: `send lport bytes` (`send lport barrier` for a pairing's barrier), `close lport`, `handOver lport`. */
+type Event = string;
+
+const isBarrierShaped = (frame: Uint8Array): boolean => frame.length === 32 && Buffer.from(frame.subarray(0, 16)).toString("latin1") === "netemu:barrier:1";
+
+/** A datagram on its way, as the kernel holds it in the receiving socket's buffer until that socket is read. */
+interface Datagram {
+  readonly from: number;
+  readonly to: number;
+  readonly frame: Uint8Array;
+}
+
+/** A socket of the fake inner transport: records what is done to it and puts what it sends on the fake wire. */
+class FakeSocket implements UdpEndpoint {
+  open = true;
+  constructor(
+    readonly options: UdpEndpointOptions,
+    protected readonly events: Event[],
+    private readonly wire: Datagram[],
+  ) {}
+  send(frame: Uint8Array): void {
+    this.events.push(`send ${this.options.lport} ${isBarrierShaped(frame) ? "barrier" : [...frame].join(",")}`);
+    this.wire.push({ from: this.options.lport, to: this.options.rport, frame: Buffer.from(frame) });
+  }
+  close(): Promise<void> {
+    this.open = false;
+    this.events.push(`close ${this.options.lport}`);
+    return Promise.resolve();
+  }
+  receive(frame: Uint8Array): void {
+    this.options.onFrame(frame);
+  }
+}
+
+class HandingFakeSocket extends FakeSocket {
+  handOver(): SocketHandover {
+    this.open = false;
+    this.events.push(`handOver ${this.options.lport}`);
+    return { fd: 1000 + this.options.lport };
+  }
+}
+
+/** The inner transport: opens fake sockets (that can be handed over, as the batched path's, or not, as node:dgram's). */
+class FakeTransport implements UdpTransport {
+  readonly events: Event[] = [];
+  readonly sockets: FakeSocket[] = [];
+  /** Datagrams sent and not read yet. */
+  readonly wire: Datagram[] = [];
+  constructor(private readonly canHandOver = true) {}
+  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
+    if (o.lport === 9) return E.left("local port is already in use (EADDRINUSE)");
+    const socket = this.canHandOver ? new HandingFakeSocket(o, this.events, this.wire) : new FakeSocket(o, this.events, this.wire);
+    this.sockets.push(socket);
+    return E.right(socket);
+  }
+  /** The sends that are not barriers. */
+  get sends(): Event[] {
+    return this.events.filter((e) => !e.endsWith(" barrier"));
+  }
+  /** Each open socket reads what waits for it (from its peer: the sockets are connected), in order; the rest is dropped. */
+  read(): void {
+    for (const d of this.wire.splice(0)) {
+      const socket = this.sockets.find((s) => s.open && s.options.lport === d.to && s.options.rport === d.from);
+      socket?.receive(d.frame);
+    }
+  }
+}
+
+/** The next loop turns and the timers, run by hand: what InProcessLinks defers (setImmediate, setTimeout in production). */
+class Turns {
+  private pending: (() => void)[] = [];
+  private timers: { ms: number; callback: () => void; cancelled: boolean }[] = [];
+  readonly defer = (callback: () => void): void => void this.pending.push(callback);
+  readonly later = (ms: number, callback: () => void): (() => void) => {
+    const timer = { ms, callback, cancelled: false };
+    this.timers.push(timer);
+    return () => {
+      timer.cancelled = true;
+    };
+  };
+  get waiting(): number {
+    return this.pending.length;
+  }
+  next(): void {
+    const now = this.pending;
+    this.pending = [];
+    for (const callback of now) callback();
+  }
+  /** Fires the timers due within `ms`. */
+  elapse(ms: number): void {
+    const due = this.timers.filter((t) => !t.cancelled && t.ms <= ms);
+    this.timers = this.timers.filter((t) => !due.includes(t));
+    for (const t of due) t.callback();
+  }
+}
+
+interface World {
+  readonly inner: FakeTransport;
+  readonly turns: Turns;
+  readonly links: InProcessLinks;
+  /** Opens an end; what it receives is pushed to `got` (bytes as text), what it drops to `dropped`. */
+  open(lport: number, rport: number, rhost?: string): Promise<{ end: UdpEndpoint; got: string[]; dropped: string[] }>;
+  /** Opens two ends whose ports cross and lets their pairing's barriers through. */
+  pair(a: number, b: number): Promise<[{ end: UdpEndpoint; got: string[]; dropped: string[] }, { end: UdpEndpoint; got: string[]; dropped: string[] }]>;
+}
+
+function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[] } = {}): World {
+  const inner = new FakeTransport(options.canHandOver ?? true);
+  const turns = new Turns();
+  const local = new Set(options.local ?? []);
+  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20 }, turns, () => local);
+  return {
+    inner,
+    turns,
+    links,
+    async open(lport, rport, rhost = "127.0.0.1") {
+      const got: string[] = [];
+      const dropped: string[] = [];
+      const opened = await links.open({ lport, rport, rhost, onFrame: (f) => got.push([...f].join(",")), onOverflow: (f) => dropped.push([...f].join(",")) });
+      if (E.isLeft(opened)) throw new Error(opened.left);
+      return { end: opened.right, got, dropped };
+    },
+    async pair(a, b) {
+      const ends = [await this.open(a, b), await this.open(b, a)] as const;
+      inner.read();
+      return [ends[0], ends[1]];
+    },
+  };
+}
+
+const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
+
+describe("in-process links: a link between two UDP NIOs of one thread skips the kernel (ADR 0105)", () => {
+  it("gives what one end sends to the other on the next loop turn, never to the socket", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    a.end.send(bytes(1, 2, 3));
+    b.end.send(bytes(4));
+    expect(a.got.concat(b.got), "not synchronously").to.deep.equal([]);
+    w.turns.next();
+    expect(b.got).to.deep.equal(["1,2,3"]);
+    expect(a.got).to.deep.equal(["4"]);
+    expect(w.inner.sends).to.deep.equal([]);
+  });
+
+  it("keeps the order of each direction and gives each frame as its own copy", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    // One buffer for every send, changed after each: as a receive arena reused, or one frame a flood sends on.
+    const shared = bytes(0, 0);
+    for (let i = 0; i < 100; i++) {
+      shared[0] = i;
+      a.end.send(shared);
+    }
+    shared[0] = 255;
+    w.turns.next();
+    expect(b.got).to.deep.equal(Array.from({ length: 100 }, (_, i) => `${i},0`));
+  });
+
+  it("delivers what is sent during a delivery on the turn after, so a loop of ends cannot recurse", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    // A ping-pong forever: each frame back as soon as it arrives.
+    const opened = await w.links.open({ lport: 10003, rport: 10004, rhost: "127.0.0.1", onFrame: (f) => c.send(f) });
+    const c = E.isRight(opened) ? opened.right : (undefined as never);
+    const d = await w.links.open({ lport: 10004, rport: 10003, rhost: "127.0.0.1", onFrame: (f) => dEnd.send(f) });
+    const dEnd = E.isRight(d) ? d.right : (undefined as never);
+    w.inner.read();
+    c.send(bytes(7));
+    for (let turn = 0; turn < 5; turn++) {
+      expect(w.turns.waiting).to.equal(1);
+      w.turns.next();
+    }
+    expect(w.turns.waiting, "still bouncing, one hop a turn").to.equal(1);
+    a.end.send(bytes(1));
+    w.turns.next();
+    expect(b.got).to.deep.equal(["1"]);
+  });
+
+  it("gives an end at most what one wake-up of the batched path reads per turn, the rest on the next turns, in order", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    for (let i = 0; i < 2 * FRAMES_PER_TURN + 10; i++) a.end.send(bytes(i >> 8, i & 255));
+    const perTurn: number[] = [];
+    while (w.turns.waiting > 0) {
+      const before = b.got.length;
+      w.turns.next();
+      perTurn.push(b.got.length - before);
+    }
+    expect(perTurn).to.deep.equal([FRAMES_PER_TURN, FRAMES_PER_TURN, 10]);
+    expect(b.got).to.deep.equal(Array.from({ length: 2 * FRAMES_PER_TURN + 10 }, (_, i) => `${i >> 8},${i & 255}`));
+  });
+
+  it("pairs only ends whose ports cross on the same local address of this host", async () => {
+    const w = world({ bindHost: "0.0.0.0", local: ["192.0.2.7"] });
+    const a = await w.open(20001, 20002, "127.0.0.1");
+    const notCrossing = await w.open(20002, 20003, "127.0.0.1");
+    const otherAddress = await w.open(20003, 20001, "127.0.0.2");
+    const name = await w.open(20004, 20005, "localhost");
+    const nameBack = await w.open(20005, 20004, "localhost");
+    const elsewhere = await w.open(20006, 20007, "198.51.100.1");
+    const elsewhereBack = await w.open(20007, 20006, "198.51.100.1");
+    for (const end of [a, notCrossing, otherAddress, name, nameBack, elsewhere, elsewhereBack]) end.end.send(bytes(1));
+    w.turns.next();
+    expect(w.inner.sends).to.deep.equal(["send 20001 1", "send 20002 1", "send 20003 1", "send 20004 1", "send 20005 1", "send 20006 1", "send 20007 1"]);
+    // An address of this host's interfaces reaches a socket bound to the wildcard: these pair.
+    const here = await w.open(20008, 20009, "192.0.2.7");
+    const hereBack = await w.open(20009, 20008, "192.0.2.7");
+    w.inner.read();
+    here.end.send(bytes(2));
+    w.turns.next();
+    expect(hereBack.got).to.deep.equal(["2"]);
+    expect(w.inner.sends).to.have.length(7);
+  });
+
+  it("judges an address by the socket's bind: the bound address itself, or loopback and the interfaces' for a wildcard, of the peer's family", () => {
+    const none = (): ReadonlySet<string> => new Set();
+    expect(reachesThisHost("127.0.0.1", "127.0.0.1", none)).to.equal(true);
+    expect(reachesThisHost("127.0.0.2", "127.0.0.1", none), "not the bound address").to.equal(false);
+    expect(reachesThisHost("192.0.2.7", "192.0.2.7", none)).to.equal(true);
+    expect(reachesThisHost("127.0.0.1", "192.0.2.7", none), "a socket bound to one address is not on loopback").to.equal(false);
+    expect(reachesThisHost("127.0.0.5", "0.0.0.0", none)).to.equal(true);
+    expect(reachesThisHost("192.0.2.7", "0.0.0.0", () => new Set(["192.0.2.7"]))).to.equal(true);
+    expect(reachesThisHost("192.0.2.8", "0.0.0.0", () => new Set(["192.0.2.7"])), "another host").to.equal(false);
+    // An IPv6 peer's socket binds ::1 beside 127.0.0.1, :: beside any other IPv4 address.
+    expect(reachesThisHost("::1", "127.0.0.1", none)).to.equal(true);
+    expect(reachesThisHost("::1", "192.0.2.7", none)).to.equal(true);
+    expect(reachesThisHost("2001:db8::1", "::", () => new Set(["2001:db8::1"]))).to.equal(true);
+    expect(reachesThisHost("127.0.0.1", "::", none), "an IPv4 peer with an IPv6 bind: the inner transport's to refuse").to.equal(false);
+    expect(reachesThisHost("localhost", "127.0.0.1", none), "a name may resolve elsewhere later").to.equal(false);
+  });
+
+  it("drops what goes beyond the receiving end's buffer and says so, as the kernel would drop it unseen", async () => {
+    const w = world({ receiveBufferBytes: 10 });
+    const [a, b] = await w.pair(10001, 10002);
+    for (let i = 1; i <= 4; i++) a.end.send(bytes(i, i, i, i));
+    expect(b.dropped).to.deep.equal(["3,3,3,3", "4,4,4,4"]);
+    w.turns.next();
+    expect(b.got).to.deep.equal(["1,1,1,1", "2,2,2,2"]);
+    // Delivered: the room is there again.
+    a.end.send(bytes(5, 5, 5, 5, 5, 5, 5, 5, 5, 5));
+    w.turns.next();
+    expect(b.got).to.have.length(3);
+    expect(w.inner.sends).to.deep.equal([]);
+  });
+
+  it("falls back to the sockets when an end closes: what it sent still reaches the other, through its socket, before it closes", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    a.end.send(bytes(1));
+    a.end.send(bytes(2));
+    b.end.send(bytes(3));
+    await a.end.close();
+    expect(w.inner.sends, "3 was for the closing end: gone with it").to.deep.equal(["send 10001 1", "send 10001 2", "close 10001"]);
+    w.turns.next();
+    expect(b.got.concat(a.got), "nothing delivered twice").to.deep.equal([]);
+    b.end.send(bytes(4));
+    a.end.send(bytes(5));
+    expect(w.inner.sends.slice(3)).to.deep.equal(["send 10002 4"]);
+    // The socket is still read all along: the peer that took port 10001 over elsewhere reaches b.
+    w.inner.sockets[1]?.receive(bytes(6));
+    expect(b.got).to.deep.equal(["6"]);
+  });
+
+  it("falls back to the sockets when an end is handed over, and what was on its way to it waits in its socket for its next thread", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    a.end.send(bytes(1));
+    b.end.send(bytes(2));
+    b.end.send(bytes(3));
+    expect(a.end.handOver).to.be.a("function");
+    const handed = a.end.handOver?.();
+    expect(handed).to.deep.equal({ fd: 11001 });
+    // b's frames go through b's socket into a's (still open, handed over); a's own leave before its hand-over.
+    expect(w.inner.sends).to.deep.equal(["send 10001 1", "send 10002 2", "send 10002 3", "handOver 10001"]);
+    w.turns.next();
+    expect(b.got.concat(a.got)).to.deep.equal([]);
+    b.end.send(bytes(4));
+    expect(w.inner.sends.at(-1)).to.equal("send 10002 4");
+    // Taken over again on this thread (a node moving back, its socket adopted with 2, 3, 4 waiting in
+    // it): the ends pair again, and 5, given in memory, waits for the barrier behind them.
+    const back = await w.open(10001, 10002);
+    b.end.send(bytes(5));
+    w.turns.next();
+    expect(back.got).to.deep.equal([]);
+    w.inner.read();
+    w.turns.next();
+    expect(back.got).to.deep.equal(["2", "3", "4", "5"]);
+    expect(b.got, "what a sent went through its socket, before its hand-over").to.deep.equal(["1"]);
+    expect(w.inner.sends).to.have.length(5);
+  });
+
+  it("holds the first in-memory frames of a pairing until the socket's earlier datagrams are read, at most BARRIER_TIMEOUT_MS", async () => {
+    const w = world();
+    const [a, b] = await w.pair(10001, 10002);
+    await a.end.close();
+    // The kernel lost what a's earlier incarnation sent and the barrier: b still gets its frames, late.
+    w.inner.wire.length = 0;
+    const again = await w.open(10001, 10002);
+    w.inner.wire.length = 0;
+    again.end.send(bytes(1));
+    b.end.send(bytes(2));
+    w.turns.next();
+    expect(b.got.concat(again.got)).to.deep.equal([]);
+    w.turns.elapse(BARRIER_TIMEOUT_MS - 1);
+    w.turns.next();
+    expect(b.got.concat(again.got)).to.deep.equal([]);
+    w.turns.elapse(BARRIER_TIMEOUT_MS);
+    w.turns.next();
+    expect([b.got, again.got]).to.deep.equal([["1"], ["2"]]);
+    expect(w.inner.sends).to.deep.equal(["close 10001"]);
+  });
+
+  it("swallows a barrier wherever it arrives, awaited or not (a pairing that ended, an end on another thread)", async () => {
+    const w = world();
+    const lone = await w.open(10001, 10002);
+    const barrier = Buffer.concat([Buffer.from("netemu:barrier:1", "latin1"), Buffer.alloc(16, 7)]);
+    w.inner.sockets[0]?.receive(barrier);
+    w.inner.sockets[0]?.receive(bytes(1));
+    expect(lone.got).to.deep.equal(["1"]);
+  });
+
+  it("has no hand-over where the inner transport has none (node:dgram: the data plane closes the socket)", async () => {
+    const w = world({ canHandOver: false });
+    const a = await w.open(10001, 10002);
+    expect(a.end.handOver).to.equal(undefined);
+  });
+
+  it("lets a closed end's ports be paired again by the next end that opens them", async () => {
+    const w = world();
+    const a = await w.open(10001, 10002);
+    await w.open(10002, 10001);
+    await a.end.close();
+    const c = await w.open(10003, 10001);
+    const again = await w.open(10001, 10003);
+    w.inner.read();
+    c.end.send(bytes(8));
+    w.turns.next();
+    expect(again.got).to.deep.equal(["8"]);
+    expect(w.inner.sends).to.deep.equal(["close 10001"]);
+  });
+
+  it("refuses what the inner transport refuses, with its reason", async () => {
+    const w = world();
+    const opened = await w.links.open({ lport: 9, rport: 10, rhost: "127.0.0.1", onFrame: () => undefined });
+    expect(opened).to.deep.equal(E.left("local port is already in use (EADDRINUSE)"));
+  });
+
+  it("is on unless NETEMU_IN_PROCESS_LINKS=off, said once at start, and never over a host's own transport", () => {
+    expect(inProcessLinksWanted({})).to.equal(true);
+    expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: "on" })).to.equal(true);
+    for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal(false);
+    const inner = new FakeTransport();
+    const options = datagramOptions("127.0.0.1", 1 << 20);
+    const logger = new RecordingLogger();
+    expect(withInProcessLinks({ transport: inner, path: { kind: "batched" } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
+    expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([
+      ["in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
+      ["in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" }],
+    ]);
+  });
+});

@@ -180,7 +180,7 @@ export interface ChosenUdpTransport {
 }
 
 /** Whether the batched path uses UDP GSO and GRO: yes unless NETEMU_UDP_GSO=off (ADR 0106). */
-export function segmentOffloadWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+function segmentOffloadWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   return env["NETEMU_UDP_GSO"] !== "off";
 }
 

@@ -12,15 +12,15 @@
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
  *        [--offer FRAMES_PER_S] [--cost-rate 1000,10000,30000] [--only relay,c-relay,batched,dgram,ubridge]
- *        [--compare-addon FILE] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
+ *        [--compare-build DIR] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
  *        [--verbose] [--json FILE]
  *
  * Per forwarder and size: capacity (frames/s delivered when offered more than it takes), loss-free
  * rate (searched as bench/lib/dataplane-rig.ts does), CPU per frame (utime + stime of the whole process
  * from /proc/<pid>/stat at each of the fixed rates of --cost-rate, which every forwarder carries) and
- * latency at 1,000 frames/s. --cost-only skips the capacity and loss-free trials. --compare-addon FILE
- * adds "batched-alt": the batched path with NETEMU_UDP_ADDON=FILE (another build of the addon, A/B in
- * one run). The
+ * latency at 1,000 frames/s. --cost-only skips the capacity and loss-free trials. --compare-build DIR
+ * adds "batched-alt": the batched path of another checkout's build (DIR/build/bench/dataplane-child.js,
+ * with that checkout's native/build addon), for an A/B of two commits in one run. The
  * forwarders alternate within each round; the report takes each cell's median and prints markdown.
  * Everything listens on 127.0.0.1; every process it starts is ended by its pid.
  */
@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { connect as tcpConnect } from "node:net";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
 import { freeTcpPort } from "../test/support/free-tcp-port.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
@@ -53,7 +53,7 @@ const OFFER = Number(opt("--offer")) || 600_000;
 const COST_RATES = (opt("--cost-rate") ?? "1000,10000,30000").split(",").map(Number).filter((n) => n > 0);
 /** Only the CPU-per-frame and latency trials (no capacity, no loss-free search). */
 const COST_ONLY = argv.includes("--cost-only");
-const COMPARE_ADDON = opt("--compare-addon");
+const COMPARE_BUILD = opt("--compare-build");
 const LATENCY_RATE = 1000;
 const ONLY = opt("--only")?.split(",");
 const PROFILE_DIR = opt("--profile");
@@ -119,13 +119,13 @@ interface Forwarder {
 
 type Label = "relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge";
 const LABELS: readonly Label[] = (["relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter(
-  (l) => (l === "batched-alt" ? COMPARE_ADDON !== undefined : ONLY === undefined || ONLY.includes(l)),
+  (l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l)),
 );
 const NAMES: Record<Label, string> = {
   relay: "bare node:dgram relay",
   "c-relay": "bare C recvmmsg/sendmmsg relay",
   batched: "netemu, batched path",
-  "batched-alt": `netemu, batched path, addon ${COMPARE_ADDON ?? ""}`,
+  "batched-alt": `netemu, batched path, build of ${COMPARE_BUILD ?? ""}`,
   dgram: "netemu, node:dgram path",
   ubridge: "uBridge 0.9.19",
 };
@@ -139,10 +139,10 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, 
   const env = { ...process.env };
   delete env["NETEMU_UDP_PATH"];
   if (label === "dgram") env["NETEMU_UDP_PATH"] = "dgram";
-  if (label === "batched-alt" && COMPARE_ADDON !== undefined) env["NETEMU_UDP_ADDON"] = COMPARE_ADDON;
   const execArgv = PROFILE_DIR !== undefined && mode === "netemu" ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE_DIR, label)] : [];
   const args = { mode, bufferBytes: BUFFER, lports, peers: [gen, sink], http: false, workers: mode === "netemu" ? WORKERS : 0, chain: 1 };
-  const child = await Child.start(import.meta.url, "./dataplane-child.js", ["dut", JSON.stringify(args)], `fwd:${label}`, execArgv, env);
+  const base = label === "batched-alt" && COMPARE_BUILD !== undefined ? pathToFileURL(join(COMPARE_BUILD, "build", "bench", "udp-paths.bench.js")).href : import.meta.url;
+  const child = await Child.start(base, "./dataplane-child.js", ["dut", JSON.stringify(args)], `fwd:${label}`, execArgv, env);
   pin(child.pid, 1);
   let note = "";
   if (mode === "netemu") {
@@ -489,7 +489,7 @@ async function main(): Promise<void> {
 
   const out = report(machine, ceilings, cells);
   process.stdout.write(`${out}\n`);
-  if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, options: { QUICK, ROUNDS, SIZES, WORKERS, OFFER, COST_RATES, COST_ONLY, COMPARE_ADDON }, ceilings, cells }, null, 2));
+  if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, options: { QUICK, ROUNDS, SIZES, WORKERS, OFFER, COST_RATES, COST_ONLY, COMPARE_BUILD }, ceilings, cells }, null, 2));
 }
 
 function report(machine: Record<string, unknown>, ceilings: { size: number; offered: number; g: LoadgenRun }[], cells: Cell[]): string {

@@ -4,12 +4,17 @@
  * Node's dgram makes one recvmsg, one 64 KiB read buffer and one JavaScript call per datagram. Here the
  * socket's readiness comes from libuv (uv_poll on the fd, so it lives on Node's own event loop, main
  * thread or worker), each wake-up drains the socket with recvmmsg into one receive arena per thread,
- * and JavaScript gets one call per batch: one Buffer holding the batch's datagrams back to back and
- * their lengths. A batch is whatever the kernel holds at that moment (MSG_DONTWAIT): nothing waits
- * for frames that have not come, so one lone frame is delivered as soon as it is readable.
+ * and JavaScript gets one call per batch: where the batch's datagrams lie back to back in the
+ * thread's receive pool, and their lengths (docs/adr/0107). A batch is whatever the kernel holds at
+ * that moment (MSG_DONTWAIT): nothing waits for frames that have not come, so one lone frame is
+ * delivered as soon as it is readable.
  *
  * JS API (loaded by src/adapters/transport/batched-udp-transport.ts):
- *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg))
+ *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(pool, offset, lengths, count), onError(code, msg))
+ *     onBatch: the batch's `count` datagrams lie back to back from `offset` in the ArrayBuffer `pool`,
+ *     their lengths in lengths[0..count) (a Uint32Array of the thread's, overwritten by the next batch:
+ *     read it before returning). A pool is only ever appended to, never written over: frames are views
+ *     of it that stay valid as long as they are held.
  *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...)
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
  *   close(handle)   (twice, or from inside a callback, is fine)
@@ -71,6 +76,12 @@
 #define GSO_MAX_BYTES 65000
 /* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
 #define MAX_BATCHES_PER_WAKEUP 8
+/* The receive pool batches are copied into (docs/adr/0107): one ArrayBuffer allocation per this many
+ * bytes instead of one Buffer per batch. About a full batch of 1500-byte frames, what one batch's
+ * Buffer was before, so a frame held as a view keeps no more memory alive than it did. */
+#define POOL_BYTES (64 * 1024)
+/* How the shared slots were last prepared for recvmmsg: a UDP socket's need it only once. */
+#define PREPARED_NONE (-1)
 
 typedef struct {
   /* The receive arena, shared by every socket of this thread: a batch is copied out before the
@@ -86,6 +97,14 @@ typedef struct {
     char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
     struct cmsghdr align;
   } aux[BATCH];
+  /* The kind the slots are prepared for (KIND_UDP: prepared once, the kernel leaves them as they are). */
+  int prepared;
+  /* The receive pool being filled, and the bytes of it given out. */
+  napi_ref pool;
+  size_t pool_used;
+  /* The lengths of the batch being delivered: one Uint32Array of BATCH, reused for every batch. */
+  napi_ref lengths;
+  uint32_t *lengths_data;
 } env_data;
 
 typedef struct {
@@ -136,12 +155,17 @@ static env_data *get_env_data(napi_env env) {
   if (d == NULL) return NULL;
   d->arena = malloc((size_t)BATCH * HEAD);
   d->overflow = malloc((size_t)BATCH * (SLOT - HEAD));
-  if (d->arena == NULL || d->overflow == NULL) {
+  d->prepared = PREPARED_NONE;
+  napi_value ab, lengths;
+  void *lengths_data = NULL;
+  if (d->arena == NULL || d->overflow == NULL || napi_create_arraybuffer(env, BATCH * sizeof(uint32_t), &lengths_data, &ab) != napi_ok ||
+      napi_create_typedarray(env, napi_uint32_array, BATCH, ab, 0, &lengths) != napi_ok || napi_create_reference(env, lengths, 1, &d->lengths) != napi_ok) {
     free(d->arena);
     free(d->overflow);
     free(d);
     return NULL;
   }
+  d->lengths_data = lengths_data;
   napi_set_instance_data(env, d, finalize_env_data, NULL);
   return d;
 }
@@ -206,6 +230,7 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
   if (ep->kind == KIND_TAP) {
     /* A TAP device gives one frame per read(); there is no recvmmsg for a character device. */
     int n = 0;
+    d->prepared = KIND_TAP;
     for (; n < BATCH; n++) {
       prepare(d, n, 0);
       ssize_t r = readv(ep->fd, d->iovs[n], 2);
@@ -222,14 +247,19 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
   }
   /* A packet socket's frame goes 4 bytes into its slot: room for a VLAN tag to be put back. */
   size_t off = ep->kind == KIND_PACKET ? 4 : 0;
-  for (int i = 0; i < BATCH; i++) {
-    prepare(d, i, off);
-    if (ep->kind == KIND_PACKET) {
-      d->msgs[i].msg_hdr.msg_name = &d->from[i];
-      d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
-      d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
-      d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
+  /* A UDP socket's slots stay as prepared: recvmmsg writes only msg_len and msg_flags (no name, no
+   * control). Preparing the 64 slots for each lone frame cost more than its recvmmsg's own user time. */
+  if (ep->kind != KIND_UDP || d->prepared != KIND_UDP) {
+    for (int i = 0; i < BATCH; i++) {
+      prepare(d, i, off);
+      if (ep->kind == KIND_PACKET) {
+        d->msgs[i].msg_hdr.msg_name = &d->from[i];
+        d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
+        d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
+        d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
+      }
     }
+    d->prepared = ep->kind;
   }
   int n = recvmmsg(ep->fd, d->msgs, BATCH, MSG_DONTWAIT, NULL);
   if (n <= 0) return n;
@@ -265,6 +295,32 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at) {
     }
   }
   return n;
+}
+
+/* Room for `total` bytes in the thread's receive pool: the pool (an ArrayBuffer), where the bytes go
+ * and their offset in it; a fresh pool when the one being filled has not the room (or was detached,
+ * its length then 0). Pools are never written over, so the frames of earlier batches, views of a pool,
+ * stay as they were; a pool goes once no frame of it is held and a newer one took its place.
+ * 0, or -1 when no memory. */
+static int pool_room(napi_env env, env_data *d, size_t total, napi_value *pool, unsigned char **at, size_t *offset) {
+  void *data = NULL;
+  size_t length = 0;
+  if (d->pool != NULL && napi_get_reference_value(env, d->pool, pool) == napi_ok && *pool != NULL &&
+      napi_get_arraybuffer_info(env, *pool, &data, &length) == napi_ok && data != NULL && length >= d->pool_used + total) {
+    *at = (unsigned char *)data + d->pool_used;
+    *offset = d->pool_used;
+    d->pool_used += total;
+    return 0;
+  }
+  size_t size = total > POOL_BYTES ? total : POOL_BYTES;
+  if (napi_create_arraybuffer(env, size, &data, pool) != napi_ok || data == NULL) return -1;
+  if (d->pool != NULL) napi_delete_reference(env, d->pool);
+  d->pool = NULL;
+  if (napi_create_reference(env, *pool, 1, &d->pool) != napi_ok) return -1;
+  *at = data;
+  *offset = 0;
+  d->pool_used = total;
+  return 0;
 }
 
 static void on_readable(uv_poll_t *poll, int status, int events) {
@@ -315,12 +371,10 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     }
     napi_handle_scope scope;
     napi_open_handle_scope(ep->env, &scope);
-    napi_value argv[2];
-    void *out = NULL;
-    /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
-     * only its own batch alive. */
-    if (napi_create_buffer(ep->env, total, &out, &argv[0]) != napi_ok || (out == NULL && total > 0) ||
-        napi_create_array_with_length(ep->env, (size_t)kept, &argv[1]) != napi_ok) {
+    napi_value argv[4];
+    unsigned char *out = NULL;
+    size_t start = 0;
+    if (pool_room(ep->env, d, total, &argv[0], &out, &start) != 0 || napi_get_reference_value(ep->env, d->lengths, &argv[2]) != napi_ok) {
       /* No memory for the batch: it is lost, as a full receive buffer would lose it; the loop goes on. */
       napi_value ignored;
       napi_get_and_clear_last_exception(ep->env, &ignored);
@@ -332,14 +386,14 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     for (int i = 0; i < n; i++) {
       if (at[i].skip) continue;
       unsigned int len = at[i].len, head = at[i].head;
-      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
-      if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
+      memcpy(out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
+      if (len > head) memcpy(out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
-      napi_value v;
-      napi_create_uint32(ep->env, len, &v);
-      napi_set_element(ep->env, argv[1], k++, v);
+      d->lengths_data[k++] = len;
     }
-    call_js(ep, ep->on_batch, 2, argv);
+    napi_create_double(ep->env, (double)start, &argv[1]);
+    napi_create_uint32(ep->env, kept, &argv[3]);
+    call_js(ep, ep->on_batch, 4, argv);
     napi_close_handle_scope(ep->env, scope);
     if (n < BATCH) return;
   }

@@ -539,10 +539,8 @@ static void *frame_bytes(napi_env env, napi_value frames, uint32_t i, size_t *le
   napi_typedarray_type type;
   size_t offset;
   void *data;
-  bool is_typedarray = false;
   napi_get_element(env, frames, i, &el);
-  if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
-      napi_get_typedarray_info(env, el, &type, length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+  if (napi_get_typedarray_info(env, el, &type, length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
     napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
     return NULL;
   }
@@ -652,10 +650,9 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       size_t length, offset;
       void *data;
       napi_value ab;
-      bool is_typedarray = false;
-      /* Only bytes: another typed array's length counts elements, not bytes. */
-      if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
-          napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+      /* Only bytes: another typed array's length counts elements, not bytes. get_typedarray_info
+       * refuses anything that is not a typed array (napi_invalid_arg): no napi_is_typedarray first. */
+      if (napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
         napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
         return NULL;
       }

@@ -268,8 +268,12 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
         expect(await eventually(() => frames.length === i + 1)).to.equal(true);
       }
       expect(seen.map((b) => b.lengths)).to.deep.equal(Array.from({ length: 10 }, (_, i) => [100 + i]));
-      expect(new Set(seen.map((b) => b.pool)).size).to.equal(1);
-      expect(seen.map((b) => b.offset)).to.deep.equal(seen.map((_, i) => Array.from({ length: i }, (_, j) => 100 + j).reduce((a, n) => a + n, 0)));
+      // The pool is the thread's, partly filled by the tests before: at most one fresh pool in ten small frames.
+      expect(new Set(seen.map((b) => b.pool)).size).to.be.at.most(2);
+      seen.forEach((b, i) => {
+        const before = seen[i - 1];
+        if (before !== undefined && before.pool === b.pool) expect(b.offset, `batch ${i}`).to.equal(before.offset + (before.lengths[0] as number));
+      });
     });
 
     it("leaves every frame kept from earlier batches as it came, across fresh pools (a pool is never written over)", async () => {

@@ -412,6 +412,8 @@ interface Cell {
   firstFail: Trial | undefined;
   /** One CPU-per-frame trial per rate of --cost-rate, in that order. */
   costs: Trial[];
+  /** The forwarder's CPU with no frames at all, % of one core: what every frame at a low rate shares. */
+  idlePct: number;
   latency: Trial;
 }
 
@@ -424,8 +426,16 @@ async function measure(rig: Rig, label: Label, size: number, round: number): Pro
     if (LATENCY_ONLY) {
       const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
       log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %, rest of machine ${latency.cpu.other.toFixed(0)} %`);
-      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => latency), latency };
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => latency), idlePct: Number.NaN, latency };
     }
+    const idle = async (): Promise<number> => {
+      const c0 = processCpuUs(f.pid);
+      const t0 = monoMs();
+      await sleep(COST_MS);
+      const pct = ((processCpuUs(f.pid) - c0) / 1000 / (monoMs() - t0)) * 100;
+      log(`  idle: ${pct.toFixed(2)} % of a core`);
+      return pct;
+    };
     const costTrials = async (): Promise<Trial[]> => {
       const costs: Trial[] = [];
       for (const rate of COST_RATES) {
@@ -436,20 +446,22 @@ async function measure(rig: Rig, label: Label, size: number, round: number): Pro
       return costs;
     };
     if (COST_ONLY) {
+      const idlePct = await idle();
       const costs = await costTrials();
       const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
       log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %`);
-      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs, latency };
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs, idlePct, latency };
     }
     const capacity = await rig.trial(f, { rate: OFFER, durationMs: CAPACITY_ONLY ? 5000 : STEP_MS, size });
     log(`  capacity: ${stepLine(capacity)} (${capacity.usPerFrame.toFixed(2)} µs/frame)`);
-    if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => capacity), latency: capacity };
+    if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => capacity), idlePct: Number.NaN, latency: capacity };
     const search = await rig.search(f, size, OFFER);
     log(`  loss-free: ${fmt(search.rate)} frames/s${search.disturbed > 0 ? ` (${search.disturbed} disturbed trials repeated)` : ""}${search.firstFail ? `; first failing step: ${stepLine(search.firstFail)}` : ""}`);
+    const idlePct = await idle();
     const costs = await costTrials();
     const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
     log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %`);
-    return { label, size, round, note: f.note, capacity, lossFree: search.rate, disturbed: search.disturbed, firstFail: search.firstFail, costs, latency };
+    return { label, size, round, note: f.note, capacity, lossFree: search.rate, disturbed: search.disturbed, firstFail: search.firstFail, costs, idlePct, latency };
   } finally {
     await f.stop();
   }
@@ -511,6 +523,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
   lines.push("");
   lines.push(markdownTable(["frame", "offered", "sent", "received", "loss"], ceilings.map(({ size, offered, g }) => [`${size} B`, fmt(offered), fmt(g.achievedRate), fmt((g.received / g.sendMs) * 1000), `${(((g.sent - g.received) / Math.max(1, g.sent)) * 100).toFixed(2)} %`])));
   lines.push("");
+  if (COST_ONLY) return costReport(lines, cells).join("\n");
   for (const size of SIZES) {
     const ub = { cap: med("ubridge", size, capacityOf), lf: med("ubridge", size, (c) => c.lossFree) };
     const dg = { cap: med("dgram", size, capacityOf), lf: med("dgram", size, (c) => c.lossFree) };
@@ -518,7 +531,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
     lines.push("");
     lines.push(
       markdownTable(
-        ["forwarder", "capacity (frames/s)", "vs uBridge", "vs dgram", "loss-free (frames/s)", "vs uBridge", "vs dgram", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "CPU µs/frame at capacity", "one core's worth (10⁶ / µs per frame at capacity)", "vs uBridge", "latency p50 / p99 (ms)"],
+        ["forwarder", "capacity (frames/s)", "vs uBridge", "vs dgram", "loss-free (frames/s)", "vs uBridge", "vs dgram", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "CPU µs/frame at capacity", "one core's worth (10⁶ / µs per frame at capacity)", "vs uBridge", "latency p50 / p99 (ms)"],
         LABELS.map((label) => {
           const cap = med(label, size, capacityOf);
           const lf = med(label, size, (c) => c.lossFree);
@@ -531,6 +544,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
             `${fmt(lf)}${each(label, size, (c) => c.lossFree)}`,
             ratio(lf, ub.lf),
             ratio(lf, dg.lf),
+            `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct, 2)}`,
             ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN).toFixed(2)}${each(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN, 2)}`),
             `${med(label, size, (c) => c.capacity.usPerFrame).toFixed(2)}${each(label, size, (c) => c.capacity.usPerFrame, 2)}`,
             fmt(1e6 / med(label, size, (c) => c.capacity.usPerFrame)),
@@ -562,7 +576,52 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
     lines.push(markdownTable(["frame", "goal", "measured", "result"], goals));
     lines.push("");
   }
-  if (LABELS.includes("batched") && LABELS.includes("ubridge")) {
+  costGoal(lines, cells);
+  lines.push("Where the frames were lost in each capacity trial (kernel receive-queue drops by socket) and what the CPUs did:");
+  lines.push("");
+  lines.push(
+    markdownTable(
+      ["forwarder", "frame", "round", "offered / sent", "delivered", "drops forwarder-in / forwarder-out / sink", "CPU forwarder / load side / rest of machine"],
+      cells.map((c) => [c.label, `${c.size} B`, String(c.round), `${fmt(c.capacity.rate)} / ${fmt(c.capacity.achievedRate)}`, fmt(c.capacity.deliveredRate), `${c.capacity.kernelDrops.fwdIn} / ${c.capacity.kernelDrops.fwdOut} / ${c.capacity.kernelDrops.sink}`, `${c.capacity.cpu.fwd.toFixed(0)} / ${c.capacity.cpu.load.toFixed(0)} / ${c.capacity.cpu.other.toFixed(0)} %`]),
+    ),
+  );
+  const disturbed = cells.reduce((n, c) => n + c.disturbed, 0);
+  lines.push("");
+  lines.push(`Failing search trials repeated because other processes used more than ${DISTURBED_OTHER_CPU_PCT} % of a core or the generator kept under 95 % of the offered rate (up to ${DISTURBED_RETRIES} per step): ${disturbed}.`);
+  return lines.join("\n");
+}
+
+/** --cost-only: per size, each forwarder's idle CPU, CPU per frame at each rate and latency; what else ran. */
+function costReport(lines: string[], cells: Cell[]): string[] {
+  const at = (label: Label, size: number): Cell[] => cells.filter((c) => c.label === label && c.size === size);
+  const med = (label: Label, size: number, f: (c: Cell) => number): number => median(at(label, size).map(f));
+  const each = (label: Label, size: number, f: (c: Cell) => number): string => (ROUNDS > 1 ? ` (${at(label, size).map((c) => f(c).toFixed(2)).join(", ")})` : "");
+  for (const size of SIZES) {
+    lines.push(`### ${size}-byte frames, CPU per frame`);
+    lines.push("");
+    lines.push(
+      markdownTable(
+        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "latency p50 / p99 at 1,000/s (ms)"],
+        LABELS.map((label) => [
+          NAMES[label],
+          `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct)}`,
+          ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN).toFixed(2)}${each(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN)}`),
+          `${med(label, size, (c) => c.latency.latency.p50).toFixed(3)} / ${med(label, size, (c) => c.latency.latency.p99).toFixed(3)}`,
+        ]),
+      ),
+    );
+    lines.push("");
+  }
+  costGoal(lines, cells);
+  const other = cells.flatMap((c) => c.costs.map((t) => t.cpu.other));
+  lines.push(`The rest of the machine (other processes) during the CPU-per-frame trials: median ${median(other).toFixed(0)} % of a core, max ${Math.max(...other).toFixed(0)} % (of ${cpus().length * 100} %); frames lost in them: ${cells.flatMap((c) => c.costs).filter((t) => t.loss > 0).length} of ${other.length} trials lost some.`);
+  return lines;
+}
+
+function costGoal(lines: string[], cells: Cell[]): void {
+  const at = (label: Label, size: number): Cell[] => cells.filter((c) => c.label === label && c.size === size);
+  const med = (label: Label, size: number, f: (c: Cell) => number): number => median(at(label, size).map(f));
+  if (!(LABELS.includes("batched") && LABELS.includes("ubridge"))) return;
     lines.push("### Goal of issue 30 (CPU per frame at moderate rates)");
     lines.push("");
     const rows: string[][] = [];
@@ -577,19 +636,6 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
     }
     lines.push(markdownTable(["frame", "frames/s", "netemu batched vs uBridge, CPU µs/frame", "at most uBridge's"], rows));
     lines.push("");
-  }
-  lines.push("Where the frames were lost in each capacity trial (kernel receive-queue drops by socket) and what the CPUs did:");
-  lines.push("");
-  lines.push(
-    markdownTable(
-      ["forwarder", "frame", "round", "offered / sent", "delivered", "drops forwarder-in / forwarder-out / sink", "CPU forwarder / load side / rest of machine"],
-      cells.map((c) => [c.label, `${c.size} B`, String(c.round), `${fmt(c.capacity.rate)} / ${fmt(c.capacity.achievedRate)}`, fmt(c.capacity.deliveredRate), `${c.capacity.kernelDrops.fwdIn} / ${c.capacity.kernelDrops.fwdOut} / ${c.capacity.kernelDrops.sink}`, `${c.capacity.cpu.fwd.toFixed(0)} / ${c.capacity.cpu.load.toFixed(0)} / ${c.capacity.cpu.other.toFixed(0)} %`]),
-    ),
-  );
-  const disturbed = cells.reduce((n, c) => n + c.disturbed, 0);
-  lines.push("");
-  lines.push(`Failing search trials repeated because other processes used more than ${DISTURBED_OTHER_CPU_PCT} % of a core or the generator kept under 95 % of the offered rate (up to ${DISTURBED_RETRIES} per step): ${disturbed}.`);
-  return lines.join("\n");
 }
 
 await main();

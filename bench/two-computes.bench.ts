@@ -177,7 +177,7 @@ async function addonAlone(offload: boolean, size: number, run: number, total: nu
   let got = 0;
   const ignore = (): void => undefined;
   const tx = addon.open(4, "127.0.0.1", a, "127.0.0.1", b, 0, BUFFER, ignore, ignore, offload);
-  const rx = addon.open(4, "127.0.0.1", b, "127.0.0.1", a, BUFFER, 0, (_: Buffer, lengths: number[]) => void (got += lengths.length), ignore, offload);
+  const rx = addon.open(4, "127.0.0.1", b, "127.0.0.1", a, BUFFER, 0, (_pool: ArrayBuffer, _offset: number, _lengths: Uint32Array, count: number) => void (got += count), ignore, offload);
   try {
     const frames = Array.from({ length: run }, (_, i) => Buffer.alloc(size, i));
     const c0 = process.cpuUsage();

@@ -1,7 +1,9 @@
 /**
- * Batched datagrams against uBridge (issue 20). Four forwarders, each its own process pinned on CPU 1
+ * Batched datagrams against uBridge (issue 20). Five forwarders, each its own process pinned on CPU 1
  * with all its threads, carry frames gen → port 0 → port 1 → sink in the same run:
  *   relay    the bare node:dgram relay (the data-plane rig's), the runtime's ceiling before issue 20;
+ *   c-relay  a bare C recvmmsg/sendmmsg relay (bench/native/udp-relay.c, compiled here with cc): two
+ *            connected sockets as netemu has, one thread, epoll, no switching: the floor (issue 30);
  *   batched  a netemu switch, 2 UDP NIOs, on the recvmmsg/sendmmsg addon (ADR 0068);
  *   dgram    the same switch with NETEMU_UDP_PATH=dgram;
  *   ubridge  uBridge 0.9.19, one bridge with two UDP NIOs, driven through its hypervisor.
@@ -9,21 +11,26 @@
  * cc) pinned on CPU 0: sendmmsg / recvmmsg, one clock for the one-way latency.
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
- *        [--offer FRAMES_PER_S] [--cost-rate FRAMES_PER_S] [--only relay,batched,dgram,ubridge]
- *        [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only] [--verbose] [--json FILE]
+ *        [--offer FRAMES_PER_S] [--cost-rate 1000,10000,30000] [--only relay,c-relay,batched,dgram,ubridge]
+ *        [--compare-build DIR] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
+ *        [--verbose] [--json FILE]
  *
  * Per forwarder and size: capacity (frames/s delivered when offered more than it takes), loss-free
  * rate (searched as bench/lib/dataplane-rig.ts does), CPU per frame (utime + stime of the whole process
- * from /proc/<pid>/stat at a fixed rate every forwarder carries) and latency at 1,000 frames/s. The
+ * from /proc/<pid>/stat at each of the fixed rates of --cost-rate, which every forwarder carries) and
+ * latency at 1,000 frames/s. --cost-only skips the capacity and loss-free trials. --compare-build DIR
+ * adds "batched-alt": the batched path of another checkout's build (DIR/build/bench/dataplane-child.js,
+ * with that checkout's native/build addon), for an A/B of two commits in one run. The
  * forwarders alternate within each round; the report takes each cell's median and prints markdown.
  * Everything listens on 127.0.0.1; every process it starts is ended by its pid.
  */
 import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect as tcpConnect } from "node:net";
 import { cpus } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
 import { freeTcpPort } from "../test/support/free-tcp-port.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
@@ -41,8 +48,12 @@ const SIZES = (opt("--sizes") ?? "64,1500").split(",").map(Number).filter((n) =>
 const WORKERS = opt("--workers") !== undefined ? Number(opt("--workers")) : Math.max(1, Math.min(8, cpus().length - 1));
 /** Offered rate of the capacity trials: above every forwarder's capacity, under the load side's. */
 const OFFER = Number(opt("--offer")) || 600_000;
-/** Fixed rate of the CPU-per-frame trials: one that every forwarder carries without loss. */
-const COST_RATE = Number(opt("--cost-rate")) || 50_000;
+/** Fixed rates of the CPU-per-frame trials, each one every forwarder carries without loss: the moderate
+ * rates most links of a lab run at, where each frame is its own wake-up (issue 30). */
+const COST_RATES = (opt("--cost-rate") ?? "1000,10000,30000").split(",").map(Number).filter((n) => n > 0);
+/** Only the CPU-per-frame and latency trials (no capacity, no loss-free search). */
+const COST_ONLY = argv.includes("--cost-only");
+const COMPARE_BUILD = opt("--compare-build");
 const LATENCY_RATE = 1000;
 const ONLY = opt("--only")?.split(",");
 const PROFILE_DIR = opt("--profile");
@@ -67,8 +78,21 @@ const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).s
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
-/** utime + stime of a process and all its threads, dead ones included (/proc/<pid>/stat), in µs. */
+/**
+ * CPU time of a process, in µs: the sum of its threads' time on a CPU in ns (/proc/<pid>/task/<tid>/schedstat),
+ * where the kernel has schedstats; otherwise utime + stime of the process and all its threads, dead
+ * ones included (/proc/<pid>/stat), in ticks of 10 ms: too coarse for 1,000 frames/s (a tick over 1,500
+ * frames is 6.7 µs a frame). A thread that ends during a trial takes its time with it in schedstat; the
+ * forwarders start none once set up.
+ */
 function processCpuUs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    if (Number.isFinite(ns)) return ns / 1000;
+  } catch {
+    // No schedstat (or the process is gone): the ticks below.
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -93,18 +117,22 @@ interface Forwarder {
   stop(): Promise<void>;
 }
 
-type Label = "relay" | "batched" | "dgram" | "ubridge";
-const LABELS: readonly Label[] = (["relay", "batched", "dgram", "ubridge"] as const).filter((l) => ONLY === undefined || ONLY.includes(l));
+type Label = "relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge";
+const LABELS: readonly Label[] = (["relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter(
+  (l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l)),
+);
 const NAMES: Record<Label, string> = {
   relay: "bare node:dgram relay",
+  "c-relay": "bare C recvmmsg/sendmmsg relay",
   batched: "netemu, batched path",
+  "batched-alt": `netemu, batched path, build of ${COMPARE_BUILD ?? ""}`,
   dgram: "netemu, node:dgram path",
   ubridge: "uBridge 0.9.19",
 };
 
 let nextLport = 43000 + (process.pid % 400) * 10;
 
-async function startNodeForwarder(label: Exclude<Label, "ubridge">, gen: number, sink: number): Promise<Forwarder> {
+async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, gen: number, sink: number): Promise<Forwarder> {
   const lports: [number, number] = [nextLport, nextLport + 1];
   nextLport += 2;
   const mode = label === "relay" ? "relay" : "netemu";
@@ -113,19 +141,59 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge">, gen: number,
   if (label === "dgram") env["NETEMU_UDP_PATH"] = "dgram";
   const execArgv = PROFILE_DIR !== undefined && mode === "netemu" ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE_DIR, label)] : [];
   const args = { mode, bufferBytes: BUFFER, lports, peers: [gen, sink], http: false, workers: mode === "netemu" ? WORKERS : 0, chain: 1 };
-  const child = await Child.start(import.meta.url, "./dataplane-child.js", ["dut", JSON.stringify(args)], `fwd:${label}`, execArgv, env);
+  const base = label === "batched-alt" && COMPARE_BUILD !== undefined ? pathToFileURL(join(COMPARE_BUILD, "build", "bench", "udp-paths.bench.js")).href : import.meta.url;
+  const child = await Child.start(base, "./dataplane-child.js", ["dut", JSON.stringify(args)], `fwd:${label}`, execArgv, env);
   pin(child.pid, 1);
   let note = "";
   if (mode === "netemu") {
     const info = await child.call<{ udpPath: { kind: string; reason?: string } }>("info");
     note = info.udpPath.kind === "batched" ? "batched" : `dgram (${info.udpPath.reason ?? ""})`;
-    const expected = label === "batched" ? "batched" : "dgram";
+    const expected = label === "dgram" ? "dgram" : "batched";
     if (info.udpPath.kind !== expected) throw new Error(`${label}: the forwarder runs the ${note} path; is the addon built (npm run build:native)?`);
     note += WORKERS > 0 ? `, data plane in ${WORKERS} worker thread${WORKERS > 1 ? "s" : ""}` : ", data plane on the main thread";
   }
   pin(child.pid, 1); // the worker threads started during the set-up inherit it; this catches any other
   return { label, pid: child.pid, lports, note, stop: () => child.stop() };
 }
+
+/** Compiles bench/native/udp-relay.c next to the compiled bench, as the load generator is. */
+function buildCRelay(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const source = join(here, "..", "..", "bench", "native", "udp-relay.c");
+  const out = join(here, "native", "udp-relay");
+  mkdirSync(dirname(out), { recursive: true });
+  const r = spawnSync(process.env["CC"] ?? "cc", ["-O2", "-Wall", "-Wextra", "-o", out, source], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (r.error !== undefined || r.status !== 0) throw new Error(`cannot build the C relay: ${r.error?.message ?? r.stderr.trim()}`);
+  return out;
+}
+
+async function startCRelay(gen: number, sink: number): Promise<Forwarder> {
+  const lports: [number, number] = [nextLport, nextLport + 1];
+  nextLport += 2;
+  cRelayPath ??= buildCRelay();
+  const proc: ChildProcess = spawn("taskset", ["-c", "1", cRelayPath, String(lports[0]), String(gen), String(lports[1]), String(sink), String(BUFFER)], { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((r) => proc.on("exit", () => r()));
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
+    process.kill(proc.pid, "SIGTERM");
+    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+    if (!done) {
+      process.kill(proc.pid, "SIGKILL");
+      await exited;
+    }
+  };
+  const ready = await Promise.race([
+    new Promise<boolean>((r) => proc.stdout?.on("data", (d: Buffer) => d.toString("utf8").includes("ready") && r(true))),
+    exited.then(() => false),
+    sleep(5000).then(() => false),
+  ]);
+  if (!ready || proc.pid === undefined) {
+    await stop();
+    throw new Error("the C relay did not start");
+  }
+  return { label: "c-relay", pid: proc.pid, lports, note: "", stop };
+}
+let cRelayPath: string | undefined;
 
 /** Sends one hypervisor command and reads its answer line (uBridge answers `100-...` on success). */
 function hypervisor(port: number, commands: readonly string[]): Promise<string[]> {
@@ -342,30 +410,58 @@ interface Cell {
   lossFree: number;
   disturbed: number;
   firstFail: Trial | undefined;
-  cost: Trial;
+  /** One CPU-per-frame trial per rate of --cost-rate, in that order. */
+  costs: Trial[];
+  /** The forwarder's CPU with no frames at all, % of one core: what every frame at a low rate shares. */
+  idlePct: number;
   latency: Trial;
 }
 
 async function measure(rig: Rig, label: Label, size: number, round: number): Promise<Cell> {
-  const f = label === "ubridge" ? await startUbridge(rig.genPort, rig.sinkPort) : await startNodeForwarder(label, rig.genPort, rig.sinkPort);
+  const f =
+    label === "ubridge" ? await startUbridge(rig.genPort, rig.sinkPort) : label === "c-relay" ? await startCRelay(rig.genPort, rig.sinkPort) : await startNodeForwarder(label, rig.genPort, rig.sinkPort);
   try {
     log(`${label} ${size} B round ${round}/${ROUNDS} (pid ${f.pid}${f.note ? `, ${f.note}` : ""})`);
     await rig.trial(f, { rate: 20_000, durationMs: 500, size }); // JIT warm-up, MAC learnt
     if (LATENCY_ONLY) {
       const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
       log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %, rest of machine ${latency.cpu.other.toFixed(0)} %`);
-      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: latency, latency };
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => latency), idlePct: Number.NaN, latency };
+    }
+    const idle = async (): Promise<number> => {
+      const c0 = processCpuUs(f.pid);
+      const t0 = monoMs();
+      await sleep(COST_MS);
+      const pct = ((processCpuUs(f.pid) - c0) / 1000 / (monoMs() - t0)) * 100;
+      log(`  idle: ${pct.toFixed(2)} % of a core`);
+      return pct;
+    };
+    const costTrials = async (): Promise<Trial[]> => {
+      const costs: Trial[] = [];
+      for (const rate of COST_RATES) {
+        const cost = await rig.trial(f, { rate, durationMs: COST_MS, size });
+        log(`  cost at ${fmt(rate)}/s: ${cost.usPerFrame.toFixed(2)} µs/frame (loss ${(cost.loss * 100).toFixed(3)} %, rest of machine ${cost.cpu.other.toFixed(0)} %)`);
+        costs.push(cost);
+      }
+      return costs;
+    };
+    if (COST_ONLY) {
+      const idlePct = await idle();
+      const costs = await costTrials();
+      const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
+      log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %`);
+      return { label, size, round, note: f.note, capacity: latency, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs, idlePct, latency };
     }
     const capacity = await rig.trial(f, { rate: OFFER, durationMs: CAPACITY_ONLY ? 5000 : STEP_MS, size });
     log(`  capacity: ${stepLine(capacity)} (${capacity.usPerFrame.toFixed(2)} µs/frame)`);
-    if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, cost: capacity, latency: capacity };
+    if (CAPACITY_ONLY) return { label, size, round, note: f.note, capacity, lossFree: Number.NaN, disturbed: 0, firstFail: undefined, costs: COST_RATES.map(() => capacity), idlePct: Number.NaN, latency: capacity };
     const search = await rig.search(f, size, OFFER);
     log(`  loss-free: ${fmt(search.rate)} frames/s${search.disturbed > 0 ? ` (${search.disturbed} disturbed trials repeated)` : ""}${search.firstFail ? `; first failing step: ${stepLine(search.firstFail)}` : ""}`);
-    const cost = await rig.trial(f, { rate: COST_RATE, durationMs: COST_MS, size });
-    log(`  cost at ${fmt(COST_RATE)}/s: ${cost.usPerFrame.toFixed(2)} µs/frame (loss ${(cost.loss * 100).toFixed(3)} %, rest of machine ${cost.cpu.other.toFixed(0)} %)`);
+    const idlePct = await idle();
+    const costs = await costTrials();
     const latency = await rig.trial(f, { rate: LATENCY_RATE, durationMs: LATENCY_MS, size, latency: true });
     log(`  latency at ${fmt(LATENCY_RATE)}/s: p50 ${latency.latency.p50.toFixed(3)} p99 ${latency.latency.p99.toFixed(3)} ms, loss ${(latency.loss * 100).toFixed(3)} %`);
-    return { label, size, round, note: f.note, capacity, lossFree: search.rate, disturbed: search.disturbed, firstFail: search.firstFail, cost, latency };
+    return { label, size, round, note: f.note, capacity, lossFree: search.rate, disturbed: search.disturbed, firstFail: search.firstFail, costs, idlePct, latency };
   } finally {
     await f.stop();
   }
@@ -405,7 +501,7 @@ async function main(): Promise<void> {
 
   const out = report(machine, ceilings, cells);
   process.stdout.write(`${out}\n`);
-  if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, options: { QUICK, ROUNDS, SIZES, WORKERS, OFFER, COST_RATE }, ceilings, cells }, null, 2));
+  if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify({ machine, options: { QUICK, ROUNDS, SIZES, WORKERS, OFFER, COST_RATES, COST_ONLY, COMPARE_BUILD }, ceilings, cells }, null, 2));
 }
 
 function report(machine: Record<string, unknown>, ceilings: { size: number; offered: number; g: LoadgenRun }[], cells: Cell[]): string {
@@ -421,12 +517,13 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
   lines.push("");
   lines.push(`Machine: ${String(machine["nproc"])} × ${String(machine["cpu"])}, Node ${String(machine["node"])}, net.core.rmem_max ${String(machine["rmemMax"])}; load average at start ${String(machine["load"])}.`);
   lines.push(`Generator and sink (bench/native/udp-loadgen.c: UDP GSO sends, recvmmsg) on CPU 0, each forwarder and all its threads on CPU 1. netemu: ${cells.find((c) => c.label === "batched")?.note ?? cells.find((c) => c.label === "dgram")?.note ?? "–"}; ${fmt(BUFFER / 1024)} KiB socket buffers for the Node forwarders (serve's default is 4,096), uBridge the kernel's default.`);
-  lines.push(`${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, forwarders interleaved within each round, medians (each round's figure in brackets). Capacity: frames/s delivered while ${fmt(OFFER)} frames/s are offered for ${STEP_MS} ms. Loss-free: highest offered rate with < 0.1 % loss over a ${STEP_MS} ms trial, the generator keeping ≥ 95 % of it (doubling from 10,000, bisection to ${PRECISION * 100} %, a failing step tried twice). CPU per frame: the forwarder's utime + stime (/proc/<pid>/stat, all threads) over the frames delivered, at ${fmt(COST_RATE)} frames/s for ${COST_MS} ms, and at capacity. Latency: one way, ${fmt(LATENCY_RATE)} frames/s for ${LATENCY_MS} ms.`);
+  lines.push(`${ROUNDS} round${ROUNDS > 1 ? "s" : ""}, forwarders interleaved within each round, medians (each round's figure in brackets). Capacity: frames/s delivered while ${fmt(OFFER)} frames/s are offered for ${STEP_MS} ms. Loss-free: highest offered rate with < 0.1 % loss over a ${STEP_MS} ms trial, the generator keeping ≥ 95 % of it (doubling from 10,000, bisection to ${PRECISION * 100} %, a failing step tried twice). CPU per frame: the forwarder's CPU time (the sum of its threads' /proc/<pid>/task/*/schedstat) over the frames delivered, at ${COST_RATES.map((r) => fmt(r)).join(", ")} frames/s for ${COST_MS} ms each, and at capacity. Latency: one way, ${fmt(LATENCY_RATE)} frames/s for ${LATENCY_MS} ms.`);
   lines.push("");
   lines.push("Load side alone (generator straight into the sink, both on CPU 0):");
   lines.push("");
   lines.push(markdownTable(["frame", "offered", "sent", "received", "loss"], ceilings.map(({ size, offered, g }) => [`${size} B`, fmt(offered), fmt(g.achievedRate), fmt((g.received / g.sendMs) * 1000), `${(((g.sent - g.received) / Math.max(1, g.sent)) * 100).toFixed(2)} %`])));
   lines.push("");
+  if (COST_ONLY) return costReport(lines, cells).join("\n");
   for (const size of SIZES) {
     const ub = { cap: med("ubridge", size, capacityOf), lf: med("ubridge", size, (c) => c.lossFree) };
     const dg = { cap: med("dgram", size, capacityOf), lf: med("dgram", size, (c) => c.lossFree) };
@@ -434,7 +531,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
     lines.push("");
     lines.push(
       markdownTable(
-        ["forwarder", "capacity (frames/s)", "vs uBridge", "vs dgram", "loss-free (frames/s)", "vs uBridge", "vs dgram", `CPU µs/frame at ${fmt(COST_RATE)}/s`, "CPU µs/frame at capacity", "one core's worth (10⁶ / µs per frame at capacity)", "vs uBridge", "latency p50 / p99 (ms)"],
+        ["forwarder", "capacity (frames/s)", "vs uBridge", "vs dgram", "loss-free (frames/s)", "vs uBridge", "vs dgram", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "CPU µs/frame at capacity", "one core's worth (10⁶ / µs per frame at capacity)", "vs uBridge", "latency p50 / p99 (ms)"],
         LABELS.map((label) => {
           const cap = med(label, size, capacityOf);
           const lf = med(label, size, (c) => c.lossFree);
@@ -447,7 +544,8 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
             `${fmt(lf)}${each(label, size, (c) => c.lossFree)}`,
             ratio(lf, ub.lf),
             ratio(lf, dg.lf),
-            `${med(label, size, (c) => c.cost.usPerFrame).toFixed(2)}${each(label, size, (c) => c.cost.usPerFrame, 2)}`,
+            `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct, 2)}`,
+            ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN).toFixed(2)}${each(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN, 2)}`),
             `${med(label, size, (c) => c.capacity.usPerFrame).toFixed(2)}${each(label, size, (c) => c.capacity.usPerFrame, 2)}`,
             fmt(1e6 / med(label, size, (c) => c.capacity.usPerFrame)),
             ratio(med("ubridge", size, (c) => c.capacity.usPerFrame), med(label, size, (c) => c.capacity.usPerFrame)),
@@ -478,6 +576,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
     lines.push(markdownTable(["frame", "goal", "measured", "result"], goals));
     lines.push("");
   }
+  costGoal(lines, cells);
   lines.push("Where the frames were lost in each capacity trial (kernel receive-queue drops by socket) and what the CPUs did:");
   lines.push("");
   lines.push(
@@ -490,6 +589,53 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
   lines.push("");
   lines.push(`Failing search trials repeated because other processes used more than ${DISTURBED_OTHER_CPU_PCT} % of a core or the generator kept under 95 % of the offered rate (up to ${DISTURBED_RETRIES} per step): ${disturbed}.`);
   return lines.join("\n");
+}
+
+/** --cost-only: per size, each forwarder's idle CPU, CPU per frame at each rate and latency; what else ran. */
+function costReport(lines: string[], cells: Cell[]): string[] {
+  const at = (label: Label, size: number): Cell[] => cells.filter((c) => c.label === label && c.size === size);
+  const med = (label: Label, size: number, f: (c: Cell) => number): number => median(at(label, size).map(f));
+  const each = (label: Label, size: number, f: (c: Cell) => number): string => (ROUNDS > 1 ? ` (${at(label, size).map((c) => f(c).toFixed(2)).join(", ")})` : "");
+  for (const size of SIZES) {
+    lines.push(`### ${size}-byte frames, CPU per frame`);
+    lines.push("");
+    lines.push(
+      markdownTable(
+        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "latency p50 / p99 at 1,000/s (ms)"],
+        LABELS.map((label) => [
+          NAMES[label],
+          `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct)}`,
+          ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN).toFixed(2)}${each(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN)}`),
+          `${med(label, size, (c) => c.latency.latency.p50).toFixed(3)} / ${med(label, size, (c) => c.latency.latency.p99).toFixed(3)}`,
+        ]),
+      ),
+    );
+    lines.push("");
+  }
+  costGoal(lines, cells);
+  const other = cells.flatMap((c) => c.costs.map((t) => t.cpu.other));
+  lines.push(`The rest of the machine (other processes) during the CPU-per-frame trials: median ${median(other).toFixed(0)} % of a core, max ${Math.max(...other).toFixed(0)} % (of ${cpus().length * 100} %); frames lost in them: ${cells.flatMap((c) => c.costs).filter((t) => t.loss > 0).length} of ${other.length} trials lost some.`);
+  return lines;
+}
+
+function costGoal(lines: string[], cells: Cell[]): void {
+  const at = (label: Label, size: number): Cell[] => cells.filter((c) => c.label === label && c.size === size);
+  const med = (label: Label, size: number, f: (c: Cell) => number): number => median(at(label, size).map(f));
+  if (!(LABELS.includes("batched") && LABELS.includes("ubridge"))) return;
+    lines.push("### Goal of issue 30 (CPU per frame at moderate rates)");
+    lines.push("");
+    const rows: string[][] = [];
+    for (const size of SIZES) {
+      COST_RATES.forEach((rate, i) => {
+        const cost = (label: Label): number => med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN);
+        const b = cost("batched");
+        const u = cost("ubridge");
+        const c = LABELS.includes("c-relay") ? ` (C relay ${cost("c-relay").toFixed(2)})` : "";
+        rows.push([`${size} B`, fmt(rate), `${b.toFixed(2)} vs ${u.toFixed(2)}${c}`, b <= u ? "met" : "not met"]);
+      });
+    }
+    lines.push(markdownTable(["frame", "frames/s", "netemu batched vs uBridge, CPU µs/frame", "at most uBridge's"], rows));
+    lines.push("");
 }
 
 await main();

@@ -4,9 +4,10 @@
  * Node's dgram makes one recvmsg, one 64 KiB read buffer and one JavaScript call per datagram. Here the
  * socket's readiness comes from libuv (uv_poll on the fd, so it lives on Node's own event loop, main
  * thread or worker), each wake-up drains the socket with recvmmsg into one receive arena per thread,
- * and JavaScript gets one call per batch: one Buffer holding the batch's datagrams back to back and
- * their lengths. A batch is whatever the kernel holds at that moment (MSG_DONTWAIT): nothing waits
- * for frames that have not come, so one lone frame is delivered as soon as it is readable.
+ * and JavaScript gets one call per batch: where the batch's datagrams lie back to back in the
+ * thread's receive pool, and their lengths (docs/adr/0107). A batch is whatever the kernel holds at
+ * that moment (MSG_DONTWAIT): nothing waits for frames that have not come, so one lone frame is
+ * delivered as soon as it is readable.
  *
  * UDP sockets use segmentation offload both ways unless asked not to (docs/adr/0106): runs of equal-size
  * frames leave as one UDP GSO message (UDP_SEGMENT), and the socket takes UDP GRO (UDP_GRO), so a GSO
@@ -14,7 +15,11 @@
  * still gets one frame per datagram, byte for byte, in order.
  *
  * JS API (loaded by src/adapters/transport/batched-udp-transport.ts):
- *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(buf, lengths), onError(code, msg)[, offload])
+ *   open(family 4|6, bindAddr, lport, peerAddr, rport, rcvbuf, sndbuf, onBatch(pool, offset, lengths, count), onError(code, msg)[, offload])
+ *     onBatch: the batch's `count` datagrams lie back to back from `offset` in the ArrayBuffer `pool`,
+ *     their lengths in lengths[0..count) (a Uint32Array of the thread's, overwritten by the next batch:
+ *     read it before returning). A pool is only ever appended to, never written over: frames are views
+ *     of it that stay valid as long as they are held.
  *     -> handle; throws an Error whose .code is the errno name (EADDRINUSE ...); offload (default true):
  *     false sends every datagram on its own (no GSO) and turns UDP GRO off on the socket
  *   send(handle, frames: Uint8Array[]) -> number of datagrams the kernel took
@@ -79,11 +84,22 @@
  * send batch, and the kernel's GRO stops at 64 (UDP_GRO_CNT_MAX); a sender's 128 (UDP_MAX_SEGMENTS)
  * would only make a wake-up's first call twice as big. */
 #define GRO_SEGMENTS 64
+/* The most datagrams one message may hold: the kernel's cap on a GSO send (UDP_MAX_SEGMENTS), which a
+ * local sender's message keeps on its way into a GRO socket. A message claiming more is dropped whole,
+ * so a batch's lengths always fit the thread's lengths array (BATCH messages of this many at most). */
+#define MAX_SEGMENTS 128
+#define LENGTHS_CAPACITY (BATCH * MAX_SEGMENTS)
 #ifndef UDP_GRO
 #define UDP_GRO 104 /* Linux 5.0; older headers lack the name */
 #endif
 /* Drains per wake-up before yielding to the loop, so one flooded socket cannot starve the others. */
 #define MAX_BATCHES_PER_WAKEUP 8
+/* The receive pool batches are copied into (docs/adr/0107): one ArrayBuffer allocation per this many
+ * bytes instead of one Buffer per batch. About a full batch of 1500-byte frames, what one batch's
+ * Buffer was before, so a frame held as a view keeps no more memory alive than it did. */
+#define POOL_BYTES (64 * 1024)
+/* How the shared slots were last prepared for recvmmsg: a UDP socket's need it only once. */
+#define PREPARED_NONE (-1)
 
 typedef struct {
   /* The receive arena, shared by every socket of this thread: a batch is copied out before the
@@ -100,6 +116,14 @@ typedef struct {
     char gro[CMSG_SPACE(sizeof(int))];
     struct cmsghdr align;
   } aux[BATCH];
+  /* The kind the slots are prepared for (KIND_UDP: prepared once, the kernel leaves them as they are). */
+  int prepared;
+  /* The receive pool being filled, and the bytes of it given out. */
+  napi_ref pool;
+  size_t pool_used;
+  /* The lengths of the batch being delivered: one Uint32Array of LENGTHS_CAPACITY, reused for every batch. */
+  napi_ref lengths;
+  uint32_t *lengths_data;
 } env_data;
 
 typedef struct {
@@ -154,12 +178,17 @@ static env_data *get_env_data(napi_env env) {
   if (d == NULL) return NULL;
   d->arena = malloc((size_t)BATCH * HEAD);
   d->overflow = malloc((size_t)BATCH * (SLOT - HEAD));
-  if (d->arena == NULL || d->overflow == NULL) {
+  d->prepared = PREPARED_NONE;
+  napi_value ab, lengths;
+  void *lengths_data = NULL;
+  if (d->arena == NULL || d->overflow == NULL || napi_create_arraybuffer(env, LENGTHS_CAPACITY * sizeof(uint32_t), &lengths_data, &ab) != napi_ok ||
+      napi_create_typedarray(env, napi_uint32_array, LENGTHS_CAPACITY, ab, 0, &lengths) != napi_ok || napi_create_reference(env, lengths, 1, &d->lengths) != napi_ok) {
     free(d->arena);
     free(d->overflow);
     free(d);
     return NULL;
   }
+  d->lengths_data = lengths_data;
   napi_set_instance_data(env, d, finalize_env_data, NULL);
   return d;
 }
@@ -232,6 +261,7 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
   if (ep->kind == KIND_TAP) {
     /* A TAP device gives one frame per read(); there is no recvmmsg for a character device. */
     int n = 0;
+    d->prepared = KIND_TAP;
     for (; n < limit; n++) {
       prepare(d, n, 0);
       ssize_t r = readv(ep->fd, d->iovs[n], 2);
@@ -249,19 +279,28 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
   }
   /* A packet socket's frame goes 4 bytes into its slot: room for a VLAN tag to be put back. */
   size_t off = ep->kind == KIND_PACKET ? 4 : 0;
-  for (int i = 0; i < limit; i++) {
-    prepare(d, i, off);
-    if (ep->kind == KIND_PACKET) {
-      d->msgs[i].msg_hdr.msg_name = &d->from[i];
-      d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
-      d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
-      d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
-    } else {
-      /* Always asked for, offload or not: a socket adopted from a thread that had GRO on may hold GRO messages. */
-      d->msgs[i].msg_hdr.msg_control = d->aux[i].gro;
-      d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].gro;
+  /* A UDP socket's slots stay as prepared: recvmmsg writes back only msg_len, msg_flags and
+   * msg_controllen. Preparing the 64 slots for each lone frame cost more than its recvmmsg's own user time. */
+  if (ep->kind != KIND_UDP || d->prepared != KIND_UDP) {
+    for (int i = 0; i < BATCH; i++) {
+      prepare(d, i, off);
+      if (ep->kind == KIND_PACKET) {
+        d->msgs[i].msg_hdr.msg_name = &d->from[i];
+        d->msgs[i].msg_hdr.msg_namelen = sizeof d->from[i];
+        d->msgs[i].msg_hdr.msg_control = d->aux[i].buf;
+        d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].buf;
+      } else {
+        /* Always asked for, offload or not: a socket adopted from a thread that had GRO on may hold GRO messages. */
+        d->msgs[i].msg_hdr.msg_control = d->aux[i].gro;
+      }
     }
+    d->prepared = ep->kind;
   }
+  /* The kernel writes each used slot's msg_controllen back (0 when no GRO segment size came): without
+   * the room given again, a later GRO message's segment size would be cut off and the message taken
+   * for one frame. */
+  if (ep->kind == KIND_UDP)
+    for (int i = 0; i < limit; i++) d->msgs[i].msg_hdr.msg_controllen = sizeof d->aux[i].gro;
   int n = recvmmsg(ep->fd, d->msgs, (unsigned int)limit, MSG_DONTWAIT, NULL);
   if (n <= 0) return n;
   for (int i = 0; i < n; i++) {
@@ -278,6 +317,7 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
         memcpy(&segment, CMSG_DATA(c), sizeof segment);
         if (segment > 0) at[i].segment = (unsigned int)segment;
       }
+      if (frames_in(&at[i]) > MAX_SEGMENTS) at[i].skip = 1;
       /* More than the slot holds (never for one datagram: a slot is the largest UDP payload; a GRO
        * message is kept under 64 KiB by the kernel, but not by contract): only whole datagrams go on,
        * a cut one would be a corrupt frame. */
@@ -314,6 +354,32 @@ static int read_batch(endpoint *ep, env_data *d, frame_at *at, int limit) {
     }
   }
   return n;
+}
+
+/* Room for `total` bytes in the thread's receive pool: the pool (an ArrayBuffer), where the bytes go
+ * and their offset in it; a fresh pool when the one being filled has not the room (or was detached,
+ * its length then 0). Pools are never written over, so the frames of earlier batches, views of a pool,
+ * stay as they were; a pool goes once no frame of it is held and a newer one took its place.
+ * 0, or -1 when no memory. */
+static int pool_room(napi_env env, env_data *d, size_t total, napi_value *pool, unsigned char **at, size_t *offset) {
+  void *data = NULL;
+  size_t length = 0;
+  if (d->pool != NULL && napi_get_reference_value(env, d->pool, pool) == napi_ok && *pool != NULL &&
+      napi_get_arraybuffer_info(env, *pool, &data, &length) == napi_ok && data != NULL && length >= d->pool_used + total) {
+    *at = (unsigned char *)data + d->pool_used;
+    *offset = d->pool_used;
+    d->pool_used += total;
+    return 0;
+  }
+  size_t size = total > POOL_BYTES ? total : POOL_BYTES;
+  if (napi_create_arraybuffer(env, size, &data, pool) != napi_ok || data == NULL) return -1;
+  if (d->pool != NULL) napi_delete_reference(env, d->pool);
+  d->pool = NULL;
+  if (napi_create_reference(env, *pool, 1, &d->pool) != napi_ok) return -1;
+  *at = data;
+  *offset = 0;
+  d->pool_used = total;
+  return 0;
 }
 
 static void on_readable(uv_poll_t *poll, int status, int events) {
@@ -380,12 +446,10 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     }
     napi_handle_scope scope;
     napi_open_handle_scope(ep->env, &scope);
-    napi_value argv[2];
-    void *out = NULL;
-    /* One allocation per batch; frames are views into it, so a frame held by a delay filter keeps
-     * only its own batch alive. */
-    if (napi_create_buffer(ep->env, total, &out, &argv[0]) != napi_ok || (out == NULL && total > 0) ||
-        napi_create_array_with_length(ep->env, (size_t)kept, &argv[1]) != napi_ok) {
+    napi_value argv[4];
+    unsigned char *out = NULL;
+    size_t start = 0;
+    if (pool_room(ep->env, d, total, &argv[0], &out, &start) != 0 || napi_get_reference_value(ep->env, d->lengths, &argv[2]) != napi_ok) {
       /* No memory for the batch: it is lost, as a full receive buffer would lose it; the loop goes on. */
       napi_value ignored;
       napi_get_and_clear_last_exception(ep->env, &ignored);
@@ -397,20 +461,18 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     for (int i = 0; i < n; i++) {
       if (at[i].skip) continue;
       unsigned int len = at[i].len, head = at[i].head;
-      memcpy((unsigned char *)out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
-      if (len > head) memcpy((unsigned char *)out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
+      memcpy(out + off, d->arena + (size_t)i * HEAD + at[i].off, head);
+      if (len > head) memcpy(out + off + head, d->overflow + (size_t)i * (SLOT - HEAD), len - head);
       off += len;
-      /* A GRO message's datagrams lie back to back in it as they do in the batch's buffer: only its
-       * lengths tell them apart. */
+      /* A GRO message's datagrams lie back to back in it as they do in the pool: only its lengths
+       * tell them apart. */
       unsigned int count = frames_in(&at[i]), segment = count > 1 ? at[i].segment : len;
-      for (unsigned int j = 0; j < count; j++) {
-        napi_value v;
-        napi_create_uint32(ep->env, j + 1 < count ? segment : len - j * segment, &v);
-        napi_set_element(ep->env, argv[1], k++, v);
-      }
+      for (unsigned int j = 0; j < count; j++) d->lengths_data[k++] = j + 1 < count ? segment : len - j * segment;
     }
     delivered += kept;
-    call_js(ep, ep->on_batch, 2, argv);
+    napi_create_double(ep->env, (double)start, &argv[1]);
+    napi_create_uint32(ep->env, kept, &argv[3]);
+    call_js(ep, ep->on_batch, 4, argv);
     napi_close_handle_scope(ep->env, scope);
     if (n < limit) return;
   }
@@ -575,10 +637,8 @@ static void *frame_bytes(napi_env env, napi_value frames, uint32_t i, size_t *le
   napi_typedarray_type type;
   size_t offset;
   void *data;
-  bool is_typedarray = false;
   napi_get_element(env, frames, i, &el);
-  if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
-      napi_get_typedarray_info(env, el, &type, length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+  if (napi_get_typedarray_info(env, el, &type, length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
     napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
     return NULL;
   }
@@ -688,10 +748,9 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
       size_t length, offset;
       void *data;
       napi_value ab;
-      bool is_typedarray = false;
-      /* Only bytes: another typed array's length counts elements, not bytes. */
-      if (napi_is_typedarray(env, el, &is_typedarray) != napi_ok || !is_typedarray ||
-          napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+      /* Only bytes: another typed array's length counts elements, not bytes. get_typedarray_info
+       * refuses anything that is not a typed array (napi_invalid_arg): no napi_is_typedarray first. */
+      if (napi_get_typedarray_info(env, el, &type, &length, &data, &ab, &offset) != napi_ok || type != napi_uint8_array) {
         napi_throw_type_error(env, NULL, "send: every frame must be a Uint8Array");
         return NULL;
       }

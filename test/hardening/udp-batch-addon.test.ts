@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createSocket, type Socket } from "node:dgram";
 import { readdirSync } from "node:fs";
 import { expect } from "chai";
-import type { UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
+import type { OnBatch, UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
 import { requireHostBed, runCommand } from "../support/host-bed.js";
 import { UdpPeer, freeUdpPort } from "../support/udp-peer.js";
@@ -54,7 +54,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
   });
 
   /** A socket of the addon connected to a fresh peer on 127.0.0.1, with what it received. */
-  async function connected(onBatch: (datagrams: Buffer, lengths: number[]) => void = ignore, onError: (code: string, message: string) => void = ignore) {
+  async function connected(onBatch: OnBatch = ignore, onError: (code: string, message: string) => void = ignore) {
     const peer = await UdpPeer.open();
     peers.push(peer);
     const lport = await freeUdpPort();
@@ -145,8 +145,8 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
     it("closes from inside its own receive callback: that batch was the last, the process lives on", async () => {
       const calls: number[] = [];
       let self: unknown;
-      const c = await connected((_d, lengths) => {
-        calls.push(lengths.length);
+      const c = await connected((_pool, _offset, _lengths, count) => {
+        calls.push(count);
         addon.close(self);
         addon.close(self);
       });
@@ -232,7 +232,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       addon.send(handle, [Buffer.alloc(64)]);
       // ...then the peer comes up (bound at once, in this same turn) and a batch goes out.
       const received: number[] = [];
-      const peerHandle = addon.open(4, "127.0.0.1", rport, "127.0.0.1", lport, 0, 0, (_d, lengths) => received.push(...lengths), ignore);
+      const peerHandle = addon.open(4, "127.0.0.1", rport, "127.0.0.1", lport, 0, 0, (_pool, _offset, lengths, count) => received.push(...lengths.subarray(0, count)), ignore);
       handles.push(peerHandle);
       const taken = addon.send(handle, [Buffer.alloc(70), Buffer.alloc(71), Buffer.alloc(72)]);
       expect(await eventually(() => received.length >= 2)).to.equal(true);
@@ -243,6 +243,65 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
   });
 
   describe("receiving", () => {
+    /** What each onBatch call gave: its pool, and copies of where its frames lie and their lengths. */
+    interface SeenBatch {
+      pool: ArrayBuffer;
+      offset: number;
+      lengths: number[];
+    }
+    const keepBatches = (seen: SeenBatch[], frames: Uint8Array[]): OnBatch => (pool, offset, lengths, count) => {
+      seen.push({ pool, offset, lengths: [...lengths.subarray(0, count)] });
+      let at = offset;
+      for (const length of lengths.subarray(0, count)) {
+        frames.push(new Uint8Array(pool, at, length));
+        at += length;
+      }
+    };
+
+    it("copies lone frames one after the other into one receive pool, not into a new buffer per batch (ADR 0107)", async () => {
+      const seen: SeenBatch[] = [];
+      const frames: Uint8Array[] = [];
+      const c = await connected(keepBatches(seen, frames));
+      // One at a time, each received before the next leaves: each is a batch of its own.
+      for (let i = 0; i < 10; i++) {
+        await c.peer.send(Buffer.alloc(100 + i, i), c.lport);
+        expect(await eventually(() => frames.length === i + 1)).to.equal(true);
+      }
+      expect(seen.map((b) => b.lengths)).to.deep.equal(Array.from({ length: 10 }, (_, i) => [100 + i]));
+      // The pool is the thread's, partly filled by the tests before: at most one fresh pool in ten small frames.
+      expect(new Set(seen.map((b) => b.pool)).size).to.be.at.most(2);
+      seen.forEach((b, i) => {
+        const before = seen[i - 1];
+        if (before !== undefined && before.pool === b.pool) expect(b.offset, `batch ${i}`).to.equal(before.offset + (before.lengths[0] as number));
+      });
+    });
+
+    it("leaves every frame kept from earlier batches as it came, across fresh pools (a pool is never written over)", async () => {
+      const seen: SeenBatch[] = [];
+      const frames: Uint8Array[] = [];
+      const c = await connected(keepBatches(seen, frames));
+      // 200 × 1,400 bytes: about four pools' worth, in batches of one and of several.
+      for (let i = 0; i < 200; i++) {
+        void c.peer.send(Buffer.alloc(1400, i % 251), c.lport);
+        if (i % 7 === 0) expect(await eventually(() => frames.length === i + 1)).to.equal(true);
+      }
+      expect(await eventually(() => frames.length === 200)).to.equal(true);
+      expect(new Set(seen.map((b) => b.pool)).size).to.be.greaterThan(1);
+      frames.forEach((frame, i) => expect(frame.every((byte) => byte === i % 251), `frame ${i}`).to.equal(true));
+    });
+
+    it("delivers a batch larger than a pool (jumbo datagrams) whole, in a pool of its own size", async () => {
+      const seen: SeenBatch[] = [];
+      const frames: Uint8Array[] = [];
+      const c = await connected(keepBatches(seen, frames));
+      await c.peer.send(Buffer.alloc(60_000, 1), c.lport);
+      await c.peer.send(Buffer.alloc(60_000, 2), c.lport);
+      expect(await eventually(() => frames.length === 2)).to.equal(true);
+      expect(frames.map((f) => f.length)).to.deep.equal([60_000, 60_000]);
+      expect(frames[0]?.every((b) => b === 1)).to.equal(true);
+      expect(frames[1]?.every((b) => b === 2)).to.equal(true);
+    });
+
     it("delivers the largest IPv6 datagram (65,527 bytes, more than any IPv4 one) whole: the receive slot is never too small", async function () {
       const v6: Socket = createSocket("udp6");
       try {
@@ -257,7 +316,7 @@ describe("the batched UDP addon at the worker boundary and under bad input (no i
       try {
         const got: number[] = [];
         const lport = await freeUdpPort();
-        const handle = addon.open(6, "::1", lport, "::1", v6.address().port, 1 << 20, 1 << 20, (_d, lengths) => got.push(...lengths), ignore);
+        const handle = addon.open(6, "::1", lport, "::1", v6.address().port, 1 << 20, 1 << 20, (_pool, _offset, lengths, count) => got.push(...lengths.subarray(0, count)), ignore);
         handles.push(handle);
         v6.send(Buffer.alloc(65_527, 7), lport, "::1");
         v6.send(Buffer.alloc(64, 8), lport, "::1");

@@ -56,6 +56,23 @@ describe("the data plane in worker threads (real sockets on 127.0.0.1)", functio
     }
   });
 
+  it("carries distinct frames worth several of the batched path's receive pools byte for byte and in order in the worker (ADR 0107)", async () => {
+    const sw = await wiredSwitch("SW1");
+    // 120 × 1,400 bytes: about three 64 KiB pools; in bursts of 8, so batches of one and of several, each
+    // burst received before the next leaves (the receiving test socket's default buffer holds ~90 of them).
+    const frames = Array.from({ length: 120 }, (_, i) => {
+      const frame = ethernetFrame(BROADCAST, A, { payload: 1386 });
+      frame.fill(i % 251, 14);
+      return frame;
+    });
+    for (let i = 0; i < frames.length; i += 8) {
+      await Promise.all(frames.slice(i, i + 8).map((f) => sw.peers[0].send(f, sw.lports[0])));
+      await sw.peers[1].waitFor(Math.min(i + 8, frames.length), 5000);
+    }
+    const received = sw.peers[1].received;
+    expect(received.map((f, i) => f.equals(frames[i]!))).to.deep.equal(frames.map(() => true));
+  });
+
   it("applies filters, status and captures in the worker", async () => {
     const sw = await wiredSwitch("SW1");
     const put = await s.request("PUT", `${sw.base}/adapters/0/ports/1/nio`, { type: "nio_udp", lport: sw.lports[1], rhost: "127.0.0.1", rport: sw.peers[1].port, filters: { frequency_drop: [-1] } });

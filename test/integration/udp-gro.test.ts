@@ -201,12 +201,13 @@ describe("what UDP GRO saves between two netemu hops (ADR 0106)", function () {
     const received: Buffer[] = [];
     const noError = (): void => undefined;
     const sender = addon.open(4, "127.0.0.1", a, "127.0.0.1", b, 0, 4 << 20, () => undefined, noError, true);
-    const receiver = addon.open(4, "127.0.0.1", b, "127.0.0.1", a, 4 << 20, 0, (datagrams: Buffer, lengths: number[]) => {
-      calls.push(lengths.length);
-      let offset = 0;
-      for (const length of lengths) {
-        received.push(Buffer.from(datagrams.subarray(offset, offset + length)));
-        offset += length;
+    const receiver = addon.open(4, "127.0.0.1", b, "127.0.0.1", a, 4 << 20, 0, (pool: ArrayBuffer, offset: number, lengths: Uint32Array, count: number) => {
+      calls.push(count);
+      let at = offset;
+      for (let i = 0; i < count; i++) {
+        const length = lengths[i] as number;
+        received.push(Buffer.from(new Uint8Array(pool, at, length)));
+        at += length;
       }
     }, noError, true);
     try {

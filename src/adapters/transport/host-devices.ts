@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { HostDeviceOptions, HostDeviceProblem, HostDevices } from "../../application/ports/host-devices.js";
 import { CAPABILITY_OF } from "../../application/ports/host-devices.js";
 import type { UdpEndpoint } from "../../application/ports/udp-transport.js";
-import { BatchedEndpoint, type UdpBatchAddon, loadUdpBatchAddon } from "./batched-udp-transport.js";
+import { BatchedEndpoint, framesOfBatches, type UdpBatchAddon, loadUdpBatchAddon } from "./batched-udp-transport.js";
 
 /** What the kernel's errno means for a device of that kind (ADR 0083). */
 export function deviceProblem(kind: HostDeviceOptions["kind"], code: string, detail: string): HostDeviceProblem {
@@ -30,13 +30,7 @@ class AddonHostDevices implements HostDevices {
   constructor(private readonly addon: UdpBatchAddon) {}
 
   open(o: HostDeviceOptions): Promise<E.Either<HostDeviceProblem, UdpEndpoint>> {
-    const onBatch = (frames: Buffer, lengths: number[]): void => {
-      let offset = 0;
-      for (const length of lengths) {
-        o.onFrame(frames.subarray(offset, offset + length));
-        offset += length;
-      }
-    };
+    const onBatch = framesOfBatches(o.onFrame);
     const onError = (code: string, message: string): void => o.onError?.(`${code}: ${message}`);
     const handover = o.handover;
     if (handover !== undefined && Number.isInteger(handover.fd) && handover.fd >= 0) {

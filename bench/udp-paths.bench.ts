@@ -27,12 +27,11 @@
 import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { connect as tcpConnect } from "node:net";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
-import { freeTcpPort } from "../test/support/free-tcp-port.js";
+import { startUbridgeBridge, UBRIDGE } from "./lib/ubridge.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 
 const argv = process.argv.slice(2);
@@ -70,7 +69,6 @@ const MAX_LOSS = 0.001;
 /** Other processes' CPU (% of one core) above which a failing trial is repeated (as the data-plane rig). */
 const DISTURBED_OTHER_CPU_PCT = 30;
 const DISTURBED_RETRIES = 3;
-const UBRIDGE = process.env["NETEMU_BENCH_UBRIDGE"] ?? "/opt/gns3-peer/bin/ubridge";
 /** NIO socket buffers of the Node forwarders: serve's default (--udp-buffer), 4 MiB. */
 const BUFFER = Number(opt("--buffer")) || 4 * 1024 * 1024;
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
@@ -195,87 +193,12 @@ async function startCRelay(gen: number, sink: number): Promise<Forwarder> {
 }
 let cRelayPath: string | undefined;
 
-/** Sends one hypervisor command and reads its answer line (uBridge answers `100-...` on success). */
-function hypervisor(port: number, commands: readonly string[]): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect(port, "127.0.0.1");
-    const answers: string[] = [];
-    let buffered = "";
-    let sent = 0;
-    const next = (): void => {
-      if (sent === commands.length) {
-        socket.end();
-        resolve(answers);
-        return;
-      }
-      socket.write(`${commands[sent++]}\n`);
-    };
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`uBridge hypervisor: no answer to ${commands[sent - 1]}`));
-    }, 5000);
-    socket.on("connect", next);
-    socket.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    socket.on("data", (d) => {
-      buffered += d.toString("utf8");
-      let nl: number;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, nl).trim();
-        buffered = buffered.slice(nl + 1);
-        answers.push(line);
-        if (!line.startsWith("100-")) {
-          clearTimeout(timer);
-          socket.destroy();
-          reject(new Error(`uBridge hypervisor: ${commands[sent - 1]} → ${line}`));
-          return;
-        }
-        if (sent === commands.length) clearTimeout(timer);
-        next();
-      }
-    });
-  });
-}
-
 async function startUbridge(gen: number, sink: number): Promise<Forwarder> {
   const lports: [number, number] = [nextLport, nextLport + 1];
   nextLport += 2;
-  const control = await freeTcpPort();
-  const proc: ChildProcess = spawn("taskset", ["-c", "1", UBRIDGE, "-H", `127.0.0.1:${control}`], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  proc.stderr?.on("data", (d: Buffer) => void (stderr += d.toString("utf8")));
-  const exited = new Promise<void>((r) => proc.on("exit", () => r()));
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
-    process.kill(proc.pid, "SIGTERM");
-    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
-    if (!done) {
-      process.kill(proc.pid, "SIGKILL");
-      await exited;
-    }
-  };
-  try {
-    let version = "";
-    for (let attempt = 0; ; attempt++) {
-      try {
-        version = (await hypervisor(control, ["hypervisor version"]))[0] ?? "";
-        break;
-      } catch (err) {
-        if (attempt > 50 || proc.exitCode !== null) throw new Error(`uBridge did not start: ${err instanceof Error ? err.message : String(err)} ${stderr}`);
-        await sleep(100);
-      }
-    }
-    await hypervisor(control, ["bridge create b", `bridge add_nio_udp b ${lports[0]} 127.0.0.1 ${gen}`, `bridge add_nio_udp b ${lports[1]} 127.0.0.1 ${sink}`, "bridge start b"]);
-    await sleep(50);
-    if (proc.pid === undefined) throw new Error("uBridge has no pid");
-    pin(proc.pid, 1);
-    return { label: "ubridge", pid: proc.pid, lports, note: `uBridge ${version.replace(/^100-/, "")}, kernel-default socket buffers`, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  const bridge = await startUbridgeBridge([{ lport: lports[0], rport: gen }, { lport: lports[1], rport: sink }], { cpu: 1 });
+  pin(bridge.pid, 1);
+  return { label: "ubridge", pid: bridge.pid, lports, note: `uBridge ${bridge.version}, kernel-default socket buffers`, stop: () => bridge.stop() };
 }
 
 interface Trial {

@@ -8,7 +8,7 @@ import type { DataPlaneOptions } from "../../application/dataplane/switch-data-p
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { SERVE_DEFAULTS } from "../shared/serve-address.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
-import { inProcessLinksSetting } from "../transport/in-process-links.js";
+import { inProcessLinksSetting } from "../shared/in-process-links-setting.js";
 import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
 
 export interface NetemuConfig extends ServerSettings {

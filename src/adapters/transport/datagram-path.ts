@@ -2,7 +2,8 @@ import type { UdpTransport } from "../../application/ports/udp-transport.js";
 import type { Logger } from "../../application/ports/system.js";
 import { chooseUdpTransport, type UdpPath } from "./batched-udp-transport.js";
 import type { DgramOptions } from "./dgram-udp-transport.js";
-import { InProcessLinks, inProcessLinksWanted } from "./in-process-links.js";
+import { InProcessLinks } from "./in-process-links.js";
+import { inProcessLinksWanted } from "../shared/in-process-links-setting.js";
 
 /** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
 export type DatagramPath = UdpPath | { readonly kind: "host" };

@@ -12,19 +12,6 @@ interface InProcessLinkOptions {
   readonly receiveBufferBytes: number;
 }
 
-/** What NETEMU_IN_PROCESS_LINKS says: on, off, or nothing it understands (unset or empty: on). */
-export function inProcessLinksSetting(value: string | undefined): boolean | "not understood" {
-  const v = value?.trim().toLowerCase() ?? "";
-  if (v === "" || v === "on" || v === "true" || v === "1" || v === "yes") return true;
-  if (v === "off" || v === "false" || v === "0" || v === "no") return false;
-  return "not understood";
-}
-
-/** Whether in-process links run: on unless NETEMU_IN_PROCESS_LINKS=off (or false, 0, no); `netemu serve` refuses a value it does not understand. */
-export function inProcessLinksWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  return inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) !== false;
-}
-
 function isWildcard(address: string): boolean {
   return address === "0.0.0.0" || address === "::";
 }

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, inProcessLinksWanted, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 

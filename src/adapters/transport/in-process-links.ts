@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
+import { Fifo } from "../../domain/queueing/fifo.js";
 import { ipv6BindAddress } from "./dgram-udp-transport.js";
 
 interface InProcessLinkOptions {
@@ -92,15 +93,13 @@ export const FRAMES_PER_TURN = 512;
  * kernel socket's receive queue is on the socket path.
  */
 class Inbox {
-  private frames: Uint8Array[] = [];
-  /** The oldest frame waiting: `frames` before it were taken. */
-  private head = 0;
+  private readonly frames = new Fifo<Uint8Array>();
   private bytes = 0;
 
   constructor(private readonly capacityBytes: number) {}
 
   get size(): number {
-    return this.frames.length - this.head;
+    return this.frames.length;
   }
 
   /** False when there is no room: the frame is the caller's to count as dropped. */
@@ -113,21 +112,20 @@ class Inbox {
 
   /** The oldest `count` frames at most, in order. */
   take(count: number): Uint8Array[] {
-    const taken = this.frames.slice(this.head, this.head + count);
-    this.head += taken.length;
-    for (const frame of taken) this.bytes -= frame.length;
-    if (this.head === this.frames.length) {
-      this.frames = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.frames.length) {
-      this.frames = this.frames.slice(this.head);
-      this.head = 0;
+    const taken: Uint8Array[] = [];
+    while (taken.length < count) {
+      const frame = this.frames.shift();
+      if (frame === undefined) break;
+      taken.push(frame);
+      this.bytes -= frame.length;
     }
     return taken;
   }
 
   takeAll(): Uint8Array[] {
-    return this.take(this.size);
+    const taken = this.frames.drain();
+    this.bytes = 0;
+    return taken;
   }
 }
 

@@ -216,6 +216,9 @@ const CHAIN_SETUPS = [
 /** A set-up's loss-free rate, with where its trial at that rate spent the machine's CPU (what bounds a 2-core machine). */
 type ChainRow = { label: string; rate: number; split: readonly number[] | undefined; best: Trial | undefined; restCpu: number };
 
+/** How the chain's loss-free rate is searched, in the chain and links sections alike. */
+const CHAIN_SEARCH = { size: 64, durationMs: QUICK ? 600 : 2000, startRate: 8000, maxRate: 400_000, precision: QUICK ? 0.12 : 0.05, retries: 1, disturbedRetries: 3 } as const;
+
 async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   const rows: ChainRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -226,13 +229,7 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
         await rig.trial(dut, { rate: 20_000, durationMs: WARM_UP_MS, size: 64 });
         if (setup.workers > 1) log(`chain of ${CHAIN}, ${setup.label}, round ${round}: after the warm-up, switches on workers ${(await dut.child.call<number[]>("split")).join(", ")}`);
         const result = await rig.search(dut, {
-          size: 64,
-          durationMs: QUICK ? 600 : 2000,
-          startRate: 8000,
-          maxRate: 400_000,
-          precision: QUICK ? 0.12 : 0.05,
-          retries: 1,
-          disturbedRetries: 3,
+          ...CHAIN_SEARCH,
           onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, kernel drops in/out ${t.kernelDrops.dutIn}/${t.kernelDrops.dutOut}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %, machine's softirq ${t.cpu.softirq?.toFixed(0) ?? "–"} %`),
         });
         const split = await dut.child.call<number[] | undefined>("split");
@@ -261,13 +258,7 @@ async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
         const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;
         log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${usAtFixed.toFixed(2)} µs of DUT CPU per frame at ${fmt(LINKS_RATE)}/s (loss ${pct(fixed.loss)})`);
         const result = await rig.search(dut, {
-          size: 64,
-          durationMs: QUICK ? 600 : 2000,
-          startRate: 8000,
-          maxRate: 400_000,
-          precision: QUICK ? 0.12 : 0.05,
-          retries: 1,
-          disturbedRetries: 3,
+          ...CHAIN_SEARCH,
           onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %`),
         });
         log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);

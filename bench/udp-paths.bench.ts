@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, udpDrops } from "./lib/util.js";
+import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, stopProcess, udpDrops } from "./lib/util.js";
 import { startUbridgeBridge, UBRIDGE } from "./lib/ubridge.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 
@@ -171,15 +171,7 @@ async function startCRelay(gen: number, sink: number): Promise<Forwarder> {
   cRelayPath ??= buildCRelay();
   const proc: ChildProcess = spawn("taskset", ["-c", "1", cRelayPath, String(lports[0]), String(gen), String(lports[1]), String(sink), String(BUFFER)], { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((r) => proc.on("exit", () => r()));
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
-    process.kill(proc.pid, "SIGTERM");
-    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
-    if (!done) {
-      process.kill(proc.pid, "SIGKILL");
-      await exited;
-    }
-  };
+  const stop = (): Promise<void> => stopProcess(proc);
   const ready = await Promise.race([
     new Promise<boolean>((r) => proc.stdout?.on("data", (d: Buffer) => d.toString("utf8").includes("ready") && r(true))),
     exited.then(() => false),

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect as tcpConnect } from "node:net";
 import { freeTcpPort } from "../../test/support/free-tcp-port.js";
-import { sleep } from "./util.js";
+import { sleep, stopProcess } from "./util.js";
 
 export const UBRIDGE = process.env["NETEMU_BENCH_UBRIDGE"] ?? "/opt/gns3-peer/bin/ubridge";
 
@@ -79,16 +79,7 @@ export async function startUbridgeBridge(nios: readonly [UbridgeNio, UbridgeNio]
     options.cpu === undefined ? spawn(UBRIDGE, args, { stdio: ["ignore", "ignore", "pipe"] }) : spawn("taskset", ["-c", String(options.cpu), UBRIDGE, ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   proc.stderr?.on("data", (d: Buffer) => void (stderr += d.toString("utf8")));
-  const exited = new Promise<void>((r) => proc.on("exit", () => r()));
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
-    process.kill(proc.pid, "SIGTERM");
-    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
-    if (!done) {
-      process.kill(proc.pid, "SIGKILL");
-      await exited;
-    }
-  };
+  const stop = (): Promise<void> => stopProcess(proc);
   try {
     let version = "";
     for (let attempt = 0; ; attempt++) {

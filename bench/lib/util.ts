@@ -183,3 +183,15 @@ export function cpuTimes(): { busy: number; total: number; softirq: number } {
     return { busy: 0, total: 0, softirq: 0 };
   }
 }
+
+/** Ends a child by its pid: SIGTERM, then SIGKILL when it has not exited 3 s later; nothing when it has already ended. */
+export async function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  process.kill(proc.pid, "SIGTERM");
+  const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+  if (!done) {
+    process.kill(proc.pid, "SIGKILL");
+    await exited;
+  }
+}

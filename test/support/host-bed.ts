@@ -282,7 +282,10 @@ export interface Iperf3Options {
   readonly port?: number;
   /** Runs, in all, when iperf3 stalls and prints nothing (default 3; see `HostBed.iperf3`). */
   readonly attempts?: number;
-  /** Socket buffers (iperf3 -w, e.g. "4M"): a receive window that does not cap TCP, so its cwnd fills a long queue. */
+  /**
+   * Socket buffers (iperf3 -w, e.g. "4M"): a receive window that does not cap TCP, so its cwnd fills a long
+   * queue. UDP runs get 4 MiB (socat's) when absent, so the receiver's socket never adds losses of its own.
+   */
   readonly window?: string;
   /** TCP's congestion control for the test's sockets (iperf3 -C, e.g. "cubic"); the host's default when absent. */
   readonly congestion?: string;
@@ -483,7 +486,11 @@ export class HostBed {
       if (options.udpBitrate !== undefined) args.push("-u", "-b", String(options.udpBitrate));
       if (options.udpLength !== undefined) args.push("-l", String(options.udpLength));
       if (options.reverse === true) args.push("-R");
-      if (options.window !== undefined) args.push("-w", options.window);
+      // A UDP test measures the path, not the receiving host: iperf3's own socket (208 KiB by default)
+      // overflows when the receiver is descheduled while a burst comes (the sender catching up after its
+      // own stall), and those losses (the namespace's Udp RcvbufErrors) would be counted as the path's.
+      const window = options.window ?? (options.udpBitrate !== undefined ? `${SOCKET_BUFFER}` : undefined);
+      if (window !== undefined) args.push("-w", window);
       if (options.congestion !== undefined) args.push("-C", options.congestion);
       if (options.parallel !== undefined) args.push("-P", String(options.parallel));
       const startedMs = performance.timeOrigin + performance.now();

@@ -146,10 +146,8 @@ typedef struct {
   /* Send side: GSO_*, and the shortest frame length the kernel refused to segment (0: none yet). */
   int gso;
   size_t gso_refused_from;
-  /* Receive side: whether the socket takes UDP GRO, and the most datagrams one message of this
-   * wake-up's last read held. */
+  /* Receive side: whether the socket takes UDP GRO. */
   int gro;
-  unsigned int segments_seen;
 } endpoint;
 
 /* Marks the handles open() gives, so send() and close() never take another external for theirs. */
@@ -410,9 +408,10 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
    * single datagrams come, that costs one more read in a wake-up that finds more than 8 waiting. */
   const unsigned int budget = BATCH * MAX_BATCHES_PER_WAKEUP;
   unsigned int delivered = 0;
-  ep->segments_seen = ep->gro ? GRO_SEGMENTS : 1;
+  /* The most datagrams one message of this wake-up's last read held. */
+  unsigned int segments_seen = ep->gro ? GRO_SEGMENTS : 1;
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing && delivered < budget; round++) {
-    unsigned int fit = (budget - delivered) / ep->segments_seen;
+    unsigned int fit = (budget - delivered) / segments_seen;
     int limit = fit < 1 ? 1 : fit > BATCH ? BATCH : (int)fit;
     int n = read_batch(ep, d, at, limit);
     if (n < 0) {
@@ -439,7 +438,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
       kept += frames;
       if (frames > most) most = frames;
     }
-    ep->segments_seen = most;
+    segments_seen = most;
     if (kept == 0) {
       if (n < limit) return;
       continue;

@@ -75,12 +75,6 @@ function isBarrier(frame: Uint8Array): boolean {
   return true;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * Frames one end is given per loop turn at most: what one wake-up of the batched path reads (8 × 64),
  * so a burst reaches the port's intake (ADR 0075) in the chunks the socket path gives it; the rest
@@ -217,7 +211,7 @@ class LinkEnd implements UdpEndpoint {
 
   private barrierRead(frame: Uint8Array): void {
     // A stale one (a pairing that ended): swallowed.
-    if (this.barrier !== undefined && sameBytes(frame, this.barrier)) this.barrierPassed();
+    if (this.barrier !== undefined && Buffer.compare(frame, this.barrier) === 0) this.barrierPassed();
   }
 
   private barrierPassed(): void {
@@ -281,12 +275,17 @@ class LinkEnd implements UdpEndpoint {
     if (!closing) for (const frame of toThis) peer.inner.send(frame);
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.unpair(true);
+  /** No longer this thread's: waits for no barrier, and is no end another one can pair with. */
+  private retire(): void {
     this.dropBarrier();
     this.closed = true;
     this.links.remove(this);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.unpair(true);
+    this.retire();
     return this.inner.close();
   }
 
@@ -297,9 +296,7 @@ class LinkEnd implements UdpEndpoint {
   handOverFrom(inner: Required<UdpEndpoint>): SocketHandover {
     if (this.closed) return inner.handOver();
     this.unpair(false);
-    this.dropBarrier();
-    this.closed = true;
-    this.links.remove(this);
+    this.retire();
     return inner.handOver();
   }
 }

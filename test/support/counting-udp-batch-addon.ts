@@ -1,7 +1,6 @@
-import { renameSync, writeFileSync } from "node:fs";
-import { threadId } from "node:worker_threads";
 import { loadUdpBatchAddon, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { isPairingBarrier } from "./pairing-barrier.js";
+import { publishSendCounts } from "./send-counts-file.js";
 
 /*
  * The batched path's addon, counting the frames each socket gives the kernel (by local port; a pairing's
@@ -12,14 +11,7 @@ import { isPairingBarrier } from "./pairing-barrier.js";
 const real = loadUdpBatchAddon({});
 const lports = new WeakMap<object, number>();
 const sent: Record<number, number> = {};
-const file = process.env["NETEMU_TEST_SENDS_FILE"];
-// Written whole, then renamed: a reader never sees half a file.
-if (file !== undefined) {
-  setInterval(() => {
-    writeFileSync(`${file}.${threadId}.batched.tmp`, JSON.stringify(sent));
-    renameSync(`${file}.${threadId}.batched.tmp`, `${file}.${threadId}.batched`);
-  }, 20).unref();
-}
+publishSendCounts(sent, "batched");
 
 const known = (handle: unknown, lport: number): unknown => {
   lports.set(handle as object, lport);

@@ -1,8 +1,7 @@
-import { renameSync, writeFileSync } from "node:fs";
 import { Socket } from "node:dgram";
 import { fileURLToPath } from "node:url";
-import { threadId } from "node:worker_threads";
 import { isPairingBarrier } from "./pairing-barrier.js";
+import { publishSendCounts } from "./send-counts-file.js";
 
 /*
  * netemu's own data-plane worker, counting the frames each of its sockets gives the kernel, by local
@@ -22,14 +21,7 @@ Socket.prototype.send = function (this: Socket, ...args: unknown[]): void {
   return (send as (...a: unknown[]) => void).apply(this, args);
 } as typeof Socket.prototype.send;
 
-const file = process.env["NETEMU_TEST_SENDS_FILE"];
-// Written whole, then renamed: a reader never sees half a file.
-if (file !== undefined) {
-  setInterval(() => {
-    writeFileSync(`${file}.${threadId}.dgram.tmp`, JSON.stringify(sent));
-    renameSync(`${file}.${threadId}.dgram.tmp`, `${file}.${threadId}.dgram`);
-  }, 20).unref();
-}
+publishSendCounts(sent, "dgram");
 // This thread's environment is its own copy: the addon the worker's transport loads is the counting one.
 process.env["NETEMU_UDP_ADDON"] = fileURLToPath(new URL("./counting-udp-batch-addon.js", import.meta.url));
 

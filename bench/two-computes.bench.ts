@@ -20,11 +20,10 @@
  * saving comes from, and that a run of one costs the same either way.
  * Everything listens on 127.0.0.1; every process it starts is ended by its pid.
  */
-import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
-import { Child, fmt, markdownTable, median, monoMs, sleep, udpDrops } from "./lib/util.js";
+import { Child, fmt, markdownTable, median, monoMs, pinProcess, processTicksCpuUs, sleep, udpDrops } from "./lib/util.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 import { loadUdpBatchAddon } from "../src/adapters/transport/batched-udp-transport.js";
 
@@ -48,7 +47,6 @@ const COST_MS = QUICK ? 1500 : 4000;
 const CAPACITY_MS = QUICK ? 1000 : 2000;
 /** Serve's default NIO socket buffers (--udp-buffer). */
 const BUFFER = 4 * 1024 * 1024;
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 type Setting = "on" | "off";
 const SETTINGS: readonly Setting[] = ["on", "off"];
@@ -56,18 +54,6 @@ const NAMES: Record<Setting, string> = { on: "GSO/GRO on (default)", off: "GSO/G
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
-
-/** utime + stime of a process and all its threads (/proc/<pid>/stat), in µs. */
-function processCpuUs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
-}
-
-/** Pins a process and every thread it has to `cpu`; threads it starts later inherit it. */
-function pin(pid: number, cpu: number): void {
-  execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
-}
 
 interface Server {
   readonly child: Child;
@@ -87,7 +73,7 @@ async function startServer(name: string, setting: Setting, lports: [number, numb
     await child.stop();
     throw new Error(`server ${name} runs the node:dgram path (${info.udpPath.reason ?? ""}): GSO and GRO need the addon (npm run build:native)`);
   }
-  pin(child.pid, 1);
+  pinProcess(child.pid, 1);
   return { child, lports };
 }
 
@@ -125,11 +111,11 @@ async function trial(loadgen: string, gen: number, sink: number, a: Server, b: S
   const ports = [...a.lports, ...b.lports, sink];
   const d0 = udpDrops(ports);
   const [sa0, sb0] = [await switchDrops(a), await switchDrops(b)];
-  const a0 = processCpuUs(a.child.pid);
-  const b0 = processCpuUs(b.child.pid);
+  const a0 = processTicksCpuUs(a.child.pid);
+  const b0 = processTicksCpuUs(b.child.pid);
   const g: LoadgenRun = await runLoadgen(loadgen, { genPort: gen, target: a.lports[0], sinkPort: sink, sinkPeer: b.lports[1], ...o, runId: runId++, latency: false, cpu: 0 });
-  const a1 = processCpuUs(a.child.pid);
-  const b1 = processCpuUs(b.child.pid);
+  const a1 = processTicksCpuUs(a.child.pid);
+  const b1 = processTicksCpuUs(b.child.pid);
   const d1 = udpDrops(ports);
   const [sa1, sb1] = [await switchDrops(a), await switchDrops(b)];
   const frames = Math.max(1, g.received);
@@ -197,7 +183,7 @@ async function addonAlone(offload: boolean, size: number, run: number, total: nu
 
 async function main(): Promise<void> {
   if (cpus().length < 2) throw new Error("this bench pins the load on CPU 0 and the servers on CPU 1: it needs 2 CPUs");
-  pin(process.pid, 0);
+  pinProcess(process.pid, 0);
   // The generator sends one datagram per frame, as VPCS and QEMU do: what the link between A and B
   // gains is then the servers' own GSO and GRO.
   process.env["LOADGEN_NO_GSO"] = "1";

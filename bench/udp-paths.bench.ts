@@ -25,12 +25,12 @@
  * Everything listens on 127.0.0.1; every process it starts is ended by its pid.
  */
 import { buildLoadgen, runLoadgen, type LoadgenRun } from "./lib/loadgen.js";
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, sleep, stopProcess, udpDrops } from "./lib/util.js";
+import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, pinProcess, processTicksCpuUs, sleep, stopProcess, udpDrops } from "./lib/util.js";
 import { startUbridgeBridge, UBRIDGE } from "./lib/ubridge.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 
@@ -71,7 +71,6 @@ const DISTURBED_OTHER_CPU_PCT = 30;
 const DISTURBED_RETRIES = 3;
 /** NIO socket buffers of the Node forwarders: serve's default (--udp-buffer), 4 MiB. */
 const BUFFER = Number(opt("--buffer")) || 4 * 1024 * 1024;
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -92,18 +91,10 @@ function processCpuUs(pid: number): number {
     // No schedstat (or the process is gone): the ticks below.
   }
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields 14 and 15 of stat(5), counted from the state (field 3) here.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+    return processTicksCpuUs(pid);
   } catch {
     return Number.NaN;
   }
-}
-
-/** Pins a process and every thread it has to `cpu`; threads it starts later inherit it. */
-function pin(pid: number, cpu: number): void {
-  execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
 }
 
 interface Forwarder {
@@ -141,7 +132,7 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, 
   const args = { mode, bufferBytes: BUFFER, lports, peers: [gen, sink], http: false, workers: mode === "netemu" ? WORKERS : 0, chain: 1 };
   const base = label === "batched-alt" && COMPARE_BUILD !== undefined ? pathToFileURL(join(COMPARE_BUILD, "build", "bench", "udp-paths.bench.js")).href : import.meta.url;
   const child = await Child.start(base, "./dataplane-child.js", ["dut", JSON.stringify(args)], `fwd:${label}`, execArgv, env);
-  pin(child.pid, 1);
+  pinProcess(child.pid, 1);
   let note = "";
   if (mode === "netemu") {
     const info = await child.call<{ udpPath: { kind: string; reason?: string } }>("info");
@@ -150,7 +141,7 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, 
     if (info.udpPath.kind !== expected) throw new Error(`${label}: the forwarder runs the ${note} path; is the addon built (npm run build:native)?`);
     note += WORKERS > 0 ? `, data plane in ${WORKERS} worker thread${WORKERS > 1 ? "s" : ""}` : ", data plane on the main thread";
   }
-  pin(child.pid, 1); // the worker threads started during the set-up inherit it; this catches any other
+  pinProcess(child.pid, 1); // the worker threads started during the set-up inherit it; this catches any other
   return { label, pid: child.pid, lports, note, stop: () => child.stop() };
 }
 
@@ -189,7 +180,7 @@ async function startUbridge(gen: number, sink: number): Promise<Forwarder> {
   const lports: [number, number] = [nextLport, nextLport + 1];
   nextLport += 2;
   const bridge = await startUbridgeBridge([{ lport: lports[0], rport: gen }, { lport: lports[1], rport: sink }], { cpu: 1 });
-  pin(bridge.pid, 1);
+  pinProcess(bridge.pid, 1);
   return { label: "ubridge", pid: bridge.pid, lports, note: `uBridge ${bridge.version}, kernel-default socket buffers`, stop: () => bridge.stop() };
 }
 
@@ -386,7 +377,7 @@ async function main(): Promise<void> {
   if (!existsSync(UBRIDGE) && LABELS.includes("ubridge")) throw new Error(`uBridge not found at ${UBRIDGE} (../shared/gns3-peer/install.sh installs it; NETEMU_BENCH_UBRIDGE points elsewhere)`);
   if (cpus().length < 2) throw new Error("this bench pins the load on CPU 0 and the forwarder on CPU 1: it needs 2 CPUs");
   // The orchestrator only waits during trials; it stays off the forwarder's CPU.
-  pin(process.pid, 0);
+  pinProcess(process.pid, 0);
   const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "?", node: process.version, rmemMax: readSysctl("net.core.rmem_max"), rmemDefault: readSysctl("net.core.rmem_default"), load: readFileSync("/proc/loadavg", "utf8").trim() };
   log(`machine ${JSON.stringify(machine)} quick=${QUICK} rounds=${ROUNDS} sizes=${SIZES.join(",")} workers=${WORKERS} offer=${OFFER}`);
   const loadgen = buildLoadgen();

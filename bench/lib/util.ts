@@ -2,7 +2,7 @@
  * Small helpers shared by the benchmarks: child processes driven over IPC, percentiles, tables,
  * and the kernel's per-socket UDP drop counters.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -194,4 +194,19 @@ export async function stopProcess(proc: ChildProcess): Promise<void> {
     process.kill(proc.pid, "SIGKILL");
     await exited;
   }
+}
+
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/** utime + stime of a process and all its threads, dead ones included (/proc/<pid>/stat), in µs; in ticks of 10 ms. */
+export function processTicksCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat(5), counted from the state (field 3) here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+}
+
+/** Pins a process and every thread it has to `cpu`; threads it starts later inherit it. */
+export function pinProcess(pid: number, cpu: number): void {
+  execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
 }

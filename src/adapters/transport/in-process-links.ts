@@ -44,13 +44,18 @@ export function reachesThisHost(address: string, bindHost: string, local: () => 
   return isLoopback(address) || local().has(address);
 }
 
-/** What the ends need of the loop: the next turn (setImmediate), and a timer that can be cancelled. */
+/**
+ * What the ends need of the loop: a round after the current work within this turn (a microtask), the
+ * next turn (setImmediate), and a timer that can be cancelled.
+ */
 interface LinkTurns {
+  readonly soon: (callback: () => void) => void;
   readonly defer: (callback: () => void) => void;
   readonly later: (ms: number, callback: () => void) => () => void;
 }
 
 const NODE_TURNS: LinkTurns = {
+  soon: (callback) => queueMicrotask(callback),
   defer: (callback) => void setImmediate(callback),
   later: (ms, callback) => {
     const timer = setTimeout(callback, ms);
@@ -81,6 +86,15 @@ function isBarrier(frame: Uint8Array): boolean {
  * waits in the inbox for the next turns, as it would in the kernel's buffer.
  */
 export const FRAMES_PER_TURN = 512;
+
+/**
+ * Rounds of delivery one after the other before the loop must turn: a frame crosses up to this many
+ * in-process links (a chain, a trunk and a switch behind it) in the turn it came in, as the kernel would
+ * not let it (each socket hop is a turn of the loop, ~5 µs of a worker's CPU on this VM, ADR 0105). A
+ * ring flooding a broadcast goes round this many hops, then waits for the next turn: no recursion, and
+ * the loop's sockets and timers get their turn.
+ */
+export const ROUNDS_PER_TURN = 8;
 
 /**
  * Frames waiting for one end, in order, within its receive buffer (bytes of frames): what a
@@ -124,16 +138,24 @@ class Inbox {
 }
 
 /**
- * The ends this thread opened, and the delivery of what paired ends send each other: one setImmediate
- * for every end with frames waiting, as the socket path wakes once per loop turn for what the kernel
- * holds. Not synchronous and not a microtask: a ring of switches flooding a broadcast would recurse
- * or starve the loop; a frame sent while frames are delivered waits for the next turn.
+ * The ends this thread opened, and the delivery of what paired ends send each other, in rounds: a round
+ * gives every end with frames waiting what it has, after the work that sent them (a microtask: never
+ * synchronously, so a send never recurses into its receiver). What a round's deliveries send makes the
+ * next round, up to ROUNDS_PER_TURN in a row; then, and for an end given FRAMES_PER_TURN already, the
+ * rest waits for the loop's next turn (setImmediate), where the count starts again.
  */
 class ThreadLinks {
   /** The open ends that can pair, by their own lport, rport and peer address (a port is bound once: one end a key). */
   private readonly ends = new Map<string, LinkEnd>();
   private readonly due = new Set<LinkEnd>();
-  private scheduled = false;
+  /** Ends given FRAMES_PER_TURN since the loop last turned here: they go on at the next turn. */
+  private readonly dueNextTurn = new Set<LinkEnd>();
+  private roundQueued = false;
+  private turnQueued = false;
+  /** Rounds since the loop last turned here (the count is only reset by a turn that delivered). */
+  private rounds = 0;
+  /** Advanced by each turn that delivers: an end's frame budget is per turn. */
+  turn = 0;
 
   constructor(readonly turns: LinkTurns) {}
 
@@ -151,15 +173,39 @@ class ThreadLinks {
     return other !== undefined && other !== end && other.peer === undefined ? other : undefined;
   }
 
+  /** `end` has frames to be given. */
   wake(end: LinkEnd): void {
     this.due.add(end);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.turns.defer(this.deliver);
+    if (this.roundQueued) return;
+    if (this.rounds >= ROUNDS_PER_TURN) return this.queueTurn();
+    this.roundQueued = true;
+    this.rounds++;
+    this.turns.soon(this.deliverRound);
   }
 
-  private readonly deliver = (): void => {
-    this.scheduled = false;
+  /** `end` was given its frames for this turn: the rest at the next. */
+  waitTurn(end: LinkEnd): void {
+    this.dueNextTurn.add(end);
+    this.queueTurn();
+  }
+
+  private queueTurn(): void {
+    if (this.turnQueued) return;
+    this.turnQueued = true;
+    this.turns.defer(this.nextTurn);
+  }
+
+  private readonly nextTurn = (): void => {
+    this.turnQueued = false;
+    this.turn++;
+    this.rounds = 0;
+    for (const end of this.dueNextTurn) this.due.add(end);
+    this.dueNextTurn.clear();
+    this.deliverRound();
+  };
+
+  private readonly deliverRound = (): void => {
+    this.roundQueued = false;
     const ends = [...this.due];
     this.due.clear();
     for (const end of ends) end.deliverWaiting();
@@ -181,6 +227,9 @@ class LinkEnd implements UdpEndpoint {
   private cancelBarrierTimer: (() => void) | undefined;
   /** The socket this end reads from, once the inner transport opened it (InProcessLinks.open). */
   inner!: UdpEndpoint;
+  /** Frames given in the links' turn `givenInTurn` (FRAMES_PER_TURN at most). */
+  private given = 0;
+  private givenInTurn = -1;
 
   constructor(
     private readonly links: ThreadLinks,
@@ -252,8 +301,14 @@ class LinkEnd implements UdpEndpoint {
 
   deliverWaiting(): void {
     if (this.closed || this.barrier !== undefined) return;
-    for (const frame of this.inbox.take(FRAMES_PER_TURN)) this.options.onFrame(frame);
-    if (this.inbox.size > 0 && !this.closed) this.links.wake(this);
+    if (this.givenInTurn !== this.links.turn) {
+      this.givenInTurn = this.links.turn;
+      this.given = 0;
+    }
+    const frames = this.inbox.take(FRAMES_PER_TURN - this.given);
+    this.given += frames.length;
+    for (const frame of frames) this.options.onFrame(frame);
+    if (this.inbox.size > 0 && !this.closed) this.links.waitTurn(this);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
-import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost } from "../../../src/adapters/transport/in-process-links.js";
+import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost, ROUNDS_PER_TURN } from "../../../src/adapters/transport/in-process-links.js";
 import { inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
@@ -74,10 +74,17 @@ class FakeTransport implements UdpTransport {
   }
 }
 
-/** The next loop turns and the timers, run by hand: what InProcessLinks defers (setImmediate, setTimeout in production). */
+/**
+ * The loop run by hand: what InProcessLinks queues after the current work (microtasks in production),
+ * for the next turn (setImmediate) and as timers (setTimeout).
+ */
 class Turns {
   private pending: (() => void)[] = [];
+  private micro: (() => void)[] = [];
   private timers: { ms: number; callback: () => void; cancelled: boolean }[] = [];
+  /** Microtasks run since the last look. */
+  microtasksRun = 0;
+  readonly soon = (callback: () => void): void => void this.micro.push(callback);
   readonly defer = (callback: () => void): void => void this.pending.push(callback);
   readonly later = (ms: number, callback: () => void): (() => void) => {
     const timer = { ms, callback, cancelled: false };
@@ -89,10 +96,24 @@ class Turns {
   get waiting(): number {
     return this.pending.length;
   }
+  /** The end of the current work: its microtasks, and theirs, until none is left. */
+  settle(): void {
+    for (let run = 0, callback = this.micro.shift(); callback !== undefined; run++, callback = this.micro.shift()) {
+      // Microtasks that never end would hang the test (and the loop in production): a failure instead.
+      if (run === 10_000) throw new Error("the microtasks never end: the loop would never turn");
+      this.microtasksRun++;
+      callback();
+    }
+  }
+  /** The current work ends, then the loop turns: each immediate, each followed by its microtasks. */
   next(): void {
+    this.settle();
     const now = this.pending;
     this.pending = [];
-    for (const callback of now) callback();
+    for (const callback of now) {
+      callback();
+      this.settle();
+    }
   }
   /** Fires the timers due within `ms`. */
   elapse(ms: number): void {
@@ -139,13 +160,14 @@ function world(options: { bindHost?: string; receiveBufferBytes?: number; canHan
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 
 describe("in-process links: a link between two UDP NIOs of one thread skips the kernel (ADR 0105)", () => {
-  it("gives what one end sends to the other on the next loop turn, never to the socket", async () => {
+  it("gives what one end sends to the other when the sender's work ends, in the same loop turn, never to the socket", async () => {
     const w = world();
     const [a, b] = await w.pair(10001, 10002);
     a.end.send(bytes(1, 2, 3));
     b.end.send(bytes(4));
     expect(a.got.concat(b.got), "not synchronously").to.deep.equal([]);
-    w.turns.next();
+    w.turns.settle();
+    expect(w.turns.waiting, "no turn of the loop needed").to.equal(0);
     expect(b.got).to.deep.equal(["1,2,3"]);
     expect(a.got).to.deep.equal(["4"]);
     expect(w.inner.sends).to.deep.equal([]);
@@ -165,31 +187,62 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(b.got).to.deep.equal(Array.from({ length: 100 }, (_, i) => `${i},0`));
   });
 
-  it("delivers what is sent during a delivery on the turn after, so a loop of ends cannot recurse", async () => {
+  it("takes a frame across a chain of in-process links in the turn it came in, one round a hop", async () => {
+    const w = world();
+    const got: string[] = [];
+    const open = async (lport: number, rport: number, onFrame: (f: Uint8Array) => void): Promise<UdpEndpoint> => {
+      const opened = await w.links.open({ lport, rport, rhost: "127.0.0.1", onFrame });
+      if (E.isLeft(opened)) throw new Error(opened.left);
+      return opened.right;
+    };
+    // Three links, each receiving end sending on from the next link's other end: a chain of switches.
+    const [x1, x2, x3] = [await open(10001, 10002, () => {}), await open(10003, 10004, () => {}), await open(10005, 10006, () => {})];
+    await open(10002, 10001, (f) => x2.send(f));
+    await open(10004, 10003, (f) => x3.send(f));
+    await open(10006, 10005, (f) => got.push([...f].join(",")));
+    w.inner.read();
+    w.turns.settle();
+    w.turns.microtasksRun = 0;
+    x1.send(bytes(9));
+    w.turns.settle();
+    expect(got).to.deep.equal(["9"]);
+    expect(w.turns.microtasksRun, "one round a hop").to.equal(3);
+    expect(w.turns.waiting, "no turn of the loop needed").to.equal(0);
+    expect(w.inner.sends).to.deep.equal([]);
+  });
+
+  it("bounds a loop of ends to ROUNDS_PER_TURN hops in a row, then the loop turns: no recursion, no starved loop", async () => {
     const w = world();
     const [a, b] = await w.pair(10001, 10002);
     // A ping-pong forever: each frame back as soon as it arrives.
-    const opened = await w.links.open({ lport: 10003, rport: 10004, rhost: "127.0.0.1", onFrame: (f) => c.send(f) });
+    let hops = 0;
+    const opened = await w.links.open({ lport: 10003, rport: 10004, rhost: "127.0.0.1", onFrame: (f) => (hops++, c.send(f)) });
     const c = E.isRight(opened) ? opened.right : (undefined as never);
-    const d = await w.links.open({ lport: 10004, rport: 10003, rhost: "127.0.0.1", onFrame: (f) => dEnd.send(f) });
+    const d = await w.links.open({ lport: 10004, rport: 10003, rhost: "127.0.0.1", onFrame: (f) => (hops++, dEnd.send(f)) });
     const dEnd = E.isRight(d) ? d.right : (undefined as never);
     w.inner.read();
+    w.turns.settle();
     c.send(bytes(7));
+    w.turns.settle();
+    expect(hops, "the rounds of the turn it was sent in").to.equal(ROUNDS_PER_TURN);
     for (let turn = 0; turn < 5; turn++) {
-      expect(w.turns.waiting).to.equal(1);
+      expect(w.turns.waiting, "the rest waits for the loop").to.equal(1);
+      hops = 0;
       w.turns.next();
+      expect(hops, "the turn's first round and the rounds it makes").to.equal(ROUNDS_PER_TURN + 1);
     }
-    expect(w.turns.waiting, "still bouncing, one hop a turn").to.equal(1);
+    expect(w.turns.waiting, "still bouncing").to.equal(1);
     a.end.send(bytes(1));
     w.turns.next();
     expect(b.got).to.deep.equal(["1"]);
   });
 
-  it("gives an end at most what one wake-up of the batched path reads per turn, the rest on the next turns, in order", async () => {
+  it("gives an end at most what one wake-up of the batched path reads per turn, in the turn they came in and the next ones, in order", async () => {
     const w = world();
     const [a, b] = await w.pair(10001, 10002);
     for (let i = 0; i < 2 * FRAMES_PER_TURN + 10; i++) a.end.send(bytes(i >> 8, i & 255));
-    const perTurn: number[] = [];
+    w.turns.settle();
+    const perTurn: number[] = [b.got.length];
     while (w.turns.waiting > 0) {
       const before = b.got.length;
       w.turns.next();

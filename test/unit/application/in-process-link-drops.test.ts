@@ -24,8 +24,8 @@ describe("an in-process link's receive buffer in the data plane (ADR 0105)", () 
     const time = new ManualTime();
     const sockets = new InMemoryUdpTransport(time);
     const turns: (() => void)[] = [];
-    // Room for 5 frames of 60 bytes; the next turns run by hand.
-    const links = new InProcessLinks(sockets, { bindHost: "127.0.0.1", receiveBufferBytes: 300 }, { defer: (f) => void turns.push(f), later: () => () => undefined });
+    // Room for 5 frames of 60 bytes; the rounds and the next turns run by hand.
+    const links = new InProcessLinks(sockets, { bindHost: "127.0.0.1", receiveBufferBytes: 300 }, { soon: (f) => void turns.push(f), defer: (f) => void turns.push(f), later: () => () => undefined });
     const dp = new SwitchDataPlane(links, new InMemoryCaptureSink(), time, time, constantRandomness(0.5), new FilterPrograms(new InlineBpfCompiler()), new RecordingLogger(), TEST_DATA_PLANE_OPTIONS, new NotificationHub(), new InMemoryHostDevices());
     const make = (nodeId: string) => createEthernetSwitch({ nodeId, projectId: PROJECT, name: nodeId.slice(-3), console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
     const sw1 = withNio(withNio(make("aaaaaaaa-0000-4000-8000-000000000301"), 0, 4000, 5000), 1, 4001, 4002);

@@ -1,19 +1,34 @@
 import { readFile, readdir, readlink } from "node:fs/promises";
 
-/** The frames of a classic little-endian pcap file as netemu writes it (µs, Ethernet), in order. */
-export async function pcapFrames(path: string): Promise<Buffer[]> {
-  const file = await readFile(path);
-  if (file.length < 24 || file.readUInt32LE(0) !== 0xa1b2c3d4) throw new Error(`${path} is not a classic pcap file (${file.length} bytes)`);
-  const frames: Buffer[] = [];
+/** One record of a classic little-endian pcap: its timestamp (ns since the epoch) and its bytes. */
+export interface PcapRecord {
+  readonly atNs: bigint;
+  readonly data: Buffer;
+}
+
+/** The records of a classic little-endian pcap, µs (as netemu writes it) or ns (tcpdump --time-stamp-precision=nano). */
+export function pcapRecords(file: Buffer, name: string): PcapRecord[] {
+  const magic = file.length < 24 ? 0 : file.readUInt32LE(0);
+  if (magic !== 0xa1b2c3d4 && magic !== 0xa1b23c4d) throw new Error(`${name} is not a classic pcap file (${file.length} bytes)`);
+  const fractionNs = magic === 0xa1b23c4d ? 1n : 1000n;
+  const records: PcapRecord[] = [];
   let offset = 24;
   while (offset + 16 <= file.length) {
     const caplen = file.readUInt32LE(offset + 8);
     // A record cut short is a write still under way: what precedes it is the file's content.
     if (offset + 16 + caplen > file.length) break;
-    frames.push(file.subarray(offset + 16, offset + 16 + caplen));
+    const atNs = BigInt(file.readUInt32LE(offset)) * 1_000_000_000n + BigInt(file.readUInt32LE(offset + 4)) * fractionNs;
+    records.push({ atNs, data: file.subarray(offset + 16, offset + 16 + caplen) });
     offset += 16 + caplen;
   }
-  return frames;
+  return records;
+}
+
+/** The frames of a classic little-endian pcap file as netemu writes it (µs, Ethernet), in order. */
+export async function pcapFrames(path: string): Promise<Buffer[]> {
+  const file = await readFile(path);
+  if (file.length >= 4 && file.readUInt32LE(0) !== 0xa1b2c3d4) throw new Error(`${path} is not a classic µs pcap file (${file.length} bytes)`);
+  return pcapRecords(file, path).map((r) => r.data);
 }
 
 /**

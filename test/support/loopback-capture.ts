@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pcapRecords, type PcapRecord } from "./capture-files.js";
 
 /** One datagram tcpdump saw on `lo`: the kernel's timestamp in ns, its UDP ports and payload. */
 export interface LoopbackDatagram {
@@ -66,7 +67,7 @@ export class LoopbackCapture {
   async stop(): Promise<LoopbackDatagram[]> {
     await endChild(this.child);
     try {
-      return parseNanosecondPcap(await readFile(this.file));
+      return udpDatagrams(pcapRecords(await readFile(this.file), this.file));
     } finally {
       await rm(this.dir, { recursive: true, force: true });
     }
@@ -85,21 +86,18 @@ function endChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Reads a nanosecond pcap of Ethernet (lo's link type) IPv4 UDP datagrams. */
-function parseNanosecondPcap(file: Buffer): LoopbackDatagram[] {
-  if (file.length < 24 || file.readUInt32LE(0) !== 0xa1b23c4d) throw new Error(`not a little-endian nanosecond pcap (${file.length} bytes)`);
+/** Where the IPv4 packet of an untagged Ethernet frame carrying `protocol` has its payload; undefined for any other frame. */
+function ipv4PayloadAt(frame: Buffer, protocol: number): number | undefined {
+  if (frame.length < 14 + 20 || frame.readUInt16BE(12) !== 0x0800 || frame[14 + 9] !== protocol) return undefined;
+  return 14 + (frame[14]! & 0x0f) * 4;
+}
+
+/** The UDP datagrams among a capture's Ethernet (lo's link type) frames. */
+function udpDatagrams(records: readonly PcapRecord[]): LoopbackDatagram[] {
   const out: LoopbackDatagram[] = [];
-  let offset = 24;
-  while (offset + 16 <= file.length) {
-    const atNs = BigInt(file.readUInt32LE(offset)) * 1_000_000_000n + BigInt(file.readUInt32LE(offset + 4));
-    const caplen = file.readUInt32LE(offset + 8);
-    if (offset + 16 + caplen > file.length) break;
-    const frame = file.subarray(offset + 16, offset + 16 + caplen);
-    offset += 16 + caplen;
-    if (frame.length < 14 + 20 + 8 || frame.readUInt16BE(12) !== 0x0800) continue;
-    const ihl = (frame[14]! & 0x0f) * 4;
-    const udp = 14 + ihl;
-    if (frame[14 + 9] !== 17 || frame.length < udp + 8) continue;
+  for (const { atNs, data: frame } of records) {
+    const udp = ipv4PayloadAt(frame, 17);
+    if (udp === undefined || frame.length < udp + 8) continue;
     out.push({ atNs, srcPort: frame.readUInt16BE(udp), dstPort: frame.readUInt16BE(udp + 2), payload: frame.subarray(udp + 8) });
   }
   return out;
@@ -107,10 +105,8 @@ function parseNanosecondPcap(file: Buffer): LoopbackDatagram[] {
 
 /** The ICMP echo request an Ethernet frame carries (untagged IPv4), as "id/seq"; undefined for any other frame. */
 export function echoRequestKey(frame: Buffer): string | undefined {
-  if (frame.length < 14 + 20 + 8 || frame.readUInt16BE(12) !== 0x0800) return undefined;
-  const ihl = (frame[14]! & 0x0f) * 4;
-  const icmp = 14 + ihl;
-  if (frame[14 + 9] !== 1 || frame.length < icmp + 8 || frame[icmp] !== 8) return undefined;
+  const icmp = ipv4PayloadAt(frame, 1);
+  if (icmp === undefined || frame.length < icmp + 8 || frame[icmp] !== 8) return undefined;
   return `${frame.readUInt16BE(icmp + 4)}/${frame.readUInt16BE(icmp + 6)}`;
 }
 

@@ -157,7 +157,7 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
    * so that span (tens of ms) never hides one.
    */
   it("steps a rate 10 → 1 → 10 Mbit/s: iperf3's per-second report follows each step from the first second wholly in it", async function () {
-    this.timeout(100_000);
+    this.timeout(200_000);
     const steps = [
       { atMs: 0, kbps: 10_000 },
       { atMs: 5_000, kbps: 1_000 },
@@ -171,7 +171,7 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
       const lastEnd = intervals[intervals.length - 1]!.end;
       const earliest = run.client.startedMs - t0;
       const latest = run.client.endedMs - t0 - lastEnd * 1000;
-      return { intervals, earliest, latest };
+      return { intervals, earliest, latest, attempts: run.attempts };
     };
     /** Each interval wholly in a step, with its rate as a share of the step's rate on the wire. */
     const judge = (m: Awaited<ReturnType<typeof measure>>) =>
@@ -184,7 +184,13 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
       const m = await measure();
       const judged = judge(m);
       const shown = judged.map((j) => `${j.n}:${j.step}:${j.ratio.toFixed(2)}`).join(" ");
-      console.log(`      run ${attempt}: test start ${m.earliest.toFixed(0)}..${m.latest.toFixed(0)} ms after t=0; interval:step:rate/step's ${shown}`);
+      console.log(`      run ${attempt}: test start ${m.earliest.toFixed(0)}..${m.latest.toFixed(0)} ms after t=0 (${m.attempts} iperf3 start(s)); interval:step:rate/step's ${shown}`);
+      // A client that had to start again (iperf3 now and then fails to open its stream) began its test
+      // seconds after t=0, past the first step: the steps cannot be judged from that run.
+      if (m.latest > 1_000) {
+        runs.push(`run ${attempt}'s test began ${m.latest.toFixed(0)} ms after t=0 (${m.attempts} iperf3 start(s)), not judged`);
+        continue;
+      }
       // Every step is seen, its first whole second beginning within a second of it (plus the start's span).
       for (const [k, st] of steps.entries()) {
         const first = judged.find((j) => j.step === k);
@@ -204,6 +210,6 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
       if (judged.every((j) => j.ratio >= 0.6)) return;
       runs.push(shown);
     }
-    expect.fail(`an interval below 60 % of its step's rate in every run: ${runs.join(" | ")}`);
+    expect.fail(`no run both began within a second of t=0 and kept every interval at 60 % of its step's rate or more: ${runs.join(" | ")}`);
   });
 });

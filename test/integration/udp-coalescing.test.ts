@@ -55,6 +55,16 @@ function receive(addon: UdpBatchAddon, lport: number, peerPort: number): Receive
 const inOrder = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `done()` holds, checking every ms; fails naming `what` after `withinMs` (a loaded machine's loop may stall). */
+async function until(done: () => boolean, what: string | (() => string), withinMs = 3000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${typeof what === "string" ? what : what()}`);
+    await settle(1);
+  }
+}
+const allOf = (r: Receiver, n: number): Promise<void> => until(() => r.seqs.length >= n, () => `${n} frames (${r.seqs.length} came)`);
+
 describe("receive coalescing on the batched path (ADR 0110)", function () {
   this.timeout(20_000);
   let addon: UdpBatchAddon;
@@ -83,7 +93,8 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     const r = receiving();
     const ticksBefore = addon.coalescing().ticks;
     await sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(3000), gapMicros: 50 });
-    await settle(20);
+    await allOf(r, 3000);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(3000));
     const ticks = addon.coalescing().ticks - ticksBefore;
     console.log(`      ${r.batches} batches (${(3000 / r.batches).toFixed(1)} frames each), ${r.parkedFrames} frames while parked, ${ticks} ticks`);
@@ -98,12 +109,14 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     addon.setCoalescing(1000);
     const r = receiving();
     const { lastSentNs } = await sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(2000), gapMicros: 40 });
-    await settle(30);
+    await allOf(r, 2000);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(2000));
     const lastLatencyMs = Number(r.lastAtNs - lastSentNs) / 1e6;
     console.log(`      the last frame arrived ${lastLatencyMs.toFixed(3)} ms after it was sent`);
-    expect(lastLatencyMs, "the last frame is not held past the tick after it").to.be.below(1 + 10);
-    expect(addon.coalescing().parked, "parked once the stream ended").to.equal(0);
+    // Delivered by the tick after it (1 ms), not left for whatever wakes the loop next; a loaded machine's loop may be late.
+    expect(lastLatencyMs, "the last frame is not held past the tick after it").to.be.below(50);
+    await until(() => addon.coalescing().parked === 0, "the socket unparked once the stream ended");
     const ticks = addon.coalescing().ticks;
     await settle(20);
     expect(addon.coalescing().ticks, "no tick once nothing is parked").to.equal(ticks);
@@ -114,7 +127,8 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     const r = receiving();
     const ticks = addon.coalescing().ticks;
     await sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(20), gapMicros: 5000 });
-    await settle(20);
+    await allOf(r, 20);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(20));
     expect(r.parkedFrames).to.equal(0);
     expect(addon.coalescing().ticks).to.equal(ticks);
@@ -124,7 +138,8 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     expect(addon.coalescing().microseconds).to.equal(0);
     const r = receiving();
     await sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(1000), gapMicros: 20 });
-    await settle(20);
+    await allOf(r, 1000);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(1000));
     expect(r.parkedFrames).to.equal(0);
     expect(addon.coalescing()).to.deep.include({ parked: 0 });
@@ -136,17 +151,18 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     // 300 frames 50 µs apart park the socket; the next 3,000 leave back to back, many more than a tick takes.
     const gaps = Array.from({ length: 3299 }, (_, i) => (i < 299 ? 50 : 0));
     await sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(3300), gapMicros: gaps });
-    await settle(30);
+    await allOf(r, 3300);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(3300));
     expect(r.parkedFrames, "the stream was coalesced before the burst").to.be.above(0);
-    expect(addon.coalescing().parked).to.equal(0);
+    await until(() => addon.coalescing().parked === 0, "the socket unparked after the burst");
   });
 
   it("hands a parked socket over (detach, then adopt in its place) mid-stream: not parked while detached, and not a frame lost", async () => {
     addon.setCoalescing(500);
     const r = receiving();
     const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    while (addon.coalescing().parked === 0) await settle(1);
+    await until(() => addon.coalescing().parked > 0, "the socket parked");
     const fd = addon.detach(r.handle);
     open.splice(open.indexOf(r.handle), 1);
     expect(addon.coalescing().parked, "a detached socket is no longer parked").to.equal(0);
@@ -154,7 +170,8 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     r.handle = addon.adopt(fd, 4, ports.recv, "127.0.0.1", ports.send, batchInto(addon, r), () => undefined);
     open.push(r.handle);
     await sending;
-    await settle(20);
+    await allOf(r, 4000);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(4000));
   });
 
@@ -162,7 +179,7 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     addon.setCoalescing(500);
     const r = receiving();
     const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    while (addon.coalescing().parked === 0) await settle(1);
+    await until(() => addon.coalescing().parked > 0, "the socket parked");
     addon.close(r.handle);
     open.splice(open.indexOf(r.handle), 1);
     expect(addon.coalescing().parked).to.equal(0);
@@ -176,11 +193,12 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     addon.setCoalescing(500);
     const r = receiving();
     const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    while (addon.coalescing().parked === 0) await settle(1);
+    await until(() => addon.coalescing().parked > 0, "the socket parked");
     addon.setCoalescing(0);
     expect(addon.coalescing()).to.deep.include({ microseconds: 0, parked: 0 });
     await sending;
-    await settle(20);
+    await allOf(r, 4000);
+    await settle(5);
     expect(r.seqs).to.deep.equal(inOrder(4000));
   });
 

@@ -520,7 +520,7 @@ function costReport(lines: string[], cells: Cell[]): string[] {
     lines.push("");
     lines.push(
       markdownTable(
-        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), ...COST_RATES.map((r) => `latency p50 / p99 at ${fmt(r)}/s (ms)`), "latency p50 / p99 at 1,000/s (ms)"],
+        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), ...COST_RATES.map((r) => `latency p50 / p99 in the trial at ${fmt(r)}/s (ms)`), "latency p50 / p99, own trial at 1,000/s (ms)"],
         LABELS.map((label) => [
           nameOf(label),
           `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct)}`,

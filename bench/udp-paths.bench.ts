@@ -6,19 +6,21 @@
  *            connected sockets as netemu has, one thread, epoll, no switching: the floor (issue 30);
  *   batched  a netemu switch, 2 UDP NIOs, on the recvmmsg/sendmmsg addon (ADR 0068);
  *   dgram    the same switch with NETEMU_UDP_PATH=dgram;
- *   ubridge  uBridge 0.9.19, one bridge with two UDP NIOs, driven through its hypervisor.
+ *   ubridge  uBridge 0.9.19, one bridge with two UDP NIOs, driven through its hypervisor;
+ *   batched-cT  with --coalesce-us T[,T...]: the batched switch with receive coalescing at T µs
+ *            (NETEMU_UDP_COALESCE_US, ADR 0110), one forwarder per T.
  * The generator and the sink are one small C program (bench/native/udp-loadgen.c, compiled here with
  * cc) pinned on CPU 0: sendmmsg / recvmmsg, one clock for the one-way latency.
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
  *        [--offer FRAMES_PER_S] [--cost-rate 1000,10000,30000] [--only relay,c-relay,batched,dgram,ubridge]
- *        [--compare-build DIR] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
+ *        [--coalesce-us 200,500] [--compare-build DIR] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
  *        [--verbose] [--json FILE]
  *
  * Per forwarder and size: capacity (frames/s delivered when offered more than it takes), loss-free
  * rate (searched as bench/lib/dataplane-rig.ts does), CPU per frame (utime + stime of the whole process
- * from /proc/<pid>/stat at each of the fixed rates of --cost-rate, which every forwarder carries) and
- * latency at 1,000 frames/s. --cost-only skips the capacity and loss-free trials. --compare-build DIR
+ * from /proc/<pid>/stat at each of the fixed rates of --cost-rate, which every forwarder carries, with
+ * the one-way latency at each of those rates) and latency at 1,000 frames/s. --cost-only skips the capacity and loss-free trials. --compare-build DIR
  * adds "batched-alt": the batched path of another checkout's build (DIR/build/bench/dataplane-child.js,
  * with that checkout's native/build addon), for an A/B of two commits in one run. The
  * forwarders alternate within each round; the report takes each cell's median and prints markdown.
@@ -53,6 +55,9 @@ const COST_RATES = (opt("--cost-rate") ?? "1000,10000,30000").split(",").map(Num
 /** Only the CPU-per-frame and latency trials (no capacity, no loss-free search). */
 const COST_ONLY = argv.includes("--cost-only");
 const COMPARE_BUILD = opt("--compare-build");
+/** Receive coalescing intervals (µs) to run the batched switch with, each its own forwarder (ADR 0110). */
+const COALESCE_US = (opt("--coalesce-us") ?? "").split(",").filter((x) => x !== "").map(Number);
+if (COALESCE_US.some((us) => !Number.isInteger(us) || us < 1 || us > 1000)) throw new Error(`--coalesce-us takes whole microseconds from 1 to 1000, got ${opt("--coalesce-us")}`);
 const LATENCY_RATE = 1000;
 const ONLY = opt("--only")?.split(",");
 const PROFILE_DIR = opt("--profile");
@@ -106,11 +111,15 @@ interface Forwarder {
   stop(): Promise<void>;
 }
 
-type Label = "relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge";
-const LABELS: readonly Label[] = (["relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter(
-  (l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l)),
-);
-const NAMES: Record<Label, string> = {
+type Coalesced = `batched-c${number}`;
+type Label = "relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge" | Coalesced;
+const LABELS: readonly Label[] = [
+  ...(["relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter((l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l))),
+  ...COALESCE_US.map((us): Coalesced => `batched-c${us}`),
+];
+/** The coalescing interval a label runs the batched switch with (µs), 0 for none. */
+const coalescingOf = (label: Label): number => (label.startsWith("batched-c") ? Number(label.slice("batched-c".length)) : 0);
+const NAMES: Record<Exclude<Label, Coalesced>, string> = {
   relay: "bare node:dgram relay",
   "c-relay": "bare C recvmmsg/sendmmsg relay",
   batched: "netemu, batched path",
@@ -118,6 +127,7 @@ const NAMES: Record<Label, string> = {
   dgram: "netemu, node:dgram path",
   ubridge: "uBridge 0.9.19",
 };
+const nameOf = (label: Label): string => (coalescingOf(label) > 0 ? `netemu, batched path, receive coalescing ${coalescingOf(label)} µs` : NAMES[label as Exclude<Label, Coalesced>]);
 
 let nextLport = 43000 + (process.pid % 400) * 10;
 
@@ -127,7 +137,9 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, 
   const mode = label === "relay" ? "relay" : "netemu";
   const env = { ...process.env };
   delete env["NETEMU_UDP_PATH"];
+  delete env["NETEMU_UDP_COALESCE_US"];
   if (label === "dgram") env["NETEMU_UDP_PATH"] = "dgram";
+  if (coalescingOf(label) > 0) env["NETEMU_UDP_COALESCE_US"] = String(coalescingOf(label));
   const execArgv = PROFILE_DIR !== undefined && mode === "netemu" ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE_DIR, label)] : [];
   const args = { mode, bufferBytes: BUFFER, lports, peers: [gen, sink], http: false, workers: mode === "netemu" ? WORKERS : 0, chain: 1 };
   const base = label === "batched-alt" && COMPARE_BUILD !== undefined ? pathToFileURL(join(COMPARE_BUILD, "build", "bench", "udp-paths.bench.js")).href : import.meta.url;
@@ -135,10 +147,11 @@ async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, 
   pinProcess(child.pid, 1);
   let note = "";
   if (mode === "netemu") {
-    const info = await child.call<{ udpPath: { kind: string; reason?: string } }>("info");
+    const info = await child.call<{ udpPath: { kind: string; reason?: string; coalescingMicroseconds?: number } }>("info");
     note = info.udpPath.kind === "batched" ? "batched" : `dgram (${info.udpPath.reason ?? ""})`;
     const expected = label === "dgram" ? "dgram" : "batched";
     if (info.udpPath.kind !== expected) throw new Error(`${label}: the forwarder runs the ${note} path; is the addon built (npm run build:native)?`);
+    if (coalescingOf(label) > 0 && info.udpPath.coalescingMicroseconds !== coalescingOf(label)) throw new Error(`${label}: the forwarder coalesces at ${info.udpPath.coalescingMicroseconds ?? 0} µs`);
     note += WORKERS > 0 ? `, data plane in ${WORKERS} worker thread${WORKERS > 1 ? "s" : ""}` : ", data plane on the main thread";
   }
   pinProcess(child.pid, 1); // the worker threads started during the set-up inherit it; this catches any other
@@ -345,8 +358,8 @@ async function measure(rig: Rig, label: Label, size: number, round: number): Pro
     const costTrials = async (): Promise<Trial[]> => {
       const costs: Trial[] = [];
       for (const rate of COST_RATES) {
-        const cost = await rig.trial(f, { rate, durationMs: COST_MS, size });
-        log(`  cost at ${fmt(rate)}/s: ${cost.usPerFrame.toFixed(2)} µs/frame (loss ${(cost.loss * 100).toFixed(3)} %, rest of machine ${cost.cpu.other.toFixed(0)} %)`);
+        const cost = await rig.trial(f, { rate, durationMs: COST_MS, size, latency: true });
+        log(`  cost at ${fmt(rate)}/s: ${cost.usPerFrame.toFixed(2)} µs/frame, latency p50 ${cost.latency.p50.toFixed(3)} p99 ${cost.latency.p99.toFixed(3)} ms (loss ${(cost.loss * 100).toFixed(3)} %, rest of machine ${cost.cpu.other.toFixed(0)} %)`);
         costs.push(cost);
       }
       return costs;
@@ -443,7 +456,7 @@ function report(machine: Record<string, unknown>, ceilings: { size: number; offe
           const lf = med(label, size, (c) => c.lossFree);
           const ge = saturated(label, size) ? "" : "≥ ";
           return [
-            NAMES[label],
+            nameOf(label),
             `${ge}${fmt(cap)}${each(label, size, capacityOf)}`,
             ratio(cap, ub.cap),
             ratio(cap, dg.cap),
@@ -507,11 +520,12 @@ function costReport(lines: string[], cells: Cell[]): string[] {
     lines.push("");
     lines.push(
       markdownTable(
-        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), "latency p50 / p99 at 1,000/s (ms)"],
+        ["forwarder", "idle CPU (% of a core)", ...COST_RATES.map((r) => `CPU µs/frame at ${fmt(r)}/s`), ...COST_RATES.map((r) => `latency p50 / p99 in the trial at ${fmt(r)}/s (ms)`), "latency p50 / p99, own trial at 1,000/s (ms)"],
         LABELS.map((label) => [
-          NAMES[label],
+          nameOf(label),
           `${med(label, size, (c) => c.idlePct).toFixed(2)}${each(label, size, (c) => c.idlePct)}`,
           ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN).toFixed(2)}${each(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN)}`),
+          ...COST_RATES.map((_, i) => `${med(label, size, (c) => c.costs[i]?.latency.p50 ?? Number.NaN).toFixed(3)} / ${med(label, size, (c) => c.costs[i]?.latency.p99 ?? Number.NaN).toFixed(3)}`),
           `${med(label, size, (c) => c.latency.latency.p50).toFixed(3)} / ${med(label, size, (c) => c.latency.latency.p99).toFixed(3)}`,
         ]),
       ),
@@ -534,10 +548,13 @@ function costGoal(lines: string[], cells: Cell[]): void {
     for (const size of SIZES) {
       COST_RATES.forEach((rate, i) => {
         const cost = (label: Label): number => med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN);
-        const b = cost("batched");
         const u = cost("ubridge");
         const c = LABELS.includes("c-relay") ? ` (C relay ${cost("c-relay").toFixed(2)})` : "";
-        rows.push([`${size} B`, fmt(rate), `${b.toFixed(2)} vs ${u.toFixed(2)}${c}`, b <= u ? "met" : "not met"]);
+        for (const label of LABELS.filter((l) => l === "batched" || coalescingOf(l) > 0)) {
+          const b = cost(label);
+          const how = coalescingOf(label) > 0 ? `, coalescing ${coalescingOf(label)} µs` : "";
+          rows.push([`${size} B`, fmt(rate), `${b.toFixed(2)}${how} vs ${u.toFixed(2)}${c}`, b <= u ? "met" : "not met"]);
+        }
       });
     }
     lines.push(markdownTable(["frame", "frames/s", "netemu batched vs uBridge, CPU µs/frame", "at most uBridge's"], rows));

@@ -38,6 +38,10 @@
  *   adoptDevice(fd, kind "tap"|"ethernet", name, onBatch, onError) -> handle: as adopt, for a device
  *     fd detached by another thread, checked to be that kind's (TUNGETIFF: a TAP; a packet socket bound to the ifindex)
  *   send, close and detach take every kind of handle.
+ *   setCoalescing(microseconds 0..1000): receive coalescing for this thread's UDP sockets (docs/adr/0110);
+ *     0 (the default) turns it off; anything else throws a RangeError
+ *   coalescing() -> { microseconds, parked, ticks }: the setting, the sockets coalescing now, and the
+ *     coalescing timer's ticks so far in this thread
  * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
@@ -54,6 +58,8 @@
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
+#include <sys/timerfd.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <linux/if_tun.h>
@@ -100,8 +106,39 @@
 #define POOL_BYTES (64 * 1024)
 /* How the shared slots were last prepared for recvmmsg: a UDP socket's need it only once. */
 #define PREPARED_NONE (-1)
+/* The longest coalescing interval setCoalescing takes: a frame waits at most this long (ADR 0110). */
+#define COALESCE_MAX_US 1000
 
-typedef struct {
+typedef struct endpoint endpoint;
+typedef struct env_data env_data;
+
+/*
+ * Receive coalescing (docs/adr/0110), as NAPI does for a NIC: a UDP socket whose wake-ups come closer
+ * together than the interval stops waking the loop; it is parked, its poll stopped, and the thread's
+ * coalescing timer (a timerfd, for microseconds: libuv's timers count milliseconds) drains every parked
+ * socket once per interval, so one wake-up carries what came meanwhile. A tick that finds a socket
+ * empty, or more waiting than one wake-up may take, lets it go back to waking the loop itself: a lone
+ * frame is then never held, and an overload is drained as fast as without coalescing.
+ */
+typedef struct coalescer {
+  uv_poll_t poll;
+  int tfd;
+  /* The interval; 0: off. */
+  uint64_t interval_ns;
+  int armed;
+  int closing;
+  endpoint *parked;
+  unsigned int parked_count;
+  /* The parked sockets of one tick, each kept alive while its batch's JavaScript runs. */
+  endpoint **scratch;
+  unsigned int scratch_capacity;
+  double ticks;
+  /* Whose coalescer this is, until either goes away first (teardown order is not ours to choose). */
+  env_data *owner;
+  napi_async_cleanup_hook_handle cleanup;
+} coalescer;
+
+struct env_data {
   /* The receive arena, shared by every socket of this thread: a batch is copied out before the
    * JavaScript call returns, so one arena per event loop is enough (64 × 64 KiB, not per NIO). */
   unsigned char *arena;
@@ -124,9 +161,11 @@ typedef struct {
   /* The lengths of the batch being delivered: one Uint32Array of LENGTHS_CAPACITY, reused for every batch. */
   napi_ref lengths;
   uint32_t *lengths_data;
-} env_data;
+  /* Receive coalescing, made by the first setCoalescing that turns it on. */
+  coalescer *co;
+};
 
-typedef struct {
+struct endpoint {
   uv_poll_t poll;
   int fd;
   int kind;
@@ -148,7 +187,13 @@ typedef struct {
   size_t gso_refused_from;
   /* Receive side: whether the socket takes UDP GRO. */
   int gro;
-} endpoint;
+  /* Receive coalescing: when the socket last woke the loop, the smoothed gap between its wake-ups
+   * (0: not measured since it last woke the loop itself), and while parked, the coalescer holding it. */
+  uint64_t last_wake_ns;
+  uint64_t gap_ns;
+  coalescer *co;
+  endpoint *park_prev, *park_next;
+};
 
 /* Marks the handles open() gives, so send() and close() never take another external for theirs. */
 static const napi_type_tag ENDPOINT_TAG = {0x6e6574656d755544ULL, 0x5062617463680001ULL};
@@ -164,6 +209,7 @@ static void finalize_env_data(napi_env env, void *p, void *hint) {
   (void)env;
   (void)hint;
   env_data *d = p;
+  if (d->co != NULL) d->co->owner = NULL;
   free(d->arena);
   free(d->overflow);
   free(d);
@@ -380,23 +426,9 @@ static int pool_room(napi_env env, env_data *d, size_t total, napi_value *pool, 
   return 0;
 }
 
-static void on_readable(uv_poll_t *poll, int status, int events) {
-  endpoint *ep = poll->data;
-  (void)events;
-  if (ep->closing) return;
-  if (status < 0) {
-    /* libuv stops a poll handle whose fd reports POLLERR, which a connected UDP socket does when the
-     * peer's ICMP (port unreachable ...) comes back. Take the pending error, report it and watch
-     * again: a peer not listening yet must not end the NIO. A device's error (a TAP deleted under
-     * it) does not pass: it is reported and the device is no longer read. */
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (ep->kind == KIND_TAP) err = EIO;
-    else getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (ep->kind != KIND_TAP && uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
-    if (err != 0) report_error(ep, err);
-    return;
-  }
+/* Reads what the socket holds now and hands it to JavaScript, batch by batch, within one wake-up's
+ * budget: the messages read (errors counted too), and in *more whether the budget ran out first. */
+static int drain(endpoint *ep, int *more) {
   env_data *d = ep->data;
   frame_at at[BATCH];
   /* GRO messages hold many frames each: the budget that keeps one socket from starving the others is
@@ -408,6 +440,8 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
    * single datagrams come, that costs one more read in a wake-up that finds more than 8 waiting. */
   const unsigned int budget = BATCH * MAX_BATCHES_PER_WAKEUP;
   unsigned int delivered = 0;
+  int messages = 0;
+  *more = 0;
   /* The most datagrams one message of this wake-up's last read held. */
   unsigned int segments_seen = ep->gro ? GRO_SEGMENTS : 1;
   for (int round = 0; round < MAX_BATCHES_PER_WAKEUP && !ep->closing && delivered < budget; round++) {
@@ -415,19 +449,21 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     int limit = fit < 1 ? 1 : fit > BATCH ? BATCH : (int)fit;
     int n = read_batch(ep, d, at, limit);
     if (n < 0) {
-      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return messages;
       int err = errno;
       if (ep->kind == KIND_TAP) {
         /* A TAP whose device went away (EBADFD) would wake this loop for ever: it stops being read. */
         uv_poll_stop(&ep->poll);
         report_error(ep, err);
-        return;
+        return messages;
       }
+      messages++;
       /* ECONNREFUSED and the like: the peer's ICMP, reported and never fatal (ENETDOWN for a packet socket). */
       report_error(ep, err);
       continue;
     }
-    if (n == 0) return;
+    if (n == 0) return messages;
+    messages += n;
     size_t total = 0;
     uint32_t kept = 0;
     unsigned int most = 1;
@@ -440,7 +476,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     }
     segments_seen = most;
     if (kept == 0) {
-      if (n < limit) return;
+      if (n < limit) return messages;
       continue;
     }
     napi_handle_scope scope;
@@ -453,7 +489,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
       napi_value ignored;
       napi_get_and_clear_last_exception(ep->env, &ignored);
       napi_close_handle_scope(ep->env, scope);
-      return;
+      return messages;
     }
     size_t off = 0;
     uint32_t k = 0;
@@ -473,8 +509,153 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     napi_create_uint32(ep->env, kept, &argv[3]);
     call_js(ep, ep->on_batch, 4, argv);
     napi_close_handle_scope(ep->env, scope);
-    if (n < limit) return;
+    if (n < limit) return messages;
   }
+  /* The budget ran out (or the socket was closed meanwhile) with more maybe waiting. */
+  *more = !ep->closing;
+  return messages;
+}
+
+
+
+/* Sets the coalescing timer to ring every interval_ns (0: stops it). While it runs it keeps the loop
+ * alive, as the polls of the sockets it drains would. */
+static void co_arm(coalescer *co, uint64_t interval_ns) {
+  struct itimerspec t;
+  memset(&t, 0, sizeof t);
+  t.it_value.tv_sec = (time_t)(interval_ns / 1000000000u);
+  t.it_value.tv_nsec = (long)(interval_ns % 1000000000u);
+  t.it_interval = t.it_value;
+  timerfd_settime(co->tfd, 0, &t, NULL);
+  co->armed = interval_ns != 0;
+  if (co->armed) uv_ref((uv_handle_t *)&co->poll);
+  else uv_unref((uv_handle_t *)&co->poll);
+}
+
+static void on_readable(uv_poll_t *poll, int status, int events);
+
+/* Stops the socket waking the loop: the coalescing timer drains it from now on. */
+static void park(coalescer *co, endpoint *ep) {
+  uv_poll_stop(&ep->poll);
+  ep->co = co;
+  ep->park_prev = NULL;
+  ep->park_next = co->parked;
+  if (co->parked != NULL) co->parked->park_prev = ep;
+  co->parked = ep;
+  co->parked_count++;
+  if (!co->armed) co_arm(co, co->interval_ns);
+}
+
+/* Takes the socket off the coalescing timer; `watch`: it wakes the loop itself again (not when it closes). */
+static void unpark(endpoint *ep, int watch) {
+  coalescer *co = ep->co;
+  if (ep->park_prev != NULL) ep->park_prev->park_next = ep->park_next;
+  else co->parked = ep->park_next;
+  if (ep->park_next != NULL) ep->park_next->park_prev = ep->park_prev;
+  ep->park_prev = ep->park_next = NULL;
+  ep->co = NULL;
+  co->parked_count--;
+  ep->last_wake_ns = 0;
+  ep->gap_ns = 0;
+  if (co->parked == NULL && co->armed) co_arm(co, 0);
+  if (watch && !ep->closing) uv_poll_start(&ep->poll, UV_READABLE, on_readable);
+}
+
+/* After a wake-up of a UDP socket: its smoothed gap between wake-ups (an average over about the last
+ * four), and parked when that is shorter than the coalescing interval. Costs nothing with coalescing off. */
+static void consider_parking(endpoint *ep) {
+  coalescer *co = ep->data->co;
+  if (co == NULL || co->interval_ns == 0 || co->closing || ep->kind != KIND_UDP || ep->closing || ep->co != NULL) return;
+  uint64_t now = uv_hrtime();
+  if (ep->last_wake_ns != 0) {
+    uint64_t gap = now - ep->last_wake_ns;
+    ep->gap_ns = ep->gap_ns == 0 ? gap : ep->gap_ns - ep->gap_ns / 4 + gap / 4;
+  }
+  ep->last_wake_ns = now;
+  if (ep->gap_ns != 0 && ep->gap_ns < co->interval_ns) park(co, ep);
+}
+
+/* The coalescing timer rang: every parked socket is drained once. Sockets closed, detached or parked
+ * by the JavaScript a batch runs are taken as they are when their turn comes. */
+static void on_tick(uv_poll_t *poll, int status, int events) {
+  (void)status;
+  (void)events;
+  coalescer *co = poll->data;
+  uint64_t expirations;
+  if (read(co->tfd, &expirations, sizeof expirations) < 0 || co->closing) return;
+  co->ticks++;
+  unsigned int n = co->parked_count;
+  if (n > co->scratch_capacity) {
+    endpoint **grown = realloc(co->scratch, (size_t)n * sizeof *grown);
+    if (grown == NULL) {
+      /* No memory to go through them: they all wake the loop themselves again. */
+      while (co->parked != NULL) unpark(co->parked, 1);
+      return;
+    }
+    co->scratch = grown;
+    co->scratch_capacity = n;
+  }
+  unsigned int k = 0;
+  for (endpoint *ep = co->parked; ep != NULL && k < n; ep = ep->park_next) {
+    ep->refs++;
+    co->scratch[k++] = ep;
+  }
+  for (unsigned int i = 0; i < k; i++) {
+    endpoint *ep = co->scratch[i];
+    if (ep->co == co && !ep->closing && !co->closing) {
+      int more = 0;
+      int messages = drain(ep, &more);
+      if (ep->co == co && (messages == 0 || more)) unpark(ep, 1);
+    }
+    release(ep);
+  }
+}
+
+static void on_co_closed(uv_handle_t *h) {
+  coalescer *co = h->data;
+  close(co->tfd);
+  napi_remove_async_cleanup_hook(co->cleanup);
+  free(co->scratch);
+  free(co);
+}
+
+/* The environment goes away: the parked sockets are closed by their own hooks, the timer here. */
+static void on_co_teardown(napi_async_cleanup_hook_handle handle, void *arg) {
+  (void)handle;
+  coalescer *co = arg;
+  co->closing = 1;
+  for (endpoint *ep = co->parked; ep != NULL;) {
+    endpoint *next = ep->park_next;
+    ep->co = NULL;
+    ep->park_prev = ep->park_next = NULL;
+    ep = next;
+  }
+  co->parked = NULL;
+  co->parked_count = 0;
+  if (co->owner != NULL) co->owner->co = NULL;
+  uv_close((uv_handle_t *)&co->poll, on_co_closed);
+}
+
+static void on_readable(uv_poll_t *poll, int status, int events) {
+  endpoint *ep = poll->data;
+  (void)events;
+  if (ep->closing) return;
+  if (status < 0) {
+    /* libuv stops a poll handle whose fd reports POLLERR, which a connected UDP socket does when the
+     * peer's ICMP (port unreachable ...) comes back. Take the pending error, report it and watch
+     * again: a peer not listening yet must not end the NIO. A device's error (a TAP deleted under
+     * it) does not pass: it is reported and the device is no longer read. */
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (ep->kind == KIND_TAP) err = EIO;
+    else getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (ep->kind != KIND_TAP && uv_poll_start(&ep->poll, UV_READABLE, on_readable) != 0) return;
+    if (err != 0) report_error(ep, err);
+    return;
+  }
+  int more = 0;
+  drain(ep, &more);
+  consider_parking(ep);
 }
 
 static int parse_addr(int family, const char *host, int port, struct sockaddr_storage *ss, socklen_t *len) {
@@ -842,6 +1023,7 @@ static void on_closed(uv_handle_t *h) {
 
 static void begin_close(napi_env env, endpoint *ep) {
   ep->closing = 1;
+  if (ep->co != NULL) unpark(ep, 0);
   uv_poll_stop(&ep->poll);
   /* The fd goes now, not in the close callback: the local port must be free when close() returns, as
    * with dgram (a NIO removed and added again on its port in one go). Safe: the stopped poll no longer
@@ -1096,6 +1278,76 @@ static napi_value js_adopt_device(napi_env env, napi_callback_info info) {
   return start_endpoint(env, d, fd, kind, argv[3], argv[4], 0, "adoptDevice");
 }
 
+/* The thread's coalescer, made (its timerfd polled on this loop, unreferenced until armed) on first
+ * need; NULL with a pending exception when it cannot be. */
+static coalescer *make_coalescer(napi_env env, env_data *d) {
+  coalescer *co = calloc(1, sizeof *co);
+  if (co == NULL) return (throw_errno(env, ENOMEM, "setCoalescing"), NULL);
+  co->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (co->tfd < 0) {
+    int err = errno;
+    free(co);
+    return (throw_errno(env, err, "setCoalescing: timerfd_create"), NULL);
+  }
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (uv_poll_init(loop, &co->poll, co->tfd) != 0) {
+    close(co->tfd);
+    free(co);
+    return (throw_errno(env, EINVAL, "setCoalescing: uv_poll_init"), NULL);
+  }
+  co->poll.data = co;
+  uv_poll_start(&co->poll, UV_READABLE, on_tick);
+  uv_unref((uv_handle_t *)&co->poll);
+  co->owner = d;
+  d->co = co;
+  napi_add_async_cleanup_hook(env, on_co_teardown, co, &co->cleanup);
+  return co;
+}
+
+static napi_value js_set_coalescing(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  double us = -1;
+  napi_valuetype t;
+  if (argc < 1 || napi_typeof(env, argv[0], &t) != napi_ok || t != napi_number || napi_get_value_double(env, argv[0], &us) != napi_ok || us != (double)(int64_t)us ||
+      us < 0 || us > COALESCE_MAX_US) {
+    napi_throw_range_error(env, NULL, "setCoalescing: the interval must be a whole number of microseconds from 0 to 1000");
+    return NULL;
+  }
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "setCoalescing");
+  coalescer *co = d->co;
+  if (us == 0) {
+    if (co != NULL) {
+      co->interval_ns = 0;
+      while (co->parked != NULL) unpark(co->parked, 1);
+    }
+    return NULL;
+  }
+  if (co == NULL && (co = make_coalescer(env, d)) == NULL) return NULL;
+  co->interval_ns = (uint64_t)us * 1000u;
+  if (co->armed) co_arm(co, co->interval_ns);
+  return NULL;
+}
+
+static napi_value js_coalescing(napi_env env, napi_callback_info info) {
+  (void)info;
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "coalescing");
+  coalescer *co = d->co;
+  napi_value result, us, parked, ticks;
+  napi_create_object(env, &result);
+  napi_create_double(env, co == NULL ? 0 : (double)(co->interval_ns / 1000u), &us);
+  napi_create_uint32(env, co == NULL ? 0 : co->parked_count, &parked);
+  napi_create_double(env, co == NULL ? 0 : co->ticks, &ticks);
+  napi_set_named_property(env, result, "microseconds", us);
+  napi_set_named_property(env, result, "parked", parked);
+  napi_set_named_property(env, result, "ticks", ticks);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
@@ -1106,6 +1358,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"openTap", NULL, js_open_tap, NULL, NULL, NULL, napi_default, NULL},
       {"openEthernet", NULL, js_open_ethernet, NULL, NULL, NULL, napi_default, NULL},
       {"adoptDevice", NULL, js_adopt_device, NULL, NULL, NULL, napi_default, NULL},
+      {"setCoalescing", NULL, js_set_coalescing, NULL, NULL, NULL, napi_default, NULL},
+      {"coalescing", NULL, js_coalescing, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

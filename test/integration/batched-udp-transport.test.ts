@@ -7,6 +7,7 @@ import type { UdpEndpoint, UdpEndpointOptions } from "../../src/application/port
 import { BatchedUdpTransport, chooseUdpTransport, loadUdpBatchAddon, type ChosenUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { DgramUdpTransport } from "../../src/adapters/transport/dgram-udp-transport.js";
 import { FAST_PATH_NEEDS, batchedAddonOrSkip } from "../support/udp-batch-addon.js";
+import { inertUdpBatchAddon } from "../support/inert-udp-batch-addon.js";
 
 const OPTIONS = { bindHost: "127.0.0.1", receiveBufferBytes: 1 << 20, sendBufferBytes: 1 << 20 };
 
@@ -287,14 +288,21 @@ describe("choosing the datagram path", () => {
       console.log(`      skipped: ${message}; it needs ${FAST_PATH_NEEDS}`);
       this.skip();
     }
-    expect(chosen.path).to.deep.equal({ kind: "batched" });
+    expect(chosen.path).to.deep.equal({ kind: "batched", coalescingMicroseconds: 0 });
     expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);
   });
 
   it("uses the batched path when the addon loads", () => {
-    const fake: UdpBatchAddon = { open: () => ({}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}), openTap: () => ({}), openEthernet: () => ({}), adoptDevice: () => ({}) };
+    const fake = inertUdpBatchAddon();
     const chosen = chooseUdpTransport(OPTIONS, () => fake, {});
-    expect(chosen.path).to.deep.equal({ kind: "batched" });
+    expect(chosen.path).to.deep.equal({ kind: "batched", coalescingMicroseconds: 0 });
     expect(chosen.transport).to.be.instanceOf(BatchedUdpTransport);
+  });
+
+  it("sets the thread's receive coalescing from NETEMU_UDP_COALESCE_US (ADR 0110): off unless it names an interval", () => {
+    const fake = inertUdpBatchAddon();
+    const paths = [{}, { NETEMU_UDP_COALESCE_US: "200" }, { NETEMU_UDP_COALESCE_US: "off" }, { NETEMU_UDP_COALESCE_US: "1000" }].map((env) => chooseUdpTransport(OPTIONS, () => fake, env).path);
+    expect(fake.coalescingSet).to.deep.equal([0, 200, 0, 1000]);
+    expect(paths).to.deep.equal([0, 200, 0, 1000].map((us) => ({ kind: "batched", coalescingMicroseconds: us })));
   });
 });

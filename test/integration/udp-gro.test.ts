@@ -4,6 +4,7 @@ import { createSocket } from "node:dgram";
 import type { UdpEndpoint } from "../../src/application/ports/udp-transport.js";
 import { BatchedUdpTransport, chooseUdpTransport, type UdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 import { batchedAddonOrSkip } from "../support/udp-batch-addon.js";
+import { inertUdpBatchAddon } from "../support/inert-udp-batch-addon.js";
 
 /**
  * UDP GSO and GRO between two netemu hops (ADR 0106): a batched endpoint sends runs of equal-size
@@ -225,10 +226,10 @@ describe("what UDP GRO saves between two netemu hops (ADR 0106)", function () {
 
   it("NETEMU_UDP_GSO=off picks the batched path still, without offload; unset or on, with it", function () {
     const opened: (boolean | undefined)[] = [];
-    const fake = { open: (...args: unknown[]) => (opened.push(args[9] as boolean | undefined), {}), send: () => 0, close: () => undefined, detach: () => -1, adopt: () => ({}), openTap: () => ({}), openEthernet: () => ({}), adoptDevice: () => ({}) } as UdpBatchAddon;
+    const fake = inertUdpBatchAddon({ open: (...args) => (opened.push(args[9]), {}) });
     const open = (env: NodeJS.ProcessEnv): Promise<unknown> => {
       const chosen = chooseUdpTransport(BIG_BUFFERS, () => fake, env);
-      expect(chosen.path).to.deep.equal({ kind: "batched" });
+      expect(chosen.path).to.deep.equal({ kind: "batched", coalescingMicroseconds: 0 });
       return chosen.transport.open({ lport: 0, rhost: "127.0.0.1", rport: 9, onFrame: () => undefined });
     };
     return Promise.all([open({ NETEMU_UDP_GSO: "off" }), open({}), open({ NETEMU_UDP_GSO: "on" })]).then(() => expect(opened).to.deep.equal([false, true, true]));

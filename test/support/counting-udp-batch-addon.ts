@@ -30,3 +30,5 @@ export const detach: UdpBatchAddon["detach"] = (handle) => real.detach(handle);
 export const openTap: UdpBatchAddon["openTap"] = (...args) => real.openTap(...args);
 export const openEthernet: UdpBatchAddon["openEthernet"] = (...args) => real.openEthernet(...args);
 export const adoptDevice: UdpBatchAddon["adoptDevice"] = (...args) => real.adoptDevice(...args);
+export const setCoalescing: UdpBatchAddon["setCoalescing"] = (us) => real.setCoalescing(us);
+export const coalescing: UdpBatchAddon["coalescing"] = () => real.coalescing();

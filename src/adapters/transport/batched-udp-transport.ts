@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
 import { DgramUdpTransport, ipv6BindAddress, reasonOf, resolvePeer, type DgramOptions } from "./dgram-udp-transport.js";
+import { udpCoalesceMicroseconds } from "../shared/udp-coalesce-setting.js";
 
 /**
  * A batch as the addon gives it (ADR 0107): `count` frames back to back from `offset` in `pool`, their
@@ -63,6 +64,10 @@ export interface UdpBatchAddon {
   openEthernet(name: string, onBatch: OnBatch, onError: (code: string, message: string) => void): unknown;
   /** Reads a device fd another thread detached, once checked to be that device's. */
   adoptDevice(fd: number, kind: "tap" | "ethernet", name: string, onBatch: OnBatch, onError: (code: string, message: string) => void): unknown;
+  /** Receive coalescing for this thread's UDP sockets (ADR 0110): 0 off, else 1..1000 µs; throws a RangeError otherwise. */
+  setCoalescing(microseconds: number): void;
+  /** This thread's setting, the sockets coalescing now, and the coalescing timer's ticks so far. */
+  coalescing(): { readonly microseconds: number; readonly parked: number; readonly ticks: number };
 }
 
 const ADDON_FILE = join("native", "build", "udp_batch.node");
@@ -185,7 +190,8 @@ export class BatchedUdpTransport implements UdpTransport {
   }
 }
 
-export type UdpPath = { readonly kind: "batched" } | { readonly kind: "dgram"; readonly reason: string };
+/** Which datagram path runs; the batched one with its receive coalescing interval (µs, 0: off; ADR 0110). */
+export type UdpPath = { readonly kind: "batched"; readonly coalescingMicroseconds: number } | { readonly kind: "dgram"; readonly reason: string };
 
 export interface ChosenUdpTransport {
   readonly transport: UdpTransport;
@@ -201,7 +207,8 @@ function segmentOffloadWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 /**
  * The batched path when its addon loads, node:dgram otherwise (or when NETEMU_UDP_PATH=dgram asks
  * for it): the same port, so nothing above the transport knows which one runs. NETEMU_UDP_GSO=off
- * keeps the batched path but sends and receives every datagram on its own (ADR 0106).
+ * keeps the batched path but sends and receives every datagram on its own (ADR 0106);
+ * NETEMU_UDP_COALESCE_US sets the calling thread's receive coalescing (ADR 0110).
  */
 export function chooseUdpTransport(
   options: DgramOptions,
@@ -211,7 +218,10 @@ export function chooseUdpTransport(
   const dgram = (reason: string): ChosenUdpTransport => ({ transport: new DgramUdpTransport(options), path: { kind: "dgram", reason } });
   if (env["NETEMU_UDP_PATH"] === "dgram") return dgram("NETEMU_UDP_PATH=dgram");
   try {
-    return { transport: new BatchedUdpTransport(options, load(env), segmentOffloadWanted(env)), path: { kind: "batched" } };
+    const addon = load(env);
+    const coalescingMicroseconds = udpCoalesceMicroseconds(env);
+    addon.setCoalescing(coalescingMicroseconds);
+    return { transport: new BatchedUdpTransport(options, addon, segmentOffloadWanted(env)), path: { kind: "batched", coalescingMicroseconds } };
   } catch (err) {
     return dgram(err instanceof Error ? err.message : String(err));
   }

@@ -30,7 +30,10 @@ export function chooseDatagramPath(
 ): { readonly transport: UdpTransport; readonly path: DatagramPath } {
   if (hostTransport !== undefined) return { transport: hostTransport, path: { kind: "host" } };
   const chosen = choose(options);
-  if (chosen.path.kind === "batched") logger.info("datagram path: batched (recvmmsg/sendmmsg addon)");
+  if (chosen.path.kind === "batched") {
+    const us = chosen.path.coalescingMicroseconds;
+    logger.info("datagram path: batched (recvmmsg/sendmmsg addon)", us > 0 ? { receiveCoalescingMicroseconds: us } : undefined);
+  }
   else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
   return chosen;
 }

@@ -20,7 +20,7 @@ describe("the datagram path netemu's UDP NIOs run on (ADR 0068, 0078)", () => {
     let chose = false;
     const path = chooseDatagramPath(own, datagramOptions("127.0.0.1", 1), logger, () => {
       chose = true;
-      return { transport: aTransport(), path: { kind: "batched" } };
+      return { transport: aTransport(), path: { kind: "batched", coalescingMicroseconds: 0 } };
     });
     expect(path.transport).to.equal(own);
     expect(path.path).to.deep.equal({ kind: "host" });
@@ -30,13 +30,19 @@ describe("the datagram path netemu's UDP NIOs run on (ADR 0068, 0078)", () => {
 
   it("says at start which path it chose, and why not the batched one", () => {
     const logger = new RecordingLogger();
-    const batched = chooseDatagramPath(undefined, datagramOptions("127.0.0.1", 1), logger, () => ({ transport: aTransport(), path: { kind: "batched" } }));
+    const batched = chooseDatagramPath(undefined, datagramOptions("127.0.0.1", 1), logger, () => ({ transport: aTransport(), path: { kind: "batched", coalescingMicroseconds: 0 } }));
     const dgram = chooseDatagramPath(undefined, datagramOptions("127.0.0.1", 1), logger, () => ({ transport: aTransport(), path: { kind: "dgram", reason: "NETEMU_UDP_PATH=dgram" } }));
-    expect(batched.path).to.deep.equal({ kind: "batched" });
+    expect(batched.path).to.deep.equal({ kind: "batched", coalescingMicroseconds: 0 });
     expect(dgram.path).to.deep.equal({ kind: "dgram", reason: "NETEMU_UDP_PATH=dgram" });
     expect(logger.lines).to.deep.equal([
       { level: "info", msg: "datagram path: batched (recvmmsg/sendmmsg addon)", fields: undefined },
       { level: "info", msg: "datagram path: node:dgram", fields: { reason: "NETEMU_UDP_PATH=dgram" } },
     ]);
+  });
+
+  it("says the batched path's receive coalescing interval at start when it is on (ADR 0110)", () => {
+    const logger = new RecordingLogger();
+    chooseDatagramPath(undefined, datagramOptions("127.0.0.1", 1), logger, () => ({ transport: aTransport(), path: { kind: "batched", coalescingMicroseconds: 200 } }));
+    expect(logger.lines).to.deep.equal([{ level: "info", msg: "datagram path: batched (recvmmsg/sendmmsg addon)", fields: { receiveCoalescingMicroseconds: 200 } }]);
   });
 });

@@ -414,7 +414,7 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     const inner = new FakeTransport();
     const options = datagramOptions("127.0.0.1", 1 << 20);
     const logger = new RecordingLogger();
-    expect(withInProcessLinks({ transport: inner, path: { kind: "batched" } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
     expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
     expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
     expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([

@@ -112,6 +112,13 @@ describe("server configuration", () => {
     expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_GSO: "no" })).to.throw(ConfigError, 'NETEMU_UDP_GSO must be on, off or unset, got "no"');
   });
 
+  it("accepts NETEMU_UDP_COALESCE_US of 0 to 1000 µs, off or none, and refuses anything else, naming the range (ADR 0110)", () => {
+    for (const value of ["0", "1", "200", "1000", "off", " 50 ", ""]) expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_COALESCE_US: value }), value).not.to.throw();
+    const wrong = 'NETEMU_UDP_COALESCE_US must be a whole number of microseconds from 0 to 1000, or off; got';
+    for (const value of ["-1", "1.5", "200us", "on", "0x10"]) expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_COALESCE_US: value }), value).to.throw(ConfigError, `${wrong} "${value}"`);
+    expect(() => resolveConfig(["--config-dir", dir], { NETEMU_UDP_COALESCE_US: "1001" })).to.throw(ConfigError, "NETEMU_UDP_COALESCE_US is at most 1000 µs (a frame may wait that long), got 1001");
+  });
+
   it("parses GNS3's INI dialect and says which line is wrong", () => {
     expect(parseIni("[Server]\nhost=0.0.0.0\n; c\nPort : 3080\n")).to.deep.equal({ Server: { host: "0.0.0.0", port: "3080" } });
     expect(() => parseIni("[Server]\nbroken line\n")).to.throw("line 2");

@@ -516,8 +516,6 @@ static int drain(endpoint *ep, int *more) {
   return messages;
 }
 
-
-
 /* Sets the coalescing timer to ring every interval_ns (0: stops it). While it runs it keeps the loop
  * alive, as the polls of the sockets it drains would. */
 static void co_arm(coalescer *co, uint64_t interval_ns) {
@@ -1311,8 +1309,9 @@ static napi_value js_set_coalescing(napi_env env, napi_callback_info info) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   double us = -1;
   napi_valuetype t;
-  if (argc < 1 || napi_typeof(env, argv[0], &t) != napi_ok || t != napi_number || napi_get_value_double(env, argv[0], &us) != napi_ok || us != (double)(int64_t)us ||
-      us < 0 || us > COALESCE_MAX_US) {
+  /* The range first (NaN fails it): only a number within it may be cast to test that it is whole. */
+  if (argc < 1 || napi_typeof(env, argv[0], &t) != napi_ok || t != napi_number || napi_get_value_double(env, argv[0], &us) != napi_ok ||
+      !(us >= 0 && us <= COALESCE_MAX_US) || us != (double)(int)us) {
     napi_throw_range_error(env, NULL, "setCoalescing: the interval must be a whole number of microseconds from 0 to 1000");
     return NULL;
   }

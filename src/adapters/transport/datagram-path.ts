@@ -33,8 +33,7 @@ export function chooseDatagramPath(
   if (chosen.path.kind === "batched") {
     const us = chosen.path.coalescingMicroseconds;
     logger.info("datagram path: batched (recvmmsg/sendmmsg addon)", us > 0 ? { receiveCoalescingMicroseconds: us } : undefined);
-  }
-  else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
+  } else logger.info("datagram path: node:dgram", { reason: chosen.path.reason });
   return chosen;
 }
 

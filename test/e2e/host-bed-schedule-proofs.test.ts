@@ -165,6 +165,8 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
     ];
     const SECONDS = 15;
     const measure = async () => {
+      // Cleared first: the same schedule set again is no change, and would keep the first run's t=0.
+      await schedule(undefined, undefined);
       const t0 = await schedule(undefined, { steps: steps.map((st) => ({ at: st.atMs / 1000, filters: { bandwidth: [st.kbps, 100] } })) });
       const run = await bed!.iperf3(a, b, { seconds: SECONDS, reverse: true });
       const intervals = (run.json.intervals as { sum: { start: number; end: number; bits_per_second: number } }[]).map((i) => i.sum);
@@ -206,10 +208,13 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
         const mean = inStep.reduce((sum, j) => sum + j.ratio, 0) / inStep.length;
         expect(mean, `step ${k}'s seconds together (${shown})`).to.be.at.most(1.05);
       }
-      // A rate below is a starved CPU (socat, netemu and iperf3 share two cores with other runs): measured again.
-      if (judged.every((j) => j.ratio >= 0.6)) return;
+      // A rate below is a starved CPU (socat, netemu and iperf3 share two cores with other runs): measured
+      // again. Not the first second of a step up: TCP takes round trips to fill a rate ten times the last
+      // one (0.57 of it seen in that second).
+      const rampingUp = (j: { step: number }): boolean => j.step > 0 && steps[j.step]!.kbps > steps[j.step - 1]!.kbps && judged.find((x) => x.step === j.step) === j;
+      if (judged.every((j) => rampingUp(j) || j.ratio >= 0.6)) return;
       runs.push(shown);
     }
-    expect.fail(`no run both began within a second of t=0 and kept every interval at 60 % of its step's rate or more: ${runs.join(" | ")}`);
+    expect.fail(`no run both began within a second of t=0 and kept every interval at 60 % of its step's rate or more (the first second of a step up aside): ${runs.join(" | ")}`);
   });
 });

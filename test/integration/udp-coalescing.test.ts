@@ -25,7 +25,7 @@ function numbered(count: number): Buffer[] {
 interface Receiver {
   handle: unknown;
   readonly seqs: number[];
-  /** Frames delivered while the socket was parked (by the coalescing timer), and in all. */
+  /** Frames delivered while the socket was parked (by the coalescing timer). */
   parkedFrames: number;
   batches: number;
   lastAtNs: bigint;
@@ -86,6 +86,15 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
     const r = receive(addon, ports.recv, ports.send);
     open.push(r.handle);
     return r;
+  };
+
+  /** A socket coalescing at 500 µs, parked on a stream of 4,000 frames 50 µs apart that is still coming. */
+  const parkedMidStream = async (): Promise<{ r: Receiver; sending: Promise<unknown> }> => {
+    addon.setCoalescing(500);
+    const r = receiving();
+    const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
+    await until(() => addon.coalescing().parked > 0, "the socket parked");
+    return { r, sending };
   };
 
   it("drains a stream closer together than the interval on the timer: 3,000 frames 50 µs apart at 500 µs arrive once each, in order, most of them while parked", async () => {
@@ -159,10 +168,7 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
   });
 
   it("hands a parked socket over (detach, then adopt in its place) mid-stream: not parked while detached, and not a frame lost", async () => {
-    addon.setCoalescing(500);
-    const r = receiving();
-    const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    await until(() => addon.coalescing().parked > 0, "the socket parked");
+    const { r, sending } = await parkedMidStream();
     const fd = addon.detach(r.handle);
     open.splice(open.indexOf(r.handle), 1);
     expect(addon.coalescing().parked, "a detached socket is no longer parked").to.equal(0);
@@ -176,10 +182,7 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
   });
 
   it("closes a parked socket mid-stream: it leaves the timer, which stops once nothing is parked", async () => {
-    addon.setCoalescing(500);
-    const r = receiving();
-    const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    await until(() => addon.coalescing().parked > 0, "the socket parked");
+    const { r, sending } = await parkedMidStream();
     addon.close(r.handle);
     open.splice(open.indexOf(r.handle), 1);
     expect(addon.coalescing().parked).to.equal(0);
@@ -190,10 +193,7 @@ describe("receive coalescing on the batched path (ADR 0110)", function () {
   });
 
   it("lets every parked socket wake the loop again when coalescing is turned off mid-stream, and loses nothing", async () => {
-    addon.setCoalescing(500);
-    const r = receiving();
-    const sending = sendPaced({ fromPort: ports.send, toPort: ports.recv, frames: numbered(4000), gapMicros: 50 });
-    await until(() => addon.coalescing().parked > 0, "the socket parked");
+    const { r, sending } = await parkedMidStream();
     addon.setCoalescing(0);
     expect(addon.coalescing()).to.deep.include({ microseconds: 0, parked: 0 });
     await sending;

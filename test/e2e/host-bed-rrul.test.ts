@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startTestServer, type TestServer } from "../support/http-harness.js";
 import { HostBed, requireHostBed, type BedHost, type Iperf3Result } from "../support/host-bed.js";
 import { impairLink, linkedHosts, setTcpEcn } from "../support/host-bed-link.js";
+import { STARVED_LOOP_P99_MS, cpuBetween, cpuSample } from "../support/starvation.js";
 
 const RATE_KBPS = 10_000;
 /** 1,000 full frames (1514 B) at 10 Mbit/s: 1.21 s, the tail-drop queue's length in ms. */
@@ -13,8 +13,6 @@ const FLOWS = 4;
 const LOAD_S = 15;
 /** Runs in all when a figure falls short (an undershoot: a starved CPU can cause it); an overshoot fails at once. */
 const ATTEMPTS = 3;
-/** Above this 99th percentile of its event loop's delay, netemu counts as starved of CPU (see `starved`). */
-const STARVED_LOOP_P99_MS = 10;
 
 const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((p, q) => p - q);
@@ -35,27 +33,6 @@ interface End {
   readonly drops: Record<string, number>;
   readonly queue_delay: { readonly out: { readonly sum_ms: number; readonly frames: number } };
   readonly queues?: { readonly out?: QueueFigures };
-}
-
-/** The machine's CPU time so far (all cores, /proc/stat's first line, in ticks), its idle part, and this process's (netemu's data plane and the test) in µs. */
-interface CpuSample {
-  readonly total: number;
-  readonly idle: number;
-  readonly self: NodeJS.CpuUsage;
-  readonly at: number;
-}
-
-function cpuSample(): CpuSample {
-  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] as string).trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal: idle and iowait are the idle part.
-  return { total: fields.slice(0, 8).reduce((n, x) => n + x, 0), idle: (fields[3] as number) + (fields[4] as number), self: process.cpuUsage(), at: Date.now() };
-}
-
-/** Between two samples: how busy the machine was (0–1 of all its cores) and how many cores this process used. */
-function cpuBetween(from: CpuSample, to: CpuSample): { machineBusy: number; selfCores: number } {
-  const used = process.cpuUsage(from.self);
-  const total = to.total - from.total;
-  return { machineBusy: total === 0 ? 0 : 1 - (to.idle - from.idle) / total, selfCores: (used.user + used.system) / 1000 / Math.max(1, to.at - from.at) };
 }
 
 /** One direction's load: iperf3's goodput in all and per stream, and what the link's sending end counted meanwhile. */

@@ -1,5 +1,7 @@
 import { createSocket, type Socket } from "node:dgram";
 
+const PEER_RECEIVE_BUFFER = 4 << 20;
+
 /** A host at the far end of a NIO: a UDP socket on 127.0.0.1 that records what it receives. */
 export class UdpPeer {
   readonly received: Buffer[] = [];
@@ -16,7 +18,9 @@ export class UdpPeer {
   }
 
   static async open(port = 0): Promise<UdpPeer> {
-    const socket = createSocket("udp4");
+    // 4 MiB as netemu's own sockets ask (capped at net.core.rmem_max): with the kernel's default 208 KiB a
+    // thread descheduled for a few ms drops the burst netemu sends as it catches up (CI: 25 of 3,000).
+    const socket = createSocket({ type: "udp4", recvBufferSize: PEER_RECEIVE_BUFFER });
     await new Promise<void>((resolve, reject) => {
       socket.once("error", reject);
       socket.bind(port, "127.0.0.1", () => resolve());

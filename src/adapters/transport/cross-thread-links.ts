@@ -58,27 +58,36 @@ export function decodeLinkMessage(m: unknown): LinkMessage | undefined {
 }
 
 /**
- * A pairing with an end in another thread, as an end hands it over with its socket (a node moving to
- * another worker, ADR 0069): the end takes it up there and goes on writing and reading the same rings,
+ * What an end's rings are, as it hands them over with its socket (a node moving to another worker,
+ * ADR 0069): the end takes them up there and reads on (and, in a pairing, writes on) the same rings,
  * so nothing in flight either way is lost or reordered, and the partner does not notice.
  */
-export interface CarriedPairing {
-  readonly pairing: string;
-  readonly incarnation: string;
-  readonly partnerIncarnation: string;
-  readonly out: SharedArrayBuffer;
-  /** The rings this end reads, oldest first (an ended pairing's until it is drained, then the current one's). */
+export interface CarriedRings {
+  /** The rings it reads, oldest first (an ended pairing's until drained, then the current one's). */
   readonly inbound: readonly SharedArrayBuffer[];
   /** The barrier it still waits for, if any. */
   readonly barrier?: Uint8Array;
+  /** The pairing it is in, if any. */
+  readonly pairing?: {
+    readonly id: string;
+    readonly incarnation: string;
+    readonly partnerIncarnation: string;
+    readonly out: SharedArrayBuffer;
+    readonly in: SharedArrayBuffer;
+  };
 }
 
-export function decodeCarriedPairing(v: unknown): CarriedPairing | undefined {
-  if (!isObject(v) || !isText(v["pairing"]) || !isText(v["incarnation"]) || !isText(v["partnerIncarnation"]) || !isRing(v["out"])) return undefined;
+/** The most rings an end reads at once: pairings end and start again while the rings of the last ones are drained. */
+const MAX_INBOUND = 8;
+
+export function decodeCarriedRings(v: unknown): CarriedRings | undefined {
+  if (!isObject(v)) return undefined;
   const inbound = v["inbound"];
-  if (!Array.isArray(inbound) || inbound.length === 0 || inbound.length > 8 || !inbound.every(isRing)) return undefined;
+  if (!Array.isArray(inbound) || inbound.length > MAX_INBOUND || !inbound.every(isRing)) return undefined;
   if (v["barrier"] !== undefined && !isBarrierBytes(v["barrier"])) return undefined;
-  return v as unknown as CarriedPairing;
+  const p = v["pairing"];
+  if (p !== undefined && !(isObject(p) && isText(p["id"]) && isText(p["incarnation"]) && isText(p["partnerIncarnation"]) && isRing(p["out"]) && isRing(p["in"]))) return undefined;
+  return v as unknown as CarriedRings;
 }
 
 /** What a reader needs of the loop: the next turn, after what runs now (setImmediate). */

@@ -50,7 +50,7 @@ export function withInProcessLinks(
 ): UdpTransport {
   if (chosen.path.kind === "host") return chosen.transport;
   const on = inProcessLinksWanted(env);
-  if (on) logger?.info("in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)");
+  if (on) logger?.info("in-process links: on (a link between two NIOs of this process skips the kernel)");
   else logger?.info("in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" });
   return on ? new InProcessLinks(chosen.transport, options) : chosen.transport;
 }

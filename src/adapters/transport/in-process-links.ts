@@ -6,7 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../application/ports/udp-transport.js";
 import { Fifo } from "../../domain/queueing/fifo.js";
 import { ipv6BindAddress } from "./dgram-udp-transport.js";
-import { CROSS_THREAD_RING_BYTES, LINK_CHANNEL, RingReader, decodeCarriedPairing, decodeLinkMessage, type CarriedPairing, type LinkMessage } from "./cross-thread-links.js";
+import { CROSS_THREAD_RING_BYTES, LINK_CHANNEL, RingReader, decodeCarriedRings, decodeLinkMessage, type CarriedRings, type LinkMessage } from "./cross-thread-links.js";
 import { FrameRing } from "./frame-ring.js";
 
 interface InProcessLinkOptions {
@@ -406,6 +406,8 @@ class LinkEnd implements UdpEndpoint {
 
   private barrierPassed(): void {
     this.dropBarrier();
+    // What rings it still reads (a pairing with another thread that ended) go before a new pairing's frames.
+    this.reader?.drainAll();
     if (this.inbox.size > 0) this.links.wake(this);
   }
 
@@ -500,16 +502,16 @@ class LinkEnd implements UdpEndpoint {
     if (tell) this.links.endPairing(pairing);
   }
 
-  /** Goes on with a pairing this end's socket brought from another thread (a node that moved, ADR 0069). */
-  resume(carried: CarriedPairing): void {
-    const out = FrameRing.of(carried.out) as FrameRing;
-    const inbound = carried.inbound.map((b) => FrameRing.of(b) as FrameRing);
-    this.incarnation = carried.incarnation;
-    this.remote = { pairing: carried.pairing, out, in: inbound[inbound.length - 1] as FrameRing, partnerIncarnation: carried.partnerIncarnation };
+  /** Reads on the rings this end's socket brought from another thread (a node that moved, ADR 0069), in their pairing if it had one. */
+  resume(carried: CarriedRings): void {
     const reader = this.readRings();
     if (carried.barrier !== undefined) this.awaitBarrier(carried.barrier);
-    for (const ring of inbound) reader.add(ring);
-    this.links.track(carried.pairing, this);
+    for (const buffer of carried.inbound) reader.add(FrameRing.of(buffer) as FrameRing);
+    const p = carried.pairing;
+    if (p === undefined) return;
+    this.incarnation = p.incarnation;
+    this.remote = { pairing: p.id, out: FrameRing.of(p.out) as FrameRing, in: FrameRing.of(p.in) as FrameRing, partnerIncarnation: p.partnerIncarnation };
+    this.links.track(p.id, this);
   }
 
   /**
@@ -567,14 +569,11 @@ class LinkEnd implements UdpEndpoint {
     this.remote = undefined;
     this.retire();
     const socket = inner.handOver();
-    if (remote === undefined) return socket;
-    const carried: CarriedPairing = {
-      pairing: remote.pairing,
-      incarnation: this.incarnation,
-      partnerIncarnation: remote.partnerIncarnation,
-      out: remote.out.buffer,
+    if (remote === undefined && inbound.length === 0) return socket;
+    const carried: CarriedRings = {
       inbound: inbound.map((r) => r.buffer),
       ...(barrier === undefined ? {} : { barrier }),
+      ...(remote === undefined ? {} : { pairing: { id: remote.pairing, incarnation: this.incarnation, partnerIncarnation: remote.partnerIncarnation, out: remote.out.buffer, in: remote.in.buffer } }),
     };
     return { ...socket, carried };
   }
@@ -612,14 +611,15 @@ export class InProcessLinks implements UdpTransport {
     if (inner.handOver !== undefined) end.handOver = () => end.handOverFrom(inner as Required<UdpEndpoint>);
     // A peer given by name, or at an address that may not be this host's sockets', stays on the socket path.
     if (!reachesThisHost(o.rhost, this.options.bindHost, this.local)) return E.right(end);
-    // An end here paired with this one's earlier self in another thread (which ended without a word): over.
+    const carried = decodeCarriedRings(o.handover?.carried);
+    // An end here paired with this one's earlier self in another thread, which ended without a word: over
+    // (not the pairing this end brings along: its partner is this very end's).
     const stale = this.links.endKeyed(end.partnerKey);
-    if (stale?.remote !== undefined) stale.endRemote(stale.remote.pairing, true);
+    if (stale?.remote !== undefined && stale.remote.pairing !== carried?.pairing?.id) stale.endRemote(stale.remote.pairing, true);
     this.links.add(end);
-    const carried = decodeCarriedPairing(o.handover?.carried);
     if (carried !== undefined) {
       end.resume(carried);
-      return E.right(end);
+      if (carried.pairing !== undefined) return E.right(end);
     }
     const partner = this.links.partnerOf(end);
     if (partner !== undefined) {

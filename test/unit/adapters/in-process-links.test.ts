@@ -266,7 +266,7 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
     expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
     expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([
-      ["in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
+      ["in-process links: on (a link between two NIOs of this process skips the kernel)", undefined],
       ["in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" }],
     ]);
   });

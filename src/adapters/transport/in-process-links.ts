@@ -231,6 +231,8 @@ class ThreadLinks {
   /** An end here ended a pairing: its partner's thread is told (and this one, should the partner have come here with its socket). */
   endPairing(pairing: string): void {
     this.post({ kind: "unpair", pairing });
+    // A channel does not hear itself: the partner may be here, having come with its socket.
+    this.pairings.get(pairing)?.endRemote(pairing, false);
   }
 
   private post(message: LinkMessage): void {

@@ -187,46 +187,34 @@ describe("in-process links: two switches of one process joined by a UDP link (re
       return testWorkerDataPlane({ workers: 2, loadIntervalMs: 0, workerScript: new URL("../support/send-counting-data-plane-worker.js", import.meta.url) });
     }
 
-    it("passes frames from outside across both switches, in order, counted and captured on the link's ports, without the kernel", async () => {
-      dp = workers();
-      const c = await chain(dp, idsOnOneWorker(), opened);
-      const file = join(dir, "link.pcap");
-      expect(E.isRight(await dp.start(c.sw1.nodeId, 1, file))).to.equal(true);
-      await sendNumbered(c, 0, 200);
-      expect(numbers(await c.p2.waitFor(200, 5000))).to.deep.equal(upTo(200));
-      await dp.stop(c.sw1.nodeId, 1);
-      const out = (await dp.counters(c.sw1.nodeId)).get(1);
-      const into = (await dp.counters(c.sw2.nodeId)).get(1);
-      expect([out?.framesOut, into?.framesIn]).to.deep.equal([200, 200]);
-      expect(numbers(await pcapFrames(file))).to.deep.equal(upTo(200));
-      const sent = await kernelSends();
-      expect(sent.get(c.egress), "P2's frames leave through SW2's socket").to.equal(200);
-      const overLink = (sent.get(c.link[0]) ?? 0) + (sent.get(c.link[1]) ?? 0);
-      if (inProcess) expect(overLink, "the link's sockets sent nothing").to.equal(0);
-      else expect(overLink).to.equal(200);
-    });
-
-    it("passes frames across two switches in two workers through shared memory, in order, counted and captured on the link's ports, without the kernel (ADR 0111)", async () => {
-      dp = workers();
-      const c = await chain(dp, idsOnTwoWorkers(), opened);
-      // The pairing is made over the threads' channel after both ends opened: frames before it go through the sockets.
-      await sleep(100);
-      const before = await kernelSends();
-      const file = join(dir, "link.pcap");
-      expect(E.isRight(await dp.start(c.sw2.nodeId, 1, file))).to.equal(true);
-      await sendNumbered(c, 0, 2000);
-      expect(numbers(await c.p2.waitFor(2000, 5000))).to.deep.equal(upTo(2000));
-      await dp.stop(c.sw2.nodeId, 1);
-      const out = (await dp.counters(c.sw1.nodeId)).get(1);
-      const into = (await dp.counters(c.sw2.nodeId)).get(1);
-      expect([out?.framesOut, into?.framesIn]).to.deep.equal([2000, 2000]);
-      expect(numbers(await pcapFrames(file))).to.deep.equal(upTo(2000));
-      const sent = await kernelSends();
-      expect(sent.get(c.egress), "P2's frames leave through SW2's socket").to.equal(2000);
-      const overLink = (sent.get(c.link[0]) ?? 0) + (sent.get(c.link[1]) ?? 0) - (before.get(c.link[0]) ?? 0) - (before.get(c.link[1]) ?? 0);
-      if (inProcess) expect(overLink, "the link's sockets sent nothing").to.equal(0);
-      else expect(overLink).to.equal(2000);
-    });
+    for (const [where, ids, count, captured] of [
+      ["", idsOnOneWorker, 200, "sw1"],
+      [" in two workers, through shared memory (ADR 0111)", idsOnTwoWorkers, 2000, "sw2"],
+    ] as const) {
+      it(`passes frames from outside across both switches${where}, in order, counted and captured on the link's ports, without the kernel`, async () => {
+        dp = workers();
+        const c = await chain(dp, ids(), opened);
+        // Between two workers the pairing is made over the threads' channel once both ends opened.
+        await sleep(100);
+        const before = await kernelSends();
+        const file = join(dir, "link.pcap");
+        const node = c[captured].nodeId;
+        expect(E.isRight(await dp.start(node, 1, file))).to.equal(true);
+        await sendNumbered(c, 0, count);
+        expect(numbers(await c.p2.waitFor(count, 5000))).to.deep.equal(upTo(count));
+        await dp.stop(node, 1);
+        const out = (await dp.counters(c.sw1.nodeId)).get(1);
+        const into = (await dp.counters(c.sw2.nodeId)).get(1);
+        expect([out?.framesOut, into?.framesIn]).to.deep.equal([count, count]);
+        expect(numbers(await pcapFrames(file))).to.deep.equal(upTo(count));
+        const sent = await kernelSends();
+        const since = (port: number): number => (sent.get(port) ?? 0) - (before.get(port) ?? 0);
+        expect(since(c.egress), "P2's frames leave through SW2's socket").to.equal(count);
+        const overLink = since(c.link[0]) + since(c.link[1]);
+        if (inProcess) expect(overLink, "the link's sockets sent nothing").to.equal(0);
+        else expect(overLink).to.equal(count);
+      });
+    }
 
     it("falls back to the link's sockets when the switch in the other worker goes, and pairs again when it comes back", async function () {
       if (!inProcess) this.skip();
@@ -248,6 +236,44 @@ describe("in-process links: two switches of one process joined by a UDP link (re
       await sendNumbered(c, 10, 10);
       expect(numbers(await c.p2.waitFor(10))).to.deep.equal(upTo(20).slice(10));
       expect((await kernelSends()).get(c.link[0]), "in shared memory again").to.equal(paired.get(c.link[0]));
+    });
+
+    it("pairs again with a switch whose worker died and came back (its ends open again as new ones), the link in memory again (ADR 0111)", async function () {
+      if (!inProcess) this.skip();
+      process.env["NETEMU_TEST_SENDS_FILE"] = join(dir, "sends.json");
+      dp = testWorkerDataPlane({
+        workers: 2,
+        loadIntervalMs: 0,
+        workerScript: new URL("../support/heap-hog-send-counting-data-plane-worker.js", import.meta.url),
+        resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
+      });
+      const c = await chain(dp, idsOnTwoWorkers(), opened);
+      await sleep(100);
+      await sendNumbered(c, 0, 10);
+      expect(numbers(await c.p2.waitFor(10))).to.deep.equal(upTo(10));
+      // A sync that fills SW2's worker's heap: it dies without closing anything, and comes back with SW2.
+      let oom = 0;
+      while (workerIndexOf(`cccccccc-0000-4000-8000-${oom.toString(16).padStart(12, "0")}`, 2) !== 1) oom++;
+      const hog = createEthernetSwitch({ nodeId: `cccccccc-0000-4000-8000-${oom.toString(16).padStart(12, "0")}`, projectId: PROJECT, name: "oom-flood", console: null, consoleType: "none", portsMapping: defaultPortsMapping() });
+      await dp.sync(hog).then(
+        () => expect.fail("the worker answered a sync that exhausts its heap"),
+        () => undefined,
+      );
+      let next = 10;
+      const deadline = Date.now() + 15_000;
+      while (c.p2.received.length <= 10 && Date.now() < deadline) {
+        await sendNumbered(c, next++, 1);
+        await sleep(50);
+      }
+      expect(c.p2.received.length, "SW2 forwards again").to.be.greaterThan(10);
+      await sleep(200);
+      const before = await kernelSends();
+      const from = next;
+      await sendNumbered(c, from, 100);
+      const arrived = numbers(await c.p2.waitFor(c.p2.received.length + 100, 5000).catch(() => c.p2.received));
+      expect(arrived.slice(-100)).to.deep.equal(upTo(from + 100).slice(from));
+      const sent = await kernelSends();
+      expect((sent.get(c.link[0]) ?? 0) - (before.get(c.link[0]) ?? 0), "in shared memory again").to.equal(0);
     });
 
     for (const [start, label] of [

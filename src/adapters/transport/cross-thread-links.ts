@@ -15,7 +15,7 @@ export const LINK_CHANNEL = "netemu:in-process-links:1";
 export const CROSS_THREAD_RING_BYTES = 1 << 20;
 
 /** An end as its key (bind address, lport, rport, peer address) and its incarnation (one per open: a reopened end is another). */
-export interface EndName {
+interface EndName {
   readonly key: string;
   readonly incarnation: string;
 }
@@ -91,7 +91,7 @@ export function decodeCarriedRings(v: unknown): CarriedRings | undefined {
 }
 
 /** What a reader needs of the loop: the next turn, after what runs now (setImmediate). */
-export interface ReaderTurns {
+interface ReaderTurns {
   readonly defer: (callback: () => void) => void;
 }
 

@@ -31,7 +31,7 @@ const recordBytes = (length: number): number => 4 + ((length + 3) & ~3);
 /** Atomics.waitAsync (ES2024; Node has it since 16), typed here: the project compiles against ES2022. */
 const waitAsync = (Atomics as unknown as { waitAsync(words: Int32Array, index: number, value: number): { async: true; value: Promise<string> } | { async: false; value: string } }).waitAsync.bind(Atomics);
 
-export type RingWrite = "written" | "full" | "gone";
+type RingWrite = "written" | "full" | "gone";
 
 export class FrameRing {
   private readonly words: Int32Array;

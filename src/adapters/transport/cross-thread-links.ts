@@ -90,6 +90,14 @@ export function decodeCarriedRings(v: unknown): CarriedRings | undefined {
   return v as unknown as CarriedRings;
 }
 
+/**
+ * A waiting reader looks at its ring after 1 ms at first, then twice as long each time it found nothing,
+ * up to 64 ms: a lost wake-up costs a busy link 1 ms and an idle one at most 64, and an idle ring wakes
+ * its thread 16 times a second.
+ */
+const MIN_PATIENCE_MS = 1;
+const MAX_PATIENCE_MS = 64;
+
 /** What a reader needs of the loop: the next turn, after what runs now (setImmediate). */
 interface ReaderTurns {
   readonly defer: (callback: () => void) => void;
@@ -105,6 +113,8 @@ export class RingReader {
   private held = false;
   private stopped = false;
   private queued = false;
+  /** How long the next wait may last before the reader looks anyway (a wake-up lost: see FrameRing.whenWritten). */
+  private patienceMs = MIN_PATIENCE_MS;
 
   constructor(
     private readonly turns: ReaderTurns,
@@ -168,9 +178,11 @@ export class RingReader {
     if (this.read(this.framesPerTurn)) return this.next();
     const oldest = this.rings[0];
     if (oldest === undefined) return;
-    const written = oldest.whenWritten();
+    const written = oldest.whenWritten(this.patienceMs);
     if (written === undefined) return this.next();
-    void written.then(() => {
+    void written.then((how) => {
+      // Woken for nothing (the timeout): wait longer next time, up to MAX_PATIENCE_MS.
+      this.patienceMs = how === "timed-out" && !oldest.waiting ? Math.min(MAX_PATIENCE_MS, this.patienceMs * 2) : MIN_PATIENCE_MS;
       if (!this.queued) this.pump();
     });
   };

@@ -261,8 +261,8 @@ async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
   const rows: LinksRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN, inProcessLinks: inProcess, placement: "alternate", balance: false }, async (dut) => {
-        const label = `${workers === 1 ? "1 worker" : "2 workers, alternated"}, ${inProcess ? "in-process links" : "UDP links"}`;
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN, inProcessLinks: inProcess && workers > 1 ? "threads" : inProcess, placement: "alternate", balance: false }, async (dut) => {
+        const label = `${workers === 1 ? "1 worker" : "2 workers, alternated"}, ${inProcess ? (workers > 1 ? "in-process links between threads" : "in-process links") : "UDP links"}`;
         await rig.trial(dut, { rate: LINKS_RATE, durationMs: 2000, size: 64 });
         const fixed = await rig.trial(dut, { rate: LINKS_RATE, durationMs: QUICK ? 2000 : 4000, size: 64 });
         const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;

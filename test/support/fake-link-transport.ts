@@ -154,12 +154,12 @@ export interface World {
 }
 
 /** One thread's in-process links over fake sockets; two worlds given one kernel and one hub are two threads of one process. */
-export function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[]; kernel?: FakeKernel; hub?: LinkChannelHub } = {}): World {
+export function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[]; kernel?: FakeKernel; hub?: LinkChannelHub; betweenThreads?: boolean } = {}): World {
   const inner = new FakeTransport(options.canHandOver ?? true, options.kernel);
   const turns = new Turns();
   const local = new Set(options.local ?? []);
   const hub = options.hub ?? new LinkChannelHub();
-  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20 }, turns, () => local, hub.open);
+  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20, betweenThreads: options.betweenThreads ?? false }, turns, () => local, hub.open);
   return {
     inner,
     turns,

@@ -14,6 +14,8 @@ interface InProcessLinkOptions {
   readonly bindHost: string;
   /** What one end may have waiting for delivery, in frame bytes: its socket's receive buffer. */
   readonly receiveBufferBytes: number;
+  /** Whether ends pair with ends of other threads too, through rings in shared memory (ADR 0111; NETEMU_IN_PROCESS_LINKS=threads). */
+  readonly betweenThreads?: boolean;
 }
 
 function isWildcard(address: string): boolean {
@@ -183,12 +185,12 @@ class ThreadLinks {
 
   constructor(
     readonly turns: LinkTurns,
-    private readonly openChannel: () => LinkChannel,
+    private readonly openChannel: (() => LinkChannel) | undefined,
   ) {}
 
   add(end: LinkEnd): void {
     this.ends.set(end.key, end);
-    if (this.channel === undefined) {
+    if (this.channel === undefined && this.openChannel !== undefined) {
       const channel = this.openChannel();
       channel.onmessage = (event) => this.heard(event.data);
       // Talking about ends must not keep a thread alive.
@@ -600,7 +602,7 @@ export class InProcessLinks implements UdpTransport {
     private readonly local: () => ReadonlySet<string> = interfaceAddresses,
     channel: () => LinkChannel = openLinkChannel,
   ) {
-    this.links = new ThreadLinks(turns, channel);
+    this.links = new ThreadLinks(turns, options.betweenThreads === true ? channel : undefined);
   }
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {

@@ -4,10 +4,10 @@ import { FakeKernel, bytes, world, type World } from "../../support/fake-link-tr
 import { LinkChannelHub } from "../../support/link-channel-hub.js";
 
 /** Two (or more) threads of one process as worlds sharing a kernel and a channel hub (ADR 0111). */
-function process_(count = 2): { kernel: FakeKernel; hub: LinkChannelHub; threads: World[] } {
+function process_(count = 2, betweenThreads = true): { kernel: FakeKernel; hub: LinkChannelHub; threads: World[] } {
   const kernel = new FakeKernel();
   const hub = new LinkChannelHub();
-  return { kernel, hub, threads: Array.from({ length: count }, () => world({ kernel, hub })) };
+  return { kernel, hub, threads: Array.from({ length: count }, () => world({ kernel, hub, betweenThreads })) };
 }
 
 /**
@@ -185,6 +185,19 @@ describe("in-process links between two threads of one process: a ring each way i
     for (const junk of [null, 7, "open", { kind: "open" }, { kind: "pair", pairing: "x" }, { kind: "unpair" }, { kind: "other" }]) p.hub.inject(junk);
     p.hub.inject({ kind: "pair", pairing: "p1", maker: { key: "k", incarnation: "i" }, taker: { key: "nobody", incarnation: "i" }, toTaker: new SharedArrayBuffer(4128), toMaker: new SharedArrayBuffer(4128), barrierToTaker: new Uint8Array(32), barrierToMaker: new Uint8Array(32) });
     expect(p.hub.posted.at(-1)).to.deep.equal({ kind: "unpair", pairing: "p1" });
+  });
+
+  it("pairs nothing between threads unless asked (NETEMU_IN_PROCESS_LINKS=threads): no channel, the sockets carry the frames", async () => {
+    const p = process_(2, false);
+    const a = await p.threads[0]!.open(20111, 20112);
+    const b = await p.threads[1]!.open(20112, 20111);
+    await run(p);
+    a.end.send(bytes(1));
+    await run(p);
+    expect(b.got).to.deep.equal(["1"]);
+    expect(frameSends(p.kernel.events)).to.deep.equal(["send 20111 1"]);
+    expect(p.hub.openChannels).to.equal(0);
+    expect(p.hub.posted).to.deep.equal([]);
   });
 
   it("leaves the channel once the thread has no end that can pair, and stays off it when it never had one", async () => {

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint } from "../../../src/application/ports/udp-transport.js";
 import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost, ROUNDS_PER_TURN } from "../../../src/adapters/transport/in-process-links.js";
-import { inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
+import { inProcessLinksScope, inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 import { FakeTransport, bytes, world } from "../../support/fake-link-transport.js";
@@ -255,8 +255,9 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(opened).to.deep.equal(E.left("local port is already in use (EADDRINUSE)"));
   });
 
-  it("is on unless NETEMU_IN_PROCESS_LINKS=off, said once at start, and never over a host's own transport", () => {
+  it("is on within a thread unless NETEMU_IN_PROCESS_LINKS=off, between threads too with =threads, said once at start, and never over a host's own transport", () => {
     expect(inProcessLinksWanted({})).to.equal(true);
+    expect([inProcessLinksScope({}), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "threads" }), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "off" })]).to.deep.equal(["thread", "threads", "off"]);
     expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: "on" })).to.equal(true);
     for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal(false);
     const inner = new FakeTransport();
@@ -265,9 +266,11 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
     expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
     expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "threads" })).to.be.instanceOf(InProcessLinks);
     expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([
-      ["in-process links: on (a link between two NIOs of this process skips the kernel)", undefined],
+      ["in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
       ["in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" }],
+      ["in-process links: on, between threads too (a link between two NIOs of this process skips the kernel)", undefined],
     ]);
   });
 });

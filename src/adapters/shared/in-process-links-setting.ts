@@ -5,7 +5,7 @@
  */
 
 /** Which links pass their frames in memory: none, those within one thread (the default), or those between threads too. */
-export type InProcessLinksScope = "off" | "thread" | "threads";
+type InProcessLinksScope = "off" | "thread" | "threads";
 
 /** What NETEMU_IN_PROCESS_LINKS says (unset or empty: within one thread), or that it says nothing understood. */
 export function inProcessLinksSetting(value: string | undefined): InProcessLinksScope | "not understood" {

@@ -82,6 +82,36 @@ async function sendNumbered(c: Chain, from: number, count: number): Promise<void
 const numbers = (frames: readonly Buffer[]): number[] => frames.map((f) => f.readUInt32BE(14));
 const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
+/** About 2,000 frames/s, numbered, from P1 until stopped; `stop` says how many were sent. */
+function numberedStream(c: Chain): { stop(): Promise<number> } {
+  let sent = 0;
+  let sending = true;
+  const running = (async () => {
+    while (sending) {
+      await sendNumbered(c, sent, 4);
+      sent += 4;
+      await sleep(2);
+    }
+  })();
+  return {
+    async stop() {
+      sending = false;
+      await running;
+      return sent;
+    },
+  };
+}
+
+/** Every frame of a stream across a node's moves, in order, on the batched path; node:dgram loses its close/bind gap's (ADR 0069), the rest in order. */
+async function expectArrivedAcrossMoves(c: Chain, sent: number): Promise<void> {
+  const dgram = process.env["NETEMU_UDP_PATH"] === "dgram";
+  const arrived = numbers(await c.p2.waitFor(sent, dgram ? 1000 : 5000).catch(() => c.p2.received));
+  if (dgram) {
+    expect(arrived.length).to.be.greaterThan(sent / 2);
+    expect(arrived).to.deep.equal([...arrived].sort((x, y) => x - y));
+  } else expect(arrived).to.deep.equal(upTo(sent));
+}
+
 /** The chosen path's transport, counting the frames each socket (by local port) gave it to send; a pairing's barrier is not one. */
 class CountingSockets implements UdpTransport {
   readonly sent = new Map<number, number>();
@@ -290,16 +320,7 @@ describe("in-process links: two switches of one process joined by a UDP link (re
     it("falls back to UDP when a switch moves to the other worker, losing no frame on the batched path, and pairs again when it moves back", async function () {
       dp = workers();
       const c = await chain(dp, idsOnOneWorker(), opened);
-      let sent = 0;
-      let sending = true;
-      // About 2,000 frames/s, numbered, while SW2 moves away and back.
-      const stream = (async () => {
-        while (sending) {
-          await sendNumbered(c, sent, 4);
-          sent += 4;
-          await sleep(2);
-        }
-      })();
+      const stream = numberedStream(c);
       await sleep(50);
       expect(await dp.moveNode(c.sw2.nodeId, 1)).to.equal(true);
       await sleep(100);
@@ -309,15 +330,8 @@ describe("in-process links: two switches of one process joined by a UDP link (re
       await sleep(100);
       const back = await kernelSends();
       await sleep(100);
-      sending = false;
-      await stream;
-      const dgram = process.env["NETEMU_UDP_PATH"] === "dgram";
-      const arrived = numbers(await c.p2.waitFor(sent, dgram ? 1000 : 5000).catch(() => c.p2.received));
-      if (dgram) {
-        // node:dgram closes and binds a moved node's sockets again: that gap's frames are lost (ADR 0069); the rest arrive in order.
-        expect(arrived.length).to.be.greaterThan(sent / 2);
-        expect(arrived).to.deep.equal([...arrived].sort((x, y) => x - y));
-      } else expect(arrived).to.deep.equal(upTo(sent));
+      const sent = await stream.stop();
+      await expectArrivedAcrossMoves(c, sent);
       const last = await kernelSends();
       if (inProcess) expect(last.get(c.link[0]), "in memory again since SW2 came back").to.equal(back.get(c.link[0]));
     });
@@ -332,31 +346,16 @@ describe("in-process links: two switches of one process joined by a UDP link (re
         const c = await chain(dp, start === "one" ? idsOnOneWorker() : idsOnTwoWorkers(), opened);
         await sleep(100);
         const quiet = await kernelSends();
-        let sent = 0;
-        let sending = true;
-        // About 2,000 frames/s, numbered, while SW2 moves away and back.
-        const stream = (async () => {
-          while (sending) {
-            await sendNumbered(c, sent, 4);
-            sent += 4;
-            await sleep(2);
-          }
-        })();
+        const stream = numberedStream(c);
         const home = start === "one" ? 0 : 1;
         await sleep(50);
         expect(await dp.moveNode(c.sw2.nodeId, 1 - home)).to.equal(true);
         await sleep(150);
         expect(await dp.moveNode(c.sw2.nodeId, home)).to.equal(true);
         await sleep(150);
-        sending = false;
-        await stream;
+        const sent = await stream.stop();
+        await expectArrivedAcrossMoves(c, sent);
         const dgram = process.env["NETEMU_UDP_PATH"] === "dgram";
-        const arrived = numbers(await c.p2.waitFor(sent, dgram ? 1000 : 5000).catch(() => c.p2.received));
-        if (dgram) {
-          // node:dgram closes and binds a moved node's sockets again: that gap's frames are lost (ADR 0069); the rest arrive in order.
-          expect(arrived.length).to.be.greaterThan(sent / 2);
-          expect(arrived).to.deep.equal([...arrived].sort((x, y) => x - y));
-        } else expect(arrived).to.deep.equal(upTo(sent));
         const last = await kernelSends();
         const overLink = (last.get(c.link[0]) ?? 0) + (last.get(c.link[1]) ?? 0) - (quiet.get(c.link[0]) ?? 0) - (quiet.get(c.link[1]) ?? 0);
         // On the batched path an end paired across threads takes its pairing along with its socket: not one

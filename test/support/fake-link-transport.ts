@@ -131,9 +131,9 @@ export class Turns {
       this.settle();
     }
   }
-  /** Timers set and neither fired nor cancelled. */
-  get timersDue(): number {
-    return this.timers.filter((t) => !t.cancelled).length;
+  /** Timers of `ms` set and neither fired nor cancelled. */
+  timersDue(ms: number): number {
+    return this.timers.filter((t) => !t.cancelled && t.ms === ms).length;
   }
   /** Fires the timers due within `ms`. */
   elapse(ms: number): void {

@@ -91,16 +91,17 @@ export function decodeCarriedRings(v: unknown): CarriedRings | undefined {
 }
 
 /**
- * A waiting reader looks at its ring after 1 ms at first, then twice as long each time it found nothing,
- * up to 64 ms: a lost wake-up costs a busy link 1 ms and an idle one at most 64, and an idle ring wakes
- * its thread 16 times a second.
+ * A waiting reader looks at its ring on a timer of the loop's (libuv's, not V8's: those are the tasks that
+ * get lost) after 1 ms at first, then twice as long each time it found nothing, up to 64 ms: a lost
+ * wake-up costs a busy link 1 ms and an idle one at most 64, and an idle ring wakes its thread 16 times a second.
  */
 const MIN_PATIENCE_MS = 1;
 const MAX_PATIENCE_MS = 64;
 
-/** What a reader needs of the loop: the next turn, after what runs now (setImmediate). */
+/** What a reader needs of the loop: the next turn, after what runs now (setImmediate), and a timer that can be cancelled. */
 interface ReaderTurns {
   readonly defer: (callback: () => void) => void;
+  readonly later: (ms: number, callback: () => void) => () => void;
 }
 
 /**
@@ -115,6 +116,9 @@ export class RingReader {
   private queued = false;
   /** How long the next wait may last before the reader looks anyway (a wake-up lost: see FrameRing.whenWritten). */
   private patienceMs = MIN_PATIENCE_MS;
+  /** Counts the waits: only the latest one's wake-up or timer pumps (one chain of waits at a time). */
+  private wait = 0;
+  private cancelTimer: (() => void) | undefined;
 
   constructor(
     private readonly turns: ReaderTurns,
@@ -146,11 +150,10 @@ export class RingReader {
   /** Reads no more; the rings, oldest first, for whoever takes over. */
   stop(): FrameRing[] {
     this.stopped = true;
+    this.wait++;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     return this.rings.splice(0);
-  }
-
-  get ringCount(): number {
-    return this.rings.length;
   }
 
   /** Reads up to `budget` frames; true when a frame was left waiting. */
@@ -178,13 +181,22 @@ export class RingReader {
     if (this.read(this.framesPerTurn)) return this.next();
     const oldest = this.rings[0];
     if (oldest === undefined) return;
-    const written = oldest.whenWritten(this.patienceMs);
+    const written = oldest.whenWritten();
     if (written === undefined) return this.next();
-    void written.then((how) => {
-      // Woken for nothing (the timeout): wait longer next time, up to MAX_PATIENCE_MS.
-      this.patienceMs = how === "timed-out" && !oldest.waiting ? Math.min(MAX_PATIENCE_MS, this.patienceMs * 2) : MIN_PATIENCE_MS;
+    const wait = ++this.wait;
+    const woke = (byTimer: boolean): void => {
+      // A later wait took over (this one's other half, or a pump since): it will pump.
+      if (wait !== this.wait) return;
+      this.wait++;
+      this.cancelTimer?.();
+      this.cancelTimer = undefined;
+      // Woken by the timer for nothing: wait longer next time, up to MAX_PATIENCE_MS.
+      this.patienceMs = byTimer && !oldest.waiting ? Math.min(MAX_PATIENCE_MS, this.patienceMs * 2) : MIN_PATIENCE_MS;
       if (!this.queued) this.pump();
-    });
+    };
+    this.cancelTimer?.();
+    this.cancelTimer = this.turns.later(this.patienceMs, () => woke(true));
+    void written.then(() => woke(false));
   };
 
   private next(): void {

@@ -29,7 +29,7 @@ const WRAP = -1;
 const recordBytes = (length: number): number => 4 + ((length + 3) & ~3);
 
 /** Atomics.waitAsync (ES2024; Node has it since 16), typed here: the project compiles against ES2022. */
-const waitAsync = (Atomics as unknown as { waitAsync(words: Int32Array, index: number, value: number, timeoutMs: number): { async: true; value: Promise<string> } | { async: false; value: string } }).waitAsync.bind(Atomics);
+const waitAsync = (Atomics as unknown as { waitAsync(words: Int32Array, index: number, value: number): { async: true; value: Promise<string> } | { async: false; value: string } }).waitAsync.bind(Atomics);
 
 type RingWrite = "written" | "full" | "gone";
 
@@ -135,16 +135,16 @@ export class FrameRing {
   }
 
   /**
-   * Resolves when a frame may be waiting or the writer went away, or after `timeoutMs` at the latest;
-   * undefined when one is waiting already. Never blocks the loop, and keeps no loop alive. The timeout
-   * is not optional: under load Node 20 loses a wake-up now and then (the notify is made, the promise
-   * never settles), and a reader that relied on it alone would wait for ever with its ring full.
+   * Resolves when a frame may be waiting or the writer went away; undefined when one is waiting already.
+   * Never blocks the loop, and keeps no loop alive. Not to be relied on alone: under load Node 20 loses
+   * such a wake-up now and then (the notify is made, the promise never settles), so a reader also looks
+   * on a timer of its own (RingReader).
    */
-  whenWritten(timeoutMs: number): Promise<unknown> | undefined {
+  whenWritten(): Promise<unknown> | undefined {
     const seen = Atomics.load(this.words, SIGNAL);
     if (this.waiting || this.writerGone) return undefined;
     Atomics.store(this.words, READER_WAITING, 1);
-    const wait = waitAsync(this.words, SIGNAL, seen, timeoutMs);
+    const wait = waitAsync(this.words, SIGNAL, seen);
     return wait.async ? wait.value : Promise.resolve(wait.value);
   }
 

@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { CROSS_THREAD_RING_BYTES } from "../../../src/adapters/transport/cross-thread-links.js";
+import { CROSS_THREAD_RING_BYTES, RingReader } from "../../../src/adapters/transport/cross-thread-links.js";
+import { FrameRing } from "../../../src/adapters/transport/frame-ring.js";
+import { BARRIER_TIMEOUT_MS } from "../../../src/adapters/transport/in-process-links.js";
 import { FakeKernel, bytes, world, type World } from "../../support/fake-link-transport.js";
 import { LinkChannelHub } from "../../support/link-channel-hub.js";
 
@@ -100,7 +102,7 @@ describe("in-process links between two threads of one process: a ring each way i
     a.end.send(bytes(5));
     await run(p, 3);
     expect(b.got, "no 100 ms hold").to.deep.equal(["5"]);
-    expect(p.threads.every((t) => t.turns.timersDue === 0), "no barrier timer left").to.equal(true);
+    expect(p.threads.every((t) => t.turns.timersDue(BARRIER_TIMEOUT_MS) === 0), "no barrier timer left").to.equal(true);
   });
 
   it("falls back to the socket when the partner closes, and what it wrote before closing still arrives first", async () => {
@@ -208,5 +210,65 @@ describe("in-process links between two threads of one process: a ring each way i
     expect(p.hub.openChannels).to.equal(0);
     await p.threads[0]!.open(20093, 20094, "192.0.2.1");
     expect(p.hub.openChannels, "a peer on another host").to.equal(0);
+  });
+});
+
+describe("RingReader: what an end of a link between threads reads (ADR 0111)", () => {
+  /** The loop's own turns and timers, counting the timers the reader sets and has not cancelled or seen fire. */
+  const realTurns = () => {
+    let live = 0;
+    return {
+      get liveTimers() {
+        return live;
+      },
+      defer: (callback: () => void) => void setImmediate(callback),
+      later: (ms: number, callback: () => void) => {
+        live++;
+        let done = false;
+        const timer = setTimeout(() => {
+          done = true;
+          live--;
+          callback();
+        }, ms);
+        return () => {
+          if (done) return;
+          done = true;
+          live--;
+          clearTimeout(timer);
+        };
+      },
+    };
+  };
+
+  it("reads a frame whose wake-up was lost, on its own timer (Node 20 loses an Atomics.waitAsync wake-up now and then)", async () => {
+    const ring = FrameRing.create(4096);
+    const got: number[] = [];
+    const reader = new RingReader(realTurns(), 512, (f) => got.push(f[0] as number), () => undefined);
+    reader.add(ring);
+    await new Promise((r) => setTimeout(r, 20));
+    // The reader waits; its flag cleared, the writer will not notify it: as if the wake-up were lost.
+    new Int32Array(ring.buffer, 0, 8)[3] = 0;
+    ring.write(Uint8Array.of(42));
+    const deadline = Date.now() + 1000;
+    while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(got).to.deep.equal([42]);
+    reader.stop();
+  });
+
+  it("keeps one timer however often it is woken, and none once stopped", async () => {
+    const ring = FrameRing.create(4096);
+    const turns = realTurns();
+    const reader = new RingReader(turns, 512, () => undefined, () => undefined);
+    reader.add(ring);
+    for (let i = 0; i < 20; i++) {
+      reader.hold();
+      reader.release();
+      ring.write(Uint8Array.of(i));
+      await new Promise((r) => setImmediate(r));
+    }
+    await new Promise((r) => setTimeout(r, 10));
+    expect(turns.liveTimers).to.be.at.most(1);
+    reader.stop();
+    expect(turns.liveTimers).to.equal(0);
   });
 });

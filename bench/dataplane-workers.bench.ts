@@ -7,12 +7,14 @@
  *   2. the CPU time per frame (the whole DUT process: main thread and workers) at 40,000 frames/s;
  *   3. the aggregate loss-free rate of a chain of switches (each frame crosses every switch) with the
  *      data plane on the main thread, in 1 worker and in 2;
- *   4. (--only links, not in a run of all) the chain in 1 worker with its links between switches over
- *      UDP sockets and in process (ADR 0105), alternated round by round: the loss-free rate and the
- *      CPU per frame at a fixed rate.
+ *   4. (--only links, not in a run of all) the chain in 1 worker (its links between switches of one
+ *      thread) and in 2 with the switches alternated (every link between the two workers), its links
+ *      over UDP sockets and in process (ADR 0105, 0111), alternated round by round: the loss-free rate
+ *      and the CPU per frame at a fixed rate.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain|links]
  *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
+ *     [--links-workers 1,2]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
@@ -52,6 +54,11 @@ const WARM_UP_MS = 7000;
 const setupAt = argv.indexOf("--chain-setup");
 /** Only the chain set-ups of these indexes (0-4, CHAIN_SETUPS; e.g. "1,3"), to look at some. */
 const SETUPS = setupAt >= 0 ? (argv[setupAt + 1] ?? "").split(",").map(Number) : undefined;
+
+const linksWorkersAt = argv.indexOf("--links-workers");
+/** The links section's set-ups: the chain in 1 worker, and in 2 with every link between the two. */
+const LINKS_WORKERS = linksWorkersAt >= 0 ? (argv[linksWorkersAt + 1] ?? "1,2").split(",").map(Number) : [1, 2];
+if (!LINKS_WORKERS.every((w) => w === 1 || w === 2)) throw new Error(`--links-workers 1, 2 or 1,2, not ${argv[linksWorkersAt + 1]}`);
 
 const loadgenAt = argv.indexOf("--loadgen");
 /** The chain section's load side; undefined: C where it builds, else Node. */
@@ -244,25 +251,28 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
 
 /** The links section's fixed rate for CPU per frame: a moderate load, well below either set-up's capacity. */
 const LINKS_RATE = 20_000;
-type LinksRow = { inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
+type LinksRow = { workers: number; inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
 
-/** The chain of CHAIN switches in 1 worker, its links over UDP sockets and in process, alternated round by round. */
+/**
+ * The chain of CHAIN switches in 1 worker, and in 2 with the switches alternated (no placement by load:
+ * every link stays between the two workers), its links over UDP sockets and in process, alternated round by round.
+ */
 async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
   const rows: LinksRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
-      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers: 1, chain: CHAIN, inProcessLinks: inProcess }, async (dut) => {
-        const label = inProcess ? "in-process links" : "UDP links";
+    for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
+      await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN, inProcessLinks: inProcess && workers > 1 ? "threads" : inProcess, placement: "alternate", balance: false }, async (dut) => {
+        const label = `${workers === 1 ? "1 worker" : "2 workers, alternated"}, ${inProcess ? (workers > 1 ? "in-process links between threads" : "in-process links") : "UDP links"}`;
         await rig.trial(dut, { rate: LINKS_RATE, durationMs: 2000, size: 64 });
         const fixed = await rig.trial(dut, { rate: LINKS_RATE, durationMs: QUICK ? 2000 : 4000, size: 64 });
         const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;
-        log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${usAtFixed.toFixed(2)} µs of DUT CPU per frame at ${fmt(LINKS_RATE)}/s (loss ${pct(fixed.loss)})`);
+        log(`chain of ${CHAIN}, ${label}, round ${round}: ${usAtFixed.toFixed(2)} µs of DUT CPU per frame at ${fmt(LINKS_RATE)}/s (loss ${pct(fixed.loss)})`);
         const result = await rig.search(dut, {
           ...CHAIN_SEARCH,
           onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %`),
         });
-        log(`chain of ${CHAIN}, 1 worker, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
-        rows.push({ inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
+        log(`chain of ${CHAIN}, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        rows.push({ workers, inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
   }
@@ -381,12 +391,14 @@ async function main(): Promise<void> {
       ),
     );
   }
-  if (links.length > 0) {
-    out.push(`### A chain of ${CHAIN} switches in 1 worker: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR 0105; 64 B; median of ${ROUNDS}, each round in brackets, the two alternated)`);
+  for (const workers of LINKS_WORKERS) {
+    const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.workers === workers && l.inProcess === inProcess);
+    if (of(false).length + of(true).length === 0) continue;
+    const where = workers === 1 ? "in 1 worker" : "in 2 workers, alternated (every link between the two workers)";
+    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B; median of ${ROUNDS}, each round in brackets, the two alternated)`);
     out.push("");
     out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink (bench/native/udp-loadgen.c)" : "the Node generator and sink"}; load average at the end ${loadEnd}.`);
     out.push("");
-    const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.inProcess === inProcess);
     const udpRate = median(of(false).map((l) => l.rate));
     const udpUs = median(of(false).map((l) => l.usAtFixed));
     out.push(

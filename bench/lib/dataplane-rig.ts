@@ -27,8 +27,8 @@ export interface DutOptions {
   readonly placement?: "alternate" | "together";
   /** Runs netemu with --dataplane-balance (ADR 0069). */
   readonly balance?: boolean;
-  /** In-process links (ADR 0105): on or off by NETEMU_IN_PROCESS_LINKS in the DUT's environment; this process's own when not given. */
-  readonly inProcessLinks?: boolean;
+  /** In-process links (ADR 0105, 0111): on, off or between threads too, by NETEMU_IN_PROCESS_LINKS in the DUT's environment; this process's own when not given. */
+  readonly inProcessLinks?: boolean | "threads";
 }
 
 export interface Dut {
@@ -138,7 +138,7 @@ export class DataplaneRig {
     const lports: [number, number] = [this.nextLport, this.nextLport + 1];
     this.nextLport += 2;
     const args = { mode: options.mode, bufferBytes: options.bufferBytes, lports, peers: [this.genPort, this.sinkPort], http: options.http ?? false, workers: options.workers ?? 0, chain: options.chain ?? 1, placement: options.placement ?? "alternate", balance: options.balance ?? false };
-    const env = options.inProcessLinks === undefined ? process.env : { ...process.env, NETEMU_IN_PROCESS_LINKS: options.inProcessLinks ? "on" : "off" };
+    const env = options.inProcessLinks === undefined ? process.env : { ...process.env, NETEMU_IN_PROCESS_LINKS: options.inProcessLinks === "threads" ? "threads" : options.inProcessLinks ? "on" : "off" };
     const child = await Child.start(import.meta.url, "../dataplane-child.js", ["dut", JSON.stringify(args)], `dut:${options.mode}`, options.execArgv ?? [], env);
     const info = options.mode === "netemu" ? await child.call<{ url?: string; split?: number[] }>("info") : {};
     // The C load side aims each run itself and says hello at its start.

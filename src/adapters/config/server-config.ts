@@ -206,7 +206,9 @@ Options (flag > environment > [Server] in <config dir>/gns3_server.conf > defaul
                           frames come closer together than N µs is drained every N µs instead of waking the
                           loop for each, which costs less CPU per frame and holds a frame up to N µs (ADR 0110)
   NETEMU_IN_PROCESS_LINKS=off   a link between two NIOs of one data-plane thread crosses the kernel (127.0.0.1)
-                          instead of passing in memory (default on; logged at start, "in-process links", ADR 0105)
+                          instead of passing in memory (default on; logged at start, "in-process links", ADR 0105);
+                          =threads: a link between two data-plane workers passes through shared memory too
+                          (experimental: not cheaper than UDP yet on every machine, ADR 0111)
   --max-upload-size SIZE  largest file one upload to the compute files API may write: bytes, or digits and
                           K, M or G (NETEMU_MAX_UPLOAD_SIZE, default 1G); over it the answer is 413
   --max-project-files-size SIZE   most bytes the files of one compute project may hold
@@ -336,7 +338,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const coalesce = udpCoalesceSetting(env["NETEMU_UDP_COALESCE_US"]);
   if (typeof coalesce !== "number") throw new ConfigError(coalesce.notUnderstood);
   // Read by the transport too (ADR 0105): a typo stops the start rather than leaving them on.
-  if (inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "not understood") throw new ConfigError(`NETEMU_IN_PROCESS_LINKS must be on or off, got "${env["NETEMU_IN_PROCESS_LINKS"]}"`);
+  if (inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "not understood") throw new ConfigError(`NETEMU_IN_PROCESS_LINKS must be on, off or threads, got "${env["NETEMU_IN_PROCESS_LINKS"]}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));

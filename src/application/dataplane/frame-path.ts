@@ -52,9 +52,10 @@ export class FramePath {
     else if (port.early !== undefined && port.early.length < MAX_EARLY_FRAMES) port.early.push(frame);
   }
 
-  /** A frame of an in-process link the port's receive buffer had no room for (ADR 0105): dropped where the kernel would have. */
-  overflowed(port: LivePort, frame: Uint8Array): void {
-    port.counters?.countInDropped(frame.length, "receive_buffer");
+  /** Frames of an in-process link the port's receive buffer had no room for (ADR 0105, 0111): dropped where the kernel would have. */
+  overflowed(port: LivePort, frames: number, bytes: number): void {
+    // Each frame counted in and dropped; the bytes with the first (their sum is what is known).
+    for (let i = 0; i < frames; i++) port.counters?.countInDropped(i === 0 ? bytes : 0, "receive_buffer");
   }
 
   /** A throw out of a socket's message event would end the process: it costs the one frame instead. */

@@ -202,7 +202,7 @@ export class Reconciler {
         rport: nio.rport,
         onFrame: (frame) => intake.offer(frame),
         onError: (reason) => path.peerFailed(live, livePort, reason),
-        onOverflow: (frame) => path.overflowed(livePort, frame),
+        onOverflow: (frames, bytes) => path.overflowed(livePort, frames, bytes),
         ...(handover === undefined ? {} : { handover }),
       });
       if (E.isLeft(opened)) return E.left({ _tag: "UdpConnectionFailed", rhost: nio.rhost, rport: nio.rport, reason: opened.left });

@@ -16,6 +16,11 @@ export interface UdpEndpoint {
 /** A socket handed over between threads, as plain data: the process-wide descriptor of a bound, connected socket. */
 export interface SocketHandover {
   readonly fd: number;
+  /**
+   * What the transport keeps with the socket across threads, as plain data, given back to it with the
+   * socket (an in-process link's shared rings, ADR 0111); the data plane only carries it.
+   */
+  readonly carried?: unknown;
 }
 
 export interface UdpEndpointOptions {
@@ -27,10 +32,10 @@ export interface UdpEndpointOptions {
   /** Called when the socket reports a failure after setup (the peer unreachable, ECONNREFUSED ...). */
   readonly onError?: (reason: string) => void;
   /**
-   * Told of each frame from the peer that this end had no room for in its receive buffer, where the
-   * transport sees such a drop (an in-process link, ADR 0105; the kernel's drops are not seen).
+   * Told of frames from the peer that this end had no room for in its receive buffer, and their bytes,
+   * where the transport sees such drops (an in-process link, ADR 0105, 0111; the kernel's are not seen).
    */
-  readonly onOverflow?: (frame: Uint8Array) => void;
+  readonly onOverflow?: (frames: number, bytes: number) => void;
   /**
    * The socket another thread handed over for this NIO: taken over when it is this NIO's (same lport
    * and peer), else, or where the transport cannot take one, a socket is bound as usual.

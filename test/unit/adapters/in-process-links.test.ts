@@ -1,163 +1,11 @@
 import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
-import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../../src/application/ports/udp-transport.js";
+import type { UdpEndpoint } from "../../../src/application/ports/udp-transport.js";
 import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost, ROUNDS_PER_TURN } from "../../../src/adapters/transport/in-process-links.js";
-import { inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
+import { inProcessLinksScope, inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
-
-/** What happened to the fake sockets, in order: `send lport bytes` (`send lport barrier` for a pairing's barrier), `close lport`, `handOver lport`. */
-type Event = string;
-
-const isBarrierShaped = (frame: Uint8Array): boolean => frame.length === 32 && Buffer.from(frame.subarray(0, 16)).toString("latin1") === "netemu:barrier:1";
-
-/** A datagram on its way, as the kernel holds it in the receiving socket's buffer until that socket is read. */
-interface Datagram {
-  readonly from: number;
-  readonly to: number;
-  readonly frame: Uint8Array;
-}
-
-/** A socket of the fake inner transport: records what is done to it and puts what it sends on the fake wire. */
-class FakeSocket implements UdpEndpoint {
-  open = true;
-  constructor(
-    readonly options: UdpEndpointOptions,
-    protected readonly events: Event[],
-    private readonly wire: Datagram[],
-  ) {}
-  send(frame: Uint8Array): void {
-    this.events.push(`send ${this.options.lport} ${isBarrierShaped(frame) ? "barrier" : [...frame].join(",")}`);
-    this.wire.push({ from: this.options.lport, to: this.options.rport, frame: Buffer.from(frame) });
-  }
-  close(): Promise<void> {
-    this.open = false;
-    this.events.push(`close ${this.options.lport}`);
-    return Promise.resolve();
-  }
-  receive(frame: Uint8Array): void {
-    this.options.onFrame(frame);
-  }
-}
-
-class HandingFakeSocket extends FakeSocket {
-  handOver(): SocketHandover {
-    this.open = false;
-    this.events.push(`handOver ${this.options.lport}`);
-    return { fd: 1000 + this.options.lport };
-  }
-}
-
-/** The inner transport: opens fake sockets (that can be handed over, as the batched path's, or not, as node:dgram's). */
-class FakeTransport implements UdpTransport {
-  readonly events: Event[] = [];
-  readonly sockets: FakeSocket[] = [];
-  /** Datagrams sent and not read yet. */
-  readonly wire: Datagram[] = [];
-  constructor(private readonly canHandOver = true) {}
-  async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {
-    if (o.lport === 9) return E.left("local port is already in use (EADDRINUSE)");
-    const socket = this.canHandOver ? new HandingFakeSocket(o, this.events, this.wire) : new FakeSocket(o, this.events, this.wire);
-    this.sockets.push(socket);
-    return E.right(socket);
-  }
-  /** The sends that are not barriers. */
-  get sends(): Event[] {
-    return this.events.filter((e) => !e.endsWith(" barrier"));
-  }
-  /** Each open socket reads what waits for it (from its peer: the sockets are connected), in order; the rest is dropped. */
-  read(): void {
-    for (const d of this.wire.splice(0)) {
-      const socket = this.sockets.find((s) => s.open && s.options.lport === d.to && s.options.rport === d.from);
-      socket?.receive(d.frame);
-    }
-  }
-}
-
-/**
- * The loop run by hand: what InProcessLinks queues after the current work (microtasks in production),
- * for the next turn (setImmediate) and as timers (setTimeout).
- */
-class Turns {
-  private pending: (() => void)[] = [];
-  private micro: (() => void)[] = [];
-  private timers: { ms: number; callback: () => void; cancelled: boolean }[] = [];
-  /** Microtasks run since the last look. */
-  microtasksRun = 0;
-  readonly soon = (callback: () => void): void => void this.micro.push(callback);
-  readonly defer = (callback: () => void): void => void this.pending.push(callback);
-  readonly later = (ms: number, callback: () => void): (() => void) => {
-    const timer = { ms, callback, cancelled: false };
-    this.timers.push(timer);
-    return () => {
-      timer.cancelled = true;
-    };
-  };
-  get waiting(): number {
-    return this.pending.length;
-  }
-  /** The end of the current work: its microtasks, and theirs, until none is left. */
-  settle(): void {
-    for (let run = 0, callback = this.micro.shift(); callback !== undefined; run++, callback = this.micro.shift()) {
-      // Microtasks that never end would hang the test (and the loop in production): a failure instead.
-      if (run === 10_000) throw new Error("the microtasks never end: the loop would never turn");
-      this.microtasksRun++;
-      callback();
-    }
-  }
-  /** The current work ends, then the loop turns: each immediate, each followed by its microtasks. */
-  next(): void {
-    this.settle();
-    const now = this.pending;
-    this.pending = [];
-    for (const callback of now) {
-      callback();
-      this.settle();
-    }
-  }
-  /** Fires the timers due within `ms`. */
-  elapse(ms: number): void {
-    const due = this.timers.filter((t) => !t.cancelled && t.ms <= ms);
-    this.timers = this.timers.filter((t) => !due.includes(t));
-    for (const t of due) t.callback();
-  }
-}
-
-interface World {
-  readonly inner: FakeTransport;
-  readonly turns: Turns;
-  readonly links: InProcessLinks;
-  /** Opens an end; what it receives is pushed to `got` (bytes as text), what it drops to `dropped`. */
-  open(lport: number, rport: number, rhost?: string): Promise<{ end: UdpEndpoint; got: string[]; dropped: string[] }>;
-  /** Opens two ends whose ports cross and lets their pairing's barriers through. */
-  pair(a: number, b: number): Promise<[{ end: UdpEndpoint; got: string[]; dropped: string[] }, { end: UdpEndpoint; got: string[]; dropped: string[] }]>;
-}
-
-function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[] } = {}): World {
-  const inner = new FakeTransport(options.canHandOver ?? true);
-  const turns = new Turns();
-  const local = new Set(options.local ?? []);
-  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20 }, turns, () => local);
-  return {
-    inner,
-    turns,
-    links,
-    async open(lport, rport, rhost = "127.0.0.1") {
-      const got: string[] = [];
-      const dropped: string[] = [];
-      const opened = await links.open({ lport, rport, rhost, onFrame: (f) => got.push([...f].join(",")), onOverflow: (f) => dropped.push([...f].join(",")) });
-      if (E.isLeft(opened)) throw new Error(opened.left);
-      return { end: opened.right, got, dropped };
-    },
-    async pair(a, b) {
-      const ends = [await this.open(a, b), await this.open(b, a)] as const;
-      inner.read();
-      return [ends[0], ends[1]];
-    },
-  };
-}
-
-const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
+import { FakeTransport, bytes, world } from "../../support/fake-link-transport.js";
 
 describe("in-process links: a link between two UDP NIOs of one thread skips the kernel (ADR 0105)", () => {
   it("gives what one end sends to the other when the sender's work ends, in the same loop turn, never to the socket", async () => {
@@ -295,7 +143,7 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     const w = world({ receiveBufferBytes: 10 });
     const [a, b] = await w.pair(10001, 10002);
     for (let i = 1; i <= 4; i++) a.end.send(bytes(i, i, i, i));
-    expect(b.dropped).to.deep.equal(["3,3,3,3", "4,4,4,4"]);
+    expect(b.dropped, "frames 3 and 4").to.deep.equal(["1 of 4 B", "1 of 4 B"]);
     w.turns.next();
     expect(b.got).to.deep.equal(["1,1,1,1", "2,2,2,2"]);
     // Delivered: the room is there again.
@@ -407,8 +255,9 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(opened).to.deep.equal(E.left("local port is already in use (EADDRINUSE)"));
   });
 
-  it("is on unless NETEMU_IN_PROCESS_LINKS=off, said once at start, and never over a host's own transport", () => {
+  it("is on within a thread unless NETEMU_IN_PROCESS_LINKS=off, between threads too with =threads, said once at start, and never over a host's own transport", () => {
     expect(inProcessLinksWanted({})).to.equal(true);
+    expect([inProcessLinksScope({}), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "threads" }), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "off" })]).to.deep.equal(["thread", "threads", "off"]);
     expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: "on" })).to.equal(true);
     for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal(false);
     const inner = new FakeTransport();
@@ -417,9 +266,11 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
     expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
     expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "threads" })).to.be.instanceOf(InProcessLinks);
     expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([
       ["in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
       ["in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" }],
+      ["in-process links: on, between threads too (a link between two NIOs of this process skips the kernel)", undefined],
     ]);
   });
 });

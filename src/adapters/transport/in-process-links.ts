@@ -587,7 +587,8 @@ class LinkEnd implements UdpEndpoint {
  * In-process links (ADR 0105, 0111): a UDP transport over another (batched or node:dgram) in which a
  * link whose two ends are UDP NIOs of this process passes its frames without the kernel: no sendmmsg,
  * no recvmmsg, no wake-up per datagram. Both ends in this thread: a queue per end; in two threads
- * (two data-plane workers, or a worker and the main thread): a ring in shared memory each way.
+ * (two data-plane workers, or a worker and the main thread), with `betweenThreads`
+ * (NETEMU_IN_PROCESS_LINKS=threads, opt-in): a ring in shared memory each way.
  * Filters, counters, captures and order live above the transport and stay as they are. The sockets
  * stay open and connected all along, so the ends fall back to them the moment either one closes or
  * (in one thread) is handed over to another thread.

@@ -311,8 +311,6 @@ async function dut(a: DutArgs): Promise<void> {
      */
     loopDelays: async () => (await threads.eventLoopDelays()).map((l) => ({ worker: l.worker, p99: l.p99Seconds * 1000 - 10, max: l.maxSeconds * 1000 - 10 })),
     counters: async () => Object.fromEntries([...(await dataPlane.counters(nodeId))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),
-    /** Every switch of the chain's port counters, in chain order (where a frame stopped). */
-    chainCounters: async () => Promise.all(chain.map(async (id) => Object.fromEntries([...(await dataPlane.counters(id))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])))),
   }, async () => {
     await netemu.shutdown();
     rmSync(configDir, { recursive: true, force: true });

@@ -21,8 +21,3 @@ export function inProcessLinksScope(env: NodeJS.ProcessEnv = process.env): InPro
   const setting = inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]);
   return setting === "not understood" ? "thread" : setting;
 }
-
-/** Whether in-process links run at all. */
-export function inProcessLinksWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  return inProcessLinksScope(env) !== "off";
-}

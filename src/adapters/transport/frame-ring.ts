@@ -114,6 +114,7 @@ export class FrameRing {
     while (read !== write && given < max) {
       const at = read & (this.capacity - 1);
       const length = this.lengths[at >> 2] as number;
+      // Always followed by a record (the writer publishes both at once), whose store below covers it.
       if (length === WRAP) {
         read = (read + this.capacity - at) >>> 0;
         continue;
@@ -125,7 +126,6 @@ export class FrameRing {
       given++;
       deliver(frame);
     }
-    if (read !== Atomics.load(this.words, READ) >>> 0) Atomics.store(this.words, READ, read | 0);
     return given;
   }
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import * as E from "fp-ts/lib/Either.js";
 import type { UdpEndpoint } from "../../../src/application/ports/udp-transport.js";
 import { BARRIER_TIMEOUT_MS, FRAMES_PER_TURN, InProcessLinks, reachesThisHost, ROUNDS_PER_TURN } from "../../../src/adapters/transport/in-process-links.js";
-import { inProcessLinksScope, inProcessLinksWanted } from "../../../src/adapters/shared/in-process-links-setting.js";
+import { inProcessLinksScope } from "../../../src/adapters/shared/in-process-links-setting.js";
 import { datagramOptions, withInProcessLinks } from "../../../src/adapters/transport/datagram-path.js";
 import { RecordingLogger } from "../../support/in-memory-data-plane.js";
 import { FakeTransport, bytes, world } from "../../support/fake-link-transport.js";
@@ -256,10 +256,8 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
   });
 
   it("is on within a thread unless NETEMU_IN_PROCESS_LINKS=off, between threads too with =threads, said once at start, and never over a host's own transport", () => {
-    expect(inProcessLinksWanted({})).to.equal(true);
-    expect([inProcessLinksScope({}), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "threads" }), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "off" })]).to.deep.equal(["thread", "threads", "off"]);
-    expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: "on" })).to.equal(true);
-    for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksWanted({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal(false);
+    expect([inProcessLinksScope({}), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "on" }), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "threads" })]).to.deep.equal(["thread", "thread", "threads"]);
+    for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal("off");
     const inner = new FakeTransport();
     const options = datagramOptions("127.0.0.1", 1 << 20);
     const logger = new RecordingLogger();

@@ -54,8 +54,7 @@ export class FramePath {
 
   /** Frames of an in-process link the port's receive buffer had no room for (ADR 0105, 0111): dropped where the kernel would have. */
   overflowed(port: LivePort, frames: number, bytes: number): void {
-    // Each frame counted in and dropped; the bytes with the first (their sum is what is known).
-    for (let i = 0; i < frames; i++) port.counters?.countInDropped(i === 0 ? bytes : 0, "receive_buffer");
+    port.counters?.countInDropped(bytes, "receive_buffer", frames);
   }
 
   /** A throw out of a socket's message event would end the process: it costs the one frame instead. */

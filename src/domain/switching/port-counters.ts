@@ -97,19 +97,23 @@ export class PortCounters {
   readonly ingressQueue = new QueueDelayRecord();
   readonly egressQueue = new QueueDelayRecord();
 
-  countIn(bytes: number): void {
-    this.framesIn++;
+  /** `frames` received (one unless said), of `bytes` in all. */
+  countIn(bytes: number, frames = 1): void {
+    this.framesIn += frames;
     this.bytesIn += bytes;
   }
 
-  /** A frame received on the port and dropped before reaching the switch (ingress filter, suspend). */
-  countInDropped(bytes: number, reason: DropReason): void {
-    this.countIn(bytes);
-    this.countIngressDrop(reason);
+  /**
+   * A frame received on the port and dropped before reaching the switch (ingress filter, suspend), or
+   * `frames` of `bytes` in all (an in-process link's receive buffer counts its drops so, ADR 0111).
+   */
+  countInDropped(bytes: number, reason: DropReason, frames = 1): void {
+    this.countIn(bytes, frames);
+    this.countIngressDrop(reason, frames);
   }
 
-  countIngressDrop(reason: DropReason): void {
-    this.ingress[reason] = (this.ingress[reason] ?? 0) + 1;
+  countIngressDrop(reason: DropReason, frames = 1): void {
+    this.ingress[reason] = (this.ingress[reason] ?? 0) + frames;
   }
 
   countEgressDrop(reason: DropReason): void {

@@ -356,4 +356,14 @@ describe("802.1Q learning switch: counters", () => {
     expect(s.drops).to.deep.equal({ packet_loss: 1, suspend: 1, bandwidth: 1 });
     expect(countersBalance(s)).to.deep.equal({ ingress: true, egress: true });
   });
+
+  it("counts several frames dropped at once with their bytes, as an in-process link's receive buffer reports them", () => {
+    const f = fabricWith({ 1: access(1), 2: access(1) });
+    const c = f.counters(1)!;
+    c.countInDropped(10 * 60, "receive_buffer", 10);
+    const s = c.snapshot();
+    expect(s).to.include({ framesIn: 10, bytesIn: 600 });
+    expect(s.drops).to.deep.equal({ receive_buffer: 10 });
+    expect(countersBalance(s)).to.deep.equal({ ingress: true, egress: true });
+  });
 });

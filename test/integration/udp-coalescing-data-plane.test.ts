@@ -57,8 +57,12 @@ for (const workers of [0, 2]) {
       // A receive buffer full while its thread was descheduled (a loaded CI machine: 25 of 3,000 once)
       // loses frames before any process sees them; the kernel counts those, and netemu must account for the rest.
       const kernelDrops = () => ({ nio: udpSocketDrops(lport) - dropsBefore.nio, peer: udpSocketDrops(peer.port) - dropsBefore.peer });
+      const accounted = (): number => {
+        const dropped = kernelDrops();
+        return peer.received.length + dropped.nio + dropped.peer;
+      };
       const deadline = Date.now() + 5000;
-      while (peer.received.length + kernelDrops().nio + kernelDrops().peer < FRAMES && Date.now() < deadline) await peer.settle(20);
+      while (accounted() < FRAMES && Date.now() < deadline) await peer.settle(20);
       await peer.settle(50);
       const dropped = kernelDrops();
       if (dropped.nio + dropped.peer > 0) console.log(`        the kernel dropped ${dropped.nio} frames at the NIO's socket and ${dropped.peer} at the peer's (receive buffers full)`);

@@ -1,12 +1,15 @@
 import { workerData } from "node:worker_threads";
 import { FrameRing } from "../../src/adapters/transport/frame-ring.js";
+import { loadUdpBatchAddon } from "../../src/adapters/transport/batched-udp-transport.js";
 
 /*
  * Another thread writing into a frame ring (frame-ring.test.ts): `count` frames numbered from 0, of
  * 60 to 1,514 bytes by turns, retrying a full ring from the next turn of its loop, then it closes its side.
  */
-const { buffer, count } = workerData as { buffer: SharedArrayBuffer; count: number };
-const ring = FrameRing.of(buffer) as FrameRing;
+const { buffer, count, doorbells } = workerData as { buffer: SharedArrayBuffer; count: number; doorbells?: boolean };
+// With `doorbells`, a reader waiting on its thread's doorbell is woken by ringing it (ADR 0112).
+const addon = doorbells === true ? loadUdpBatchAddon() : undefined;
+const ring = FrameRing.of(buffer, addon === undefined ? undefined : (id) => void addon.ring(id)) as FrameRing;
 let next = 0;
 const writeSome = (): void => {
   while (next < count) {

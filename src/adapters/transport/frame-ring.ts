@@ -2,9 +2,10 @@
  * One direction of a link between two threads of this process (ADR 0111): a single-writer,
  * single-reader ring of frames in a SharedArrayBuffer. The writer copies a frame in and publishes it
  * with an atomic store of its write position; the reader copies frames out in order and gives their
- * room back with an atomic store of its read position. A reader with nothing to read waits without
- * blocking its loop (Atomics.waitAsync on a signal word the writer bumps), and is woken only when it
- * said it waits: a busy link costs no wake-up per frame.
+ * room back with an atomic store of its read position. A reader with nothing to read says so and
+ * waits without blocking its loop: on its thread's doorbell (ADR 0112), whose id it leaves in the
+ * ring for the writer to ring, or else with Atomics.waitAsync on a signal word the writer bumps. It is
+ * woken only when it said it waits: a busy link costs no wake-up per frame.
  *
  * The memory is plain data: the buffer goes to another thread in a message (structured clone shares
  * it), and `FrameRing.of(buffer)` there is the same ring.
@@ -18,6 +19,8 @@ const READER_WAITING = 3;
 const STATE = 4;
 const OVERFLOW_FRAMES = 5;
 const OVERFLOW_BYTES = 6;
+/** The doorbell of the waiting reader's thread; 0: it waits with Atomics.waitAsync. */
+const BELL = 7;
 const HEADER_BYTES = 32;
 
 const WRITER_GONE = 1;
@@ -33,33 +36,39 @@ const waitAsync = (Atomics as unknown as { waitAsync(words: Int32Array, index: n
 
 type RingWrite = "written" | "full" | "gone";
 
+/** Rings the doorbell of that id (the reader's thread's): what the writer's thread can do to wake a reader. */
+export type RingBell = (id: number) => void;
+
 export class FrameRing {
   private readonly words: Int32Array;
   private readonly lengths: Int32Array;
   private readonly bytes: Uint8Array;
   private readonly capacity: number;
 
-  private constructor(readonly buffer: SharedArrayBuffer) {
+  private constructor(
+    readonly buffer: SharedArrayBuffer,
+    private readonly bell: RingBell | undefined,
+  ) {
     this.capacity = buffer.byteLength - HEADER_BYTES;
     this.words = new Int32Array(buffer, 0, HEADER_BYTES / 4);
     this.lengths = new Int32Array(buffer, HEADER_BYTES, this.capacity / 4);
     this.bytes = new Uint8Array(buffer, HEADER_BYTES, this.capacity);
   }
 
-  /** A ring of `capacityBytes` of records (a power of two from 4 KiB to 1 GiB). */
-  static create(capacityBytes: number): FrameRing {
+  /** A ring of `capacityBytes` of records (a power of two from 4 KiB to 1 GiB); `bell` wakes a reader waiting on a doorbell. */
+  static create(capacityBytes: number, bell?: RingBell): FrameRing {
     if (!Number.isInteger(capacityBytes) || capacityBytes < 4096 || capacityBytes > 1 << 30 || (capacityBytes & (capacityBytes - 1)) !== 0) {
       throw new RangeError(`a frame ring holds a power of two of bytes from 4096 to 2^30, not ${capacityBytes}`);
     }
-    return new FrameRing(new SharedArrayBuffer(HEADER_BYTES + capacityBytes));
+    return new FrameRing(new SharedArrayBuffer(HEADER_BYTES + capacityBytes), bell);
   }
 
   /** The ring another thread made, from its buffer; undefined for anything that is not one. */
-  static of(buffer: unknown): FrameRing | undefined {
+  static of(buffer: unknown, bell?: RingBell): FrameRing | undefined {
     if (!(buffer instanceof SharedArrayBuffer)) return undefined;
     const capacity = buffer.byteLength - HEADER_BYTES;
     if (capacity < 4096 || (capacity & (capacity - 1)) !== 0) return undefined;
-    return new FrameRing(buffer);
+    return new FrameRing(buffer, bell);
   }
 
   /**
@@ -95,10 +104,11 @@ export class FrameRing {
 
   private signal(): void {
     Atomics.add(this.words, SIGNAL, 1);
-    if (Atomics.load(this.words, READER_WAITING) === 1) {
-      Atomics.store(this.words, READER_WAITING, 0);
-      Atomics.notify(this.words, SIGNAL);
-    }
+    if (Atomics.exchange(this.words, READER_WAITING, 0) !== 1) return;
+    // The reader stored its doorbell before it said it waits: the one loaded here is the waiting reader's.
+    const bell = Atomics.load(this.words, BELL);
+    if (bell !== 0 && this.bell !== undefined) this.bell(bell);
+    else Atomics.notify(this.words, SIGNAL);
   }
 
   /** Whether a frame waits to be read. */
@@ -143,9 +153,22 @@ export class FrameRing {
   whenWritten(): Promise<unknown> | undefined {
     const seen = Atomics.load(this.words, SIGNAL);
     if (this.waiting || this.writerGone) return undefined;
+    Atomics.store(this.words, BELL, 0);
     Atomics.store(this.words, READER_WAITING, 1);
     const wait = waitAsync(this.words, SIGNAL, seen);
     return wait.async ? wait.value : Promise.resolve(wait.value);
+  }
+
+  /**
+   * Says the reader waits on the doorbell `bell` (its thread's): the writer rings it at its next write
+   * or when it goes. False when a frame waits already, or the writer went: read, do not wait. Asking
+   * again while waiting is harmless (a ring may have come for another ring of the same thread).
+   */
+  awaitBell(bell: number): boolean {
+    Atomics.store(this.words, BELL, bell);
+    Atomics.store(this.words, READER_WAITING, 1);
+    // Looked at after saying it waits: a frame published before is seen here, one after rings.
+    return !(this.waiting || this.writerGone);
   }
 
   /** The writer will write no more (its end closed, or the pairing ended): the reader drains what is left and lets go. */

@@ -101,6 +101,34 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     expect(ring.whenWritten(), "a frame waits: no wait").to.equal(undefined);
   });
 
+  it("rings the doorbell a waiting reader left in the ring, once, when a frame is written (ADR 0112)", () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    ring.write(numbered(1));
+    expect(rung, "nobody waits: no ring").to.deep.equal([]);
+    expect(ring.awaitBell(7), "a frame waits: read it, do not wait").to.equal(false);
+    readAll(ring);
+    expect(ring.awaitBell(7)).to.equal(true);
+    ring.write(numbered(2));
+    ring.write(numbered(3));
+    expect(rung, "one ring for the frames written while it had not looked again").to.deep.equal([7]);
+    readAll(ring);
+    expect(ring.awaitBell(9)).to.equal(true);
+    ring.closeWriter();
+    expect(rung, "the writer going rings too").to.deep.equal([7, 9]);
+    expect(ring.awaitBell(9), "the writer went: nothing to wait for").to.equal(false);
+  });
+
+  it("notifies a reader that waits with Atomics.waitAsync rather than ringing the doorbell it left before", async () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    expect(ring.awaitBell(7)).to.equal(true);
+    const wait = ring.whenWritten();
+    ring.write(numbered(1));
+    expect(await Promise.race([wait, new Promise((r) => setTimeout(() => r("timed out"), 1000))])).to.equal("ok");
+    expect(rung).to.deep.equal([]);
+  });
+
   it("carries 200,000 frames of 60 to 1,514 bytes from a worker thread, in order and whole, the reader waiting when the ring is empty", async () => {
     const ring = FrameRing.create(64 * 1024);
     const count = 200_000;

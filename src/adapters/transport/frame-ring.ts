@@ -44,6 +44,8 @@ export class FrameRing {
   private readonly lengths: Int32Array;
   private readonly bytes: Uint8Array;
   private readonly capacity: number;
+  /** The write position past the frames staged and not published yet (this writer's own: not shared). */
+  private staged: number | undefined;
 
   private constructor(
     readonly buffer: SharedArrayBuffer,
@@ -72,13 +74,23 @@ export class FrameRing {
   }
 
   /**
-   * Copies `frame` in for the reader. "full": no room (the frame is dropped and counted for the
-   * reader, as a full socket buffer drops it); "gone": the reader closed, nothing is written.
+   * Copies `frame` in for the reader and publishes it. "full": no room (the frame is dropped and
+   * counted for the reader, as a full socket buffer drops it); "gone": the reader closed, nothing is written.
    */
   write(frame: Uint8Array): RingWrite {
+    const written = this.stage(frame);
+    this.publish();
+    return written;
+  }
+
+  /**
+   * Copies `frame` in, for the reader to see at the next `publish()`: the frames a writer sends in one
+   * turn are published, and their reader woken, once (as a turn's datagrams leave in one sendmmsg).
+   */
+  stage(frame: Uint8Array): RingWrite {
     if ((Atomics.load(this.words, STATE) & READER_GONE) !== 0) return "gone";
     const need = recordBytes(frame.length);
-    let write = Atomics.load(this.words, WRITE) >>> 0;
+    let write = this.staged ?? Atomics.load(this.words, WRITE) >>> 0;
     const free = this.capacity - ((write - (Atomics.load(this.words, READ) >>> 0)) >>> 0);
     let at = write & (this.capacity - 1);
     // A record never wraps: the tail of the region is skipped when it is too short for it.
@@ -95,11 +107,18 @@ export class FrameRing {
     }
     this.lengths[at >> 2] = frame.length;
     this.bytes.set(frame, at + 4);
-    // The store publishes the record (Atomics are sequentially consistent): the reader that loads
-    // this position sees the bytes written before it.
-    Atomics.store(this.words, WRITE, (write + need) | 0);
-    this.signal();
+    this.staged = (write + need) >>> 0;
     return "written";
+  }
+
+  /** Makes the staged frames the reader's, and wakes it if it waits. */
+  publish(): void {
+    if (this.staged === undefined) return;
+    // The store publishes the records (Atomics are sequentially consistent): the reader that loads
+    // this position sees the bytes written before it.
+    Atomics.store(this.words, WRITE, this.staged | 0);
+    this.staged = undefined;
+    this.signal();
   }
 
   private signal(): void {
@@ -173,6 +192,7 @@ export class FrameRing {
 
   /** The writer will write no more (its end closed, or the pairing ended): the reader drains what is left and lets go. */
   closeWriter(): void {
+    this.publish();
     Atomics.or(this.words, STATE, WRITER_GONE);
     this.signal();
   }

@@ -459,11 +459,22 @@ class LinkEnd implements UdpEndpoint {
     const remote = this.remote;
     if (remote === undefined) return this.inner.send(frame);
     // "full" is the partner's receive buffer dropping it, counted there; "gone": it closed.
-    if (remote.out.write(frame) === "gone") {
+    const staged = remote.out.stage(frame);
+    if (staged === "gone") {
       this.endRemote(remote.pairing, true);
       this.inner.send(frame);
+    } else if (staged === "written" && !this.publishing) {
+      // What this turn's work sends is published, and the partner woken, once: after that work (a microtask).
+      this.publishing = true;
+      this.links.turns.soon(this.publish);
     }
   }
+
+  private publishing = false;
+  private readonly publish = (): void => {
+    this.publishing = false;
+    this.remote?.out.publish();
+  };
 
   private arrive(frame: Uint8Array): void {
     if (!this.inbox.put(frame)) {
@@ -586,6 +597,8 @@ class LinkEnd implements UdpEndpoint {
     if (this.closed) return inner.handOver();
     this.unpair(false);
     const remote = this.remote;
+    // What it staged goes with the ring, published: the next thread's writer starts after it.
+    remote?.out.publish();
     const barrier = this.barrier;
     const inbound = this.reader?.stop() ?? [];
     if (remote !== undefined) this.links.untrack(remote.pairing);

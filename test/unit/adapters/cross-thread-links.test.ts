@@ -81,6 +81,20 @@ for (const wake of ["doorbell", "atomics"] as const) {
       }
     });
 
+    it("publishes what one turn sends into the ring at once, waking the partner's thread once for all of it", async () => {
+      const p = process_(wake);
+      const a = await p.threads[0]!.open(20011, 20012);
+      const b = await p.threads[1]!.open(20012, 20011);
+      await run(p);
+      const ringsBefore = p.doorbells?.rings.length ?? 0;
+      for (let i = 0; i < 100; i++) a.end.send(bytes(1, i));
+      expect(b.got, "nothing before the sender's work ends").to.deep.equal([]);
+      if (p.doorbells !== undefined) expect(p.doorbells.rings.length - ringsBefore, "no ring while the turn's work goes on").to.equal(0);
+      await run(p);
+      expect(b.got).to.deep.equal(Array.from({ length: 100 }, (_, i) => `1,${i}`));
+      if (p.doorbells !== undefined) expect(p.doorbells.rings.length - ringsBefore, "one ring for the turn's 100 frames").to.equal(1);
+    });
+
     it("gives the partner's earlier datagrams, still in the socket, before the first frames of the rings (the barrier)", async () => {
       const p = process_(wake);
       const a = await p.threads[0]!.open(20021, 20022);

@@ -119,6 +119,38 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     expect(ring.awaitBell(9), "the writer went: nothing to wait for").to.equal(false);
   });
 
+  it("keeps staged frames from the reader until they are published, then wakes it once for all of them", () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    expect(ring.awaitBell(3)).to.equal(true);
+    for (let i = 0; i < 5; i++) expect(ring.stage(numbered(i))).to.equal("written");
+    expect(ring.waiting, "staged: not the reader's yet").to.equal(false);
+    expect(rung).to.deep.equal([]);
+    ring.publish();
+    expect(readAll(ring).map((f) => f.readUInt32BE(0))).to.deep.equal([0, 1, 2, 3, 4]);
+    expect(rung, "one ring for the five").to.deep.equal([3]);
+    ring.publish();
+    expect(rung, "nothing staged: no ring").to.deep.equal([3]);
+  });
+
+  it("publishes what was staged when the writer closes", () => {
+    const ring = FrameRing.create(4096);
+    ring.stage(numbered(7));
+    ring.closeWriter();
+    expect(readAll(ring).map((f) => f.readUInt32BE(0))).to.deep.equal([7]);
+    expect(ring.writerGone).to.equal(true);
+  });
+
+  it("counts staged frames against the room: a full ring drops what is staged beyond it", () => {
+    const ring = FrameRing.create(4096);
+    let written = 0;
+    for (let i = 0; i < 100; i++) if (ring.stage(numbered(i, 100)) === "written") written++;
+    expect(written).to.equal(Math.floor(4096 / 104));
+    expect(ring.takeOverflow().frames).to.equal(100 - written);
+    ring.publish();
+    expect(readAll(ring)).to.have.length(written);
+  });
+
   it("notifies a reader that waits with Atomics.waitAsync rather than ringing the doorbell it left before", async () => {
     const rung: number[] = [];
     const ring = FrameRing.create(4096, (id) => rung.push(id));

@@ -92,8 +92,8 @@ describe("doorbells: one thread wakes another's loop through the addon (ADR 0112
     let waits = 0;
     while (next < count && wrong === "") {
       ring.read(512, (f) => {
-        const n = f.readUInt32BE(0);
-        if (n !== next || f.length !== 60 + ((n * 97) % 1455)) wrong ||= `frame ${n} of ${f.length} bytes where ${next} was due`;
+        const n = new DataView(f.buffer, f.byteOffset, f.length).getUint32(0);
+        if (n !== next || f.length !== 60 + ((n * 97) % 1455) || f[f.length - 1] !== (n & 0xff)) wrong ||= `frame ${n} of ${f.length} bytes ending ${f[f.length - 1]} where ${next} was due`;
         next++;
       });
       if (!ring.waiting && ring.writerGone) break;

@@ -107,7 +107,7 @@ export class RingReader {
     private readonly defer: (callback: () => void) => void,
     private readonly waiter: RingWaiter,
     private readonly framesPerTurn: number,
-    private readonly deliver: (frame: Buffer) => void,
+    private readonly deliver: (frame: Uint8Array) => void,
     private readonly overflowed: (frames: number, bytes: number) => void,
   ) {}
 

@@ -204,7 +204,7 @@ class ThreadLinks {
   }
 
   /** A reader of rings for an end of this thread. */
-  ringReader(framesPerTurn: number, deliver: (frame: Buffer) => void, overflowed: (frames: number, bytes: number) => void): RingReader {
+  ringReader(framesPerTurn: number, deliver: (frame: Uint8Array) => void, overflowed: (frames: number, bytes: number) => void): RingReader {
     return new RingReader(this.turns.defer, this.wakeups.waiter(), framesPerTurn, deliver, overflowed);
   }
 

@@ -9,7 +9,7 @@ const numbered = (n: number, length = 64): Buffer => {
 };
 const readAll = (ring: FrameRing, max = Infinity): Buffer[] => {
   const got: Buffer[] = [];
-  ring.read(max, (f) => got.push(f));
+  ring.read(max, (f) => got.push(Buffer.from(f.buffer, f.byteOffset, f.length)));
   return got;
 };
 
@@ -24,6 +24,16 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     expect(got.map((f) => f.readUInt32BE(0))).to.deep.equal([0, 1, 2]);
     expect(got[0]![59], "not a view of the ring or of the sender's buffer").to.equal(0xab);
     expect(ring.waiting).to.equal(false);
+    for (let i = 0; i < 100; i++) ring.write(Buffer.alloc(200, 0xcd));
+    expect(got.map((f) => [f.readUInt32BE(0), f[f.length - 1]]), "the ring's room written over: the frames read stay as they were").to.deep.equal([[0, 0xab], [1, 0xab], [2, 0xab]]);
+  });
+
+  it("gives more frames than one copied run holds (64 KiB) in order, whole, across runs", () => {
+    const ring = FrameRing.create(1 << 20);
+    for (let i = 0; i < 200; i++) ring.write(numbered(i, 1514));
+    const got = readAll(ring);
+    expect(got.map((f) => f.readUInt32BE(0))).to.deep.equal(Array.from({ length: 200 }, (_, i) => i));
+    expect(got.every((f) => f.length === 1514 && f[1513] === 0xab)).to.equal(true);
   });
 
   it("gives at most the frames asked for, the rest at the next read", () => {
@@ -171,8 +181,8 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     try {
       while (next < count && wrong === "") {
         ring.read(512, (f) => {
-          const n = f.readUInt32BE(0);
-          if (n !== next || f.length !== 60 + ((n * 97) % 1455)) wrong ||= `frame ${n} of ${f.length} bytes where ${next} was due`;
+          const n = new DataView(f.buffer, f.byteOffset, f.length).getUint32(0);
+          if (n !== next || f.length !== 60 + ((n * 97) % 1455) || f[f.length - 1] !== (n & 0xff)) wrong ||= `frame ${n} of ${f.length} bytes ending ${f[f.length - 1]} where ${next} was due`;
           next++;
         });
         const wait = ring.whenWritten();

@@ -148,6 +148,15 @@ export function ringWakeupsOf(later: LoopTimer, load: () => Doorbells): RingWake
   return { bell: ringing(doorbells), waiter: doorbell === undefined ? atomicsWakeups(later).waiter : () => doorbellWaiter(doorbell) };
 }
 
+/** Whether this process's threads can wake each other through the addon's doorbells (it loads, and has them). */
+export function doorbellsAvailable(load: () => Partial<Doorbells> = loadUdpBatchAddon): boolean {
+  try {
+    return typeof load().doorbell === "function";
+  } catch {
+    return false;
+  }
+}
+
 /** This thread's wake-ups, made at first need: the addon makes one doorbell per thread, and each worker has its own modules. */
 let thread: RingWakeups | undefined;
 

@@ -212,7 +212,7 @@ for (const wake of ["doorbell", "atomics"] as const) {
       expect(p.hub.posted.at(-1)).to.deep.equal({ kind: "unpair", pairing: "p1" });
     });
 
-    it("pairs nothing between threads unless asked (NETEMU_IN_PROCESS_LINKS=threads): no channel, the sockets carry the frames", async () => {
+    it("pairs nothing between threads when kept within one (NETEMU_IN_PROCESS_LINKS=thread, or no doorbells): no channel, the sockets carry the frames", async () => {
       const p = process_(wake, 2, false);
       const a = await p.threads[0]!.open(20111, 20112);
       const b = await p.threads[1]!.open(20112, 20111);

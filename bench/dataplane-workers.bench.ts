@@ -10,11 +10,11 @@
  *   4. (--only links, not in a run of all) the chain in 1 worker (its links between switches of one
  *      thread) and in 2 with the switches alternated (every link between the two workers), its links
  *      over UDP sockets and in process (ADR 0105, 0111), alternated round by round: the loss-free rate
- *      and the CPU per frame at a fixed rate.
+ *      and the CPU per frame at a fixed rate (--links-rate, 20,000/s by default).
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain|links]
  *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
- *     [--links-workers 1,2]
+ *     [--links-workers 1,2] [--links-rate 20000]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
@@ -249,8 +249,10 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
   return rows;
 }
 
-/** The links section's fixed rate for CPU per frame: a moderate load, well below either set-up's capacity. */
-const LINKS_RATE = 20_000;
+/** The links section's fixed rate for CPU per frame: a moderate load, well below either set-up's capacity (--links-rate). */
+const linksRateAt = argv.indexOf("--links-rate");
+const LINKS_RATE = linksRateAt >= 0 ? Number(argv[linksRateAt + 1]) : 20_000;
+if (!Number.isInteger(LINKS_RATE) || LINKS_RATE < 1000 || LINKS_RATE > 300_000) throw new Error(`--links-rate is frames per second from 1000 to 300000, not ${argv[linksRateAt + 1]}`);
 type LinksRow = { workers: number; inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
 
 /**

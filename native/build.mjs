@@ -28,7 +28,7 @@ if (process.platform !== "linux") giveUp(`recvmmsg/sendmmsg are Linux calls, thi
 if (headers === undefined) giveUp(`no Node headers (node_api.h, uv.h) in ${candidates.join(", ")}: Debian's own nodejs has them in libnode-dev; or set NETEMU_NODE_HEADERS`);
 const cc = process.env.CC ?? "cc";
 mkdirSync(dirname(out), { recursive: true });
-const args = ["-O2", "-Wall", "-Wextra", "-shared", "-fPIC", "-fvisibility=hidden", `-I${headers}`, "-o", out, join(here, "udp-batch.c")];
+const args = ["-O2", "-Wall", "-Wextra", "-shared", "-fPIC", "-pthread", "-fvisibility=hidden", `-I${headers}`, "-o", out, join(here, "udp-batch.c")];
 const r = spawnSync(cc, args, { stdio: "inherit" });
 if (r.error !== undefined) giveUp(`${cc}: ${r.error.message} (no C compiler? Debian: apt-get install gcc libc6-dev)`);
 if (r.status !== 0) giveUp(`${cc} exited with ${r.status}`);

@@ -42,6 +42,11 @@
  *     0 (the default) turns it off; anything else throws a RangeError
  *   coalescing() -> { microseconds, parked, ticks }: the setting, the sockets coalescing now, and the
  *     coalescing timer's ticks so far in this thread
+ *   doorbell(onRing()) -> id (a whole number > 0): this thread's doorbell (docs/adr/0112), made once per
+ *     thread (a second call throws, code EEXIST): an eventfd polled on this thread's loop, unreferenced
+ *     (it keeps no loop alive); onRing runs on this thread's loop after one or more rings
+ *   ring(id) -> bool: rings the doorbell of that id from any thread of the process; false (nothing
+ *     done) when no doorbell has it (its thread went away)
  * Arguments of the wrong type throw a TypeError (a RangeError for a family or port out of range).
  */
 #define _GNU_SOURCE
@@ -62,6 +67,8 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
 #include <linux/if_tun.h>
 #include <linux/if_packet.h>
 #include <linux/if_ether.h>
@@ -111,6 +118,18 @@
 
 typedef struct endpoint endpoint;
 typedef struct env_data env_data;
+
+/* A thread's doorbell (docs/adr/0112): see js_doorbell. */
+typedef struct doorbell {
+  uv_poll_t poll;
+  int efd;
+  uint32_t id;
+  napi_env env;
+  napi_ref on_ring;
+  napi_async_context async;
+  napi_async_cleanup_hook_handle cleanup;
+  env_data *owner;
+} doorbell;
 
 /*
  * Receive coalescing (docs/adr/0110), as NAPI does for a NIC: a UDP socket whose wake-ups come closer
@@ -163,6 +182,8 @@ struct env_data {
   uint32_t *lengths_data;
   /* Receive coalescing, made by the first setCoalescing that turns it on. */
   coalescer *co;
+  /* This thread's doorbell (docs/adr/0112), made by doorbell(). */
+  struct doorbell *bell;
 };
 
 struct endpoint {
@@ -210,6 +231,7 @@ static void finalize_env_data(napi_env env, void *p, void *hint) {
   (void)hint;
   env_data *d = p;
   if (d->co != NULL) d->co->owner = NULL;
+  if (d->bell != NULL) d->bell->owner = NULL;
   free(d->arena);
   free(d->overflow);
   free(d);
@@ -1347,6 +1369,157 @@ static napi_value js_coalescing(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * Doorbells (docs/adr/0112): how a thread writing a frame ring wakes the thread reading it. One per
+ * thread: an eventfd its loop polls, like a socket. Ringing it from another thread is one write(2),
+ * and the reader's loop calls JavaScript once for whatever rang meanwhile, where an Atomics.waitAsync
+ * wake-up costs a V8 task, a promise and a timer. Rings go by id through a process-wide table under a
+ * lock, never by fd: a doorbell whose thread went away is out of the table before its fd is closed,
+ * so a late ring can never write into an fd the number was reused for.
+ */
+#define MAX_DOORBELLS 256
+
+
+
+static pthread_mutex_t bells_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  uint32_t id;
+  int efd;
+} bells[MAX_DOORBELLS];
+static unsigned int bells_count;
+static uint32_t bells_next_id = 1;
+
+static void on_bell(uv_poll_t *poll, int status, int events) {
+  (void)status;
+  (void)events;
+  doorbell *b = poll->data;
+  uint64_t rings;
+  /* Reset before JavaScript runs: a ring made while it runs wakes the loop again. */
+  if (read(b->efd, &rings, sizeof rings) < 0 && errno != EAGAIN) return;
+  napi_handle_scope scope;
+  napi_open_handle_scope(b->env, &scope);
+  napi_value fn, recv;
+  napi_get_reference_value(b->env, b->on_ring, &fn);
+  napi_get_global(b->env, &recv);
+  if (napi_make_callback(b->env, b->async, recv, fn, 0, NULL, NULL) == napi_pending_exception) {
+    napi_value exc;
+    napi_get_and_clear_last_exception(b->env, &exc);
+    napi_fatal_exception(b->env, exc);
+  }
+  napi_close_handle_scope(b->env, scope);
+}
+
+static void free_bell_handle(uv_handle_t *h) { free(h->data); }
+
+static void on_bell_closed(uv_handle_t *h) {
+  doorbell *b = h->data;
+  napi_remove_async_cleanup_hook(b->cleanup);
+  free(b);
+}
+
+/* The thread goes away: out of the table first (no ring reaches the fd after), then the fd and the handle. */
+static void on_bell_teardown(napi_async_cleanup_hook_handle handle, void *arg) {
+  (void)handle;
+  doorbell *b = arg;
+  uv_poll_stop(&b->poll);
+  pthread_mutex_lock(&bells_lock);
+  for (unsigned int i = 0; i < bells_count; i++) {
+    if (bells[i].id == b->id) {
+      bells[i] = bells[--bells_count];
+      break;
+    }
+  }
+  close(b->efd);
+  pthread_mutex_unlock(&bells_lock);
+  if (b->owner != NULL) b->owner->bell = NULL;
+  napi_delete_reference(b->env, b->on_ring);
+  napi_async_destroy(b->env, b->async);
+  uv_close((uv_handle_t *)&b->poll, on_bell_closed);
+}
+
+static napi_value js_doorbell(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1) {
+    napi_throw_type_error(env, NULL, "doorbell: onRing must be a function");
+    return NULL;
+  }
+  if (!are_functions(env, argv, 0, 1, "doorbell: onRing must be a function")) return NULL;
+  env_data *d = get_env_data(env);
+  if (d == NULL) return throw_errno(env, ENOMEM, "doorbell");
+  if (d->bell != NULL) return throw_errno(env, EEXIST, "doorbell: this thread has one");
+  doorbell *b = calloc(1, sizeof *b);
+  if (b == NULL) return throw_errno(env, ENOMEM, "doorbell");
+  b->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (b->efd < 0) {
+    int err = errno;
+    free(b);
+    return throw_errno(env, err, "doorbell: eventfd");
+  }
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (uv_poll_init(loop, &b->poll, b->efd) != 0) {
+    close(b->efd);
+    free(b);
+    return throw_errno(env, EINVAL, "doorbell: uv_poll_init");
+  }
+  pthread_mutex_lock(&bells_lock);
+  if (bells_count == MAX_DOORBELLS) {
+    pthread_mutex_unlock(&bells_lock);
+    /* The handle is initialised: it must be closed through the loop, which frees it. */
+    close(b->efd);
+    b->poll.data = b;
+    uv_close((uv_handle_t *)&b->poll, free_bell_handle);
+    return throw_errno(env, EMFILE, "doorbell: too many threads have one");
+  }
+  b->id = bells_next_id++;
+  bells[bells_count].id = b->id;
+  bells[bells_count].efd = b->efd;
+  bells_count++;
+  pthread_mutex_unlock(&bells_lock);
+  b->env = env;
+  b->owner = d;
+  b->poll.data = b;
+  napi_create_reference(env, argv[0], 1, &b->on_ring);
+  napi_value name;
+  napi_create_string_utf8(env, "netemu.doorbell", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &b->async);
+  uv_poll_start(&b->poll, UV_READABLE, on_bell);
+  uv_unref((uv_handle_t *)&b->poll);
+  d->bell = b;
+  napi_add_async_cleanup_hook(env, on_bell_teardown, b, &b->cleanup);
+  napi_value id;
+  napi_create_uint32(env, b->id, &id);
+  return id;
+}
+
+static napi_value js_ring(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint32_t id = 0;
+  napi_valuetype t;
+  if (argc < 1 || napi_typeof(env, argv[0], &t) != napi_ok || t != napi_number || napi_get_value_uint32(env, argv[0], &id) != napi_ok) {
+    napi_throw_type_error(env, NULL, "ring: the doorbell id must be a number");
+    return NULL;
+  }
+  int rung = 0;
+  uint64_t one = 1;
+  pthread_mutex_lock(&bells_lock);
+  for (unsigned int i = 0; i < bells_count; i++) {
+    if (bells[i].id == id) {
+      /* EAGAIN only when the counter is near 2^64: it is rung already. */
+      rung = write(bells[i].efd, &one, sizeof one) == (ssize_t)sizeof one || errno == EAGAIN;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&bells_lock);
+  napi_value result;
+  napi_get_boolean(env, rung, &result);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
@@ -1359,6 +1532,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"adoptDevice", NULL, js_adopt_device, NULL, NULL, NULL, napi_default, NULL},
       {"setCoalescing", NULL, js_set_coalescing, NULL, NULL, NULL, napi_default, NULL},
       {"coalescing", NULL, js_coalescing, NULL, NULL, NULL, napi_default, NULL},
+      {"doorbell", NULL, js_doorbell, NULL, NULL, NULL, napi_default, NULL},
+      {"ring", NULL, js_ring, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -32,3 +32,5 @@ export const openEthernet: UdpBatchAddon["openEthernet"] = (...args) => real.ope
 export const adoptDevice: UdpBatchAddon["adoptDevice"] = (...args) => real.adoptDevice(...args);
 export const setCoalescing: UdpBatchAddon["setCoalescing"] = (us) => real.setCoalescing(us);
 export const coalescing: UdpBatchAddon["coalescing"] = () => real.coalescing();
+export const doorbell: UdpBatchAddon["doorbell"] = (onRing) => real.doorbell(onRing);
+export const ring: UdpBatchAddon["ring"] = (id) => real.ring(id);

@@ -1,6 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { SocketHandover, UdpEndpoint, UdpEndpointOptions, UdpTransport } from "../../src/application/ports/udp-transport.js";
 import { InProcessLinks } from "../../src/adapters/transport/in-process-links.js";
+import { ThreadDoorbell, atomicsWakeups, doorbellWakeups, type LoopTimer } from "../../src/adapters/transport/ring-wakeups.js";
+import type { FakeDoorbells } from "./fake-doorbells.js";
 import { LinkChannelHub } from "./link-channel-hub.js";
 
 /*
@@ -154,12 +156,17 @@ export interface World {
 }
 
 /** One thread's in-process links over fake sockets; two worlds given one kernel and one hub are two threads of one process. */
-export function world(options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[]; kernel?: FakeKernel; hub?: LinkChannelHub; betweenThreads?: boolean } = {}): World {
+export function world(
+  options: { bindHost?: string; receiveBufferBytes?: number; canHandOver?: boolean; local?: readonly string[]; kernel?: FakeKernel; hub?: LinkChannelHub; betweenThreads?: boolean; doorbells?: FakeDoorbells } = {},
+): World {
   const inner = new FakeTransport(options.canHandOver ?? true, options.kernel);
   const turns = new Turns();
   const local = new Set(options.local ?? []);
   const hub = options.hub ?? new LinkChannelHub();
-  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20, betweenThreads: options.betweenThreads ?? false }, turns, () => local, hub.open);
+  // Rings wake their readers by the given doorbells, or else by Atomics.waitAsync on the real loop.
+  const doorbells = options.doorbells?.forThread();
+  const wakeups = (later: LoopTimer) => (doorbells === undefined ? atomicsWakeups(later) : doorbellWakeups(doorbells, new ThreadDoorbell(doorbells)));
+  const links = new InProcessLinks(inner, { bindHost: options.bindHost ?? "127.0.0.1", receiveBufferBytes: options.receiveBufferBytes ?? 1 << 20, betweenThreads: options.betweenThreads ?? false }, turns, () => local, hub.open, wakeups);
   return {
     inner,
     turns,

@@ -17,6 +17,8 @@ export function inertUdpBatchAddon(overrides: Partial<UdpBatchAddon> = {}): UdpB
     adoptDevice: () => ({}),
     setCoalescing: (us) => void coalescingSet.push(us),
     coalescing: () => ({ microseconds: coalescingSet.at(-1) ?? 0, parked: 0, ticks: 0 }),
+    doorbell: () => 1,
+    ring: () => false,
     ...overrides,
     coalescingSet,
   };

@@ -8,7 +8,7 @@ import type { DataPlaneOptions } from "../../application/dataplane/switch-data-p
 import { IniSyntaxError, parseIni } from "./ini.js";
 import { SERVE_DEFAULTS } from "../shared/serve-address.js";
 import { CONFIGURATION_LIMITS } from "../../domain/configuration/limits.js";
-import { inProcessLinksSetting } from "../shared/in-process-links-setting.js";
+import { IN_PROCESS_LINKS_VALUES, inProcessLinksSetting } from "../shared/in-process-links-setting.js";
 import { udpCoalesceSetting } from "../shared/udp-coalesce-setting.js";
 import { NETEMU_FILTER_CATALOGUE } from "../../domain/filters/catalogue.js";
 
@@ -338,7 +338,7 @@ export function resolveConfig(args: readonly string[], env: NodeJS.ProcessEnv): 
   const coalesce = udpCoalesceSetting(env["NETEMU_UDP_COALESCE_US"]);
   if (typeof coalesce !== "number") throw new ConfigError(coalesce.notUnderstood);
   // Read by the transport too (ADR 0105): a typo stops the start rather than leaving them on.
-  if (inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "not understood") throw new ConfigError(`NETEMU_IN_PROCESS_LINKS must be on, off or threads, got "${env["NETEMU_IN_PROCESS_LINKS"]}"`);
+  if (inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "not understood") throw new ConfigError(`NETEMU_IN_PROCESS_LINKS must be ${IN_PROCESS_LINKS_VALUES}, got "${env["NETEMU_IN_PROCESS_LINKS"]}"`);
   const logLevel = str("logLevel", DEFAULTS.logLevel) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const logFile = logFileSettings(raw("logFile")?.value, raw("logMaxSize"), int("logMaxFiles", DEFAULTS.logMaxFiles, 1, 1000));

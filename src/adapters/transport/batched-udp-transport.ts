@@ -68,6 +68,10 @@ export interface UdpBatchAddon {
   setCoalescing(microseconds: number): void;
   /** This thread's setting, the sockets coalescing now, and the coalescing timer's ticks so far. */
   coalescing(): { readonly microseconds: number; readonly parked: number; readonly ticks: number };
+  /** This thread's doorbell for frame rings (ADR 0112): an eventfd on this loop; throws when the thread has one. */
+  doorbell(onRing: () => void): number;
+  /** Rings a doorbell of this process by id; false when none has it (its thread went away). */
+  ring(id: number): boolean;
 }
 
 const ADDON_FILE = join("native", "build", "udp_batch.node");

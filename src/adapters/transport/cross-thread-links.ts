@@ -1,4 +1,5 @@
 import { FrameRing } from "./frame-ring.js";
+import type { RingWaiter } from "./ring-wakeups.js";
 
 /**
  * What the threads of this process say to each other about their in-process link ends (ADR 0111), on
@@ -91,39 +92,22 @@ export function decodeCarriedRings(v: unknown): CarriedRings | undefined {
 }
 
 /**
- * A waiting reader looks at its ring on a timer of the loop's (libuv's, not V8's: those are the tasks that
- * get lost) after 1 ms at first, then twice as long each time it found nothing, up to 64 ms: a lost
- * wake-up costs a busy link 1 ms and an idle one at most 64, and an idle ring wakes its thread 16 times a second.
- */
-const MIN_PATIENCE_MS = 1;
-const MAX_PATIENCE_MS = 64;
-
-/** What a reader needs of the loop: the next turn, after what runs now (setImmediate), and a timer that can be cancelled. */
-interface ReaderTurns {
-  readonly defer: (callback: () => void) => void;
-  readonly later: (ms: number, callback: () => void) => () => void;
-}
-
-/**
  * The rings an end reads, oldest first: a pairing that ended is drained before the one after it. Read
- * up to `framesPerTurn` a turn; when all are empty it waits on the oldest one not finished (without
- * blocking its loop). Held while the end waits for its barrier, and stopped for good when the end goes.
+ * up to `framesPerTurn` a turn (the next turn comes through `defer`, setImmediate); when all are empty
+ * it waits on the oldest one not finished, through its waiter (ADR 0112), without blocking its loop.
+ * Held while the end waits for its barrier, and stopped for good when the end goes.
  */
 export class RingReader {
   private readonly rings: FrameRing[] = [];
   private held = false;
   private stopped = false;
   private queued = false;
-  /** How long the next wait may last before the reader looks anyway (a wake-up lost: see FrameRing.whenWritten). */
-  private patienceMs = MIN_PATIENCE_MS;
-  /** Counts the waits: only the latest one's wake-up or timer pumps (one chain of waits at a time). */
-  private wait = 0;
-  private cancelTimer: (() => void) | undefined;
 
   constructor(
-    private readonly turns: ReaderTurns,
+    private readonly defer: (callback: () => void) => void,
+    private readonly waiter: RingWaiter,
     private readonly framesPerTurn: number,
-    private readonly deliver: (frame: Buffer) => void,
+    private readonly deliver: (frame: Uint8Array) => void,
     private readonly overflowed: (frames: number, bytes: number) => void,
   ) {}
 
@@ -150,9 +134,7 @@ export class RingReader {
   /** Reads no more; the rings, oldest first, for whoever takes over. */
   stop(): FrameRing[] {
     this.stopped = true;
-    this.wait++;
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
+    this.waiter.cancel();
     return this.rings.splice(0);
   }
 
@@ -180,28 +162,17 @@ export class RingReader {
     if (this.held || this.stopped) return;
     if (this.read(this.framesPerTurn)) return this.next();
     const oldest = this.rings[0];
-    if (oldest === undefined) return;
-    const written = oldest.whenWritten();
-    if (written === undefined) return this.next();
-    const wait = ++this.wait;
-    const woke = (byTimer: boolean): void => {
-      // A later wait took over (this one's other half, or a pump since): it will pump.
-      if (wait !== this.wait) return;
-      this.wait++;
-      this.cancelTimer?.();
-      this.cancelTimer = undefined;
-      // Woken by the timer for nothing: wait longer next time, up to MAX_PATIENCE_MS.
-      this.patienceMs = byTimer && !oldest.waiting ? Math.min(MAX_PATIENCE_MS, this.patienceMs * 2) : MIN_PATIENCE_MS;
-      if (!this.queued) this.pump();
-    };
-    this.cancelTimer?.();
-    this.cancelTimer = this.turns.later(this.patienceMs, () => woke(true));
-    void written.then(() => woke(false));
+    if (oldest === undefined) return this.waiter.cancel();
+    if (!this.waiter.wait(oldest, this.woke)) this.next();
+  };
+
+  private readonly woke = (): void => {
+    if (!this.queued) this.pump();
   };
 
   private next(): void {
     if (this.queued) return;
     this.queued = true;
-    this.turns.defer(this.pump);
+    this.defer(this.pump);
   }
 }

@@ -3,7 +3,8 @@ import type { Logger } from "../../application/ports/system.js";
 import { chooseUdpTransport, type UdpPath } from "./batched-udp-transport.js";
 import type { DgramOptions } from "./dgram-udp-transport.js";
 import { InProcessLinks } from "./in-process-links.js";
-import { inProcessLinksScope } from "../shared/in-process-links-setting.js";
+import { inProcessLinksScope, inProcessLinksSetting } from "../shared/in-process-links-setting.js";
+import { doorbellsAvailable } from "./ring-wakeups.js";
 
 /** Which datagram path the UDP NIOs run on, and why not the batched one (ADR 0068); "host" when the host gave its own transport. */
 export type DatagramPath = UdpPath | { readonly kind: "host" };
@@ -38,8 +39,8 @@ export function chooseDatagramPath(
 }
 
 /**
- * The chosen datagram path with in-process links over it (ADR 0105; between threads too with
- * NETEMU_IN_PROCESS_LINKS=threads, ADR 0111), unless NETEMU_IN_PROCESS_LINKS=off;
+ * The chosen datagram path with in-process links over it (ADR 0105), between threads too where the
+ * addon's doorbells are there (ADR 0111, 0112), as NETEMU_IN_PROCESS_LINKS says (off, thread, threads);
  * a host's own transport is left as it is (its sockets are its own). `logger` says it once at start;
  * a data-plane worker decides by the same rule and says nothing.
  */
@@ -48,10 +49,12 @@ export function withInProcessLinks(
   options: DgramOptions,
   logger?: Logger,
   env: NodeJS.ProcessEnv = process.env,
+  doorbells: () => boolean = doorbellsAvailable,
 ): UdpTransport {
   if (chosen.path.kind === "host") return chosen.transport;
-  const scope = inProcessLinksScope(env);
-  if (scope === "thread") logger?.info("in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)");
+  const scope = inProcessLinksScope(env, doorbells);
+  const asked = inProcessLinksSetting(env["NETEMU_IN_PROCESS_LINKS"]) === "thread";
+  if (scope === "thread") logger?.info("in-process links: on within each thread (a link between two NIOs of one data-plane thread skips the kernel)", asked ? undefined : { betweenThreads: "off: the addon's doorbells are not there (ADR 0112)" });
   else if (scope === "threads") logger?.info("in-process links: on, between threads too (a link between two NIOs of this process skips the kernel)");
   else logger?.info("in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" });
   return scope === "off" ? chosen.transport : new InProcessLinks(chosen.transport, { ...options, betweenThreads: scope === "threads" });

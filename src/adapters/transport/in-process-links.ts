@@ -8,6 +8,7 @@ import { Fifo } from "../../domain/queueing/fifo.js";
 import { ipv6BindAddress } from "./dgram-udp-transport.js";
 import { CROSS_THREAD_RING_BYTES, LINK_CHANNEL, RingReader, decodeCarriedRings, decodeLinkMessage, type CarriedRings, type LinkMessage } from "./cross-thread-links.js";
 import { FrameRing } from "./frame-ring.js";
+import { threadRingWakeups, type RingWakeups } from "./ring-wakeups.js";
 
 interface InProcessLinkOptions {
   /** The address the inner transport binds its sockets to (DgramOptions.bindHost). */
@@ -183,10 +184,29 @@ class ThreadLinks {
   /** Where the threads talk about their ends; open while this thread has an end that can pair. */
   private channel: LinkChannel | undefined;
 
+  /** How this thread's ring readers wait and its writers wake them (ADR 0112): made at the first pairing. */
+  private madeWakeups: RingWakeups | undefined;
+
   constructor(
     readonly turns: LinkTurns,
     private readonly openChannel: (() => LinkChannel) | undefined,
+    private readonly makeWakeups: (later: LinkTurns["later"]) => RingWakeups,
   ) {}
+
+  private get wakeups(): RingWakeups {
+    this.madeWakeups ??= this.makeWakeups(this.turns.later);
+    return this.madeWakeups;
+  }
+
+  /** A ring another thread made (its buffer), with this thread's bell for the waiting reader. */
+  ring(buffer: SharedArrayBuffer): FrameRing {
+    return FrameRing.of(buffer, this.wakeups.bell) as FrameRing;
+  }
+
+  /** A reader of rings for an end of this thread. */
+  ringReader(framesPerTurn: number, deliver: (frame: Uint8Array) => void, overflowed: (frames: number, bytes: number) => void): RingReader {
+    return new RingReader(this.turns.defer, this.wakeups.waiter(), framesPerTurn, deliver, overflowed);
+  }
 
   add(end: LinkEnd): void {
     this.ends.set(end.key, end);
@@ -258,8 +278,8 @@ class ThreadLinks {
     }
     const end = this.ends.get(message.taker.key);
     if (end === undefined || end.incarnation !== message.taker.incarnation || !end.pairable) return this.endPairing(message.pairing);
-    const toTaker = FrameRing.of(message.toTaker) as FrameRing;
-    const toMaker = FrameRing.of(message.toMaker) as FrameRing;
+    const toTaker = this.ring(message.toTaker);
+    const toMaker = this.ring(message.toMaker);
     end.takeRemote({ pairing: message.pairing, out: toMaker, in: toTaker, partnerIncarnation: message.maker.incarnation }, message.barrierToTaker, message.barrierToMaker);
     this.track(message.pairing, end);
   }
@@ -267,8 +287,8 @@ class ThreadLinks {
   /** Pairs `end` with `partner`, an end of another thread: two rings, a barrier each way, and the partner's thread told. */
   private makePairing(end: LinkEnd, partner: { key: string; incarnation: string }): void {
     const pairing = randomUUID();
-    const toPartner = FrameRing.create(CROSS_THREAD_RING_BYTES);
-    const toEnd = FrameRing.create(CROSS_THREAD_RING_BYTES);
+    const toPartner = FrameRing.create(CROSS_THREAD_RING_BYTES, this.wakeups.bell);
+    const toEnd = FrameRing.create(CROSS_THREAD_RING_BYTES, this.wakeups.bell);
     const barrierToPartner = newBarrier();
     const barrierToEnd = newBarrier();
     // The partner's frames wait in the ring until its barrier comes through the sockets; this end's go
@@ -439,11 +459,22 @@ class LinkEnd implements UdpEndpoint {
     const remote = this.remote;
     if (remote === undefined) return this.inner.send(frame);
     // "full" is the partner's receive buffer dropping it, counted there; "gone": it closed.
-    if (remote.out.write(frame) === "gone") {
+    const staged = remote.out.stage(frame);
+    if (staged === "gone") {
       this.endRemote(remote.pairing, true);
       this.inner.send(frame);
+    } else if (staged === "written" && !this.publishing) {
+      // What this turn's work sends is published, and the partner woken, once: after that work (a microtask).
+      this.publishing = true;
+      this.links.turns.soon(this.publish);
     }
   }
+
+  private publishing = false;
+  private readonly publish = (): void => {
+    this.publishing = false;
+    this.remote?.out.publish();
+  };
 
   private arrive(frame: Uint8Array): void {
     if (!this.inbox.put(frame)) {
@@ -466,8 +497,7 @@ class LinkEnd implements UdpEndpoint {
   }
 
   private readRings(): RingReader {
-    this.reader ??= new RingReader(
-      this.links.turns,
+    this.reader ??= this.links.ringReader(
       FRAMES_PER_TURN,
       (frame) => {
         if (!this.closed) this.options.onFrame(frame);
@@ -510,11 +540,11 @@ class LinkEnd implements UdpEndpoint {
   resume(carried: CarriedRings): void {
     const reader = this.readRings();
     if (carried.barrier !== undefined) this.awaitBarrier(carried.barrier);
-    for (const buffer of carried.inbound) reader.add(FrameRing.of(buffer) as FrameRing);
+    for (const buffer of carried.inbound) reader.add(this.links.ring(buffer));
     const p = carried.pairing;
     if (p === undefined) return;
     this.incarnation = p.incarnation;
-    this.remote = { pairing: p.id, out: FrameRing.of(p.out) as FrameRing, in: FrameRing.of(p.in) as FrameRing, partnerIncarnation: p.partnerIncarnation };
+    this.remote = { pairing: p.id, out: this.links.ring(p.out), in: this.links.ring(p.in), partnerIncarnation: p.partnerIncarnation };
     this.links.track(p.id, this);
   }
 
@@ -567,6 +597,8 @@ class LinkEnd implements UdpEndpoint {
     if (this.closed) return inner.handOver();
     this.unpair(false);
     const remote = this.remote;
+    // What it staged goes with the ring, published: the next thread's writer starts after it.
+    remote?.out.publish();
     const barrier = this.barrier;
     const inbound = this.reader?.stop() ?? [];
     if (remote !== undefined) this.links.untrack(remote.pairing);
@@ -602,8 +634,9 @@ export class InProcessLinks implements UdpTransport {
     turns: LinkTurns = NODE_TURNS,
     private readonly local: () => ReadonlySet<string> = interfaceAddresses,
     channel: () => LinkChannel = openLinkChannel,
+    wakeups: (later: LinkTurns["later"]) => RingWakeups = threadRingWakeups,
   ) {
-    this.links = new ThreadLinks(turns, options.betweenThreads === true ? channel : undefined);
+    this.links = new ThreadLinks(turns, options.betweenThreads === true ? channel : undefined, wakeups);
   }
 
   async open(o: UdpEndpointOptions): Promise<E.Either<string, UdpEndpoint>> {

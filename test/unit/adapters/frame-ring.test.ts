@@ -9,7 +9,7 @@ const numbered = (n: number, length = 64): Buffer => {
 };
 const readAll = (ring: FrameRing, max = Infinity): Buffer[] => {
   const got: Buffer[] = [];
-  ring.read(max, (f) => got.push(f));
+  ring.read(max, (f) => got.push(Buffer.from(f.buffer, f.byteOffset, f.length)));
   return got;
 };
 
@@ -24,6 +24,16 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     expect(got.map((f) => f.readUInt32BE(0))).to.deep.equal([0, 1, 2]);
     expect(got[0]![59], "not a view of the ring or of the sender's buffer").to.equal(0xab);
     expect(ring.waiting).to.equal(false);
+    for (let i = 0; i < 100; i++) ring.write(Buffer.alloc(200, 0xcd));
+    expect(got.map((f) => [f.readUInt32BE(0), f[f.length - 1]]), "the ring's room written over: the frames read stay as they were").to.deep.equal([[0, 0xab], [1, 0xab], [2, 0xab]]);
+  });
+
+  it("gives more frames than one copied run holds (64 KiB) in order, whole, across runs", () => {
+    const ring = FrameRing.create(1 << 20);
+    for (let i = 0; i < 200; i++) ring.write(numbered(i, 1514));
+    const got = readAll(ring);
+    expect(got.map((f) => f.readUInt32BE(0))).to.deep.equal(Array.from({ length: 200 }, (_, i) => i));
+    expect(got.every((f) => f.length === 1514 && f[1513] === 0xab)).to.equal(true);
   });
 
   it("gives at most the frames asked for, the rest at the next read", () => {
@@ -101,6 +111,66 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     expect(ring.whenWritten(), "a frame waits: no wait").to.equal(undefined);
   });
 
+  it("rings the doorbell a waiting reader left in the ring, once, when a frame is written (ADR 0112)", () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    ring.write(numbered(1));
+    expect(rung, "nobody waits: no ring").to.deep.equal([]);
+    expect(ring.awaitBell(7), "a frame waits: read it, do not wait").to.equal(false);
+    readAll(ring);
+    expect(ring.awaitBell(7)).to.equal(true);
+    ring.write(numbered(2));
+    ring.write(numbered(3));
+    expect(rung, "one ring for the frames written while it had not looked again").to.deep.equal([7]);
+    readAll(ring);
+    expect(ring.awaitBell(9)).to.equal(true);
+    ring.closeWriter();
+    expect(rung, "the writer going rings too").to.deep.equal([7, 9]);
+    expect(ring.awaitBell(9), "the writer went: nothing to wait for").to.equal(false);
+  });
+
+  it("keeps staged frames from the reader until they are published, then wakes it once for all of them", () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    expect(ring.awaitBell(3)).to.equal(true);
+    for (let i = 0; i < 5; i++) expect(ring.stage(numbered(i))).to.equal("written");
+    expect(ring.waiting, "staged: not the reader's yet").to.equal(false);
+    expect(rung).to.deep.equal([]);
+    ring.publish();
+    expect(readAll(ring).map((f) => f.readUInt32BE(0))).to.deep.equal([0, 1, 2, 3, 4]);
+    expect(rung, "one ring for the five").to.deep.equal([3]);
+    ring.publish();
+    expect(rung, "nothing staged: no ring").to.deep.equal([3]);
+  });
+
+  it("publishes what was staged when the writer closes", () => {
+    const ring = FrameRing.create(4096);
+    ring.stage(numbered(7));
+    ring.closeWriter();
+    expect(readAll(ring).map((f) => f.readUInt32BE(0))).to.deep.equal([7]);
+    expect(ring.writerGone).to.equal(true);
+  });
+
+  it("counts staged frames against the room: a full ring drops what is staged beyond it", () => {
+    const ring = FrameRing.create(4096);
+    let written = 0;
+    for (let i = 0; i < 100; i++) if (ring.stage(numbered(i, 100)) === "written") written++;
+    expect(written).to.equal(Math.floor(4096 / 104));
+    expect(ring.takeOverflow().frames).to.equal(100 - written);
+    ring.publish();
+    expect(readAll(ring)).to.have.length(written);
+  });
+
+  it("notifies a reader that waits with Atomics.waitAsync rather than ringing the doorbell it left before", async () => {
+    const rung: number[] = [];
+    const ring = FrameRing.create(4096, (id) => rung.push(id));
+    expect(ring.awaitBell(7)).to.equal(true);
+    const wait = ring.whenWritten();
+    ring.write(numbered(1));
+    expect(await Promise.race([wait, new Promise((r) => setTimeout(() => r("timed out"), 1000))])).to.equal("ok");
+    expect(rung).to.deep.equal([]);
+  });
+
   it("carries 200,000 frames of 60 to 1,514 bytes from a worker thread, in order and whole, the reader waiting when the ring is empty", async () => {
     const ring = FrameRing.create(64 * 1024);
     const count = 200_000;
@@ -111,8 +181,8 @@ describe("FrameRing: one direction of a link between two threads (ADR 0111)", ()
     try {
       while (next < count && wrong === "") {
         ring.read(512, (f) => {
-          const n = f.readUInt32BE(0);
-          if (n !== next || f.length !== 60 + ((n * 97) % 1455)) wrong ||= `frame ${n} of ${f.length} bytes where ${next} was due`;
+          const n = new DataView(f.buffer, f.byteOffset, f.length).getUint32(0);
+          if (n !== next || f.length !== 60 + ((n * 97) % 1455) || f[f.length - 1] !== (n & 0xff)) wrong ||= `frame ${n} of ${f.length} bytes ending ${f[f.length - 1]} where ${next} was due`;
           next++;
         });
         const wait = ring.whenWritten();

@@ -255,20 +255,26 @@ describe("in-process links: a link between two UDP NIOs of one thread skips the 
     expect(opened).to.deep.equal(E.left("local port is already in use (EADDRINUSE)"));
   });
 
-  it("is on within a thread unless NETEMU_IN_PROCESS_LINKS=off, between threads too with =threads, said once at start, and never over a host's own transport", () => {
-    expect([inProcessLinksScope({}), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "on" }), inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "threads" })]).to.deep.equal(["thread", "thread", "threads"]);
-    for (const off of ["off", "OFF", "false", "0", "no"]) expect(inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: off }), off).to.equal("off");
+  it("is on between threads where the addon's doorbells are and within a thread otherwise, as NETEMU_IN_PROCESS_LINKS says, said once at start, and never over a host's own transport", () => {
+    const scope = (value: string | undefined, doorbells: boolean) => inProcessLinksScope(value === undefined ? {} : { NETEMU_IN_PROCESS_LINKS: value }, () => doorbells);
+    expect([scope(undefined, true), scope("on", true), scope(undefined, false), scope("on", false)]).to.deep.equal(["threads", "threads", "thread", "thread"]);
+    expect([scope("thread", true), scope("threads", false), scope("Threads", true)]).to.deep.equal(["thread", "threads", "threads"]);
+    for (const off of ["off", "OFF", "false", "0", "no"]) expect(scope(off, true), off).to.equal("off");
+    expect(inProcessLinksScope({ NETEMU_IN_PROCESS_LINKS: "off" }, () => expect.fail("asked about doorbells for nothing"))).to.equal("off");
     const inner = new FakeTransport();
     const options = datagramOptions("127.0.0.1", 1 << 20);
     const logger = new RecordingLogger();
-    expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, {})).to.be.instanceOf(InProcessLinks);
-    expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" })).to.equal(inner);
-    expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {})).to.equal(inner);
-    expect(withInProcessLinks({ transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "threads" })).to.be.instanceOf(InProcessLinks);
+    const batched = { transport: inner, path: { kind: "batched", coalescingMicroseconds: 0 } } as const;
+    expect(withInProcessLinks(batched, options, logger, {}, () => false)).to.be.instanceOf(InProcessLinks);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "dgram", reason: "x" } }, options, logger, { NETEMU_IN_PROCESS_LINKS: "off" }, () => true)).to.equal(inner);
+    expect(withInProcessLinks({ transport: inner, path: { kind: "host" } }, options, logger, {}, () => true)).to.equal(inner);
+    expect(withInProcessLinks(batched, options, logger, {}, () => true)).to.be.instanceOf(InProcessLinks);
+    expect(withInProcessLinks(batched, options, logger, { NETEMU_IN_PROCESS_LINKS: "thread" }, () => true)).to.be.instanceOf(InProcessLinks);
     expect(logger.lines.map((l) => [l.msg, l.fields])).to.deep.equal([
-      ["in-process links: on (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
+      ["in-process links: on within each thread (a link between two NIOs of one data-plane thread skips the kernel)", { betweenThreads: "off: the addon's doorbells are not there (ADR 0112)" }],
       ["in-process links: off", { reason: "NETEMU_IN_PROCESS_LINKS" }],
       ["in-process links: on, between threads too (a link between two NIOs of this process skips the kernel)", undefined],
+      ["in-process links: on within each thread (a link between two NIOs of one data-plane thread skips the kernel)", undefined],
     ]);
   });
 });

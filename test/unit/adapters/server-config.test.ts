@@ -95,11 +95,11 @@ describe("server configuration", () => {
     expect(refuse(["--bogus"])).to.include("bogus");
     expect(refuse(["--config", join(dir, "missing.conf")])).to.include("Cannot read the config file");
     expect(refuse([], { NETEMU_UDP_PATH: "fast" })).to.equal('NETEMU_UDP_PATH must be dgram or unset, got "fast"');
-    expect(refuse([], { NETEMU_IN_PROCESS_LINKS: "of" })).to.equal('NETEMU_IN_PROCESS_LINKS must be on, off or threads, got "of"');
+    expect(refuse([], { NETEMU_IN_PROCESS_LINKS: "of" })).to.equal('NETEMU_IN_PROCESS_LINKS must be on, off, thread or threads, got "of"');
   });
 
-  it("accepts NETEMU_IN_PROCESS_LINKS on, off, threads or none (the transport reads it, ADR 0105, 0111)", () => {
-    for (const value of ["on", "off", "OFF", "false", "0", "", "threads", "Threads"]) expect(() => resolveConfig(["--config-dir", dir], { NETEMU_IN_PROCESS_LINKS: value }), value).not.to.throw();
+  it("accepts NETEMU_IN_PROCESS_LINKS on, off, thread, threads or none (the transport reads it, ADR 0105, 0111, 0112)", () => {
+    for (const value of ["on", "off", "OFF", "false", "0", "", "thread", "threads", "Threads"]) expect(() => resolveConfig(["--config-dir", dir], { NETEMU_IN_PROCESS_LINKS: value }), value).not.to.throw();
   });
 
   it("accepts NETEMU_UDP_PATH=dgram or none (the transport reads it, ADR 0068)", () => {

@@ -361,6 +361,8 @@ class LinkEnd implements UdpEndpoint {
   private readonly inbox: Inbox;
   /** The rings this end reads, made when it first pairs with an end of another thread. */
   private reader: RingReader | undefined;
+  /** Frames staged in the ring to its partner this turn, to be published after the work that sent them. */
+  private publishing = false;
   /** The barrier this end waits to read on its socket before its in-memory frames are delivered (pairing). */
   private barrier: Uint8Array | undefined;
   private cancelBarrierTimer: (() => void) | undefined;
@@ -470,7 +472,6 @@ class LinkEnd implements UdpEndpoint {
     }
   }
 
-  private publishing = false;
   private readonly publish = (): void => {
     this.publishing = false;
     this.remote?.out.publish();

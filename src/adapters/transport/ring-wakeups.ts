@@ -27,8 +27,9 @@ export interface Doorbells {
 }
 
 /**
- * The doorbell of this thread and the readers waiting on it. A ring says only that some ring of this
- * thread was written: each waiting reader asks its own ring again, and the ones with nothing stay.
+ * The doorbell of this thread and the readers waiting on it. The doorbell ringing says only that some
+ * frame ring read in this thread was written: each waiting reader asks its own ring again, and the ones
+ * with nothing stay.
  */
 export class ThreadDoorbell {
   readonly id: number;
@@ -56,7 +57,7 @@ export class ThreadDoorbell {
   private readonly rang = (): void => {
     for (const [reader, wait] of [...this.waiting]) {
       if (this.waiting.get(reader) !== wait) continue;
-      // Nothing for it (the ring was for another ring, or a drain read its frame first): its wait goes on.
+      // Nothing for it (the doorbell rang for another ring of this thread, or a drain read its frame first): its wait goes on.
       if (wait.ring.awaitBell(this.id)) continue;
       this.waiting.delete(reader);
       wait.woke();

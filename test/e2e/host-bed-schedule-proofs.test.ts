@@ -202,7 +202,13 @@ describe("end to end: schedules as real TCP/IP hosts see them, over a minute", f
       // A shaper is never overshot. iperf3 counts bytes when its process reads them: a read late by up to
       // 200 ms (this machine's event loops stall up to 150 ms under load) moves a fifth of a second's
       // bytes into the next second, so one second may show 20 % more; a step's seconds together, 5 %.
-      for (const j of judged) expect(j.ratio, `interval ${j.n} above step ${j.step}'s ${steps[j.step]!.kbps} kbit/s (${shown})`).to.be.at.most(1.2);
+      // More than 20 % only right after a second of the same step short by as much (0.79 then 1.21 in a
+      // loaded CI run): bytes read late, none created, the two seconds together within 5 %.
+      for (const [i, j] of judged.entries()) {
+        const before = judged[i - 1];
+        const late = before !== undefined && before.step === j.step && before.n === j.n - 1 && (before.ratio + j.ratio) / 2 <= 1.05;
+        expect(j.ratio, `interval ${j.n} above step ${j.step}'s ${steps[j.step]!.kbps} kbit/s (${shown})`).to.be.at.most(late ? 1.5 : 1.2);
+      }
       for (const k of steps.keys()) {
         const inStep = judged.filter((j) => j.step === k);
         const mean = inStep.reduce((sum, j) => sum + j.ratio, 0) / inStep.length;

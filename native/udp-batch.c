@@ -275,18 +275,19 @@ static napi_value throw_errno(napi_env env, int err, const char *what) {
 
 /* Calls a JS callback from a libuv callback: make_callback runs the microtasks afterwards (the
  * transport's send flush is one), and a throwing listener becomes an uncaught exception, as with dgram. */
-static void call_js(endpoint *ep, napi_ref fn_ref, size_t argc, napi_value *argv) {
-  napi_env env = ep->env;
+static void call_js_in(napi_env env, napi_async_context async, napi_ref fn_ref, size_t argc, napi_value *argv) {
   napi_value fn, recv;
   napi_get_reference_value(env, fn_ref, &fn);
   napi_get_global(env, &recv); /* make_callback wants an object as receiver */
-  napi_status s = napi_make_callback(env, ep->async, recv, fn, argc, argv, NULL);
+  napi_status s = napi_make_callback(env, async, recv, fn, argc, argv, NULL);
   if (s == napi_pending_exception) {
     napi_value exc;
     napi_get_and_clear_last_exception(env, &exc);
     napi_fatal_exception(env, exc);
   }
 }
+
+static void call_js(endpoint *ep, napi_ref fn_ref, size_t argc, napi_value *argv) { call_js_in(ep->env, ep->async, fn_ref, argc, argv); }
 
 static void report_error(endpoint *ep, int err) {
   napi_handle_scope scope;
@@ -1379,8 +1380,6 @@ static napi_value js_coalescing(napi_env env, napi_callback_info info) {
  */
 #define MAX_DOORBELLS 256
 
-
-
 static pthread_mutex_t bells_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
   uint32_t id;
@@ -1398,14 +1397,7 @@ static void on_bell(uv_poll_t *poll, int status, int events) {
   if (read(b->efd, &rings, sizeof rings) < 0 && errno != EAGAIN) return;
   napi_handle_scope scope;
   napi_open_handle_scope(b->env, &scope);
-  napi_value fn, recv;
-  napi_get_reference_value(b->env, b->on_ring, &fn);
-  napi_get_global(b->env, &recv);
-  if (napi_make_callback(b->env, b->async, recv, fn, 0, NULL, NULL) == napi_pending_exception) {
-    napi_value exc;
-    napi_get_and_clear_last_exception(b->env, &exc);
-    napi_fatal_exception(b->env, exc);
-  }
+  call_js_in(b->env, b->async, b->on_ring, 0, NULL);
   napi_close_handle_scope(b->env, scope);
 }
 

@@ -36,6 +36,8 @@ class FailingDisk implements ProjectFileWriter {
   readonly files = new Map<string, string>();
   failing: string | undefined;
   attempts = 0;
+  /** While set, a write waits for it before it fails or succeeds: a write under way. */
+  held: Promise<void> | undefined;
 
   private check(): void {
     this.attempts++;
@@ -43,6 +45,7 @@ class FailingDisk implements ProjectFileWriter {
   }
   async makeDirectory(): Promise<void> {}
   async write(file: string, data: string): Promise<void> {
+    await this.held;
     this.check();
     this.files.set(file, data);
   }
@@ -201,7 +204,7 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     expect(pause.pending(), "neither the retry's delay nor the flush's bound").to.deep.equal([]);
   });
 
-  it("stops flush() from waiting forever on a disk that stays full, logs what was not written, and stops retrying", async () => {
+  it("stops flush() from waiting forever on a disk that stays full, logs what was not written, and tries no write after it gave up", async () => {
     const s = store();
     await labWithSwitch(s, "SW1");
     disk.failing = "ENOSPC";
@@ -212,16 +215,38 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     void s.flush().then(() => (flushed = true));
     await settle();
     expect(flushed, "still waiting for the disk").to.equal(false);
+    const attempts = disk.attempts;
     pause.end(10_000);
     await settle();
     expect(flushed).to.equal(true);
     expect(pause.pending(), "no retry left to hold the process").to.deep.equal([]);
+    expect(disk.attempts, "no write tried once flush() gave up: the projects path is another server's next").to.equal(attempts);
     const lost = lines("project files not written at shutdown: their latest changes are lost");
     expect(lost).to.have.length(1);
     expect(lost[0]?.fields?.["projects"]).to.deep.equal([
       { projectId: PROJECT, file: file(), code: "ENOSPC", since: new Date(1_000_000).toISOString() },
       { projectId: OTHER, file: join(projectsPath, OTHER, "other.gns3"), code: "ENOSPC", since: new Date(1_000_000).toISOString() },
     ]);
+  });
+
+  it("lets flush() that gave up return only once the write under way has ended, so that no write outlives the shutdown", async () => {
+    const s = store();
+    await labWithSwitch(s, "SW1");
+    disk.failing = "ENOSPC";
+    await s.nodes.save(switchNode("core"));
+    await settle();
+    let release: () => void = () => undefined;
+    disk.held = new Promise((resolve) => (release = resolve));
+    let flushed = false;
+    void s.flush().then(() => (flushed = true));
+    await settle();
+    pause.end(10_000);
+    await settle();
+    expect(flushed, "the retry flush() asked for is still writing").to.equal(false);
+    release();
+    await settle();
+    expect(flushed).to.equal(true);
+    expect(pause.pending()).to.deep.equal([]);
   });
 
   it("counts failed writes by error code, over projects and episodes", async () => {

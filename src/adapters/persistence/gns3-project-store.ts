@@ -260,6 +260,8 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     if (!timedOut) return;
     this.gaveUp = true;
     for (const sleep of this.sleeping) sleep.abort();
+    // A write under way ends (it is not tried again) before the shutdown releases the projects path to another server.
+    await Promise.all(this.writing.values());
     this.logger.error("project files not written at shutdown: their latest changes are lost", {
       waitedMs: this.flushTimeoutMs,
       projects: this.unwritten().map((u) => ({ projectId: u.projectId, file: u.file, code: u.code, since: u.since.toISOString() })),
@@ -301,8 +303,10 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     if (this.writing.has(projectId)) return;
     const run = (async () => {
       try {
-        while (this.dirty.has(projectId)) {
+        // Once flush() gave up, nothing more is written: the shutdown goes on to release the projects path.
+        while (this.dirty.has(projectId) && !this.gaveUp) {
           await this.quietMoment(projectId);
+          if (this.gaveUp) break;
           const since = this.unwrittenSince.get(projectId) ?? now;
           // The write takes every change made until it starts: later ones wait for the next write.
           this.dirty.delete(projectId);

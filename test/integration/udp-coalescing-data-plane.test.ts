@@ -72,7 +72,10 @@ for (const workers of [0, 2]) {
       const ports = (await s.request("GET", base)).json.ports_statistics as { port_number: number; frames_in: number; frames_out: number; drops: Record<string, number> }[];
       const port = (n: number) => ports.find((p) => p.port_number === n);
       expect({ in: port(0)?.frames_in, out: port(1)?.frames_out, drops: port(0)?.drops }, "netemu forwarded every frame its NIO read").to.deep.equal({ in: FRAMES - dropped.nio, out: FRAMES - dropped.nio, drops: {} });
-      if (batched && workers === 0) expect(loadUdpBatchAddon().coalescing().ticks - ticksBefore, "the main thread's coalescing timer drained the NIO").to.be.at.least(50);
+      // That the main thread runs with its setting: its timer drained the NIO at all. How much of a stream
+      // comes parked is udp-coalescing.test.ts's to say; a loaded CI machine, whose sender thread was
+      // descheduled for longer than the interval again and again, made 8 ticks of a possible ~500 once.
+      if (batched && workers === 0) expect(loadUdpBatchAddon().coalescing().ticks - ticksBefore, "the main thread's coalescing timer drained the NIO").to.be.at.least(1);
     });
   });
 }

@@ -10,11 +10,14 @@
  *   4. (--only links, not in a run of all) the chain in 1 worker (its links between switches of one
  *      thread) and in 2 with the switches alternated (every link between the two workers), its links
  *      over UDP sockets and in process (ADR 0105, 0111), alternated round by round: the loss-free rate
- *      and the CPU per frame at a fixed rate (--links-rate, 20,000/s by default).
+ *      and the CPU per frame at a fixed rate (--links-rate, 20,000/s by default). With --links-dut-cpu P
+ *      the search holds the DUT to P % of one core (a CPU cgroup, root only): on 2 cores the load side
+ *      otherwise limits both set-ups before the DUT does, and the rate a share of a core forwards is
+ *      what compares them.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain|links]
  *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
- *     [--links-workers 1,2] [--links-rate 20000]
+ *     [--links-workers 1,2] [--links-rate 20000] [--links-dut-cpu 5-100]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
@@ -28,6 +31,7 @@
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { DEFAULTS } from "../src/adapters/config/server-config.js";
+import { holdToCpuShare } from "./lib/cpu-quota.js";
 import { DataplaneRig, type LoadSide, type Trial, withDut } from "./lib/dataplane-rig.js";
 import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
 
@@ -253,6 +257,10 @@ async function chainRates(rig: DataplaneRig): Promise<ChainRow[]> {
 const linksRateAt = argv.indexOf("--links-rate");
 const LINKS_RATE = linksRateAt >= 0 ? Number(argv[linksRateAt + 1]) : 20_000;
 if (!Number.isInteger(LINKS_RATE) || LINKS_RATE < 1000 || LINKS_RATE > 300_000) throw new Error(`--links-rate is frames per second from 1000 to 300000, not ${argv[linksRateAt + 1]}`);
+const linksCpuAt = argv.indexOf("--links-dut-cpu");
+/** The share of one core the DUT is held to during the links section's search (undefined: not held). */
+const LINKS_DUT_CPU = linksCpuAt >= 0 ? Number(argv[linksCpuAt + 1]) : undefined;
+if (LINKS_DUT_CPU !== undefined && !(LINKS_DUT_CPU >= 5 && LINKS_DUT_CPU <= 100)) throw new Error(`--links-dut-cpu is a share of one core from 5 to 100 (%), not ${argv[linksCpuAt + 1]}`);
 type LinksRow = { workers: number; inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
 
 /**
@@ -269,11 +277,18 @@ async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
         const fixed = await rig.trial(dut, { rate: LINKS_RATE, durationMs: QUICK ? 2000 : 4000, size: 64 });
         const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;
         log(`chain of ${CHAIN}, ${label}, round ${round}: ${usAtFixed.toFixed(2)} µs of DUT CPU per frame at ${fmt(LINKS_RATE)}/s (loss ${pct(fixed.loss)})`);
-        const result = await rig.search(dut, {
-          ...CHAIN_SEARCH,
-          onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %`),
-        });
-        log(`chain of ${CHAIN}, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain`);
+        // Held only for the search: at the fixed rate UDP links need more of a core than the share may be.
+        const held = LINKS_DUT_CPU === undefined ? undefined : holdToCpuShare(dut.child.proc.pid as number, LINKS_DUT_CPU);
+        let result: Awaited<ReturnType<typeof rig.search>>;
+        try {
+          result = await rig.search(dut, {
+            ...CHAIN_SEARCH,
+            onStep: (t) => log(`    ${fmt(t.rate)}/s: sent ${fmt(t.achievedRate)}/s, loss ${pct(t.loss)}, CPU DUT / load / rest ${t.cpu.dut.toFixed(0)} / ${loadCpu(t, rig.loadSide)} / ${t.cpu.other.toFixed(0)} %`),
+          });
+        } finally {
+          held?.release();
+        }
+        log(`chain of ${CHAIN}, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain${held === undefined ? "" : ` (DUT held to ${held.percent} % of a core)`}`);
         rows.push({ workers, inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
@@ -397,7 +412,8 @@ async function main(): Promise<void> {
     const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.workers === workers && l.inProcess === inProcess);
     if (of(false).length + of(true).length === 0) continue;
     const where = workers === 1 ? "in 1 worker" : "in 2 workers, alternated (every link between the two workers)";
-    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B; median of ${ROUNDS}, each round in brackets, the two alternated)`);
+    const held = LINKS_DUT_CPU === undefined ? "" : `, the DUT held to ${LINKS_DUT_CPU} % of one core during the search`;
+    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B${held}; median of ${ROUNDS}, each round in brackets, the two alternated)`);
     out.push("");
     out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink (bench/native/udp-loadgen.c)" : "the Node generator and sink"}; load average at the end ${loadEnd}.`);
     out.push("");

@@ -303,9 +303,9 @@ export class Gns3ProjectStore implements ProjectWrites, TopologyFiles {
     if (this.writing.has(projectId)) return;
     const run = (async () => {
       try {
-        // Once flush() gave up, nothing more is written: the shutdown goes on to release the projects path.
-        while (this.dirty.has(projectId) && !this.gaveUp) {
+        while (this.dirty.has(projectId)) {
           await this.quietMoment(projectId);
+          // Once flush() gave up, nothing more is written (the quiet moment ends at once then): the shutdown goes on to release the projects path.
           if (this.gaveUp) break;
           const since = this.unwrittenSince.get(projectId) ?? now;
           // The write takes every change made until it starts: later ones wait for the next write.

@@ -89,12 +89,18 @@ describe("project writes that tell the truth (ADR 0057)", () => {
     await settle();
   }
 
-  it("keeps a change the full disk refused, retries it, and writes it once the disk has room", async () => {
+  /** A lab written whole, then a change to it (its switch renamed "core") that the full disk refused. */
+  async function refusedChange(): Promise<Gns3ProjectStore> {
     const s = store();
     await labWithSwitch(s, "SW1");
     disk.failing = "ENOSPC";
     await s.nodes.save(switchNode("core"));
     await settle();
+    return s;
+  }
+
+  it("keeps a change the full disk refused, retries it, and writes it once the disk has room", async () => {
+    const s = await refusedChange();
     expect((await s.nodes.get(PROJECT, SW1))?.name, "memory keeps the change").to.equal("core");
     expect(nameInFile()).to.equal("SW1");
     expect(s.unwritten()).to.deep.equal([{ projectId: PROJECT, file: file(), code: "ENOSPC", since: new Date(1_000_000), failedWrites: 1 }]);
@@ -190,11 +196,7 @@ describe("project writes that tell the truth (ADR 0057)", () => {
   });
 
   it("lets flush() try a waiting retry at once, return when it succeeds, and leave no timer behind", async () => {
-    const s = store();
-    await labWithSwitch(s, "SW1");
-    disk.failing = "ENOSPC";
-    await s.nodes.save(switchNode("core"));
-    await settle();
+    const s = await refusedChange();
     disk.failing = undefined;
     let flushed = false;
     void s.flush().then(() => (flushed = true));
@@ -230,11 +232,7 @@ describe("project writes that tell the truth (ADR 0057)", () => {
   });
 
   it("lets flush() that gave up return only once the write under way has ended, so that no write outlives the shutdown", async () => {
-    const s = store();
-    await labWithSwitch(s, "SW1");
-    disk.failing = "ENOSPC";
-    await s.nodes.save(switchNode("core"));
-    await settle();
+    const s = await refusedChange();
     let release: () => void = () => undefined;
     disk.held = new Promise((resolve) => (release = resolve));
     let flushed = false;

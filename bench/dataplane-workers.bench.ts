@@ -412,8 +412,8 @@ async function main(): Promise<void> {
     const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.workers === workers && l.inProcess === inProcess);
     if (of(false).length + of(true).length === 0) continue;
     const where = workers === 1 ? "in 1 worker" : "in 2 workers, alternated (every link between the two workers)";
-    const held = LINKS_DUT_CPU === undefined ? "" : `, the DUT held to ${LINKS_DUT_CPU} % of one core during the search`;
-    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B${held}; median of ${ROUNDS}, each round in brackets, the two alternated)`);
+    const heldNote = LINKS_DUT_CPU === undefined ? "" : `, the DUT held to ${LINKS_DUT_CPU} % of one core during the search`;
+    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B${heldNote}; median of ${ROUNDS}, each round in brackets, the two alternated)`);
     out.push("");
     out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink (bench/native/udp-loadgen.c)" : "the Node generator and sink"}; load average at the end ${loadEnd}.`);
     out.push("");

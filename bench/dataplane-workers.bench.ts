@@ -459,6 +459,7 @@ async function main(): Promise<void> {
         }),
       ),
     );
+    out.push("");
   }
   process.stdout.write(`${out.join("\n")}\n`);
 }

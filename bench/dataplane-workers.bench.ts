@@ -14,10 +14,15 @@
  *      the search holds the DUT to P % of one core (a CPU cgroup, root only): on 2 cores the load side
  *      otherwise limits both set-ups before the DUT does, and the rate a share of a core forwards is
  *      what compares them.
+ *      --links-cores places the DUT: "own" (all its threads on CPU 1, the load side on CPU 0), "shared"
+ *      (all on CPU 0) or "any" (the scheduler's choice); own,shared by default. Where the DUT runs
+ *      decides what a frame costs it on a VM: from a core of its own, each send to the sink wakes the
+ *      other core (an inter-processor interrupt, a hypervisor exit charged to the sender); on the load
+ *      side's core it does not, and the hops' own work is what is left to compare.
  *
  *   node build/bench/dataplane-workers.bench.js [--quick] [--rounds N] [--only delay|cost|chain|links]
  *     [--planes 0,1] [--dut-flags "--a --b"] [--chain-setup 0-4[,0-4...]] [--loadgen c|node]
- *     [--links-workers 1,2] [--links-rate 20000] [--links-dut-cpu 5-100]
+ *     [--links-workers 1,2] [--links-rate 20000] [--links-dut-cpu 5-100] [--links-cores own,shared,any]
  *
  * --planes picks the data planes of the delay section (0: main thread, n: n workers); --dut-flags are
  * Node flags for the DUT and the control's process alike (to profile the coupling, issue 20).
@@ -33,7 +38,7 @@ import { cpus } from "node:os";
 import { DEFAULTS } from "../src/adapters/config/server-config.js";
 import { holdToCpuShare } from "./lib/cpu-quota.js";
 import { DataplaneRig, type LoadSide, type Trial, withDut } from "./lib/dataplane-rig.js";
-import { fmt, markdownTable, median, monoMs, percentile } from "./lib/util.js";
+import { fmt, markdownTable, median, monoMs, percentile, pinProcess } from "./lib/util.js";
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
@@ -261,7 +266,18 @@ const linksCpuAt = argv.indexOf("--links-dut-cpu");
 /** The share of one core the DUT is held to during the links section's search (undefined: not held). */
 const LINKS_DUT_CPU = linksCpuAt >= 0 ? Number(argv[linksCpuAt + 1]) : undefined;
 if (LINKS_DUT_CPU !== undefined && !(LINKS_DUT_CPU >= 5 && LINKS_DUT_CPU <= 100)) throw new Error(`--links-dut-cpu is a share of one core from 5 to 100 (%), not ${argv[linksCpuAt + 1]}`);
-type LinksRow = { workers: number; inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
+const linksCoresAt = argv.indexOf("--links-cores");
+/** Where the links section runs the DUT against the load side (--links-cores). */
+const LINKS_CORES = (linksCoresAt >= 0 ? (argv[linksCoresAt + 1] ?? "") : "own,shared").split(",");
+type LinksCores = "own" | "shared" | "any";
+const isLinksCores = (c: string): c is LinksCores => c === "own" || c === "shared" || c === "any";
+if (!LINKS_CORES.every(isLinksCores)) throw new Error(`--links-cores is a list of own, shared and any, not ${argv[linksCoresAt + 1]}`);
+if (LINKS_CORES.some((c) => c !== "any") && cpus().length < 2) throw new Error(`--links-cores own and shared pin the DUT and the load side to CPUs 1 and 0: this machine has ${cpus().length} CPU`);
+/** The CPUs of the load side and of the DUT for each placement (undefined: the scheduler's choice). */
+const CORES_OF: Record<LinksCores, { load: number | undefined; dut: number | undefined }> = { own: { load: 0, dut: 1 }, shared: { load: 0, dut: 0 }, any: { load: undefined, dut: undefined } };
+const CORES_LABEL: Record<LinksCores, string> = { own: "the DUT on a core of its own (CPU 1, the load side on CPU 0)", shared: "the DUT on the load side's core (both on CPU 0)", any: "the DUT and the load side where the scheduler puts them" };
+
+type LinksRow = { cores: LinksCores; workers: number; inProcess: boolean; rate: number; best: Trial | undefined; usAtFixed: number; restCpu: number };
 
 /**
  * The chain of CHAIN switches in 1 worker, and in 2 with the switches alternated (no placement by load:
@@ -270,9 +286,12 @@ type LinksRow = { workers: number; inProcess: boolean; rate: number; best: Trial
 async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
   const rows: LinksRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
+    for (const cores of LINKS_CORES.filter(isLinksCores)) for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
+      rig.pinLoadSide(CORES_OF[cores].load);
       await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN, inProcessLinks: inProcess && workers > 1 ? "threads" : inProcess, placement: "alternate", balance: false }, async (dut) => {
-        const label = `${workers === 1 ? "1 worker" : "2 workers, alternated"}, ${inProcess ? (workers > 1 ? "in-process links between threads" : "in-process links") : "UDP links"}`;
+        const dutCpu = CORES_OF[cores].dut;
+        if (dutCpu !== undefined) pinProcess(dut.child.pid, dutCpu);
+        const label = `${workers === 1 ? "1 worker" : "2 workers, alternated"}, ${inProcess ? (workers > 1 ? "in-process links between threads" : "in-process links") : "UDP links"}, ${cores} core`;
         await rig.trial(dut, { rate: LINKS_RATE, durationMs: 2000, size: 64 });
         const fixed = await rig.trial(dut, { rate: LINKS_RATE, durationMs: QUICK ? 2000 : 4000, size: 64 });
         const usAtFixed = fixed.sent === 0 ? NaN : fixed.dutCpuUs / fixed.sent;
@@ -289,7 +308,7 @@ async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
           held?.release();
         }
         log(`chain of ${CHAIN}, ${label}, round ${round}: ${fmt(result.rate)} frames/s through the chain${held === undefined ? "" : ` (DUT held to ${held.percent} % of a core)`}`);
-        rows.push({ workers, inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
+        rows.push({ cores, workers, inProcess, rate: result.rate, best: result.best, usAtFixed, restCpu: median(result.steps.map((t) => t.cpu.other)) });
       });
     }
   }
@@ -408,12 +427,12 @@ async function main(): Promise<void> {
       ),
     );
   }
-  for (const workers of LINKS_WORKERS) {
-    const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.workers === workers && l.inProcess === inProcess);
+  for (const cores of LINKS_CORES.filter(isLinksCores)) for (const workers of LINKS_WORKERS) {
+    const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.cores === cores && l.workers === workers && l.inProcess === inProcess);
     if (of(false).length + of(true).length === 0) continue;
     const where = workers === 1 ? "in 1 worker" : "in 2 workers, alternated (every link between the two workers)";
     const heldNote = LINKS_DUT_CPU === undefined ? "" : `, the DUT held to ${LINKS_DUT_CPU} % of one core during the search`;
-    out.push(`### A chain of ${CHAIN} switches ${where}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B${heldNote}; median of ${ROUNDS}, each round in brackets, the two alternated)`);
+    out.push(`### A chain of ${CHAIN} switches ${where}, ${CORES_LABEL[cores]}: its ${CHAIN - 1} links between switches over UDP sockets or in process (ADR ${workers === 1 ? "0105" : "0111"}; 64 B${heldNote}; median of ${ROUNDS}, each round in brackets, the two alternated)`);
     out.push("");
     out.push(`${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Load side: ${loadSide === "c" ? "the C generator and sink (bench/native/udp-loadgen.c)" : "the Node generator and sink"}; load average at the end ${loadEnd}.`);
     out.push("");
@@ -440,6 +459,7 @@ async function main(): Promise<void> {
         }),
       ),
     );
+    out.push("");
   }
   process.stdout.write(`${out.join("\n")}\n`);
 }

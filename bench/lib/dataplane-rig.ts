@@ -2,7 +2,7 @@
  * The data-plane test rig: a frame generator and a sink, each in its own process, and a device
  * under test (a netemu switch or a bare relay) in a third, wired gen → DUT port 0 → DUT port 1 → sink.
  */
-import { Child, cpuTimes, monoMs, sleep, udpDrops } from "./util.js";
+import { Child, cpuTimes, monoMs, pinProcess, sleep, udpDrops } from "./util.js";
 import { cpus } from "node:os";
 import { buildLoadgen, runLoadgen } from "./loadgen.js";
 import { freeUdpPort } from "../../test/support/udp-peer.js";
@@ -103,6 +103,8 @@ function intended(c: CountersView): number {
 export class DataplaneRig {
   private runId = 1;
   private nextLport = 41000 + (process.pid % 500) * 8;
+  /** The CPU the load side runs on (pinLoadSide), the scheduler's choice when undefined. */
+  private loadCpu: number | undefined;
 
   private constructor(
     readonly gen: Child | undefined,
@@ -115,6 +117,16 @@ export class DataplaneRig {
 
   get loadSide(): LoadSide {
     return this.loadgen === undefined ? "node" : "c";
+  }
+
+  /**
+   * Pins the load side to one CPU from now on (undefined: any, from the next C trial): the Node
+   * generator and sink at once, the C program at each trial's start.
+   */
+  pinLoadSide(cpu: number | undefined): void {
+    this.loadCpu = cpu;
+    const all = cpus().map((_, i) => i).join(",");
+    for (const child of [this.gen, this.sink]) if (child !== undefined) pinProcess(child.pid, cpu ?? all);
   }
 
   /** With the C load side: its compiled program, or an error saying why it cannot be built. */
@@ -207,7 +219,7 @@ export class DataplaneRig {
     const c0 = await dut.child.call<CountersView>("counters");
     const d0 = udpDrops(ports);
     const s0 = cpuTimes();
-    const g = await runLoadgen(this.loadgen as string, { genPort: this.genPort, target: dut.lports[0], sinkPort: this.sinkPort, sinkPeer: dut.lports[1], rate: o.rate, durationMs: o.durationMs, size: o.size, runId, latency: o.latency === true });
+    const g = await runLoadgen(this.loadgen as string, { genPort: this.genPort, target: dut.lports[0], sinkPort: this.sinkPort, sinkPeer: dut.lports[1], rate: o.rate, durationMs: o.durationMs, size: o.size, runId, latency: o.latency === true, cpu: this.loadCpu });
     const dutCpu = await dut.child.call<{ cpuPct: number; cpuUs: number }>("cpu");
     const s1 = cpuTimes();
     const machinePct = s1.total > s0.total ? ((s1.busy - s0.busy) / (s1.total - s0.total)) * 100 * cpus().length : 0;

@@ -206,7 +206,7 @@ export function processTicksCpuUs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
 }
 
-/** Pins a process and every thread it has to `cpu`; threads it starts later inherit it. */
-export function pinProcess(pid: number, cpu: number): void {
+/** Pins a process and every thread it has to `cpu` (a CPU list such as "0,1" frees it again); threads it starts later inherit it. */
+export function pinProcess(pid: number, cpu: number | string): void {
   execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
 }

@@ -26,16 +26,35 @@ let udpBase = 40000 + (process.pid % 50) * 200;
 
 /** A netemu on 127.0.0.1:0 with its own config dir and UDP range, answering real HTTP. */
 export async function startTestServer(options: NetemuOptions & { settings?: Partial<ServerSettings> } = {}): Promise<TestServer> {
-  const configDir = mkdtempSync(join(tmpdir(), "netemu-test-"));
+  // A config dir of its own unless the test gives one (which stays the test's to remove).
+  const madeDir = options.settings?.configDir === undefined ? mkdtempSync(join(tmpdir(), "netemu-test-")) : undefined;
+  const configDir = options.settings?.configDir ?? (madeDir as string);
+  const removeMadeDir = (): void => {
+    if (madeDir !== undefined) rmSync(madeDir, { recursive: true, force: true });
+  };
   const start = udpBase;
   udpBase += 100;
   if (udpBase > 60000) udpBase = 40000;
-  const netemu = createNetemu({
-    logLevel: "silent",
-    ...options,
-    settings: { host: "127.0.0.1", port: 0, configDir, udpPortRange: { start, end: start + 99 }, ...options.settings },
-  });
-  const { url } = await netemu.listen(0, "127.0.0.1");
+  // Nothing outlives a server that could not start: a test may expect it to fail.
+  let netemu: Netemu;
+  try {
+    netemu = createNetemu({
+      logLevel: "silent",
+      ...options,
+      settings: { host: "127.0.0.1", port: 0, configDir, udpPortRange: { start, end: start + 99 }, ...options.settings },
+    });
+  } catch (err) {
+    removeMadeDir();
+    throw err;
+  }
+  const url = await netemu.listen(0, "127.0.0.1").then(
+    (listening) => listening.url,
+    async (err: unknown) => {
+      await netemu.shutdown().catch(() => undefined);
+      removeMadeDir();
+      throw err;
+    },
+  );
   const send = async (method: string, path: string, text: string | undefined, headers: Record<string, string> = {}): Promise<Reply> => {
     const response = await fetch(url + path, {
       method,
@@ -58,8 +77,11 @@ export async function startTestServer(options: NetemuOptions & { settings?: Part
     request: (method, path, body, headers) => send(method, path, body === undefined ? undefined : JSON.stringify(body), headers),
     raw: (method, path, text, headers) => send(method, path, text, headers),
     async close() {
-      await netemu.shutdown();
-      rmSync(configDir, { recursive: true, force: true });
+      try {
+        await netemu.shutdown();
+      } finally {
+        removeMadeDir();
+      }
     },
   };
 }

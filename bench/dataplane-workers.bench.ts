@@ -267,11 +267,13 @@ const linksCpuAt = argv.indexOf("--links-dut-cpu");
 const LINKS_DUT_CPU = linksCpuAt >= 0 ? Number(argv[linksCpuAt + 1]) : undefined;
 if (LINKS_DUT_CPU !== undefined && !(LINKS_DUT_CPU >= 5 && LINKS_DUT_CPU <= 100)) throw new Error(`--links-dut-cpu is a share of one core from 5 to 100 (%), not ${argv[linksCpuAt + 1]}`);
 const linksCoresAt = argv.indexOf("--links-cores");
-/** Where the links section runs the DUT against the load side (--links-cores). */
-const LINKS_CORES = (linksCoresAt >= 0 ? (argv[linksCoresAt + 1] ?? "") : "own,shared").split(",");
 type LinksCores = "own" | "shared" | "any";
 const isLinksCores = (c: string): c is LinksCores => c === "own" || c === "shared" || c === "any";
-if (!LINKS_CORES.every(isLinksCores)) throw new Error(`--links-cores is a list of own, shared and any, not ${argv[linksCoresAt + 1]}`);
+/** Where the links section runs the DUT against the load side (--links-cores). */
+const LINKS_CORES: readonly LinksCores[] = (linksCoresAt >= 0 ? (argv[linksCoresAt + 1] ?? "") : "own,shared").split(",").map((c) => {
+  if (!isLinksCores(c)) throw new Error(`--links-cores is a list of own, shared and any, not ${argv[linksCoresAt + 1]}`);
+  return c;
+});
 if (LINKS_CORES.some((c) => c !== "any") && cpus().length < 2) throw new Error(`--links-cores own and shared pin the DUT and the load side to CPUs 1 and 0: this machine has ${cpus().length} CPU`);
 /** The CPUs of the load side and of the DUT for each placement (undefined: the scheduler's choice). */
 const CORES_OF: Record<LinksCores, { load: number | undefined; dut: number | undefined }> = { own: { load: 0, dut: 1 }, shared: { load: 0, dut: 0 }, any: { load: undefined, dut: undefined } };
@@ -286,7 +288,7 @@ type LinksRow = { cores: LinksCores; workers: number; inProcess: boolean; rate: 
 async function linksRates(rig: DataplaneRig): Promise<LinksRow[]> {
   const rows: LinksRow[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const cores of LINKS_CORES.filter(isLinksCores)) for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
+    for (const cores of LINKS_CORES) for (const workers of LINKS_WORKERS) for (const inProcess of round % 2 === 1 ? [false, true] : [true, false]) {
       rig.pinLoadSide(CORES_OF[cores].load);
       await withDut(rig, { mode: "netemu", bufferBytes: MiB4, workers, chain: CHAIN, inProcessLinks: inProcess && workers > 1 ? "threads" : inProcess, placement: "alternate", balance: false }, async (dut) => {
         const dutCpu = CORES_OF[cores].dut;
@@ -427,7 +429,7 @@ async function main(): Promise<void> {
       ),
     );
   }
-  for (const cores of LINKS_CORES.filter(isLinksCores)) for (const workers of LINKS_WORKERS) {
+  for (const cores of LINKS_CORES) for (const workers of LINKS_WORKERS) {
     const of = (inProcess: boolean): LinksRow[] => links.filter((l) => l.cores === cores && l.workers === workers && l.inProcess === inProcess);
     if (of(false).length + of(true).length === 0) continue;
     const where = workers === 1 ? "in 1 worker" : "in 2 workers, alternated (every link between the two workers)";

@@ -56,6 +56,23 @@ describe("data-plane workers report each node's load (real sockets on 127.0.0.1)
     expect(idle.find((l) => l.nodeId === IDLE)).to.deep.equal({ nodeId: IDLE, worker: workerIndexOf(IDLE, 2), load: 0 });
   });
 
+  it("brings a node's load back to zero once it stops forwarding, though a worker sends no report while nothing changes", async () => {
+    const busy = await wiredSwitch(BUSY);
+    const frame = ethernetFrame("ff:ff:ff:ff:ff:ff", "00:50:79:66:68:01", { payload: 46 });
+    let loads = dp.nodeLoads();
+    for (let round = 0; round < 50 && !loads.some((l) => l.nodeId === BUSY && l.load > 0); round++) {
+      for (let i = 0; i < 20; i++) await busy.peers[0].send(frame, busy.lports[0]);
+      await busy.peers[1].settle(20);
+      loads = dp.nodeLoads();
+    }
+    expect(loads.find((l) => l.nodeId === BUSY)?.load).to.be.greaterThan(0);
+    // The first idle report differs from the busy one before it, so it is sent (ADR 0113).
+    const after = await loadsWhen((ls) => ls.find((l) => l.nodeId === BUSY)?.load === 0);
+    expect(after.find((l) => l.nodeId === BUSY)?.load).to.equal(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(dp.nodeLoads().find((l) => l.nodeId === BUSY)?.load, "still idle, from the last report").to.equal(0);
+  });
+
   it("no longer lists a node once it is removed", async () => {
     await wiredSwitch(IDLE);
     expect((await loadsWhen((ls) => ls.some((l) => l.nodeId === IDLE))).map((l) => l.nodeId)).to.include(IDLE);

@@ -307,7 +307,8 @@ async function dut(a: DutArgs): Promise<void> {
     },
     /**
      * The workers' event-loop delay since the previous call (ms; none with the data plane on the main
-     * thread), beyond the monitor's 10 ms tick, which Node's histogram includes (an idle worker reads ~10.9).
+     * thread), beyond the monitor's 10 ms tick, which Node's histogram includes. A worker samples from the
+     * first load reading (each second) that saw frames move (ADR 0113): NaN when it carried none.
      */
     loopDelays: async () => (await threads.eventLoopDelays()).map((l) => ({ worker: l.worker, p99: l.p99Seconds * 1000 - 10, max: l.maxSeconds * 1000 - 10 })),
     counters: async () => Object.fromEntries([...(await dataPlane.counters(nodeId))].map(([k, v]) => [k, { framesIn: v.framesIn, framesOut: v.framesOut, drops: v.drops }])),

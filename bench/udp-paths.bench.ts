@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, pinProcess, processTicksCpuUs, sleep, stopProcess, udpDrops } from "./lib/util.js";
+import { Child, cpuTimes, fmt, markdownTable, median, monoMs, readSysctl, pinProcess, processCpuUs, sleep, stopProcess, udpDrops } from "./lib/util.js";
 import { startUbridgeBridge, UBRIDGE } from "./lib/ubridge.js";
 import { freeUdpPort } from "../test/support/udp-peer.js";
 
@@ -79,28 +79,6 @@ const BUFFER = Number(opt("--buffer")) || 4 * 1024 * 1024;
 
 const started = monoMs();
 const log = (s: string): void => void process.stderr.write(`[${((monoMs() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
-
-/**
- * CPU time of a process, in µs: the sum of its threads' time on a CPU in ns (/proc/<pid>/task/<tid>/schedstat),
- * where the kernel has schedstats; otherwise utime + stime of the process and all its threads, dead
- * ones included (/proc/<pid>/stat), in ticks of 10 ms: too coarse for 1,000 frames/s (a tick over 1,500
- * frames is 6.7 µs a frame). A thread that ends during a trial takes its time with it in schedstat; the
- * forwarders start none once set up.
- */
-function processCpuUs(pid: number): number {
-  try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    if (Number.isFinite(ns)) return ns / 1000;
-  } catch {
-    // No schedstat (or the process is gone): the ticks below.
-  }
-  try {
-    return processTicksCpuUs(pid);
-  } catch {
-    return Number.NaN;
-  }
-}
 
 interface Forwarder {
   readonly label: Label;

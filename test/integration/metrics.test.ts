@@ -92,16 +92,39 @@ for (const [plane, workers] of [["the main-thread data plane", 0], ["a worker da
       expect(m.all("netemu_port_queued_frames_total", { node_id: sw.node_id }).map((x) => `${x.labels.port_number} ${x.labels.direction}`)).to.deep.equal(["1 out"]);
     });
 
-    it(workers === 0 ? "measures no data-plane thread of its own: the process's event-loop delay is the main thread's" : "gives each data-plane worker's event-loop delay", async () => {
-      // A worker measures from when it has started; a reading with no sample yet is NaN.
-      const measured = (x: Exposition) => workers === 0 || x.all("netemu_dataplane_eventloop_lag_p99_seconds").some((y) => Number.isFinite(y.value));
-      const m = await scrapeUntil(s, measured);
-      const p99 = m.all("netemu_dataplane_eventloop_lag_p99_seconds");
-      expect(p99.map((x) => x.labels.worker)).to.deep.equal(workers === 0 ? [] : ["0"]);
-      for (const x of p99) expect(x.value).to.be.above(0).and.below(1);
-      for (const x of m.all("netemu_dataplane_eventloop_lag_max_seconds")) expect(x.value).to.be.at.least(p99[0]!.value);
-      expect(m.value("nodejs_eventloop_lag_p99_seconds")).to.be.above(0);
+    it(workers === 0 ? "measures no data-plane thread of its own: the process's event-loop delay is the main thread's" : "gives each data-plane worker's event-loop delay while it carries frames", async () => {
+      await s.request("POST", "/v2/compute/projects", { name: "metrics", project_id: PROJECT });
+      const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "SW1" })).json;
+      const base = `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`;
+      const p0 = await wire(base, PROJECT, 0);
+      await wire(base, PROJECT, 1);
+      // A worker samples its delay from a load reading (every second) that saw frames move (ADR 0113).
+      const traffic = setInterval(() => void p0.peer.send(ethernetFrame(BROADCAST, A, { payload: 46 }), p0.lport), 5);
+      try {
+        const measured = (x: Exposition) => workers === 0 || x.all("netemu_dataplane_eventloop_lag_p99_seconds").some((y) => Number.isFinite(y.value));
+        const m = await scrapeUntil(s, measured, 5000);
+        const p99 = m.all("netemu_dataplane_eventloop_lag_p99_seconds");
+        expect(p99.map((x) => x.labels.worker)).to.deep.equal(workers === 0 ? [] : ["0"]);
+        for (const x of p99) expect(x.value).to.be.above(0).and.below(1);
+        for (const x of m.all("netemu_dataplane_eventloop_lag_max_seconds")) expect(x.value).to.be.at.least(p99[0]!.value);
+        expect(m.value("nodejs_eventloop_lag_p99_seconds")).to.be.above(0);
+      } finally {
+        clearInterval(traffic);
+      }
     });
+
+    if (workers > 0) {
+      it("reads no event-loop delay (NaN) from a worker that carries no frame: it takes no sampling wake-ups", async () => {
+        await s.request("POST", "/v2/compute/projects", { name: "metrics", project_id: PROJECT });
+        const sw = (await s.request("POST", `/v2/compute/projects/${PROJECT}/ethernet_switch/nodes`, { name: "SW1" })).json;
+        await wire(`/v2/compute/projects/${PROJECT}/ethernet_switch/nodes/${sw.node_id}`, PROJECT, 0);
+        // Two load readings with nothing moving, and the reading since the last scrape.
+        await s.request("GET", "/metrics");
+        await new Promise((resolve) => setTimeout(resolve, 2200));
+        const m = parseExposition((await s.request("GET", "/metrics")).text);
+        for (const stat of ["min", "mean", "p50", "p90", "p99", "max"]) expect(m.value(`netemu_dataplane_eventloop_lag_${stat}_seconds`, { worker: "0" }), stat).to.be.NaN;
+      });
+    }
 
     it("gives the same counters on the controller's node and link answers, which clients may PUT back as they read them", async () => {
       const projectId = (await s.request("POST", "/v2/projects", { name: "lab" })).json.project_id as string;

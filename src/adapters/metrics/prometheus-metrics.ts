@@ -47,8 +47,8 @@ export interface NotificationClientFigures {
 export class PrometheusMetrics {
   /** netemu's own metrics; `registry` adds the process's. */
   private readonly own = new Registry();
-  private registry: Registry;
-  private readonly processRegistry: Registry;
+  /** Made at the first scrape, and again after a metric joins `own`. */
+  private registry: Registry | undefined;
   private readonly requests: Counter<"route" | "status">;
   private readonly requestSeconds: Histogram<"route">;
   private readonly loginFailures: Counter<"door">;
@@ -199,8 +199,6 @@ export class PrometheusMetrics {
     this.loginFailures = doors(new Counter({ name: "netemu_login_failures_total", help: "Logins refused for wrong or missing credentials, by door (http, websocket).", labelNames: ["door"], registers }));
     this.loginsThrottled = doors(new Counter({ name: "netemu_login_throttled_total", help: "Requests answered 429 without a credential check: their address is locked out after failed logins, by door.", labelNames: ["door"], registers }));
     if (notificationClients !== undefined) this.notificationClientMetrics(notificationClients);
-    this.processRegistry = processMetrics();
-    this.registry = Registry.merge([this.own, this.processRegistry]);
   }
 
   /** Data-plane workers' deaths as operator events (ADR 0073): read from the data plane at each scrape. */
@@ -289,7 +287,7 @@ export class PrometheusMetrics {
       },
     });
     // The merged registry is a copy of the metrics it was made of: made again with this one.
-    this.registry = Registry.merge([this.own, this.processRegistry]);
+    this.registry = undefined;
   }
 
   loginFailed(door: "http" | "websocket"): void {
@@ -309,6 +307,8 @@ export class PrometheusMetrics {
 
   /** The Prometheus text exposition of every metric. */
   async scrape(): Promise<{ readonly contentType: string; readonly text: string }> {
+    // The process's metrics start with the first scrape (ADR 0113).
+    this.registry ??= Registry.merge([this.own, await processMetrics()]);
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { frameRates } from "../../../src/adapters/threads/data-plane/protocol.js";
+import { frameRates, idleAsBefore } from "../../../src/adapters/threads/data-plane/protocol.js";
 
 describe("a data-plane worker's report of its nodes' frame rates", () => {
   it("gives each node the frames it took in and sent out per second since the previous reading", () => {
@@ -21,5 +21,29 @@ describe("a data-plane worker's report of its nodes' frame rates", () => {
   it("reports nothing over an interval that is not a positive time", () => {
     expect(frameRates(new Map(), new Map([["a", 10]]), 0)).to.deep.equal([]);
     expect(frameRates(new Map(), new Map([["a", 10]]), Number.NaN)).to.deep.equal([]);
+  });
+});
+
+describe("a data-plane worker's load report left unsent (ADR 0113)", () => {
+  const idle = (...ids: string[]) => ids.map((nodeId) => ({ nodeId, framesPerSecond: 0 }));
+
+  it("is one where every node is idle, as the same nodes were in the report sent before it", () => {
+    expect(idleAsBefore(idle("a", "b"), idle("a", "b"))).to.equal(true);
+    expect(idleAsBefore([], [])).to.equal(true);
+  });
+
+  it("is never the first report", () => {
+    expect(idleAsBefore(undefined, idle("a"))).to.equal(false);
+  });
+
+  it("is not one where a node forwards frames, or the first idle one after frames moved", () => {
+    expect(idleAsBefore(idle("a"), [{ nodeId: "a", framesPerSecond: 3 }])).to.equal(false);
+    expect(idleAsBefore([{ nodeId: "a", framesPerSecond: 3 }], idle("a"))).to.equal(false);
+  });
+
+  it("is not one where a node came or went since the report before", () => {
+    expect(idleAsBefore(idle("a"), idle("a", "b"))).to.equal(false);
+    expect(idleAsBefore(idle("a", "b"), idle("a"))).to.equal(false);
+    expect(idleAsBefore(idle("a"), idle("b"))).to.equal(false);
   });
 });

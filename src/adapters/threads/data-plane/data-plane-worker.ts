@@ -18,7 +18,8 @@ import { PcapFileSink } from "../../capture/pcap-file-sink.js";
 import { SystemClock } from "../../system/system-clock.js";
 import { NodeTimers, SeededRandomFactory } from "../../system/node-timers.js";
 import type { ComputeNode } from "../../../domain/switching/compute-node.js";
-import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates } from "./protocol.js";
+import { PROGRAMS_KNOWN_SENT, type DataPlaneWorkerCalls, type NodeFrameRate, type WorkerEvent, type WorkerReply, type WorkerRequest, applyNodeChange, decodeWorkerRequest, frameRates, idleAsBefore } from "./protocol.js";
+import { LoopDelaySampler } from "./loop-delay-sampler.js";
 
 /**
  * A data-plane worker thread (ADR 0041): the composition root of one SwitchDataPlane with its
@@ -100,24 +101,31 @@ const dataPlane = new SwitchDataPlane(
   traces,
 );
 
-// This thread's event-loop delay, where its frames wait (10 ms resolution, as prom-client's for the main thread).
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
-const seconds = (ns: number): number => (loopDelay.count === 0 ? NaN : ns / 1e9);
+// This thread's event-loop delay, where its frames wait (10 ms resolution, as prom-client's for the main
+// thread), sampled while frames move (ADR 0113).
+const loopDelay = new LoopDelaySampler(monitorEventLoopDelay({ resolution: 10 }));
 
-// Each node's frame rate, reported unasked every interval: what the main thread places nodes by (ADR 0069).
+// Each node's frame rate, reported every interval: what the main thread places nodes by (ADR 0069).
+// The same reading turns the delay's sampling on and off; a report as idle as the last one stays unsent.
 const loadIntervalMs = data.loadIntervalMs ?? 1000;
 if (loadIntervalMs > 0) {
   let before = dataPlane.frameTotals();
   let at = performance.now();
+  let sent: NodeFrameRate[] | undefined;
   // Unref'd: reporting must not keep an idle worker alive.
   setInterval(() => {
     const now = dataPlane.frameTotals();
     const t = performance.now();
-    tell({ event: "loads", loads: frameRates(before, now, (t - at) / 1000) });
+    const loads = frameRates(before, now, (t - at) / 1000);
+    loopDelay.carrying(loads.some((load) => load.framesPerSecond > 0));
+    if (!idleAsBefore(sent, loads)) tell({ event: "loads", loads });
+    sent = loads;
     before = now;
     at = t;
   }, loadIntervalMs).unref();
+} else {
+  // No load readings to go by: sampled all along.
+  loopDelay.carrying(true);
 }
 
 /** Each node's record as last synced here: what the next change applies to. */
@@ -162,18 +170,7 @@ const calls: DataPlaneWorkerCalls = {
   stop: (nodeId, portNumber) => dataPlane.stop(nodeId, portNumber),
   fileOf: (nodeId, portNumber) => dataPlane.fileOf(nodeId, portNumber),
   close: () => dataPlane.close(),
-  eventLoopDelay: async (): Promise<Omit<LoopDelay, "worker">> => {
-    const reading = {
-      minSeconds: seconds(loopDelay.min),
-      meanSeconds: seconds(loopDelay.mean),
-      p50Seconds: seconds(loopDelay.percentile(50)),
-      p90Seconds: seconds(loopDelay.percentile(90)),
-      p99Seconds: seconds(loopDelay.percentile(99)),
-      maxSeconds: seconds(loopDelay.max),
-    };
-    loopDelay.reset();
-    return reading;
-  },
+  eventLoopDelay: async (): Promise<Omit<LoopDelay, "worker">> => loopDelay.reading(),
 };
 
 /** Runs a decoded call: the one place the request's op picks the method with its own arguments. */

@@ -165,6 +165,16 @@ export function frameRates(before: ReadonlyMap<string, number>, now: ReadonlyMap
   return rates;
 }
 
+/**
+ * Whether a load report would tell the main thread nothing new: every node idle, as were the same nodes
+ * in the report sent before it. It is not sent, so an idle worker does not wake the main thread every
+ * interval (ADR 0113); the main thread keeps the last report it had, which says the same.
+ */
+export function idleAsBefore(previous: readonly NodeFrameRate[] | undefined, next: readonly NodeFrameRate[]): boolean {
+  if (previous === undefined || previous.length !== next.length) return false;
+  return next.every((rate, i) => rate.framesPerSecond === 0 && previous[i]!.framesPerSecond === 0 && previous[i]!.nodeId === rate.nodeId);
+}
+
 const OPS: readonly WorkerOp[] = ["sync", "removeNode", "counters", "macTable", "start", "stop", "fileOf", "close", "eventLoopDelay", "handOver", "takeOver"];
 
 const isText = (v: unknown, max = 4096): v is string => typeof v === "string" && v.length <= max;

@@ -105,9 +105,12 @@ describe("an idle data-plane worker, at its door (a real worker thread)", functi
   });
 
   it("reports its loads once and then stays silent while nothing moves, its event-loop delay unsampled (NaN)", async () => {
+    const loadReports = (): number => events.filter((e) => e.event === "loads").length;
+    for (let waited = 0; loadReports() === 0 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(loadReports(), "its first report").to.equal(1);
     await new Promise((r) => setTimeout(r, 600));
-    // 15 intervals: only the first report says something (no node, no frame) (ADR 0113).
-    expect(events.filter((e) => e.event === "loads")).to.have.length(1);
+    // 15 intervals more: only the first report said something (no node, no frame) (ADR 0113).
+    expect(loadReports()).to.equal(1);
     const reply = await new Promise<WorkerReply>((resolve) => {
       answers.set(1, resolve);
       worker.postMessage({ id: 1, op: "eventLoopDelay", args: [] });

@@ -22,7 +22,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-let udpBase = 40000 + (process.pid % 50) * 200;
+/**
+ * Each test server's UDP range: below the kernel's ephemeral ports (32768–60999 by default), which any
+ * socket bound to port 0 (a test's peer) may take, also a port a server reserved and binds only when its
+ * NIO comes (a CI run lost a test to that); above the GNS3 peer's ranges (21000+) and the 20000–30000
+ * netemu serve takes by default.
+ */
+const UDP_RANGES_START = 30100;
+const UDP_RANGES_END = 32700;
+let udpBase = UDP_RANGES_START + (process.pid % 12) * 200;
 
 /** A netemu on 127.0.0.1:0 with its own config dir and UDP range, answering real HTTP. */
 export async function startTestServer(options: NetemuOptions & { settings?: Partial<ServerSettings> } = {}): Promise<TestServer> {
@@ -34,7 +42,7 @@ export async function startTestServer(options: NetemuOptions & { settings?: Part
   };
   const start = udpBase;
   udpBase += 100;
-  if (udpBase > 60000) udpBase = 40000;
+  if (udpBase + 99 > UDP_RANGES_END) udpBase = UDP_RANGES_START;
   // Nothing outlives a server that could not start: a test may expect it to fail.
   let netemu: Netemu;
   try {

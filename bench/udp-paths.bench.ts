@@ -530,7 +530,10 @@ function costGoal(lines: string[], cells: Cell[]): void {
       COST_RATES.forEach((rate, i) => {
         const cost = (label: Label): number => med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN);
         const u = cost("ubridge");
-        const c = LABELS.includes("c-relay") ? ` (C relay ${cost("c-relay").toFixed(2)})` : "";
+        // The two floors beside it: a C event loop's, and netemu's transport without the switch (ADR 0114).
+        const floors = [["c-relay", "C relay"], ["addon-relay", "no switch"]] as const;
+        const shown = floors.filter(([l]) => LABELS.includes(l)).map(([l, name]) => `${name} ${cost(l).toFixed(2)}`);
+        const c = shown.length > 0 ? ` (${shown.join(", ")})` : "";
         for (const label of LABELS.filter((l) => l === "batched" || coalescingOf(l) > 0)) {
           const b = cost(label);
           const how = coalescingOf(label) > 0 ? `, coalescing ${coalescingOf(label)} µs` : "";

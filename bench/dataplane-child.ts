@@ -170,7 +170,7 @@ async function sink(): Promise<void> {
 }
 
 interface DutArgs {
-  mode: "netemu" | "relay" | "relay-cb";
+  mode: "netemu" | "relay" | "relay-cb" | "addon-relay";
   bufferBytes: number;
   lports: [number, number];
   peers: [number, number];
@@ -203,6 +203,23 @@ async function dut(a: DutArgs): Promise<void> {
       return true;
     },
   };
+  if (a.mode === "addon-relay") {
+    // The runtime's floor on the batched path: netemu's own UDP transport on its addon, each frame given
+    // straight to the other NIO's endpoint, no switch (issue 30's "where the CPU goes", ADR 0114).
+    const { BatchedUdpTransport, loadUdpBatchAddon } = await import("../src/adapters/transport/batched-udp-transport.js");
+    const transport = new BatchedUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: a.bufferBytes, sendBufferBytes: a.bufferBytes }, loadUdpBatchAddon());
+    const ends: { send(frame: Uint8Array): void; close(): Promise<void> }[] = [];
+    for (const i of [0, 1] as const) {
+      const other = 1 - i;
+      const end = await transport.open({ lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], onFrame: (frame) => ends[other]?.send(frame) });
+      if (E.isLeft(end)) throw new Error(`addon-relay: ${end.left}`);
+      ends.push(end.right);
+    }
+    serveIpc({ ...common, setFilters: () => ({ applied: false }), counters: () => ({}) }, async () => {
+      await Promise.all(ends.map((e) => e.close()));
+    });
+    return;
+  }
   if (a.mode !== "netemu") {
     // The runtime's ceiling: the same socket options as netemu's NIOs (bound, connected, buffers).
     const [s0, s1] = await Promise.all(a.lports.map((p) => bindSocket(a.bufferBytes, p)));

@@ -1,9 +1,11 @@
 /**
- * Batched datagrams against uBridge (issue 20). Five forwarders, each its own process pinned on CPU 1
+ * Batched datagrams against uBridge (issue 20). Six forwarders, each its own process pinned on CPU 1
  * with all its threads, carry frames gen → port 0 → port 1 → sink in the same run:
  *   relay    the bare node:dgram relay (the data-plane rig's), the runtime's ceiling before issue 20;
+ *   addon-relay  netemu's batched UDP transport (its addon) with each frame given straight to the other
+ *            NIO: what Node, the addon and the transport cost without the switch (issue 30, ADR 0114);
  *   c-relay  a bare C recvmmsg/sendmmsg relay (bench/native/udp-relay.c, compiled here with cc): two
- *            connected sockets as netemu has, one thread, epoll, no switching: the floor (issue 30);
+ *            connected sockets as netemu has, one thread, epoll, no switching: an event loop's floor (issue 30);
  *   batched  a netemu switch, 2 UDP NIOs, on the recvmmsg/sendmmsg addon (ADR 0068);
  *   dgram    the same switch with NETEMU_UDP_PATH=dgram;
  *   ubridge  uBridge 0.9.19, one bridge with two UDP NIOs, driven through its hypervisor;
@@ -13,7 +15,7 @@
  * cc) pinned on CPU 0: sendmmsg / recvmmsg, one clock for the one-way latency.
  *
  *   node build/bench/udp-paths.bench.js [--quick] [--rounds N] [--sizes 64,1500] [--workers N]
- *        [--offer FRAMES_PER_S] [--cost-rate 1000,10000,30000] [--only relay,c-relay,batched,dgram,ubridge]
+ *        [--offer FRAMES_PER_S] [--cost-rate 1000,10000,30000] [--only relay,addon-relay,c-relay,batched,dgram,ubridge]
  *        [--coalesce-us 200,500] [--compare-build DIR] [--buffer BYTES] [--profile DIR] [--capacity-only | --latency-only | --cost-only]
  *        [--verbose] [--json FILE]
  *
@@ -90,15 +92,16 @@ interface Forwarder {
 }
 
 type Coalesced = `batched-c${number}`;
-type Label = "relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge" | Coalesced;
+type Label = "relay" | "addon-relay" | "c-relay" | "batched" | "batched-alt" | "dgram" | "ubridge" | Coalesced;
 const LABELS: readonly Label[] = [
-  ...(["relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter((l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l))),
+  ...(["relay", "addon-relay", "c-relay", "batched", "batched-alt", "dgram", "ubridge"] as const).filter((l) => (l === "batched-alt" ? COMPARE_BUILD !== undefined : ONLY === undefined || ONLY.includes(l))),
   ...COALESCE_US.map((us): Coalesced => `batched-c${us}`),
 ];
 /** The coalescing interval a label runs the batched switch with (µs), 0 for none. */
 const coalescingOf = (label: Label): number => (label.startsWith("batched-c") ? Number(label.slice("batched-c".length)) : 0);
 const NAMES: Record<Exclude<Label, Coalesced>, string> = {
   relay: "bare node:dgram relay",
+  "addon-relay": "netemu's batched transport, no switch",
   "c-relay": "bare C recvmmsg/sendmmsg relay",
   batched: "netemu, batched path",
   "batched-alt": `netemu, batched path, build of ${COMPARE_BUILD ?? ""}`,
@@ -112,7 +115,7 @@ let nextLport = 43000 + (process.pid % 400) * 10;
 async function startNodeForwarder(label: Exclude<Label, "ubridge" | "c-relay">, gen: number, sink: number): Promise<Forwarder> {
   const lports: [number, number] = [nextLport, nextLport + 1];
   nextLport += 2;
-  const mode = label === "relay" ? "relay" : "netemu";
+  const mode = label === "relay" || label === "addon-relay" ? label : "netemu";
   const env = { ...process.env };
   delete env["NETEMU_UDP_PATH"];
   delete env["NETEMU_UDP_COALESCE_US"];
@@ -527,7 +530,10 @@ function costGoal(lines: string[], cells: Cell[]): void {
       COST_RATES.forEach((rate, i) => {
         const cost = (label: Label): number => med(label, size, (c) => c.costs[i]?.usPerFrame ?? Number.NaN);
         const u = cost("ubridge");
-        const c = LABELS.includes("c-relay") ? ` (C relay ${cost("c-relay").toFixed(2)})` : "";
+        // The two floors beside it: a C event loop's, and netemu's transport without the switch (ADR 0114).
+        const floors = [["c-relay", "C relay"], ["addon-relay", "no switch"]] as const;
+        const shown = floors.filter(([l]) => LABELS.includes(l)).map(([l, name]) => `${name} ${cost(l).toFixed(2)}`);
+        const c = shown.length > 0 ? ` (${shown.join(", ")})` : "";
         for (const label of LABELS.filter((l) => l === "batched" || coalescingOf(l) > 0)) {
           const b = cost(label);
           const how = coalescingOf(label) > 0 ? `, coalescing ${coalescingOf(label)} µs` : "";

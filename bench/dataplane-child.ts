@@ -16,6 +16,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { serveIpc, monoMs, percentile } from "./lib/util.js";
 import type { RawFilterSettings } from "../src/domain/filters/filter-settings.js";
+import type { UdpEndpoint } from "../src/application/ports/udp-transport.js";
 
 export const MAGIC = 0x6e65746d;
 export const MAC_GEN = [0x02, 0, 0, 0, 0, 0x01] as const;
@@ -208,7 +209,7 @@ async function dut(a: DutArgs): Promise<void> {
     // straight to the other NIO's endpoint, no switch (issue 30's "where the CPU goes", ADR 0114).
     const { BatchedUdpTransport, loadUdpBatchAddon } = await import("../src/adapters/transport/batched-udp-transport.js");
     const transport = new BatchedUdpTransport({ bindHost: "127.0.0.1", receiveBufferBytes: a.bufferBytes, sendBufferBytes: a.bufferBytes }, loadUdpBatchAddon());
-    const ends: { send(frame: Uint8Array): void; close(): Promise<void> }[] = [];
+    const ends: UdpEndpoint[] = [];
     for (const i of [0, 1] as const) {
       const other = 1 - i;
       const end = await transport.open({ lport: a.lports[i], rhost: "127.0.0.1", rport: a.peers[i], onFrame: (frame) => ends[other]?.send(frame) });
